@@ -1,0 +1,171 @@
+// The value rules of the Management API (spec sections 2.3 and 8), each written once.
+// Every message states the rule, because the field's path is added by whoever reports the issue.
+import { z } from "zod";
+
+declare const writeOnlyBrand: unique symbol;
+declare const readOnlyBrand: unique symbol;
+/** A field the API accepts but never returns (secrets); the brand lets types derive from it too. */
+export type WriteOnly<T extends z.ZodType> = T & { readonly [writeOnlyBrand]: true };
+/** A field the API returns but never accepts. */
+export type ReadOnly<T extends z.ZodType> = T & { readonly [readOnlyBrand]: true };
+
+/** Marks a field write-only, at run time (schema metadata, also in the OpenAPI document) and in types. */
+export function writeOnly<T extends z.ZodType>(schema: T): WriteOnly<T> {
+  return schema.meta({ ...schema.meta(), writeOnly: true }) as WriteOnly<T>;
+}
+
+/** Marks a field read-only, at run time and in types. */
+export function readOnly<T extends z.ZodType>(schema: T): ReadOnly<T> {
+  return schema.meta({ ...schema.meta(), readOnly: true }) as ReadOnly<T>;
+}
+
+export function isWriteOnly(schema: z.ZodType): boolean {
+  return schema.meta()?.writeOnly === true;
+}
+
+export function isReadOnly(schema: z.ZodType): boolean {
+  return schema.meta()?.readOnly === true;
+}
+
+/** The type error of a field: "is required" when absent, else what it must be. */
+export function expected(what: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? "is required" : `must be ${what}`) };
+}
+
+export const MAX_TTL_SECONDS = 31_536_000;
+
+export const cacheTtlErrorSchema = z
+  .int(expected("an integer number of seconds"))
+  .min(1, { error: `must be from 1 to ${MAX_TTL_SECONDS} seconds` })
+  .max(MAX_TTL_SECONDS, { error: `must be from 1 to ${MAX_TTL_SECONDS} seconds` });
+
+export const cacheTtlValueSchema = z
+  .int(expected("an integer number of seconds"))
+  .min(1800, { error: `must be from 1800 to ${MAX_TTL_SECONDS} seconds` })
+  .max(MAX_TTL_SECONDS, { error: `must be from 1800 to ${MAX_TTL_SECONDS} seconds` });
+
+// RFC 1123 host label. Case is kept as given; uniqueness is compared case-insensitively.
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+export const subdomainLabelSchema = z
+  .string(expected("a string"))
+  .regex(LABEL, {
+    error:
+      "must be a single subdomain label: 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen (pass only the label, e.g. \"foo\" for foo.<delivery domain>)",
+  });
+
+export const domainNameSchema = z
+  .string(expected("a string"))
+  .max(253, { error: "must be a domain name of at most 253 characters" })
+  .refine(
+    (value) => {
+      const labels = value.split(".");
+      const tld = labels[labels.length - 1] ?? "";
+      return labels.length >= 2 && labels.every((label) => LABEL.test(label)) && /^[A-Za-z][A-Za-z0-9-]*$/.test(tld);
+    },
+    { error: "must be a valid domain name such as images.example.com (labels of letters, digits and hyphens, a top-level domain that starts with a letter)" },
+  );
+
+/** A list whose members must be unique, compared case-insensitively (DNS names). */
+export function uniqueNames<T extends z.ZodType<string>>(member: T) {
+  return z.array(member, expected("a list of strings")).superRefine((values, ctx) => {
+    const seen = new Set<string>();
+    values.forEach((value, index) => {
+      if (typeof value !== "string") return;
+      const key = value.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index], message: `must not repeat "${value}" (names are compared case-insensitively)` });
+      seen.add(key);
+    });
+  });
+}
+
+export const httpUrlSchema = z
+  .string(expected("a string"))
+  .max(2048, { error: "must be a URL of at most 2048 characters" })
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    },
+    { error: "must be an absolute http:// or https:// URL" },
+  );
+
+// Control characters are C0, DEL and C1.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Basic-auth username and password toward the origin. */
+export const basicAuthPartSchema = z
+  .string(expected("a string"))
+  .min(1, { error: "must not be empty (omit it or pass null instead)" })
+  .max(255, { error: "must be at most 255 characters" })
+  .refine((value) => !value.includes(":"), { error: "must not contain \":\"" })
+  .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" });
+
+/** `request_handshake` and `request_signing_key`: exactly 32 printable latin-1 characters. */
+export const latin1Key32Schema = z
+  .string(expected("a string"))
+  .refine((value) => value.length === 32, { error: "must be exactly 32 characters long" })
+  .refine((value) => [...value].every((ch) => ch.charCodeAt(0) <= 0xff), { error: "must contain only latin-1 characters (U+0000 to U+00FF)" })
+  .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" });
+
+/** Keys and secrets issued by storage providers: opaque, but never blank or with white space. */
+export const credentialSchema = z
+  .string(expected("a string"))
+  .min(1, { error: "must not be empty" })
+  .max(1024, { error: "must be at most 1024 characters" })
+  .regex(/^\S+$/, { error: "must not contain white space" });
+
+/** Azure SAS tokens are query strings; a leading "?" is tolerated as the portal shows one. */
+export const sasStringSchema = z
+  .string(expected("a string"))
+  .min(1, { error: "must not be empty" })
+  .max(4096, { error: "must be at most 4096 characters" })
+  .regex(/^\??[^\s?]+$/, { error: "must be a shared access signature query string without white space" });
+
+// Bucket rules as the storage providers publish them.
+export const s3BucketSchema = z
+  .string(expected("a string"))
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+    error: "must be a bucket name of 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
+  });
+
+export const gcsBucketSchema = z
+  .string(expected("a string"))
+  .regex(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, {
+    error: "must be a bucket name of 3 to 222 lowercase letters, digits, dots, underscores or hyphens, starting and ending with a letter or digit",
+  });
+
+export const azureContainerSchema = z
+  .string(expected("a string"))
+  .regex(/^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, {
+    error: "must be a container name of 3 to 63 lowercase letters, digits or single hyphens, starting and ending with a letter or digit",
+  });
+
+export const azureAccountSchema = z
+  .string(expected("a string"))
+  .regex(/^[a-z0-9]{3,24}$/, { error: "must be a storage account name of 3 to 24 lowercase letters or digits" });
+
+export const regionSchema = z
+  .string(expected("a string"))
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: "must be a region code of letters, digits, hyphens or underscores (e.g. nyc3, us-east-1)" });
+
+/** Folder prefix prepended to the image path; null means none. */
+export const prefixSchema = z
+  .string(expected("a string or null"))
+  .max(1024, { error: "must be at most 1024 characters" })
+  .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" })
+  .nullable();
+
+export const sourceNameSchema = z
+  .string(expected("a string"))
+  .refine((value) => value.trim().length > 0, { error: "must not be blank" })
+  .max(255, { error: "must be at most 255 characters" });
+
+export const annotationSchema = z
+  .string(expected("a string"))
+  .max(1000, { error: "must be at most 1000 characters" });

@@ -1,0 +1,320 @@
+// The Source resource (spec 2.2, 2.3): every field once, with its rule, default and whether it is
+// write-only (accepted, never returned) or read-only (returned, never accepted). The create, update
+// and response schemas below are all derived from these tables.
+import { z } from "zod";
+import { isRenderingParameter } from "../rendering-parameters";
+import {
+  annotationSchema,
+  azureAccountSchema,
+  azureContainerSchema,
+  basicAuthPartSchema,
+  cacheTtlErrorSchema,
+  cacheTtlValueSchema,
+  credentialSchema,
+  domainNameSchema,
+  expected,
+  gcsBucketSchema,
+  httpUrlSchema,
+  isReadOnly,
+  isWriteOnly,
+  latin1Key32Schema,
+  prefixSchema,
+  readOnly,
+  type ReadOnly,
+  regionSchema,
+  s3BucketSchema,
+  sasStringSchema,
+  sourceNameSchema,
+  subdomainLabelSchema,
+  uniqueNames,
+  writeOnly,
+  type WriteOnly,
+} from "./rules";
+
+export const SOURCE_TYPES = ["azure", "gcs", "s3", "webfolder", "webproxy", "s3_compatible"] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const DEPLOYMENT_STATUSES = ["deploying", "deployed", "disabled", "deleted"] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+/** The service's published `storage_provider` values for `s3_compatible`. */
+export const STORAGE_PROVIDERS = ["DigitalOcean", "Wasabi", "Linode"] as const;
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: (issue) => (issue.input === undefined ? "is required" : `must be one of ${values.join(", ")}`) });
+}
+
+const booleanSchema = z.boolean(expected("true or false"));
+
+const defaultParamValueSchema = z.union([z.string(), z.number(), z.boolean()], {
+  error: "must be a string, number or boolean (the value as it would appear in a rendering URL)",
+});
+
+export const defaultParamsSchema = z
+  .record(z.string(), defaultParamValueSchema, expected("an object of rendering parameters"))
+  .superRefine((params, ctx) => {
+    for (const key of Object.keys(params)) {
+      if (!isRenderingParameter(key)) {
+        ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is not a rendering parameter of the URL API` });
+      }
+    }
+  });
+
+const robotsTxt = oneOf(["origin", "allow-all", "disallow-all"]).default("origin");
+
+// Fields of every deployment type (spec 2.3, first table).
+const commonDeploymentFields = {
+  annotation: annotationSchema.optional(), // the server writes a default naming the acting user
+  cache_ttl_behavior: oneOf(["respect_origin", "override_origin", "enforce_minimum"]).default("respect_origin"),
+  cache_ttl_error: cacheTtlErrorSchema.default(300),
+  cache_ttl_value: cacheTtlValueSchema.default(31_536_000),
+  crossdomain_xml_enabled: booleanSchema.default(false),
+  custom_domains: uniqueNames(domainNameSchema).default([]),
+  default_params: defaultParamsSchema.default({}),
+  image_error: httpUrlSchema.nullable().default(null),
+  image_error_append_qs: booleanSchema.default(false),
+  image_missing: httpUrlSchema.nullable().default(null),
+  image_missing_append_qs: booleanSchema.default(false),
+  secure_url_enabled: booleanSchema.default(false),
+  service_subdomains: uniqueNames(subdomainLabelSchema).min(1, { error: "must name at least one subdomain" }),
+};
+
+// Credentials the service uses to upload to a storage origin. Only the update example shows this
+// object; we accept it on storage types and report its presence through `allows_upload`.
+const uploadCredentialsSchema = writeOnly(
+  z
+    .strictObject(
+      {
+        type: oneOf(["s3"]),
+        s3_access_key: credentialSchema,
+        s3_secret_key: credentialSchema,
+      },
+      expected("an object with type, s3_access_key and s3_secret_key"),
+    )
+    .nullable()
+    .optional(),
+);
+
+const storageFields = {
+  allows_upload: readOnly(z.boolean()),
+  upload_credentials: uploadCredentialsSchema,
+  "robots.txt": robotsTxt,
+};
+
+// Origin authentication of the web types. A write-only field passed as null is cleared.
+const webAuthFields = {
+  username: basicAuthPartSchema.nullable().default(null),
+  password: writeOnly(basicAuthPartSchema.nullable().optional()),
+  password_set: readOnly(z.boolean()),
+  request_handshake: writeOnly(latin1Key32Schema.nullable().optional()),
+  request_handshake_set: readOnly(z.boolean()),
+  request_signing_key: writeOnly(latin1Key32Schema.nullable().optional()),
+  request_signing_key_set: readOnly(z.boolean()),
+};
+
+/** Each deployment type's fields, keyed by type. The single table the schemas derive from. */
+export const deploymentFieldsByType = {
+  s3: {
+    ...commonDeploymentFields,
+    ...storageFields,
+    s3_access_key: credentialSchema,
+    s3_bucket: s3BucketSchema,
+    s3_prefix: prefixSchema.default(null),
+    s3_secret_key: writeOnly(credentialSchema),
+  },
+  gcs: {
+    ...commonDeploymentFields,
+    ...storageFields,
+    gcs_access_key: credentialSchema,
+    gcs_bucket: gcsBucketSchema,
+    gcs_prefix: prefixSchema.default(null),
+    gcs_secret_key: writeOnly(credentialSchema),
+  },
+  azure: {
+    ...commonDeploymentFields,
+    ...storageFields,
+    azure_account: azureAccountSchema,
+    azure_bucket: azureContainerSchema,
+    azure_prefix: prefixSchema.default(null),
+    azure_sas_string: writeOnly(sasStringSchema),
+    azure_service_type: oneOf(["blob", "file"]),
+  },
+  webfolder: {
+    ...commonDeploymentFields,
+    ...webAuthFields,
+    webfolder_base_url: httpUrlSchema,
+    "robots.txt": robotsTxt,
+  },
+  webproxy: {
+    ...commonDeploymentFields,
+    ...webAuthFields,
+    // A web proxy has no single origin to take robots.txt from.
+    "robots.txt": oneOf(["allow-all", "disallow-all"]).default("allow-all"),
+  },
+  s3_compatible: {
+    ...commonDeploymentFields,
+    access_key_id: credentialSchema,
+    bucket_name: s3BucketSchema,
+    endpoint_url: httpUrlSchema,
+    region: regionSchema,
+    secret_key: writeOnly(credentialSchema),
+    storage_provider: oneOf(STORAGE_PROVIDERS),
+    "robots.txt": robotsTxt,
+  },
+} as const satisfies Record<SourceType, z.ZodRawShape>;
+
+type FieldsOf<T extends SourceType> = (typeof deploymentFieldsByType)[T];
+
+/** Names of a type's write-only fields (secrets): accepted, never returned. */
+export function writeOnlyFields(type: SourceType): string[] {
+  return Object.entries(deploymentFieldsByType[type])
+    .filter(([, schema]) => isWriteOnly(schema))
+    .map(([name]) => name);
+}
+
+/** Names of a type's read-only fields: returned, ignored when sent. */
+export function readOnlyFields(type: SourceType): string[] {
+  return Object.entries(deploymentFieldsByType[type])
+    .filter(([, schema]) => isReadOnly(schema))
+    .map(([name]) => name);
+}
+
+/** Write-only fields that a type requires at creation (its secrets without a default). */
+export function requiredWriteOnlyFields(type: SourceType): string[] {
+  return writeOnlyFields(type).filter((name) => !deploymentFieldsByType[type][name as keyof FieldsOf<SourceType>].safeParse(undefined).success);
+}
+
+// Read-only fields may be sent back as received (a GET, edited, then PATCHed); they are dropped.
+const ignoredOnInput = z.unknown().optional().transform(() => undefined);
+
+function deploymentInput(type: SourceType, relaxSecrets: boolean) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+    shape[name] = isReadOnly(schema) ? ignoredOnInput : relaxSecrets && isWriteOnly(schema) ? schema.optional() : schema;
+  }
+  return z.strictObject({ type: z.literal(type), ...shape });
+}
+
+function deploymentUnion(member: (type: SourceType) => z.ZodObject) {
+  const [first, ...rest] = SOURCE_TYPES.map(member);
+  return z.discriminatedUnion("type", [first!, ...rest], {
+    error: (issue) =>
+      issue.input === undefined
+        ? "is required"
+        : issue.code === "invalid_union"
+          ? `must be one of ${SOURCE_TYPES.join(", ")}`
+          : `must be an object whose type is one of ${SOURCE_TYPES.join(", ")}`,
+  });
+}
+
+/** A complete deployment as sent at creation. Parsing fills in the defaults. */
+export const deploymentCreateSchema = deploymentUnion((type) => deploymentInput(type, false)) as unknown as z.ZodType<
+  StoredDeployment,
+  DeploymentInput
+>;
+
+/**
+ * A deployment sent in PATCH: complete, but its write-only secrets may be omitted to keep the
+ * stored ones (they cannot be read back). The server requires them when the type changes.
+ */
+export const deploymentPatchSchema = deploymentUnion((type) => deploymentInput(type, true)) as unknown as z.ZodType<
+  Partial<StoredDeployment> & Pick<StoredDeployment, "type">,
+  DeploymentPatchInput
+>;
+
+function deploymentResponse(type: SourceType) {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+    if (!isWriteOnly(schema)) shape[name] = fieldAsReturned(schema);
+  }
+  return z.object({ type: z.literal(type), ...shape, annotation: z.string() });
+}
+
+/** A returned field is always present: its default is the value, never the absence. */
+function fieldAsReturned(schema: z.ZodType): z.ZodType {
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType };
+  if ((def.type === "default" || def.type === "optional") && def.innerType) return fieldAsReturned(def.innerType);
+  return schema;
+}
+
+/** A deployment as the API returns it: no write-only field, every read-only one. */
+export const deploymentSchema = deploymentUnion(deploymentResponse) as unknown as z.ZodType<Deployment>;
+
+// ---- TypeScript types, derived from the same tables ----
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type KeysBranded<S, B> = { [K in keyof S]: S[K] extends B ? K : never }[keyof S];
+type ReadOnlyKeys<T extends SourceType> = KeysBranded<FieldsOf<T>, ReadOnly<z.ZodType>>;
+type WriteOnlyKeys<T extends SourceType> = KeysBranded<FieldsOf<T>, WriteOnly<z.ZodType>>;
+type Writable<T extends SourceType> = z.ZodObject<{ type: z.ZodLiteral<T> } & Omit<FieldsOf<T>, ReadOnlyKeys<T>>>;
+
+/** What a caller sends as `deployment` at creation, for type T. */
+export type DeploymentInputOf<T extends SourceType> = Simplify<z.input<Writable<T>>>;
+export type DeploymentInput = { [T in SourceType]: DeploymentInputOf<T> }[SourceType];
+/** In PATCH, the secrets may be omitted to keep the stored ones. */
+export type DeploymentPatchInput = {
+  [T in SourceType]: Simplify<Omit<DeploymentInputOf<T>, WriteOnlyKeys<T>> & Partial<Pick<DeploymentInputOf<T>, Extract<keyof DeploymentInputOf<T>, WriteOnlyKeys<T>>>>>;
+}[SourceType];
+/** A parsed deployment with defaults filled in and secrets included: what the server stores. */
+export type DeploymentOutputOf<T extends SourceType> = Simplify<z.output<Writable<T>>>;
+export type StoredDeployment = { [T in SourceType]: DeploymentOutputOf<T> }[SourceType];
+
+/** A deployment as the API returns it, for type T. */
+export type DeploymentOf<T extends SourceType> = Simplify<
+  Omit<DeploymentOutputOf<T>, WriteOnlyKeys<T> | "annotation"> & { annotation: string } & {
+    [K in ReadOnlyKeys<T>]: z.output<FieldsOf<T>[K]>;
+  }
+>;
+export type Deployment = { [T in SourceType]: DeploymentOf<T> }[SourceType];
+
+// ---- Source attributes ----
+
+/** Attributes of a Source in a create request. */
+export const sourceCreateAttributesSchema = z.strictObject(
+  {
+    name: sourceNameSchema,
+    enabled: booleanSchema.default(true),
+    deployment: deploymentCreateSchema,
+    // Read-only attributes sent back as received are ignored.
+    date_deployed: ignoredOnInput,
+    deployment_status: ignoredOnInput,
+    secure_url_token: ignoredOnInput,
+  },
+  expected("an object of Source attributes"),
+);
+
+/** Attributes of a Source in a PATCH request: every one optional; a deployment replaces the whole object. */
+export const sourcePatchAttributesSchema = z.strictObject(
+  {
+    name: sourceNameSchema.optional(),
+    enabled: booleanSchema.optional(),
+    deployment: deploymentPatchSchema.optional(),
+    date_deployed: ignoredOnInput,
+    deployment_status: ignoredOnInput,
+    secure_url_token: ignoredOnInput,
+  },
+  expected("an object of Source attributes"),
+);
+
+/** Attributes of a Source as returned. `secure_url_token` is present only while secure URLs are on. */
+export const sourceAttributesSchema = z.object({
+  name: z.string(),
+  enabled: z.boolean(),
+  deployment: deploymentSchema,
+  deployment_status: z.enum(DEPLOYMENT_STATUSES),
+  date_deployed: z.int().nullable(),
+  secure_url_token: z.string().optional(),
+});
+
+export const sourceIdSchema = z.string().regex(/^[A-Za-z0-9]{24}$/, { error: "must be a 24-character Source id" });
+
+export const sourceSchema = z.object({
+  id: sourceIdSchema,
+  type: z.literal("sources"),
+  attributes: sourceAttributesSchema,
+});
+
+export type SourceCreateAttributes = z.input<typeof sourceCreateAttributesSchema>;
+export type SourcePatchAttributes = z.input<typeof sourcePatchAttributesSchema>;
+export type SourceAttributes = z.output<typeof sourceAttributesSchema>;
+export type Source = z.output<typeof sourceSchema>;
