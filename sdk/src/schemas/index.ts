@@ -6,3 +6,4 @@ export * from "./jsonapi";
 export * from "./permissions";
 export * from "./list-query";
 export * from "./issues";
+export * from "./limits";

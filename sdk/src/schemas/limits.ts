@@ -1,0 +1,22 @@
+// Rate limits (spec section 8), shared by the server (which enforces them per API key) and the
+// client (which paces itself so that a caller at full speed never sees a 429).
+
+/**
+ * Each endpoint class is a token bucket: up to `limit` requests at once, refilled continuously
+ * at `limit` per `intervalMs`.
+ */
+export const RATE_LIMITS = {
+  default: { limit: 4, intervalMs: 1_000 },
+  createSource: { limit: 60, intervalMs: 3_600_000 },
+  updateSource: { limit: 60, intervalMs: 3_600_000 },
+} as const;
+
+export type EndpointClass = keyof typeof RATE_LIMITS;
+
+/** Which limit a request counts against. */
+export function endpointClassOf(method: string, path: string): EndpointClass {
+  const bare = path.split("?")[0]!.replace(/\/+$/, "");
+  if (method === "POST" && bare === "/api/v1/sources") return "createSource";
+  if (method === "PATCH" && /^\/api\/v1\/sources\/[^/]+$/.test(bare)) return "updateSource";
+  return "default";
+}
