@@ -1,0 +1,4 @@
+// The public surface of @asset-delivery/sdk: the API's schemas and rules, the rendering-parameter
+// list, and the typed client.
+export * from "./schemas";
+export * from "./rendering-parameters";
