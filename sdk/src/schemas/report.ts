@@ -33,6 +33,10 @@ export const reportSchema = z.object({
     .optional(),
 });
 export type Report = z.output<typeof reportSchema>;
+
+/** A Report as returned for a request with `fields[reports]`: only the selected attributes are present. */
+export const selectedReportSchema = reportSchema.extend({ attributes: reportAttributesSchema.partial() });
+export type SelectedReport = z.output<typeof selectedReportSchema>;
 export type ReportAttributes = z.output<typeof reportAttributesSchema>;
 
 /** The credit-analytics CSV columns, in the order of the spec. */

@@ -314,7 +314,35 @@ export const sourceSchema = z.object({
   attributes: sourceAttributesSchema,
 });
 
+/**
+ * A returned deployment when `fields` selects some of its members: any returned field of any type,
+ * each optional, each still obeying its rule. (The first type listing a field gives its rule, so
+ * `robots.txt` keeps its widest set of values.)
+ */
+function selectedDeploymentSchema() {
+  const shape: Record<string, z.ZodType> = { type: z.enum(SOURCE_TYPES).optional(), annotation: z.string().optional() };
+  for (const type of SOURCE_TYPES) {
+    for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+      if (!isWriteOnly(schema) && !(name in shape)) shape[name] = fieldAsReturned(schema).optional();
+    }
+  }
+  return z.object(shape);
+}
+
+/** A Source as returned for a request with `fields[sources]`: only the selected attributes are present. */
+export const selectedSourceSchema = z.object({
+  id: sourceIdSchema,
+  type: z.literal("sources"),
+  attributes: sourceAttributesSchema
+    .omit({ deployment: true })
+    .partial()
+    .extend({ deployment: selectedDeploymentSchema().optional() }),
+}) as unknown as z.ZodType<SelectedSource>;
+
 export type SourceCreateAttributes = z.input<typeof sourceCreateAttributesSchema>;
 export type SourcePatchAttributes = z.input<typeof sourcePatchAttributesSchema>;
 export type SourceAttributes = z.output<typeof sourceAttributesSchema>;
 export type Source = z.output<typeof sourceSchema>;
+/** Attributes of a Source limited by `fields[sources]`. */
+export type SelectedSourceAttributes = Partial<Omit<SourceAttributes, "deployment">> & { deployment?: Partial<Deployment> };
+export type SelectedSource = { id: string; type: "sources"; attributes: SelectedSourceAttributes };

@@ -49,3 +49,10 @@ export const videoJobSchema = z.object({
   }),
 });
 export type VideoJob = z.output<typeof videoJobSchema>;
+
+/**
+ * The body of a job response: the GET shape of section 2.5 (`data` holding the job). The spec does
+ * not show the creation response; we answer it with the same document, the job in `preparing`.
+ */
+export const videoJobDocumentSchema = z.object({ data: videoJobSchema });
+export type VideoJobDocument = z.output<typeof videoJobDocumentSchema>;
