@@ -7,15 +7,20 @@ export interface FieldIssue {
   path: string;
   /** The rule that was broken, e.g. "must be from 1 to 31536000 seconds". */
   rule: string;
+  /**
+   * The same path as segments (field names may contain dots, e.g. `robots.txt`), for building
+   * a JSON pointer. Set by `fieldIssues`.
+   */
+  segments?: (string | number)[];
 }
 
 export function fieldIssues(error: z.ZodError, prefix: readonly (string | number)[] = []): FieldIssue[] {
   return error.issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))];
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ path: [...path, key].join("."), rule: "is not a field of this object" }));
+      return issue.keys.map((key) => ({ path: [...path, key].join("."), rule: "is not a field of this object", segments: [...path, key] }));
     }
-    return [{ path: path.join(".") || "(document)", rule: issue.message }];
+    return [{ path: path.join(".") || "(document)", rule: issue.message, segments: path }];
   });
 }
 
