@@ -1,0 +1,89 @@
+// The application as a Fastify instance: plugins, stores and routes, without listening (listen.ts
+// does that). Tests and the CLI build it with one options object.
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { createAccountStore, type AccountStore } from "./accounts/account-store";
+import { createKeyStore, type KeyStore } from "./accounts/key-store";
+import { registerAuth } from "./http/auth";
+import { registerContentTypes } from "./http/content-types";
+import { registerErrorHandling } from "./http/error-handler";
+import { methodNotAllowedPlugin } from "./http/method-not-allowed";
+import { allMigrations } from "./migrations";
+import { migrate, type Database } from "./store/database";
+
+export interface AppOptions {
+  db: Database;
+  /** Where modules keep files (report files); usually the database's folder. */
+  dataDir: string;
+  /** How long a deployment takes before its Source reports `deployed` (spec default of ours: 1500). */
+  deployDelayMs: number;
+  /** "spec": the limits of spec section 8 per API key; "off": none (tests, CI). */
+  rateLimits: "spec" | "off";
+  /** Clock in milliseconds, injectable for tests. */
+  now?: () => number;
+  /** 32 bytes: the AES-256-GCM key that encrypts write-only values at rest. */
+  secretKey: Buffer;
+  /** Fastify's logger: false (default) or pino options. The Authorization header is always redacted. */
+  logger?: boolean | Record<string, unknown>;
+  /** Split report files above this many bytes (default: the spec's 64 MB). */
+  reportFileSizeLimit?: number;
+  /** Check every success response against its route's schema (tests); costs time per request. */
+  validateResponses?: boolean;
+}
+
+export interface ResolvedAppOptions extends AppOptions {
+  now: () => number;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    appOptions: ResolvedAppOptions;
+    db: Database;
+    accounts: AccountStore;
+    keys: KeyStore;
+  }
+}
+
+function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logger"] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  // The plaintext API key must never reach a log line.
+  return { ...base, redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" } };
+}
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  if (options.secretKey.length !== 32) throw new Error("secretKey must be 32 bytes (AES-256)");
+  const resolved: ResolvedAppOptions = { ...options, now: options.now ?? Date.now };
+  migrate(options.db, allMigrations);
+
+  const app = Fastify({
+    logger: loggerOption(options.logger),
+    genReqId: () => randomUUID(),
+    // Ids come from us, never from the client, so they are unique for support.
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.decorate("appOptions", resolved);
+  app.decorate("db", options.db);
+  app.decorate("routeRegistry", []);
+  app.decorate("accounts", createAccountStore(options.db, resolved.now));
+  app.decorate("keys", createKeyStore(options.db, resolved.now));
+
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id);
+    done();
+  });
+  registerContentTypes(app);
+  registerErrorHandling(app);
+  registerAuth(app, app.keys);
+
+  // Rate limits (spec 8) go here: an onRequest hook after auth, keyed by request.auth.keyId
+  // (server/src/http/rate-limit.ts), skipped when options.rateLimits is "off".
+
+  // Modules: each defines its routes with defineRoute (server/src/http/route.ts).
+
+  // Last: 405 answers for the methods a known path lacks, derived from the routes above.
+  app.register(methodNotAllowedPlugin);
+  return app;
+}

@@ -1,0 +1,62 @@
+// Authentication and authorization of every API call (spec section 5): `Authorization: Bearer <key>`,
+// the key looked up by its hash, then the route's declared permission checked with the sdk's grants().
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { grants } from "@asset-delivery/sdk";
+import type { AuthContext, KeyStore } from "../accounts/key-store";
+import { ApiError, ERROR_TITLES } from "./errors";
+
+export type { AuthContext } from "../accounts/key-store";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The calling key; null until the auth hook ran, and on routes that need no key. */
+    auth: AuthContext | null;
+  }
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9]+) *$/i;
+// Paths of the API: each route under them must declare a permission (or be marked public).
+const API_PREFIXES = ["/api/", "/v1/"];
+
+function unauthorized(detail: string, invalidToken: boolean): ApiError {
+  // RFC 6750: error="invalid_token" when a key was presented but is not valid.
+  const challenge = invalidToken ? 'Bearer realm="asset-delivery", error="invalid_token"' : 'Bearer realm="asset-delivery"';
+  return new ApiError(401, ERROR_TITLES[401]!, detail, { headers: { "www-authenticate": challenge } });
+}
+
+function authenticate(keys: KeyStore, request: FastifyRequest): AuthContext {
+  const header = request.headers.authorization;
+  if (header === undefined || header === "") {
+    throw unauthorized("An API key is required: send it as \"Authorization: Bearer <API key>\".", false);
+  }
+  const match = BEARER.exec(header);
+  if (!match) throw unauthorized("The Authorization header must use the Bearer scheme: \"Authorization: Bearer <API key>\".", false);
+  const auth = keys.authenticate(match[1]!);
+  if (!auth) throw unauthorized("The API key is not valid: it is unknown or has been revoked.", true);
+  return auth;
+}
+
+/**
+ * Adds the auth hook. Call it before defining routes: it refuses (at startup) any API route that
+ * does not declare its permission.
+ */
+export function registerAuth(app: FastifyInstance, keys: KeyStore): void {
+  app.decorateRequest("auth", null);
+
+  app.addHook("onRoute", (route) => {
+    const config = route.config ?? {};
+    if (API_PREFIXES.some((prefix) => route.url.startsWith(prefix)) && config.permission === undefined && config.public !== true) {
+      throw new Error(`route ${String(route.method)} ${route.url} declares no permission: every API route must`);
+    }
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const needed = request.routeOptions.config.permission;
+    if (needed === undefined) return;
+    const auth = authenticate(keys, request);
+    request.auth = auth;
+    if (needed !== "any" && !grants(auth.permissions, needed)) {
+      throw new ApiError(403, ERROR_TITLES[403]!, `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`);
+    }
+  });
+}

@@ -1,0 +1,29 @@
+// 405 with an `Allow` header for a method a known path does not support (the API has, e.g., no
+// DELETE for Sources). Derived from the route registry, so it must be registered after all routes.
+import type { FastifyInstance } from "fastify";
+import { ApiError, ERROR_TITLES } from "./errors";
+
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+
+export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void> {
+  const allowedByUrl = new Map<string, Set<string>>();
+  for (const route of app.routeRegistry) {
+    const allowed = allowedByUrl.get(route.url) ?? new Set<string>();
+    allowed.add(route.method);
+    if (route.method === "GET") allowed.add("HEAD"); // Fastify answers HEAD for every GET route
+    allowedByUrl.set(route.url, allowed);
+  }
+  for (const [url, allowed] of allowedByUrl) {
+    const allow = METHODS.filter((method) => allowed.has(method)).join(", ");
+    const refused = METHODS.filter((method) => !allowed.has(method));
+    if (refused.length === 0) continue;
+    app.route({
+      method: refused,
+      url,
+      config: { public: true },
+      handler(request) {
+        throw new ApiError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } });
+      },
+    });
+  }
+}

@@ -1,0 +1,104 @@
+// Routes as data: each one declares its method, path, permission, request and response schemas
+// (the sdk's zod schemas) and a thin handler. defineRoute registers it with Fastify and records it
+// in the app's route registry, from which the 405 answers and the OpenAPI document are derived.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
+import type { AuthContext } from "./auth";
+import { invalidParameters, validationFailed } from "./errors";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteContext<Body> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  /** The authenticated key: always present, the auth hook has run. */
+  auth: AuthContext;
+  params: Record<string, string>;
+  /** The request body parsed with the route's `body` schema. */
+  body: Body;
+  /** The list parameters parsed with the route's `list` spec (page, sort, filters, fields). */
+  list: ParsedListQuery;
+}
+
+export interface RouteDefinition<B extends z.ZodType | undefined = z.ZodType | undefined> {
+  method: HttpMethod;
+  /** Fastify syntax, e.g. `/api/v1/sources/:id`. */
+  url: string;
+  /** What the key must grant; "any" = any valid key. Every API route must declare one. */
+  permission: Permission | "any";
+  body?: B;
+  /** Makes the route a list: fields, page, sort and filter parameters per this spec. */
+  list?: ListSpec;
+  /** Schema of the success document (validated when the app's `validateResponses` is on). */
+  response: z.ZodType;
+  status: number;
+  summary: string;
+  /** Media type of the success response; JSON:API by default. */
+  mediaType?: string;
+  handler(context: RouteContext<B extends z.ZodType ? z.output<B> : undefined>): unknown;
+}
+
+export type RegisteredRoute = Omit<RouteDefinition, "handler">;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Every route defined with defineRoute, in registration order. Shared by all contexts. */
+    routeRegistry: RegisteredRoute[];
+  }
+  interface FastifyContextConfig {
+    permission?: Permission | "any";
+    /** A route that needs no key (the 405 answers, health, the OpenAPI document). */
+    public?: boolean;
+  }
+}
+
+const NO_LIST: ParsedListQuery = Object.freeze({ all: [], any: [], sort: [], fields: null, page: { number: 0, size: 0 } }) as ParsedListQuery;
+
+export function defineRoute<B extends z.ZodType | undefined = undefined>(app: FastifyInstance, definition: RouteDefinition<B>): void {
+  const { handler, ...registered } = definition;
+  app.routeRegistry.push(registered as RegisteredRoute);
+  const mediaType = definition.mediaType ?? JSONAPI_MEDIA_TYPE;
+  const validateResponses = app.appOptions.validateResponses === true;
+
+  app.route({
+    method: definition.method,
+    url: definition.url,
+    config: { permission: definition.permission },
+    async handler(request, reply) {
+      const list = definition.list ? parseList(definition.list, request) : NO_LIST;
+      const body = definition.body ? parseBody(definition.body, request.body) : undefined;
+      const result = await handler({
+        request,
+        reply,
+        auth: request.auth!,
+        params: request.params as Record<string, string>,
+        body: body as never,
+        list,
+      });
+      if (validateResponses) assertResponse(definition, result);
+      reply.code(definition.status).type(mediaType);
+      return result;
+    },
+  });
+}
+
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw validationFailed(fieldIssues(parsed.error));
+  return parsed.data;
+}
+
+function parseList(spec: ListSpec, request: FastifyRequest): ParsedListQuery {
+  const parsed = parseListQuery(spec, request.query as Record<string, string | string[] | undefined>);
+  if (!parsed.ok) throw invalidParameters(parsed.issues);
+  return parsed.query;
+}
+
+/** A response that breaks its own schema is a server bug: a 500, with the issues in the log. */
+function assertResponse(definition: RegisteredRoute, result: unknown): void {
+  const parsed = definition.response.safeParse(result);
+  if (!parsed.success) {
+    throw new Error(`response of ${definition.method} ${definition.url} breaks its schema: ${JSON.stringify(parsed.error.issues)}`);
+  }
+}

@@ -1,0 +1,69 @@
+// Tables of the server core: accounts, their API keys and their Sources. Other modules (reports,
+// videos) own their tables and migrations; app.ts applies the core ones first.
+import type { Migration } from "./database";
+
+export const coreMigrations: Migration[] = [
+  {
+    id: "core-001-accounts-and-keys",
+    up(db) {
+      db.exec(`
+        CREATE TABLE accounts (
+          id               TEXT PRIMARY KEY,
+          name             TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          plan             TEXT NOT NULL CHECK (plan IN ('free', 'paid', 'enterprise')),
+          video_enabled    INTEGER NOT NULL DEFAULT 0 CHECK (video_enabled IN (0, 1)),
+          -- JSON array of the report types turned off for this account.
+          disabled_reports TEXT NOT NULL DEFAULT '[]' CHECK (json_type(disabled_reports) = 'array'),
+          created_at       INTEGER NOT NULL
+        );
+        CREATE TABLE api_keys (
+          id          TEXT PRIMARY KEY,
+          account_id  TEXT NOT NULL REFERENCES accounts (id),
+          user_name   TEXT NOT NULL,
+          permissions TEXT NOT NULL CHECK (json_type(permissions) = 'array'),
+          -- SHA-256 of the key, hex; the plaintext is never stored.
+          key_hash    TEXT NOT NULL UNIQUE,
+          created_at  INTEGER NOT NULL,
+          revoked_at  INTEGER
+        );
+        CREATE INDEX api_keys_by_account ON api_keys (account_id);
+      `);
+    },
+  },
+  {
+    id: "core-002-sources",
+    up(db) {
+      db.exec(`
+        CREATE TABLE sources (
+          id                   TEXT PRIMARY KEY,
+          account_id           TEXT NOT NULL REFERENCES accounts (id),
+          name                 TEXT NOT NULL,
+          enabled              INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+          -- The deployment as returned, minus computed fields; write-only values live in secrets.
+          deployment           TEXT NOT NULL CHECK (json_type(deployment) = 'object'),
+          -- JSON object: write-only field name -> AES-256-GCM ciphertext of its value.
+          secrets              TEXT NOT NULL DEFAULT '{}' CHECK (json_type(secrets) = 'object'),
+          -- Ciphertext; NULL while deployment.secure_url_enabled is false.
+          secure_url_token     TEXT,
+          -- Milliseconds: when the latest deployment completes. The status is derived from it at
+          -- read time, so a deployment in progress survives a restart.
+          deploy_ready_at      INTEGER NOT NULL,
+          -- Unix seconds of the deployment completed before the latest one, NULL if none.
+          previous_deployed_at INTEGER,
+          created_at           INTEGER NOT NULL,
+          updated_at           INTEGER NOT NULL
+        );
+        CREATE INDEX sources_by_account ON sources (account_id);
+
+        -- Subdomains and custom domains are unique across ALL accounts, case-insensitively.
+        CREATE TABLE source_hostnames (
+          kind      TEXT NOT NULL CHECK (kind IN ('service_subdomains', 'custom_domains')),
+          name      TEXT NOT NULL CHECK (name = lower(name)),
+          source_id TEXT NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
+          PRIMARY KEY (kind, name)
+        ) WITHOUT ROWID;
+        CREATE INDEX source_hostnames_by_source ON source_hostnames (source_id);
+      `);
+    },
+  },
+];

@@ -1,0 +1,23 @@
+// Random identifiers and tokens: alphanumeric (base62), from the OS's CSPRNG, without modulo bias.
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+// Bytes at or above the largest multiple of 62 that fits in a byte are dropped, so every letter is equally likely.
+const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
+
+/** `length` random base62 characters: log2(62) ≈ 5.95 bits each. */
+export function randomAlphanumeric(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < UNBIASED_LIMIT) out += ALPHABET[byte % ALPHABET.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Ids of Sources (spec: 24 characters), accounts and keys. */
+export function newId(): string {
+  return randomAlphanumeric(24);
+}
