@@ -30,6 +30,13 @@ export interface RouteDefinition<B extends z.ZodType | undefined = z.ZodType | u
   body?: B;
   /** Makes the route a list: fields, page, sort and filter parameters per this spec. */
   list?: ListSpec;
+  /** On a single-object route: accepts `fields[<type>]` of this spec (in `list.fields`). */
+  fields?: ListSpec;
+  /**
+   * Error statuses the handler answers beyond those every route of its kind can (400 for a body
+   * or list, 401, 403 for a permission, 404 for a path parameter, 429, 500): for the OpenAPI document.
+   */
+  errors?: readonly number[];
   /** Schema of the success document (validated when the app's `validateResponses` is on). */
   response: z.ZodType;
   status: number;
@@ -66,7 +73,7 @@ export function defineRoute<B extends z.ZodType | undefined = undefined>(app: Fa
     url: definition.url,
     config: { permission: definition.permission },
     async handler(request, reply) {
-      const list = definition.list ? parseList(definition.list, request) : NO_LIST;
+      const list = definition.list ? parseList(definition.list, request) : definition.fields ? parseFields(definition.fields, request) : NO_LIST;
       const body = definition.body ? parseBody(definition.body, request.body) : undefined;
       const result = await handler({
         request,
@@ -93,6 +100,13 @@ function parseList(spec: ListSpec, request: FastifyRequest): ParsedListQuery {
   const parsed = parseListQuery(spec, request.query as Record<string, string | string[] | undefined>);
   if (!parsed.ok) throw invalidParameters(parsed.issues);
   return parsed.query;
+}
+
+/** Only `fields[<type>]`: a single object has no paging, sorting or filtering to check. */
+function parseFields(spec: ListSpec, request: FastifyRequest): ParsedListQuery {
+  const name = `fields[${spec.type}]`;
+  const parsed = parseListQuery(spec, { [name]: (request.query as Record<string, string | string[] | undefined>)[name] });
+  return parsed.ok ? parsed.query : NO_LIST;
 }
 
 /** A response that breaks its own schema is a server bug: a 500, with the issues in the log. */
