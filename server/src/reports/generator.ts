@@ -1,0 +1,96 @@
+// Generates an account's reports for a day from the usage ledger, writes their files under the
+// data directory and purges reports past retention. Generating is idempotent: a completed report
+// is kept as it is, an interrupted one is generated again.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REPORT_FILE_SIZE_LIMIT, REPORT_RETENTION_DAYS, type ReportType } from "@asset-delivery/sdk";
+import type { Account } from "../accounts/account-store";
+import type { Database } from "../store/database";
+import { reportTypesFor } from "./availability";
+import { createLedger } from "./ledger";
+import { MONTH_TO_DATE_TYPES, monthToDateDays, periodOf, reportKeyOf, startOfDay, type ReportDate } from "./periods";
+import { encodeReportFiles } from "./report-files";
+import { createReportStore, type StoredReport, type StoredReportFile } from "./report-store";
+import { TABLE_BUILDERS, type ReportInput } from "./tables";
+
+export interface ReportGeneratorOptions {
+  db: Database;
+  /** Report files go to `<dataDir>/reports/<report id>/<n>.csv.gz`. */
+  dataDir: string;
+  now: () => number;
+  /** Most bytes of one gzipped file; larger reports are split. */
+  fileSizeLimit?: number;
+}
+
+const DAY_SECONDS = 86_400;
+
+export type ReportGenerator = ReturnType<typeof createReportGenerator>;
+
+export function createReportGenerator(options: ReportGeneratorOptions) {
+  const { db, dataDir, now } = options;
+  const limit = options.fileSizeLimit ?? REPORT_FILE_SIZE_LIMIT;
+  const ledger = createLedger(db);
+  const store = createReportStore(db, now);
+  const sourceNames = db.prepare<[string], { id: string; name: string }>("SELECT id, name FROM sources WHERE account_id = ?");
+
+  function inputFor(account: Account, date: ReportDate, types: readonly ReportType[]): ReportInput {
+    const needsMonth = types.some((type) => MONTH_TO_DATE_TYPES.includes(type));
+    return {
+      date,
+      usageByDay: ledger.usageByDay(account.id, needsMonth ? monthToDateDays(date) : [date]),
+      sourceNames: new Map(sourceNames.all(account.id).map((row) => [row.id, row.name])),
+    };
+  }
+
+  function writeFiles(report: StoredReport, files: readonly Buffer[]): StoredReportFile[] {
+    const relativeDir = path.join("reports", report.id);
+    const dir = path.join(dataDir, relativeDir);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    return files.map((bytes, index) => {
+      const relative = path.join(relativeDir, `${index + 1}.csv.gz`);
+      fs.writeFileSync(path.join(dataDir, relative), bytes);
+      return { number: index + 1, path: relative, bytes: bytes.length };
+    });
+  }
+
+  /** The day's reports of the types the account's plan includes; returns every one of them. */
+  function generate(account: Account, date: ReportDate): StoredReport[] {
+    const types = reportTypesFor(account);
+    const missing = types.filter((type) => !store.find(account.id, type, date)?.completed);
+    if (missing.length) {
+      const input = inputFor(account, date, missing);
+      for (const type of missing) {
+        const period = periodOf(type, date);
+        const report =
+          store.find(account.id, type, date) ??
+          store.start({ accountId: account.id, reportType: type, reportDate: date, reportKey: reportKeyOf(type, date), periodStart: period.start, periodEnd: period.end });
+        const files = writeFiles(report, encodeReportFiles(TABLE_BUILDERS[type](input), limit));
+        store.complete(report.id, files);
+      }
+    }
+    return types.map((type) => store.find(account.id, type, date)!);
+  }
+
+  /** Deletes reports (and their files) retained for REPORT_RETENTION_DAYS after finalization. */
+  function purgeExpired(): number {
+    const cutoff = Math.floor(now() / 1000) - REPORT_RETENTION_DAYS * DAY_SECONDS;
+    const expired = store.endedBy(cutoff);
+    for (const id of expired) {
+      store.remove(id);
+      fs.rmSync(path.join(dataDir, "reports", id), { recursive: true, force: true });
+    }
+    return expired.length;
+  }
+
+  /** Whether a day is over and still within retention, i.e. may have reports. */
+  function checkReportable(date: ReportDate): void {
+    const end = startOfDay(date) + DAY_SECONDS * 1000;
+    if (end > now()) throw new RangeError(`date: ${date} is not over yet (UTC); a day's reports are generated once it has ended`);
+    if (end / 1000 <= Math.floor(now() / 1000) - REPORT_RETENTION_DAYS * DAY_SECONDS) {
+      throw new RangeError(`date: ${date} is past the ${REPORT_RETENTION_DAYS}-day retention of reports`);
+    }
+  }
+
+  return { generate, purgeExpired, checkReportable, store };
+}

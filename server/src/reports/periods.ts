@@ -1,0 +1,70 @@
+// Calendar arithmetic of reports: which instants a report for a UTC day covers.
+import type { ReportType } from "@asset-delivery/sdk";
+
+const DAY_MS = 86_400_000;
+
+/** Report types whose figures accumulate from the 1st of the month (spec 2.4). */
+export const MONTH_TO_DATE_TYPES: readonly ReportType[] = ["credit_analytics_mtd", "image_analytics", "source_analytics"];
+
+/** A UTC calendar day as `YYYY-MM-DD`. */
+export type ReportDate = string;
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Parses `YYYY-MM-DD`, refusing impossible dates such as 2024-02-30. */
+export function parseReportDate(text: string): ReportDate {
+  const match = DATE_PATTERN.exec(text);
+  if (!match || dateOf(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) !== text) {
+    throw new RangeError(`date: must be a calendar date written YYYY-MM-DD (got "${text}")`);
+  }
+  return text;
+}
+
+export function dateOf(ms: number): ReportDate {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** 00:00 UTC of the day, in ms. */
+export function startOfDay(date: ReportDate): number {
+  return Date.parse(`${date}T00:00:00.000Z`);
+}
+
+export function addDays(date: ReportDate, days: number): ReportDate {
+  return dateOf(startOfDay(date) + days * DAY_MS);
+}
+
+export function firstOfMonth(date: ReportDate): ReportDate {
+  return `${date.slice(0, 7)}-01`;
+}
+
+/** Every day from the 1st of the date's month through the date itself. */
+export function monthToDateDays(date: ReportDate): ReportDate[] {
+  const days: ReportDate[] = [];
+  for (let day = firstOfMonth(date); day <= date; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** The day before the one `nowMs` falls in: the last day that is complete. */
+export function yesterdayOf(nowMs: number): ReportDate {
+  return addDays(dateOf(nowMs), -1);
+}
+
+/** Milliseconds from `nowMs` until the next 00:00 UTC (a full day when it is exactly midnight). */
+export function msUntilNextMidnight(nowMs: number): number {
+  return startOfDay(addDays(dateOf(nowMs), 1)) - nowMs;
+}
+
+/**
+ * The period a report covers, in Unix seconds. It ends at 00:00 UTC after the report date (the
+ * instant the day is finalized, exclusive); it starts that day at 00:00 for daily types and on
+ * the 1st of the month for month-to-date types.
+ */
+export function periodOf(type: ReportType, date: ReportDate): { start: number; end: number } {
+  const first = MONTH_TO_DATE_TYPES.includes(type) ? firstOfMonth(date) : date;
+  return { start: startOfDay(first) / 1000, end: startOfDay(addDays(date, 1)) / 1000 };
+}
+
+/** `<report_type>_<yyyymmdd>` (spec 2.4). */
+export function reportKeyOf(type: ReportType, date: ReportDate): string {
+  return `${type}_${date.replaceAll("-", "")}`;
+}

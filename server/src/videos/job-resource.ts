@@ -1,0 +1,23 @@
+// A stored job as the API shows it (spec 2.5): times in Unix seconds, `result` only when ready,
+// `error` only when errored.
+import type { VideoJob } from "@asset-delivery/sdk";
+import type { StoredJob } from "./job-store";
+
+export function resultPath(jobId: string): string {
+  return `/api/v1/generations/video/${jobId}/result`;
+}
+
+export function jobResource(job: StoredJob, baseUrl: string): VideoJob {
+  const seconds = (ms: number) => Math.floor(ms / 1000);
+  return {
+    id: job.id,
+    type: "job",
+    attributes: {
+      status: job.status,
+      created_at: seconds(job.createdAt),
+      ...(job.status !== "preparing" && job.updatedAt !== null && { updated_at: seconds(job.updatedAt) }),
+      ...(job.status === "ready" && { result: { url: `${baseUrl}${resultPath(job.id)}` } }),
+      ...(job.status === "errored" && job.error && { error: job.error }),
+    },
+  };
+}
