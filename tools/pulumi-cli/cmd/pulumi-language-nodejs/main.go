@@ -1,0 +1,315 @@
+// Command pulumi-language-nodejs is this repo's small stand-in for Pulumi's Node.js language host.
+//
+// Why it exists: Pulumi's own host lives in the Go module
+// github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3, which has no tags; the Go
+// module proxy reachable from our machines answers 403 for its pseudo-versions (the one of the
+// v3.248.0 release commit included), so it cannot be built offline. The CLI itself
+// (github.com/pulumi/pulumi/pkg/v3 v3.248.0) builds fine; see tools/install-pulumi.sh.
+//
+// What it does: the part of the LanguageRuntime gRPC service that `pulumi up / preview / refresh /
+// destroy` use to run a Node.js program (JavaScript or TypeScript) whose node_modules are already
+// installed. Run starts `node <@pulumi/pulumi>/cmd/run` exactly as the SDK's entry point expects
+// (the flags and PULUMI_* variables it reads), resolving @pulumi/pulumi from the program's folder.
+// GetRequiredPackages reports none (plugins load on demand; nothing can be downloaded here anyway),
+// InstallDependencies runs `npm install`, About and GetPluginInfo answer.
+//
+// Not implemented (the gRPC "unimplemented" error): code generation (`pulumi convert`, `pulumi
+// package gen-sdk`), RunPlugin (providers written as Node.js plugin projects), Pack, Link,
+// policy packs. Inline programs of the Automation API need no language host at all.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// version is stamped by tools/install-pulumi.sh (-X main.version=...).
+var version = "3.248.0"
+
+// exitCodeErrorAlreadyReported is what @pulumi/pulumi/cmd/run exits with after it has logged a
+// user-actionable error through the engine (nodeJSProcessExitedAfterLoggingUserActionableMessage).
+const exitCodeErrorAlreadyReported = 32
+
+func main() {
+	flags := flag.NewFlagSet("pulumi-language-nodejs", flag.ContinueOnError)
+	// Flags the engine may pass to any plugin (see buildPluginArguments in the sdk); accepted, mostly unused.
+	tracing := flags.String("tracing", "", "Emit tracing to a Zipkin-compatible tracing endpoint")
+	_ = flags.Bool("logtostderr", false, "log to stderr")
+	_ = flags.Int("v", 0, "log verbosity")
+	_ = flags.Bool("logflow", false, "flow logging to child processes")
+	_ = flags.String("root", "", "project root (unused)")
+	if err := flags.Parse(os.Args[1:]); err != nil {
+		os.Exit(2)
+	}
+	engineAddress := ""
+	if flags.NArg() > 0 {
+		engineAddress = flags.Arg(0)
+	}
+
+	host := &nodeHost{engineAddress: engineAddress, tracing: *tracing}
+	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Init: func(srv *grpc.Server) error {
+			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
+			return nil
+		},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(1)
+	}
+	// The engine reads the port from our first line of stdout.
+	fmt.Printf("%d\n", handle.Port)
+	if err := <-handle.Done; err != nil {
+		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type nodeHost struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+	tracing       string
+}
+
+func (h *nodeHost) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		h.engineAddress = req.GetEngineAddress()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *nodeHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *nodeHost) GetRequiredPlugins(
+	context.Context, *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	return &pulumirpc.GetRequiredPluginsResponse{}, nil
+}
+
+func (h *nodeHost) GetRequiredPackages(
+	context.Context, *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{}, nil
+}
+
+func (h *nodeHost) RuntimeOptionsPrompts(
+	context.Context, *pulumirpc.RuntimeOptionsRequest,
+) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+func (h *nodeHost) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, errors.New("could not find node on the $PATH")
+	}
+	out, err := exec.Command(node, "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("running %s --version: %w", node, err)
+	}
+	return &pulumirpc.AboutResponse{
+		Executable: node,
+		Version:    strings.TrimPrefix(strings.TrimSpace(string(out)), "v"),
+		Metadata:   map[string]string{"languageHost": "asset-delivery stand-in " + version},
+	}, nil
+}
+
+func (h *nodeHost) GetProgramDependencies(
+	context.Context, *pulumirpc.GetProgramDependenciesRequest,
+) (*pulumirpc.GetProgramDependenciesResponse, error) {
+	return &pulumirpc.GetProgramDependenciesResponse{}, nil
+}
+
+// InstallDependencies runs `npm install` in the program's folder, streaming its output.
+func (h *nodeHost) InstallDependencies(
+	req *pulumirpc.InstallDependenciesRequest,
+	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
+) error {
+	dir := req.GetInfo().GetProgramDirectory()
+	if dir == "" {
+		dir = req.GetDirectory() //nolint:staticcheck // older engines
+	}
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
+		return nil // nothing to install
+	}
+	cmd := exec.Command("npm", "install")
+	cmd.Dir = dir
+	cmd.Stdout = streamWriter(func(b []byte) error {
+		return server.Send(&pulumirpc.InstallDependenciesResponse{Stdout: b})
+	})
+	cmd.Stderr = streamWriter(func(b []byte) error {
+		return server.Send(&pulumirpc.InstallDependenciesResponse{Stderr: b})
+	})
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("npm install in %s: %w", dir, err)
+	}
+	return nil
+}
+
+type streamWriter func([]byte) error
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	if err := w(bytes.Clone(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Run executes the program with @pulumi/pulumi's own entry point, the way the SDK expects to be started.
+func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, errors.New("could not find node on the $PATH; install Node.js")
+	}
+
+	info := req.GetInfo()
+	programDir := info.GetProgramDirectory()
+	if programDir == "" {
+		programDir = req.GetPwd()
+	}
+	rootDir := info.GetRootDirectory()
+	if rootDir == "" {
+		rootDir = req.GetPwd()
+	}
+	entryPoint := info.GetEntryPoint()
+	if entryPoint == "" {
+		entryPoint = req.GetProgram() //nolint:staticcheck // older engines
+	}
+	if entryPoint == "" {
+		entryPoint = "."
+	}
+	opts := runtimeOptions(info.GetOptions())
+
+	runPath, err := resolveRunner(ctx, node, programDir)
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+
+	args := append([]string{}, opts.nodeArgs...)
+	args = append(args, runPath,
+		"--monitor="+req.GetMonitorAddress(),
+		"--engine="+h.engineAddress,
+		"--organization="+req.GetOrganization(),
+		"--project="+req.GetProject(),
+		"--stack="+req.GetStack(),
+		"--root-directory="+rootDir,
+		"--pwd="+programDir,
+		"--parallel="+strconv.Itoa(int(req.GetParallel())),
+	)
+	if req.GetDryRun() {
+		args = append(args, "--dry-run")
+	}
+	if h.tracing != "" {
+		args = append(args, "--tracing="+h.tracing)
+	}
+	args = append(args, entryPoint)
+	args = append(args, req.GetArgs()...)
+
+	configJSON, err := json.Marshal(req.GetConfig())
+	if err != nil {
+		return nil, err
+	}
+	secretKeys := req.GetConfigSecretKeys()
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	secretKeysJSON, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(),
+		"PULUMI_CONFIG="+string(configJSON),
+		"PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON),
+		"PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(opts.typescript),
+	)
+	if opts.tsconfig != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfig)
+	}
+
+	cmd := exec.Command(node, args...)
+	cmd.Dir = programDir
+	cmd.Env = env
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			if status, ok := exitErr.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+				return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited due to a signal: %v", status.Signal())}, nil
+			}
+			if exitErr.ExitCode() == exitCodeErrorAlreadyReported {
+				return &pulumirpc.RunResponse{Bail: true}, nil
+			}
+			return &pulumirpc.RunResponse{
+				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exitErr.ExitCode()),
+			}, nil
+		}
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Problem executing program (could not run language executor): %v", err)}, nil
+	}
+	return &pulumirpc.RunResponse{}, nil
+}
+
+type nodeOptions struct {
+	typescript bool
+	tsconfig   string
+	nodeArgs   []string
+}
+
+// runtimeOptions reads Pulumi.yaml's `runtime.options` (typescript, tsconfig, nodeargs).
+func runtimeOptions(s *structpb.Struct) nodeOptions {
+	opts := nodeOptions{typescript: true}
+	if s == nil {
+		return opts
+	}
+	fields := s.GetFields()
+	if v, ok := fields["typescript"]; ok {
+		switch x := v.GetKind().(type) {
+		case *structpb.Value_BoolValue:
+			opts.typescript = x.BoolValue
+		case *structpb.Value_StringValue:
+			opts.typescript = x.StringValue != "false"
+		}
+	}
+	if v, ok := fields["tsconfig"]; ok {
+		opts.tsconfig = v.GetStringValue()
+	}
+	if v, ok := fields["nodeargs"]; ok {
+		opts.nodeArgs = strings.Fields(v.GetStringValue())
+	}
+	return opts
+}
+
+// resolveRunner finds @pulumi/pulumi/cmd/run as Node would from the program's folder.
+func resolveRunner(ctx context.Context, node, programDir string) (string, error) {
+	cmd := exec.CommandContext(ctx, node, "-e",
+		`process.stdout.write(require.resolve("@pulumi/pulumi/cmd/run", { paths: [process.cwd()] }))`)
+	cmd.Dir = programDir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("could not find @pulumi/pulumi from %s (is it installed? run npm install): %v\n%s",
+			programDir, err, strings.TrimSpace(stderr.String()))
+	}
+	return filepath.Dir(strings.TrimSpace(string(out))), nil
+}
