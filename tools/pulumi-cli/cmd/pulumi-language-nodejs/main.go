@@ -39,8 +39,12 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// version is stamped by tools/install-pulumi.sh (-X main.version=...).
-var version = "3.248.0"
+// version and buildID are stamped by tools/install-pulumi.sh (-X main.version=... -X main.buildID=...);
+// `pulumi-language-nodejs -version` prints them so the script can tell a stale build.
+var (
+	version = "3.248.0"
+	buildID = "dev"
+)
 
 // exitCodeErrorAlreadyReported is what @pulumi/pulumi/cmd/run exits with after it has logged a
 // user-actionable error through the engine (nodeJSProcessExitedAfterLoggingUserActionableMessage).
@@ -54,8 +58,13 @@ func main() {
 	_ = flags.Int("v", 0, "log verbosity")
 	_ = flags.Bool("logflow", false, "flow logging to child processes")
 	_ = flags.String("root", "", "project root (unused)")
+	printVersion := flags.Bool("version", false, "print the version and build id, then exit")
 	if err := flags.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
+	}
+	if *printVersion {
+		fmt.Printf("%s+%s\n", version, buildID)
+		return
 	}
 	engineAddress := ""
 	if flags.NArg() > 0 {

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Installs the Pulumi CLI v3.248.0 (and the plugins it needs for Node.js programs) into
+# <repo>/.tools/pulumi/bin, without downloading anything but Go modules:
+#
+#   bash tools/install-pulumi.sh        # then: source tools/pulumi-env.sh
+#
+# - If .tools/pulumi/bin already holds a CLI stamped v3.248.0 (and a current language host), it
+#   does nothing but check them (seconds).
+# - Else, if a `pulumi` >= 3.248.0 is on PATH, it links that one (and its bundled plugins) in.
+# - Else it builds from the Go module proxy: the CLI from github.com/pulumi/pulumi/pkg/v3 v3.248.0
+#   and our Node.js language host (tools/pulumi-cli/cmd/pulumi-language-nodejs: a stand-in, as the
+#   real one's module is not served), both pinned by tools/pulumi-cli/go.mod + go.sum.
+#   First build on 2 cores: ~5 min with modules already downloaded, more on a fresh machine.
+#
+# The dynamic-provider plugin pulumi-resource-pulumi-nodejs is the script shipped in
+# node_modules/@pulumi/pulumi (run `npm ci` first); Pulumi looks for these "bundled" plugins beside
+# the (symlink-resolved) CLI binary or on PATH, so they all go into .tools/pulumi/bin.
+#
+# Environment: PULUMI_INSTALL_FORCE_BUILD=1 ignores a pulumi on PATH and rebuilds.
+set -euo pipefail
+
+PULUMI_VERSION="3.248.0"
+REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+MODULE_DIR="${REPO_ROOT}/tools/pulumi-cli"
+TOOLS_DIR="${REPO_ROOT}/.tools/pulumi"
+BIN_DIR="${TOOLS_DIR}/bin"
+NODE_PLUGIN_SRC="${REPO_ROOT}/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+LANGHOST_PKG="./cmd/pulumi-language-nodejs"
+VERSION_PKG="github.com/pulumi/pulumi/sdk/v3/go/common/version"
+
+# Keep `pulumi version` and friends from touching ~/.pulumi or checking for updates.
+export PULUMI_HOME="${TOOLS_DIR}/home"
+export PULUMI_SKIP_UPDATE_CHECK=true
+
+START_SECONDS=${SECONDS}
+log() { printf '[install-pulumi %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+die() { log "ERROR: $*" >&2; exit 1; }
+
+# version_ok VERSION: true if VERSION (e.g. v3.248.0, 3.250.1-alpha.x) is >= PULUMI_VERSION.
+version_ok() {
+  local v="${1#v}" core pre
+  core="${v%%[-+]*}"
+  pre=""
+  [[ "$v" == "$core"-* ]] && pre="yes"
+  [[ "$core" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || return 1
+  if [ "$core" = "$PULUMI_VERSION" ]; then
+    [ -z "$pre" ]
+    return
+  fi
+  [ "$(printf '%s\n%s\n' "$PULUMI_VERSION" "$core" | sort -V | head -n1)" = "$PULUMI_VERSION" ]
+}
+
+cli_version() { "$1" version 2>/dev/null | head -n1 | tr -d '[:space:]' || true; }
+
+# A hash of everything that goes into our builds, stamped into the language host.
+build_id() {
+  (cd "$MODULE_DIR" && cat go.mod go.sum tools.go cmd/pulumi-language-nodejs/*.go) | sha256sum | cut -c1-12
+}
+
+mkdir -p "$BIN_DIR" "$PULUMI_HOME"
+
+install_node_plugin() {
+  local dest="${BIN_DIR}/pulumi-resource-pulumi-nodejs"
+  if [ -L "$dest" ]; then
+    return 0 # linked to the bundled copy of a CLI from PATH
+  fi
+  if [ ! -f "$NODE_PLUGIN_SRC" ]; then
+    die "missing ${NODE_PLUGIN_SRC#"$REPO_ROOT"/}: run 'npm ci' first"
+  fi
+  if ! cmp -s "$NODE_PLUGIN_SRC" "$dest" 2>/dev/null; then
+    install -m 0755 "$NODE_PLUGIN_SRC" "$dest"
+    log "installed pulumi-resource-pulumi-nodejs (dynamic providers) from @pulumi/pulumi"
+  fi
+}
+
+# ---- go toolchain -----------------------------------------------------------------------------
+find_go() {
+  if command -v go >/dev/null 2>&1; then
+    command -v go
+  elif [ -x /usr/local/go/bin/go ]; then
+    echo /usr/local/go/bin/go
+  else
+    die "Go (>= 1.25) is needed to build the Pulumi CLI, and none was found on PATH"
+  fi
+}
+
+go_build() { # go_build OUTPUT PACKAGE LDFLAGS
+  local out="$1" pkg="$2" ldflags="$3" tmp
+  tmp="${out}.tmp.$$"
+  (cd "$MODULE_DIR" && "$GO" build -mod=readonly -trimpath -buildvcs=false -p "$JOBS" \
+    -ldflags "$ldflags" -o "$tmp" "$pkg") || { rm -f "$tmp"; die "go build $pkg failed"; }
+  mv -f "$tmp" "$out"
+}
+
+prepare_go() {
+  GO="$(find_go)"
+  JOBS="$(nproc 2>/dev/null || echo 2)"
+  export GOFLAGS="-mod=readonly"
+  log "using $("$GO" version) with ${JOBS} parallel jobs; module cache: $("$GO" env GOMODCACHE)"
+  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (first time: ~750 modules, 1-3 min)..."
+  (cd "$MODULE_DIR" && "$GO" mod download) || die "go mod download failed (is the Go module proxy reachable?)"
+}
+
+build_langhost() {
+  local id="$1"
+  log "compiling pulumi-language-nodejs (our Node.js language host; ~1 min the first time)..."
+  go_build "${BIN_DIR}/pulumi-language-nodejs" "$LANGHOST_PKG" \
+    "-s -w -X main.version=${PULUMI_VERSION} -X main.buildID=${id}"
+}
+
+build_cli() {
+  log "compiling pulumi v${PULUMI_VERSION} (github.com/pulumi/pulumi/pkg/v3; ~5 min on 2 cores the first time, ~1 min when only relinking)..."
+  go_build "${BIN_DIR}/pulumi" "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" \
+    "-s -w -X ${VERSION_PKG}.Version=v${PULUMI_VERSION}"
+}
+
+# ---- 1. already installed here? ---------------------------------------------------------------
+ID="$(build_id)"
+cli="${BIN_DIR}/pulumi"
+if [ -x "$cli" ] && [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
+  have="$(cli_version "$cli")"
+  if [ -L "$cli" ] && version_ok "$have"; then
+    install_node_plugin
+    log "pulumi ${have} already linked in .tools/pulumi/bin -> $(readlink -f "$cli") (took $((SECONDS - START_SECONDS))s)"
+    exit 0
+  fi
+  if [ ! -L "$cli" ] && [ "$have" = "v${PULUMI_VERSION}" ]; then
+    host="${BIN_DIR}/pulumi-language-nodejs"
+    if [ ! -x "$host" ] || [ "$("$host" -version 2>/dev/null || true)" != "${PULUMI_VERSION}+${ID}" ]; then
+      log "pulumi ${have} is current; the language host is missing or stale"
+      prepare_go
+      build_langhost "$ID"
+    fi
+    install_node_plugin
+    log "pulumi ${have} is installed in .tools/pulumi/bin (cached; took $((SECONDS - START_SECONDS))s)"
+    exit 0
+  fi
+  log "found .tools/pulumi/bin/pulumi ${have:-of unknown version}; want v${PULUMI_VERSION}: replacing it"
+  rm -f "$cli"
+fi
+
+# ---- 2. a recent enough pulumi on PATH? -------------------------------------------------------
+if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
+  # Look on PATH without our own folder (tools/pulumi-env.sh puts it first).
+  search_path="$(printf "%s" "$PATH" | tr ":" "\n" | { grep -vxF "$BIN_DIR" || true; } | paste -sd: -)"
+  if ambient="$(PATH="$search_path" command -v pulumi 2>/dev/null)"; then
+    have="$(cli_version "$ambient")"
+    if version_ok "$have"; then
+      real="$(readlink -f "$ambient")"
+      real_dir="$(dirname "$real")"
+      log "using pulumi ${have} from PATH (${real}) instead of building"
+      ln -sfn "$real" "$cli"
+      # Pulumi finds bundled plugins beside the symlink-resolved binary, or on PATH. Link the ones
+      # that sit beside it; supply ours for those that do not.
+      for plugin in pulumi-language-nodejs pulumi-resource-pulumi-nodejs; do
+        if [ -x "${real_dir}/${plugin}" ]; then
+          ln -sfn "${real_dir}/${plugin}" "${BIN_DIR}/${plugin}"
+        else
+          rm -f "${BIN_DIR}/${plugin}"
+        fi
+      done
+      if [ ! -e "${BIN_DIR}/pulumi-language-nodejs" ]; then
+        log "no pulumi-language-nodejs beside ${real}: building ours"
+        prepare_go
+        build_langhost "$ID"
+      fi
+      install_node_plugin
+      log "done in $((SECONDS - START_SECONDS))s"
+      exit 0
+    fi
+    log "pulumi on PATH is ${have:-of unknown version} (< ${PULUMI_VERSION}): building our own"
+  fi
+fi
+
+# ---- 3. build ---------------------------------------------------------------------------------
+# Replace symlinks left by an earlier "use the pulumi on PATH" run.
+for f in pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs; do
+  if [ -L "${BIN_DIR}/${f}" ]; then rm -f "${BIN_DIR}/${f}"; fi
+done
+prepare_go
+build_langhost "$ID"
+build_cli
+install_node_plugin
+have="$(cli_version "$cli")"
+[ "$have" = "v${PULUMI_VERSION}" ] || die "built pulumi reports version '${have}', expected v${PULUMI_VERSION}"
+log "built pulumi ${have} into .tools/pulumi/bin in $((SECONDS - START_SECONDS))s"
