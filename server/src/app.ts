@@ -8,8 +8,12 @@ import { registerAuth } from "./http/auth";
 import { registerContentTypes } from "./http/content-types";
 import { registerErrorHandling } from "./http/error-handler";
 import { methodNotAllowedPlugin } from "./http/method-not-allowed";
+import { registerRateLimits } from "./http/rate-limit";
 import { allMigrations } from "./migrations";
+import { registerOpenApi } from "./openapi";
+import { registerReports } from "./reports";
 import { migrate, type Database } from "./store/database";
+import { registerVideos } from "./videos";
 
 export interface AppOptions {
   db: Database;
@@ -78,10 +82,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerErrorHandling(app);
   registerAuth(app, app.keys);
 
-  // Rate limits (spec 8) go here: an onRequest hook after auth, keyed by request.auth.keyId
-  // (server/src/http/rate-limit.ts), skipped when options.rateLimits is "off".
+  // Rate limits (spec 8): an onRequest hook after auth, keyed by request.auth.keyId.
+  if (options.rateLimits === "spec") registerRateLimits(app, resolved.now);
 
   // Modules: each defines its routes with defineRoute (server/src/http/route.ts).
+  registerReports(app);
+  registerVideos(app);
+  registerOpenApi(app);
 
   // Last: 405 answers for the methods a known path lacks, derived from the routes above.
   app.register(methodNotAllowedPlugin);

@@ -1,10 +1,13 @@
 // Every module's migrations, in the order they apply: the core first (other tables refer to accounts).
+import { reportMigrations } from "./reports/migrations";
 import { coreMigrations } from "./store/core-migrations";
 import { migrate, openDatabase, type Database, type Migration } from "./store/database";
+import { videoMigrations } from "./videos/migrations";
 
 export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
-  // Reports and videos append their modules' migrations here.
+  ...reportMigrations,
+  ...videoMigrations,
 ];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */
