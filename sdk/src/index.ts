@@ -2,3 +2,4 @@
 // list, and the typed client.
 export * from "./schemas";
 export * from "./rendering-parameters";
+export * from "./client";

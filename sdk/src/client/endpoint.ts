@@ -1,0 +1,77 @@
+// Endpoints as data: each is a small spec, and `callEndpoint` is the one function that fills the
+// path, checks the caller's input, sends, and validates the response with the sdk's schemas.
+import type { z } from "zod";
+import { endpointClassOf, fieldIssues, JSONAPI_MEDIA_TYPE, type EndpointClass } from "../schemas";
+import { checked } from "./checked";
+import { RequestValidationError, ResponseValidationError } from "./errors";
+import type { HttpMethod, Send } from "./transport";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySchema = z.ZodType<any, any>;
+
+export interface EndpointSpec<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema> {
+  method: HttpMethod;
+  /** Path template, e.g. `/api/v1/sources/{id}`. */
+  path: string;
+  /** `jsonapi` documents (Management API) or plain `json` (video generation). */
+  format: "jsonapi" | "json";
+  /** Checks the caller's input; the parsed value is wrapped by `document` as the request body. */
+  input?: { schema: InputSchema; describe: string; document: (value: z.output<InputSchema>, params: Record<string, string>) => unknown };
+  response: ResponseSchema;
+}
+
+export interface Endpoint<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema>
+  extends EndpointSpec<InputSchema, ResponseSchema> {
+  endpointClass: EndpointClass;
+}
+
+/** Without `input`, the endpoint takes no body (its input type is `undefined`). */
+export function endpoint<InputSchema extends AnySchema = z.ZodUndefined, ResponseSchema extends AnySchema = AnySchema>(
+  spec: EndpointSpec<InputSchema, ResponseSchema>,
+): Endpoint<InputSchema, ResponseSchema> {
+  return { ...spec, endpointClass: endpointClassOf(spec.method, spec.path) };
+}
+
+export interface CallArgs<E extends Endpoint> {
+  params?: Record<string, string>;
+  query?: URLSearchParams;
+  input?: E extends Endpoint<infer S> ? z.input<S> : never;
+}
+
+export type ResponseOf<E extends Endpoint> = z.output<E["response"]>;
+
+const MEDIA_TYPES = { jsonapi: JSONAPI_MEDIA_TYPE, json: "application/json" } as const;
+
+export async function callEndpoint<E extends Endpoint>(send: Send, ep: E, args: CallArgs<E> = {}): Promise<ResponseOf<E>> {
+  const params = args.params ?? {};
+  const search = args.query?.toString();
+  const target = fillPath(ep.path, params) + (search ? `?${search}` : "");
+  const mediaType = MEDIA_TYPES[ep.format];
+  let body: { contentType: string; text: string } | undefined;
+  if (ep.input) {
+    const value = checked(ep.input.schema, args.input, ep.input.describe);
+    body = { contentType: mediaType, text: JSON.stringify(ep.input.document(value, params)) };
+  }
+  const response = await send({ method: ep.method, target, endpointClass: ep.endpointClass, accept: mediaType, body });
+  return decode(ep, target, response.body);
+}
+
+function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === "") throw new RequestValidationError("request", [{ path: name, rule: "is required" }]);
+    return encodeURIComponent(value);
+  });
+}
+
+function decode<E extends Endpoint>(ep: E, target: string, body: Buffer): ResponseOf<E> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new ResponseValidationError(ep.method, target, [{ path: "(document)", rule: "must be a JSON document" }]);
+  }
+  const result = ep.response.safeParse(json);
+  if (!result.success) throw new ResponseValidationError(ep.method, target, fieldIssues(result.error));
+  return result.data as ResponseOf<E>;
+}

@@ -1,0 +1,12 @@
+// The client's public surface.
+export { createClient, type AssetDeliveryClient } from "./create-client";
+export type { ClientOptions, RetryOptions, PacingOptions, RequestInfo, ResponseInfo } from "./options";
+export type { Clock } from "./clock";
+export { systemClock } from "./clock";
+export * from "./errors";
+export type { Page } from "./pagination";
+export type { SourceListQuery, WaitForDeploymentOptions, SourcesResource } from "./sources";
+export type { ReportListQuery, ReportsResource } from "./reports";
+export type { WaitForResultOptions, VideosResource } from "./videos";
+export { shouldRetry, backoffDelay, parseRetryAfter, isAmbiguousFailure, type RetryDecision, type RetryState, type RetryPolicy } from "./retry";
+export { TokenBucket } from "./pacing";

@@ -1,0 +1,132 @@
+// createClient's options: their rules, defaults and the resolved form the layers read.
+import type { Dispatcher } from "undici";
+import { z } from "zod";
+import { expected, httpUrlSchema, RATE_LIMITS, type EndpointClass } from "../schemas";
+import { checked } from "./checked";
+import { systemClock, type Clock } from "./clock";
+
+/** What a hook learns about a request: never headers, never the API key. */
+export interface RequestInfo {
+  method: string;
+  /** Path and query relative to the base URL, or the full URL of a download on another origin. */
+  path: string;
+  endpointClass: EndpointClass;
+  /** 0 for the first try, then 1, 2, ... for retries. */
+  attempt: number;
+}
+
+export interface ResponseInfo extends RequestInfo {
+  /** Absent when no response arrived. */
+  status: number | undefined;
+  durationMs: number;
+  /** Error class name when no response arrived (`ConnectionError`, `TimeoutError`). */
+  error?: string;
+}
+
+export interface RetryOptions {
+  /** Retries after a server error or network failure (429s are bounded by `rateLimitDeadlineMs` instead). Default 3. */
+  maxRetries?: number;
+  /** First backoff delay; doubles each retry, with jitter. Default 500 ms. */
+  baseDelayMs?: number;
+  /** Largest backoff delay. Default 8000 ms. */
+  maxDelayMs?: number;
+}
+
+export interface PacingOptions {
+  /** Per endpoint class limits, for plans with higher limits than the spec's table. */
+  limits?: Partial<Record<EndpointClass, { limit: number; intervalMs: number }>>;
+}
+
+export interface ClientOptions {
+  /** Where the API lives, e.g. `https://api.example.com` (paths start with `/api/v1`). */
+  baseUrl: string;
+  apiKey: string;
+  /** Limit for one request, from sending to the end of the body. Default 30000 ms. */
+  timeoutMs?: number;
+  /** An undici dispatcher to send through (tests inject faults here). Default: a keep-alive Agent owned by the client. */
+  dispatcher?: Dispatcher;
+  /** `false` turns retrying off, 429s included. */
+  retry?: false | RetryOptions;
+  /** `false` turns client-side rate pacing off. */
+  pacing?: boolean | PacingOptions;
+  /** How long to keep retrying 429 responses before raising RateLimitError. Default 120000 ms. */
+  rateLimitDeadlineMs?: number;
+  userAgent?: string;
+  onRequest?: (info: RequestInfo) => void;
+  onResponse?: (info: ResponseInfo) => void;
+  /** Time source for pacing, backoff and polling. */
+  clock?: Clock;
+}
+
+export interface ResolvedOptions {
+  baseUrl: URL;
+  apiKey: string;
+  timeoutMs: number;
+  dispatcher: Dispatcher | undefined;
+  retry: Required<RetryOptions> | false;
+  pacing: Record<EndpointClass, { limit: number; intervalMs: number }> | false;
+  rateLimitDeadlineMs: number;
+  userAgent: string;
+  onRequest: ((info: RequestInfo) => void) | undefined;
+  onResponse: ((info: ResponseInfo) => void) | undefined;
+  clock: Clock;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RATE_LIMIT_DEADLINE_MS = 120_000;
+export const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000 };
+export const DEFAULT_USER_AGENT = "asset-delivery-sdk/0.1.0";
+
+export const positiveMs = z.int(expected("a whole number of milliseconds")).positive({ error: "must be > 0 milliseconds" });
+const nonNegativeMs = z.int(expected("a whole number of milliseconds")).nonnegative({ error: "must be >= 0 milliseconds" });
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === "function", { error: "must be a function" });
+const bucket = z.strictObject({ limit: z.int().positive({ error: "must be a positive integer" }), intervalMs: positiveMs });
+
+const optionsSchema = z.strictObject(
+  {
+    baseUrl: httpUrlSchema,
+    apiKey: z
+      .string(expected("a string"))
+      .regex(/^[\x21-\x7e]+$/, { error: "must be the API key as issued: non-empty, printable ASCII, no spaces" }),
+    timeoutMs: positiveMs.optional(),
+    dispatcher: z.custom<Dispatcher>((value) => typeof (value as Dispatcher | null)?.dispatch === "function", { error: "must be an undici Dispatcher" }).optional(),
+    retry: z
+      .union([z.literal(false), z.strictObject({ maxRetries: z.int().nonnegative({ error: "must be an integer >= 0" }).optional(), baseDelayMs: nonNegativeMs.optional(), maxDelayMs: nonNegativeMs.optional() })], {
+        error: "must be false or { maxRetries, baseDelayMs, maxDelayMs }",
+      })
+      .optional(),
+    pacing: z
+      .union([z.boolean(), z.strictObject({ limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional() })], {
+        error: "must be true, false or { limits }",
+      })
+      .optional(),
+    rateLimitDeadlineMs: nonNegativeMs.optional(),
+    userAgent: z.string(expected("a string")).regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII" }).optional(),
+    onRequest: fn.optional(),
+    onResponse: fn.optional(),
+    clock: z.custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", { error: "must have now() and sleep(ms)" }).optional(),
+  },
+  expected("an object of client options"),
+);
+
+/** Checks the options (naming any bad one, never echoing the key) and fills in defaults. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  const o = checked(optionsSchema, options, "client options");
+  return {
+    baseUrl: new URL(o.baseUrl),
+    apiKey: o.apiKey,
+    timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    dispatcher: o.dispatcher,
+    retry: o.retry === false ? false : { ...DEFAULT_RETRY, ...withoutUndefined(o.retry ?? {}) },
+    pacing: o.pacing === false ? false : { ...RATE_LIMITS, ...withoutUndefined((o.pacing === true ? undefined : o.pacing?.limits) ?? {}) },
+    rateLimitDeadlineMs: o.rateLimitDeadlineMs ?? DEFAULT_RATE_LIMIT_DEADLINE_MS,
+    userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
+    onRequest: options.onRequest,
+    onResponse: options.onResponse,
+    clock: o.clock ?? systemClock,
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]-?: Exclude<T[K], undefined> };
+}

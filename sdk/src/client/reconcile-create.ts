@@ -1,0 +1,37 @@
+// Creating a Source without ever creating two. A POST is not blindly repeated: after an ambiguous
+// failure (a 5xx, a timeout, a connection lost once the request was out) the Source is looked up by
+// its first service subdomain, which is unique across Sources. Found with the same name: that is our
+// Source. Not found: the create did not land, so it is sent once more.
+import type { Source } from "../schemas";
+import { BadRequestError } from "./errors";
+import { isAmbiguousFailure } from "./retry";
+
+export interface CreateSteps {
+  /** Sends the create request once (pacing, 429 and before-send retries included). */
+  send: () => Promise<Source>;
+  /** The Source holding the new Source's first subdomain, if any. */
+  findExisting: () => Promise<Source | undefined>;
+  /** The name the new Source was given. */
+  name: string;
+}
+
+const ATTEMPTS = 2;
+
+export async function createWithoutDuplicate(steps: CreateSteps): Promise<Source> {
+  let failure: unknown;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      return await steps.send();
+    } catch (error) {
+      // On the repeat, "subdomain taken" may mean the first request landed after our lookup.
+      const mayBeOurs = isAmbiguousFailure(error) || (attempt > 0 && error instanceof BadRequestError);
+      if (!mayBeOurs) throw error;
+      const existing = await steps.findExisting();
+      if (existing?.attributes.name === steps.name) return existing;
+      // Held by another Source: a create with this subdomain cannot have succeeded.
+      if (existing) throw error;
+      failure = error;
+    }
+  }
+  throw failure;
+}

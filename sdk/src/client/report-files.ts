@@ -1,0 +1,54 @@
+// Report files (spec 2.4): gzipped CSV with a header row; a large report is split into several
+// files, each with its own header. Parsing follows RFC 4180 (csv-parse).
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import { parse } from "csv-parse/sync";
+import { ReportFormatError } from "./errors";
+
+const gunzipAsync = promisify(gunzip);
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** The file's bytes, gunzipped when they are gzip (a proxy may already have decoded them). */
+export async function gunzipIfCompressed(bytes: Buffer, file: string): Promise<Buffer> {
+  if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) return bytes;
+  try {
+    return await gunzipAsync(bytes);
+  } catch (error) {
+    throw new ReportFormatError(file, `is not valid gzip (${(error as Error).message})`);
+  }
+}
+
+export interface CsvTable {
+  header: string[];
+  rows: Record<string, string>[];
+}
+
+export function parseCsv(text: Buffer, file: string): CsvTable {
+  let header: string[] = [];
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, {
+      bom: true,
+      columns: (names: string[]) => (header = names),
+      skip_empty_lines: true,
+    }) as Record<string, string>[];
+  } catch (error) {
+    throw new ReportFormatError(file, `is not valid CSV (${(error as Error).message})`);
+  }
+  if (header.length === 0) throw new ReportFormatError(file, "has no header row");
+  const repeated = header.find((name, index) => header.indexOf(name) !== index);
+  if (repeated !== undefined) throw new ReportFormatError(file, `header names column "${repeated}" twice`);
+  return { header, rows };
+}
+
+/** The rows of all the files of one report, in order; every file must have the same header. */
+export function joinTables(tables: readonly { file: string; table: CsvTable }[]): CsvTable {
+  const first = tables[0];
+  if (!first) return { header: [], rows: [] };
+  for (const { file, table } of tables.slice(1)) {
+    if (table.header.join("\u0000") !== first.table.header.join("\u0000")) {
+      throw new ReportFormatError(file, `header (${table.header.join(",")}) differs from the first file's (${first.table.header.join(",")})`);
+    }
+  }
+  return { header: first.table.header, rows: tables.flatMap(({ table }) => table.rows) };
+}

@@ -1,0 +1,72 @@
+// `client.reports` (spec 4.3): the list operations, file download, and the rows of a report.
+import {
+  CREDIT_ANALYTICS_COLUMNS,
+  creditAnalyticsRowSchema,
+  describeIssues,
+  fieldIssues,
+  httpUrlSchema,
+  reportListSpec,
+  type CreditAnalyticsRow,
+  type ListQuery,
+  type Report,
+  type SelectedReport,
+} from "../schemas";
+import { checked } from "./checked";
+import { Collection } from "./collection";
+import { endpoints } from "./endpoints";
+import { ReportFormatError } from "./errors";
+import { gunzipIfCompressed, joinTables, parseCsv, type CsvTable } from "./report-files";
+import type { Send } from "./transport";
+
+export type ReportListQuery = ListQuery<typeof reportListSpec>;
+
+export class ReportsResource extends Collection<typeof reportListSpec, Report, SelectedReport> {
+  constructor(send: Send) {
+    super(send, reportListSpec, {
+      list: endpoints.listReports,
+      listSelected: endpoints.listSelectedReports,
+      get: endpoints.getReport,
+      getSelected: endpoints.getSelectedReport,
+    });
+  }
+
+  /** One report file, gunzipped. The API key is sent only when the file is on the API's own origin. */
+  async downloadFile(url: string): Promise<Buffer> {
+    const target = checked(httpUrlSchema, url, "report file URL");
+    const response = await this.send({ method: "GET", target, endpointClass: "default", accept: "*/*" });
+    return gunzipIfCompressed(response.body, fileLabel(url));
+  }
+
+  /** Every row of the report, its split files joined, as column name to cell text. */
+  async rows(report: Pick<Report, "attributes">): Promise<Record<string, string>[]> {
+    return (await this.table(report)).rows;
+  }
+
+  /** The rows of a credit-analytics report, with numbers for the credit columns. */
+  async creditRows(report: Pick<Report, "attributes">): Promise<CreditAnalyticsRow[]> {
+    const { header, rows } = await this.table(report);
+    const missing = CREDIT_ANALYTICS_COLUMNS.filter((column) => !header.includes(column));
+    if (header.length > 0 && missing.length > 0) throw new ReportFormatError(report.attributes.report_key, `lacks the credit columns ${missing.join(", ")}`);
+    return rows.map((row, index) => {
+      const parsed = creditAnalyticsRowSchema.safeParse(row);
+      if (parsed.success) return parsed.data;
+      throw new ReportFormatError(report.attributes.report_key, `row ${index + 1}: ${describeIssues(fieldIssues(parsed.error))}`);
+    });
+  }
+
+  private async table(report: Pick<Report, "attributes">): Promise<CsvTable> {
+    const tables = await Promise.all(
+      report.attributes.files.map(async (url) => ({ file: fileLabel(url), table: parseCsv(await this.downloadFile(url), fileLabel(url)) })),
+    );
+    return joinTables(tables);
+  }
+}
+
+/** A file's name for messages: its path, without a query that may hold a signature. */
+function fileLabel(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}

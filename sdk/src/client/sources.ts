@@ -1,0 +1,94 @@
+// `client.sources` (spec 4.2): the list operations, create without duplicates, update, lookup by
+// subdomain and waiting for a deployment.
+import { z } from "zod";
+import {
+  MAX_PAGE_SIZE,
+  sourceListSpec,
+  subdomainLabelSchema,
+  type ListQuery,
+  type SelectedSource,
+  type Source,
+  type SourceCreateAttributes,
+  type SourcePatchAttributes,
+} from "../schemas";
+import { checked } from "./checked";
+import type { Clock } from "./clock";
+import { Collection } from "./collection";
+import { callEndpoint } from "./endpoint";
+import { endpoints } from "./endpoints";
+import { DeploymentTimeoutError, SourceDeletedError } from "./errors";
+import { positiveMs } from "./options";
+import { createWithoutDuplicate } from "./reconcile-create";
+import type { Send } from "./transport";
+
+export type SourceListQuery = ListQuery<typeof sourceListSpec>;
+
+export interface WaitForDeploymentOptions {
+  /** Default 120000 ms. */
+  timeoutMs?: number;
+  /** Time between polls. Default 1000 ms. */
+  intervalMs?: number;
+}
+
+const waitOptionsSchema = z.object({ timeoutMs: positiveMs.default(120_000), intervalMs: positiveMs.default(1_000) });
+
+export class SourcesResource extends Collection<typeof sourceListSpec, Source, SelectedSource> {
+  constructor(
+    send: Send,
+    private readonly clock: Clock,
+  ) {
+    super(send, sourceListSpec, {
+      list: endpoints.listSources,
+      listSelected: endpoints.listSelectedSources,
+      get: endpoints.getSource,
+      getSelected: endpoints.getSelectedSource,
+    });
+  }
+
+  /** Creates a Source; after an ambiguous failure it reconciles instead of risking a duplicate. */
+  async create(attributes: SourceCreateAttributes): Promise<Source> {
+    const send = async () => (await callEndpoint(this.send, endpoints.createSource, { input: attributes })).data;
+    return createWithoutDuplicate({
+      send,
+      findExisting: () => this.findBySubdomain(attributes.deployment.service_subdomains[0] ?? ""),
+      name: attributes.name,
+    });
+  }
+
+  /** Changes the given attributes; a `deployment` replaces the whole deployment (secrets may be omitted to keep them). */
+  async update(id: string, attributes: SourcePatchAttributes): Promise<Source> {
+    return (await callEndpoint(this.send, endpoints.updateSource, { params: { id }, input: attributes })).data;
+  }
+
+  /**
+   * The Source serving `label` as a service subdomain. The API's filter matches substrings of any
+   * member, so the results are checked for the exact label (case-insensitively, as DNS compares).
+   */
+  async findBySubdomain(label: string): Promise<Source | undefined> {
+    const given = checked(subdomainLabelSchema, label, "subdomain label");
+    const wanted = given.toLowerCase();
+    const matches = this.iterate({ filter: { "deployment.service_subdomains": given }, page: { size: MAX_PAGE_SIZE } });
+    for await (const source of matches) {
+      if (source.attributes.deployment.service_subdomains.some((s) => s.toLowerCase() === wanted)) {
+        await matches.return?.();
+        return source;
+      }
+    }
+    return undefined;
+  }
+
+  /** Polls until the Source is `deployed` (or `disabled`, when it is disabled). */
+  async waitForDeployment(id: string, options: WaitForDeploymentOptions = {}): Promise<Source> {
+    const { timeoutMs, intervalMs } = checked(waitOptionsSchema, options, "waitForDeployment options");
+    const startedAt = this.clock.now();
+    for (;;) {
+      const source = await this.get(id);
+      const { deployment_status: status, enabled } = source.attributes;
+      if (status === "deployed" || (status === "disabled" && !enabled)) return source;
+      if (status === "deleted") throw new SourceDeletedError(id);
+      const waited = this.clock.now() - startedAt;
+      if (waited + intervalMs > timeoutMs) throw new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waited);
+      await this.clock.sleep(intervalMs);
+    }
+  }
+}

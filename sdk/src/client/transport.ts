@@ -1,0 +1,139 @@
+// The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
+// hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
+import { Agent, request, type Dispatcher } from "undici";
+import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject } from "../schemas";
+import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
+import type { ResolvedOptions } from "./options";
+
+export type HttpMethod = "GET" | "POST" | "PATCH";
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** A path with query relative to the base URL (`/api/v1/sources?...`), or an absolute URL (report files). */
+  target: string;
+  endpointClass: EndpointClass;
+  accept: string;
+  body?: { contentType: string; text: string };
+  /** Set by the retry layer: 0 for the first try. */
+  attempt?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Sends one request; resolves with a 2xx response, rejects with the client's errors. */
+export type Send = (request: HttpRequest) => Promise<HttpResponse>;
+
+/** The keep-alive connection pool a client owns when none is injected. */
+export function createAgent(timeoutMs: number): Agent {
+  return new Agent({
+    connections: 16,
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: Math.min(timeoutMs, 10_000) },
+  });
+}
+
+export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): Send {
+  return async (req) => {
+    const url = resolveTarget(options.baseUrl, req.target);
+    const shownPath = describeTarget(options.baseUrl, url, req.target);
+    const info = { method: req.method, path: shownPath, endpointClass: req.endpointClass, attempt: req.attempt ?? 0 };
+    const headers: Record<string, string> = { accept: req.accept, "user-agent": options.userAgent };
+    // The key goes only to the API's own origin, never to a file host a report URL points at.
+    if (url.origin === options.baseUrl.origin) headers.authorization = `Bearer ${options.apiKey}`;
+    if (req.body) headers["content-type"] = req.body.contentType;
+
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, options.timeoutMs);
+    const started = performance.now();
+    options.onRequest?.(info);
+    let res: Dispatcher.ResponseData;
+    let body: Buffer;
+    try {
+      res = await request(url, { method: req.method, headers, body: req.body?.text, dispatcher, signal: abort.signal });
+      body = Buffer.from(await res.body.arrayBuffer());
+    } catch (error) {
+      const failure = timedOut
+        ? new TimeoutError(req.method, shownPath, "request", options.timeoutMs, { cause: error })
+        : networkFailure(error, req.method, shownPath, options.timeoutMs);
+      options.onResponse?.({ ...info, status: undefined, durationMs: performance.now() - started, error: failure.name });
+      throw failure;
+    } finally {
+      clearTimeout(timer);
+    }
+    options.onResponse?.({ ...info, status: res.statusCode, durationMs: performance.now() - started });
+    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: res.headers, body };
+    throw apiErrorFor({
+      status: res.statusCode,
+      method: req.method,
+      path: shownPath,
+      ...errorsOf(body),
+      requestId: headerValue(res.headers["x-request-id"]),
+      retryAfter: headerValue(res.headers["retry-after"]),
+    });
+  };
+}
+
+function resolveTarget(baseUrl: URL, target: string): URL {
+  if (/^https?:\/\//i.test(target)) return new URL(target);
+  const prefix = baseUrl.pathname.replace(/\/+$/, "");
+  return new URL(`${baseUrl.origin}${prefix}${target}`);
+}
+
+// Absolute URLs (report files) may carry signed query strings: errors and hooks show them without.
+function describeTarget(baseUrl: URL, url: URL, target: string): string {
+  return target.startsWith("/") ? target : url.origin === baseUrl.origin ? url.pathname : `${url.origin}${url.pathname}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The JSON:API error objects of an error body; any other body becomes a short detail text. */
+function errorsOf(body: Buffer): { errors: ErrorObject[]; fallbackDetail?: string } {
+  const text = body.toString("utf8");
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { errors: [], fallbackDetail: text.slice(0, 500) };
+  }
+  const document = errorDocumentSchema.safeParse(json);
+  if (document.success) return { errors: document.data.errors };
+  // A partly conforming document: keep whichever error objects are well formed.
+  const list = (json as { errors?: unknown } | null)?.errors;
+  const errors = Array.isArray(list) ? list.flatMap((e) => errorObjectSchema.safeParse(e).data ?? []) : [];
+  return errors.length ? { errors } : { errors: [], fallbackDetail: text.slice(0, 500) };
+}
+
+// Failures before a connection exists cannot have reached the server.
+const BEFORE_SEND_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const AFTER_SEND_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET", "UND_ERR_CLOSED"]);
+
+function networkFailure(error: unknown, method: string, path: string, timeoutMs: number): ConnectionError | TimeoutError {
+  const code = errorCode(error);
+  if (code === "UND_ERR_HEADERS_TIMEOUT") return new TimeoutError(method, path, "headers", timeoutMs, { cause: error });
+  if (code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(method, path, "body", timeoutMs, { cause: error });
+  const phase: FailurePhase | undefined = code && BEFORE_SEND_CODES.has(code) ? "before-send" : code && AFTER_SEND_CODES.has(code) ? "after-send" : undefined;
+  return new ConnectionError(method, path, phase, code, { cause: error });
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    // Node wraps parallel connection attempts (IPv4 and IPv6) in an AggregateError.
+    if (e instanceof AggregateError) return errorCode(e.errors[0]);
+  }
+  return undefined;
+}
