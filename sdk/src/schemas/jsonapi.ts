@@ -18,11 +18,14 @@ export const paginationSchema = z.object({
 });
 export type Pagination = z.output<typeof paginationSchema>;
 
+/** Which server answered: in `meta.server`, and beside `errors` in an error document (spec 7). */
+export const serverInfoSchema = z.object({ name: z.string(), version: z.string() });
+
 /** `meta` of every response: who was authenticated and which server answered ("not shown" by the spec). */
 export const responseMetaSchema = z
   .object({
     authentication: z.object({ authorized: z.boolean(), key_id: z.string().nullable() }).optional(),
-    server: z.object({ name: z.string(), version: z.string() }).optional(),
+    server: serverInfoSchema.optional(),
   })
   .loose();
 
@@ -95,5 +98,6 @@ export const errorDocumentSchema = z.object({
   errors: z.array(errorObjectSchema).min(1),
   jsonapi: jsonapiObjectSchema,
   meta: responseMetaSchema,
+  server: serverInfoSchema.optional(),
 });
 export type ErrorDocument = z.output<typeof errorDocumentSchema>;
