@@ -1,0 +1,5 @@
+// The public surface of @asset-delivery/provider: the Source resource, its types, and the
+// data-source functions.
+export { Source, type SourceArgs } from "./source";
+export type * from "./source-types";
+export { CONFIG_KEYS, ENV_VARS } from "./credentials";

@@ -1,0 +1,99 @@
+// The one mapping between the API's field names (`cache_ttl_behavior`, `robots.txt`) and the
+// Pulumi-idiomatic camelCase names of the Source resource (`cacheTtlBehavior`, `robotsTxt`).
+// Derived mechanically from the sdk's `deploymentFieldsByType`: no field is listed here.
+import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
+
+/** `cache_ttl_behavior` → `cacheTtlBehavior`, `robots.txt` → `robotsTxt`, `s3_access_key` → `s3AccessKey`. */
+export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S extends `${infer Head}.${infer Tail}`
+    ? `${Head}${Capitalize<CamelCase<Tail>>}`
+    : S;
+
+/** Renames the keys of an object type, and of the objects inside it (not of records, whose keys are data). */
+export type CamelKeys<T> = T extends readonly (infer E)[]
+  ? CamelKeys<E>[]
+  : T extends object
+    ? string extends keyof T
+      ? T
+      : { [K in keyof T as K extends string ? CamelCase<K> : K]: CamelKeys<T[K]> }
+    : T;
+
+export function camelCase(apiName: string): string {
+  return apiName.replace(/[_.]([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** The names of one object level, both ways, and the levels of the objects nested in it. */
+export interface NameLevel {
+  toCamel: ReadonlyMap<string, string>;
+  toApi: ReadonlyMap<string, string>;
+  /** Keyed by API name: fields whose value is itself an object with named fields. */
+  nested: ReadonlyMap<string, NameLevel>;
+}
+
+interface ZodLike {
+  _zod: { def: { type: string; innerType?: ZodLike; shape?: Record<string, ZodLike> } };
+}
+
+/** The fields of an object schema, looking through optional, nullable and default wrappers. */
+function objectShapeOf(schema: ZodLike): Record<string, ZodLike> | undefined {
+  const def = schema._zod.def;
+  if (def.type === "object") return def.shape;
+  return def.innerType ? objectShapeOf(def.innerType) : undefined;
+}
+
+function levelOf(shapes: readonly Record<string, ZodLike>[]): NameLevel {
+  const toCamel = new Map<string, string>();
+  const toApi = new Map<string, string>();
+  const nestedShapes = new Map<string, Record<string, ZodLike>[]>();
+  for (const shape of shapes) {
+    for (const [apiName, schema] of Object.entries(shape)) {
+      const camel = camelCase(apiName);
+      const taken = toApi.get(camel);
+      if (taken !== undefined && taken !== apiName) throw new Error(`API fields ${taken} and ${apiName} would both be called ${camel}`);
+      toCamel.set(apiName, camel);
+      toApi.set(camel, apiName);
+      const inner = objectShapeOf(schema);
+      if (inner) nestedShapes.set(apiName, [...(nestedShapes.get(apiName) ?? []), inner]);
+    }
+  }
+  const nested = new Map([...nestedShapes].map(([apiName, inner]) => [apiName, levelOf(inner)]));
+  return { toCamel, toApi, nested };
+}
+
+/** Every deployment field of every type (plus `type`), with the objects nested in them. */
+export const deploymentNames: NameLevel = levelOf([
+  { type: { _zod: { def: { type: "literal" } } } },
+  ...SOURCE_TYPES.map((type) => deploymentFieldsByType[type] as unknown as Record<string, ZodLike>),
+]);
+
+/** A deployment object with its keys (and those of its nested objects) renamed one way or the other. */
+export function renameDeployment(deployment: Record<string, unknown>, direction: "toCamel" | "toApi"): Record<string, unknown> {
+  return renameKeys(deployment, deploymentNames, direction);
+}
+
+function renameKeys(value: Record<string, unknown>, level: NameLevel, direction: "toCamel" | "toApi"): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    // Unknown keys pass through unchanged, so that check can report them by the name the user wrote.
+    const renamed = level[direction].get(key) ?? key;
+    const apiName = direction === "toApi" ? renamed : key;
+    const nested = level.nested.get(apiName);
+    out[renamed] = nested && isPlainObject(inner) ? renameKeys(inner, nested, direction) : inner;
+  }
+  return out;
+}
+
+/** Turns an API path (`["deployment", "cache_ttl_error"]`) into the user's (`["deployment", "cacheTtlError"]`). */
+export function camelSegments(segments: readonly (string | number)[]): (string | number)[] {
+  let level: NameLevel | undefined;
+  return segments.map((segment, index) => {
+    const renamed = typeof segment === "string" && level ? (level.toCamel.get(segment) ?? segment) : segment;
+    level = typeof segment !== "string" ? undefined : index === 0 && segment === "deployment" ? deploymentNames : level?.nested.get(segment);
+    return renamed;
+  });
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,130 @@
+// Reads that arrive together (a refresh of a whole stack) share paged list calls: the API has no
+// id filter, so the account's Sources are listed, 100 a page, and every waiting read is answered
+// from the pages. A lone read, or a few reads when the rest of the listing is longer than they
+// are, costs one GET each instead. Pages stay valid for a short while, so that the next wave of
+// reads (Pulumi refreshes a handful of resources at a time) is answered without a request.
+import { MAX_PAGE_SIZE, NotFoundError, type Source } from "@asset-delivery/sdk";
+
+export interface SourceLookup {
+  list(page: { number: number; size: number }): Promise<{ data: Source[]; pagination: { totalPages: number } }>;
+  get(id: string): Promise<Source>;
+}
+
+export interface ReadCoalescerOptions {
+  /** How long the first read waits for others to join it. Default 10 ms. */
+  windowMs?: number;
+  /** How long listed pages answer later reads. Default 60 s. */
+  snapshotTtlMs?: number;
+  /** Reads at or below this count, with nothing listed yet, are GETs. Default 2. */
+  maxSingleReads?: number;
+  now?: () => number;
+}
+
+interface Waiter {
+  id: string;
+  resolve: (source: Source | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+export class ReadCoalescer {
+  private readonly windowMs: number;
+  private readonly snapshotTtlMs: number;
+  private readonly maxSingleReads: number;
+  private readonly now: () => number;
+
+  private waiting: Waiter[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  /** Sources seen in listed pages (or written since), by id. */
+  private known = new Map<string, Source>();
+  private pagesListed = 0;
+  private totalPages: number | undefined;
+  private listedAt = 0;
+
+  constructor(
+    private readonly lookup: SourceLookup,
+    options: ReadCoalescerOptions = {},
+  ) {
+    this.windowMs = options.windowMs ?? 10;
+    this.snapshotTtlMs = options.snapshotTtlMs ?? 60_000;
+    this.maxSingleReads = options.maxSingleReads ?? 2;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The Source as the server has it, or undefined when the server no longer has it. */
+  read(id: string): Promise<Source | undefined> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ id, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // Reads arriving while a batch is being answered form the next batch.
+      this.flushing = this.flushing.then(() => delay(this.windowMs)).then(() => this.flush());
+    });
+  }
+
+  /** A Source this process just wrote: later reads get it as written. */
+  remember(source: Source): void {
+    if (this.pagesListed > 0) this.known.set(source.id, source);
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.waiting;
+    this.waiting = [];
+    try {
+      const found = await this.answer([...new Set(batch.map((w) => w.id))]);
+      for (const waiter of batch) waiter.resolve(found.get(waiter.id));
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+    }
+  }
+
+  private async answer(ids: string[]): Promise<Map<string, Source | undefined>> {
+    this.expireSnapshot();
+    const found = new Map<string, Source | undefined>();
+    let missing = ids.filter((id) => !this.known.has(id));
+    while (missing.length > 0 && this.shouldListNextPage(missing.length)) {
+      await this.listNextPage();
+      missing = missing.filter((id) => !this.known.has(id));
+    }
+    // A Source missing from a complete listing is confirmed gone by a GET: pages may shift.
+    const fetched = await Promise.all(missing.map(async (id) => [id, await this.getOrUndefined(id)] as const));
+    for (const id of ids) found.set(id, this.known.get(id));
+    for (const [id, source] of fetched) found.set(id, source);
+    return found;
+  }
+
+  private shouldListNextPage(missing: number): boolean {
+    if (this.totalPages === undefined) return missing > this.maxSingleReads;
+    const remaining = this.totalPages - this.pagesListed;
+    return remaining > 0 && missing >= remaining;
+  }
+
+  private async listNextPage(): Promise<void> {
+    if (this.pagesListed === 0) this.listedAt = this.now();
+    const page = await this.lookup.list({ number: this.pagesListed, size: MAX_PAGE_SIZE });
+    for (const source of page.data) this.known.set(source.id, source);
+    this.pagesListed += 1;
+    this.totalPages = page.pagination.totalPages;
+  }
+
+  private async getOrUndefined(id: string): Promise<Source | undefined> {
+    try {
+      return await this.lookup.get(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  }
+
+  private expireSnapshot(): void {
+    if (this.pagesListed === 0 || this.now() - this.listedAt < this.snapshotTtlMs) return;
+    this.known.clear();
+    this.pagesListed = 0;
+    this.totalPages = undefined;
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

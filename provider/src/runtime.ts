@@ -1,0 +1,46 @@
+// The Source provider as the Pulumi engine runs it. The resource's serialized provider is only a
+// `require` of this module (see serialized-provider.ts), so every operation, `destroy` included,
+// runs the installed version of this code and the state carries no copied source. Credentials are
+// read in `configure` (the stack's config) or from the environment, and never stored here beyond
+// the process.
+import type * as pulumi from "@pulumi/pulumi";
+import { checkSource } from "./check";
+import { resolveCredentials, type ConfigReader } from "./credentials";
+import { diffSource } from "./diff";
+import { createSource } from "./lifecycle/create";
+import { readSource } from "./lifecycle/read";
+import { retireSource } from "./lifecycle/retire";
+import { updateSource } from "./lifecycle/update";
+import { sessionFor, type Session } from "./session";
+import type { SourceInputs } from "./source-state";
+
+let stackConfig: ConfigReader = () => undefined;
+
+function session(): Session {
+  return sessionFor(resolveCredentials(stackConfig));
+}
+
+export const sourceProvider = {
+  async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    stackConfig = (key) => request.config.get(key) as string | undefined;
+  },
+  async check(_olds: SourceInputs, news: SourceInputs): Promise<pulumi.dynamic.CheckResult> {
+    return checkSource(news);
+  },
+  async diff(id: string, olds: SourceInputs, news: SourceInputs): Promise<pulumi.dynamic.DiffResult> {
+    const { changes, replaces } = diffSource(id, olds, news);
+    return { changes, replaces, deleteBeforeReplace: false };
+  },
+  async create(inputs: SourceInputs): Promise<pulumi.dynamic.CreateResult> {
+    return createSource(session(), inputs);
+  },
+  async read(id: string, state: SourceInputs): Promise<pulumi.dynamic.ReadResult> {
+    return readSource(session(), id, state);
+  },
+  async update(id: string, olds: SourceInputs, news: SourceInputs): Promise<pulumi.dynamic.UpdateResult> {
+    return updateSource(session(), id, olds, news);
+  },
+  async delete(id: string): Promise<void> {
+    await retireSource(session(), id);
+  },
+} satisfies pulumi.dynamic.ResourceProvider;

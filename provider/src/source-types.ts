@@ -1,0 +1,55 @@
+// The TypeScript face of the Source resource: its arguments and outputs, derived from the sdk's
+// deployment types with camelCase keys. `deployment` is a union discriminated by `type`, so an
+// editor completes each type's fields and rejects another type's.
+import type * as pulumi from "@pulumi/pulumi";
+import type { DeploymentInputOf, DeploymentOf, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
+import type { CamelCase, CamelKeys } from "./names";
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** A field as a Pulumi input; a list may hold inputs too. */
+type InputField<V> = [V] extends [readonly (infer E)[] | undefined] ? pulumi.Input<pulumi.Input<E>[]> | Extract<V, undefined> : pulumi.Input<V>;
+
+/**
+ * The deployment of a type-`T` Source as declared in a program. `type` is a plain value (not an
+ * input): it decides which fields exist, so it must be known when the program is written.
+ */
+export type SourceDeploymentArgsOf<T extends SourceType> = Simplify<
+  { type: T } & { [K in keyof Omit<CamelKeys<DeploymentInputOf<T>>, "type">]: InputField<Omit<CamelKeys<DeploymentInputOf<T>>, "type">[K]> }
+>;
+export type SourceDeploymentArgs = { [T in SourceType]: SourceDeploymentArgsOf<T> }[SourceType];
+
+export interface SourceArgs {
+  /** Display name; does not affect how assets are served. */
+  name: pulumi.Input<SourceCreateAttributes["name"]>;
+  /** Whether the Source serves traffic. Default true. */
+  enabled?: pulumi.Input<NonNullable<SourceCreateAttributes["enabled"]>>;
+  /** Where the images come from and how they are served. Its write-only secrets are always stored as secrets. */
+  deployment: SourceDeploymentArgs;
+  /** Wait after create and update until the Source is `deployed`. Default true. */
+  waitForDeployment?: pulumi.Input<boolean>;
+  /** How long to wait for the deployment. Default 300. */
+  deploymentTimeoutSeconds?: pulumi.Input<number>;
+  /**
+   * Take over this existing Source (its 24-character id) instead of creating one, and bring it to
+   * the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
+   */
+  adoptSourceId?: pulumi.Input<string>;
+}
+
+/** A type-`T` deployment as the API returns it (secrets never included), with camelCase keys. */
+export type SourceDeploymentOf<T extends SourceType> = Simplify<CamelKeys<DeploymentOf<T>>>;
+export type SourceDeployment = { [T in SourceType]: SourceDeploymentOf<T> }[SourceType];
+
+// Write-only fields are those one can send but never read back; read-only the reverse.
+type WriteOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentInputOf<T>, keyof DeploymentOf<T>> & string;
+type ReadOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentOf<T>, keyof DeploymentInputOf<T>> & string;
+
+/** The write-only values declared for a type-`T` deployment, as kept (secret) in the state. */
+export type SourceDeploymentSecretsOf<T extends SourceType> = Simplify<CamelKeys<Pick<DeploymentInputOf<T>, WriteOnlyKeyOf<T>>>>;
+
+type ReadOnlyValue<K extends string> = { [T in SourceType]: K extends ReadOnlyKeyOf<T> & keyof DeploymentOf<T> ? DeploymentOf<T>[K] : never }[SourceType];
+type AnyReadOnlyKey = { [T in SourceType]: ReadOnlyKeyOf<T> }[SourceType];
+
+/** The deployment's read-only fields (`allowsUpload`, `passwordSet`, ...), also outputs of the Source; undefined where its type has none. */
+export type SourceReadOnlyOutputs = { readonly [K in AnyReadOnlyKey as CamelCase<K>]: pulumi.Output<ReadOnlyValue<K> | undefined> };

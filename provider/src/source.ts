@@ -1,0 +1,49 @@
+// The Source resource: `new Source(name, args, opts)`. Write-only deployment fields (origin
+// secret keys, passwords, handshakes, signing keys, SAS strings, upload credentials) are moved into
+// their own input, `deploymentSecrets`, which is always secret, so that neither the state's inputs
+// nor its outputs ever hold them in plain text, whatever the program passed.
+import * as pulumi from "@pulumi/pulumi";
+import { serializedProvider } from "./serialized-provider";
+import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
+import { READ_ONLY_NAMES, splitSecrets } from "./source-state";
+
+export type { SourceArgs } from "./source-types";
+
+/** The read-only deployment fields (`allowsUpload`, `passwordSet`, ...) are outputs too. */
+export interface Source extends SourceReadOnlyOutputs {}
+
+export class Source extends pulumi.dynamic.Resource {
+  /** Display name, as the server has it. */
+  declare readonly name: pulumi.Output<string>;
+  declare readonly enabled: pulumi.Output<boolean>;
+  /** The deployment as the server returns it (defaults filled in, no write-only field). */
+  declare readonly deployment: pulumi.Output<SourceDeployment>;
+  /** `deploying`, `deployed`, `disabled` or `deleted`. */
+  declare readonly deploymentStatus: pulumi.Output<string>;
+  /** Unix time of the last deployment. */
+  declare readonly dateDeployed: pulumi.Output<number | null>;
+  /** Signing token, present while `deployment.secureUrlEnabled` is true. Always secret. */
+  declare readonly secureUrlToken: pulumi.Output<string | undefined>;
+  /** The declared write-only values. Always secret. */
+  declare readonly deploymentSecrets: pulumi.Output<Record<string, unknown>>;
+
+  constructor(name: string, args: SourceArgs, opts: pulumi.CustomResourceOptions = {}) {
+    const { deployment, secrets } = splitSecrets(args.deployment as Record<string, unknown>);
+    const props = {
+      name: args.name,
+      enabled: args.enabled,
+      deployment,
+      deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
+      waitForDeployment: args.waitForDeployment,
+      deploymentTimeoutSeconds: args.deploymentTimeoutSeconds,
+      adoptSourceId: args.adoptSourceId,
+      // Outputs only: declared here so that the resource has them.
+      deploymentStatus: undefined,
+      dateDeployed: undefined,
+      secureUrlToken: undefined,
+      ...Object.fromEntries(READ_ONLY_NAMES.map((key) => [key, undefined])),
+    };
+    const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), "secureUrlToken", "deploymentSecrets"];
+    super(serializedProvider, name, props, { ...opts, additionalSecretOutputs }, "assetdelivery", "Source");
+  }
+}
