@@ -10,3 +10,20 @@ export { loadOrCreateSecretKey, parseSecretKey, secretKeyFileFor, SECRET_KEY_ENV
 export { defineRoute, type RouteDefinition, type RegisteredRoute, type RouteContext } from "./http/route";
 export { ApiError, notFound, badRequest, validationFailed, invalidParameters, ERROR_TITLES, VALIDATION_ERROR } from "./http/errors";
 export { singleDocument, listDocument, errorDocument, SERVER_INFO } from "./http/documents";
+export {
+  generateReports,
+  importUsage,
+  seedUsage,
+  setReportTypes,
+  reportTypesFor,
+  OPTIONAL_REPORT_TYPES,
+  usageEventSchema,
+  RENDER_CLASSES,
+  PRICES,
+  type GenerateReportsInput,
+  type SeedUsageInput,
+  type UsageEventInput,
+} from "./reports";
+export { VIDEO_ERROR_CODES, MAX_RENDER_ATTEMPTS, VIDEO_FORMAT } from "./videos";
+export { buildOpenApiDocument, OPENAPI_PATH } from "./openapi";
+export { TokenBuckets } from "./http/rate-limit";

@@ -12,6 +12,7 @@ export { sampleUsage } from "./seed";
 export { reportTypesFor, parseOptionalReportType, OPTIONAL_REPORT_TYPES } from "./availability";
 export { parseReportDate, addDays, yesterdayOf, dateOf, type ReportDate } from "./periods";
 export { PRICES } from "./pricing";
+export { generateReports, importUsage, seedUsage, setReportTypes, type GenerateReportsInput, type SeedUsageInput } from "./admin";
 
 /** Routes, plus the scheduler from the moment the app is ready until it closes. */
 export function registerReports(app: FastifyInstance): void {
