@@ -12,6 +12,7 @@ import { registerRateLimits } from "./http/rate-limit";
 import { allMigrations } from "./migrations";
 import { registerOpenApi } from "./openapi";
 import { registerReports } from "./reports";
+import { registerSources } from "./sources/source-routes";
 import { migrate, type Database } from "./store/database";
 import { registerVideos } from "./videos";
 
@@ -86,6 +87,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   if (options.rateLimits === "spec") registerRateLimits(app, resolved.now);
 
   // Modules: each defines its routes with defineRoute (server/src/http/route.ts).
+  registerSources(app);
   registerReports(app);
   registerVideos(app);
   registerOpenApi(app);

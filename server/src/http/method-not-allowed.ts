@@ -21,8 +21,12 @@ export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void
       method: refused,
       url,
       config: { public: true },
-      handler(request) {
-        throw new ApiError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } });
+      // Refused before the body is read, so a bad body cannot mask the 405.
+      onRequest(request, _reply, done) {
+        done(new ApiError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } }));
+      },
+      handler() {
+        throw new Error("unreachable: the onRequest hook refuses every request");
       },
     });
   }

@@ -1,0 +1,72 @@
+// A parsed list query (sdk parseListQuery) as SQL over the sources table: filters, sorting and
+// paging all happen in SQLite. Field names come from the sdk's sourceListSpec (a fixed allow-list),
+// so they may be written into the SQL; every value is a bound parameter.
+import type { FilterCondition, ParsedListQuery } from "@asset-delivery/sdk";
+
+/** Unix seconds of the latest completed deployment, given @now in milliseconds. */
+export const DATE_DEPLOYED_SQL = "(CASE WHEN deploy_ready_at <= @now THEN deploy_ready_at / 1000 ELSE previous_deployed_at END)";
+export const DEPLOYMENT_STATUS_SQL =
+  "(CASE WHEN enabled = 0 THEN 'disabled' WHEN deploy_ready_at <= @now THEN 'deployed' ELSE 'deploying' END)";
+
+const TOP_LEVEL: Record<string, string> = { name: "name", enabled: "enabled", date_deployed: DATE_DEPLOYED_SQL };
+
+function jsonPath(field: string): string {
+  const name = field.slice("deployment.".length);
+  return `'$."${name.replace(/"/g, '""').replace(/'/g, "''")}"'`;
+}
+
+function fieldSql(field: string): string {
+  const column = TOP_LEVEL[field];
+  if (column) return column;
+  if (field.startsWith("deployment.")) return `json_extract(deployment, ${jsonPath(field)})`;
+  throw new Error(`no SQL for the list field "${field}"`);
+}
+
+/** LIKE pattern for a substring; `\` escapes the wildcards `%` and `_` and itself. */
+function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+function conditionSql(condition: FilterCondition, param: string, params: Record<string, unknown>): string {
+  const { field, kind, value } = condition;
+  switch (kind.kind) {
+    case "substring":
+      params[param] = containsPattern(String(value));
+      return `${fieldSql(field)} LIKE @${param} ESCAPE '\\'`;
+    case "substring-any":
+      params[param] = containsPattern(String(value));
+      return `EXISTS (SELECT 1 FROM json_each(deployment, ${jsonPath(field)}) WHERE value LIKE @${param} ESCAPE '\\')`;
+    case "exact":
+      params[param] = String(value);
+      return `${fieldSql(field)} = @${param}`;
+    case "boolean":
+      params[param] = value === true ? 1 : 0;
+      return `${fieldSql(field)} = @${param}`;
+  }
+}
+
+export interface ListSql {
+  /** Conditions after `account_id = @account`. */
+  where: string;
+  orderBy: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Plain filters all hold AND at least one `or:` filter holds (when any is given). Strings match
+ * substrings case-insensitively (SQLite's LIKE folds ASCII letters only). Booleans sort false
+ * first; names case-insensitively; a Source never deployed (date_deployed null) sorts first.
+ * Ties break on id so pages are stable; with no sort, Sources come in creation order.
+ */
+export function listSql(query: ParsedListQuery): ListSql {
+  const params: Record<string, unknown> = {};
+  const all = query.all.map((condition, i) => conditionSql(condition, `f${i}`, params));
+  const any = query.any.map((condition, i) => conditionSql(condition, `o${i}`, params));
+  const where = [...all, ...(any.length ? [`(${any.join(" OR ")})`] : [])].map((sql) => ` AND ${sql}`).join("");
+  const keys = query.sort.map(({ field, descending }) => {
+    const expression = field === "name" ? "name COLLATE NOCASE" : fieldSql(field);
+    return `${expression} ${descending ? "DESC" : "ASC"}`;
+  });
+  const orderBy = keys.length ? [...keys, "id ASC"].join(", ") : "rowid ASC";
+  return { where, orderBy, params };
+}

@@ -1,0 +1,59 @@
+// A Source as the server keeps it, and how a parsed deployment splits into what is returned and
+// what is write-only. The field lists come from the sdk's schemas (writeOnlyFields, readOnlyFields).
+import { readOnlyFields, writeOnlyFields, type SourceType, type StoredDeployment } from "@asset-delivery/sdk";
+
+/** Deployment fields that are returned as stored (every field but the write-only and read-only ones). */
+export type PublicDeployment = { type: SourceType; annotation: string } & Record<string, unknown>;
+
+export interface SourceRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  enabled: boolean;
+  deployment: PublicDeployment;
+  /** Plaintext write-only values, by field name (encrypted only when written to the database). */
+  secrets: Record<string, unknown>;
+  /** Present while deployment.secure_url_enabled is true. */
+  secureUrlToken: string | null;
+  /** Milliseconds: when the latest deployment completes. */
+  deployReadyAt: number;
+  /** Unix seconds of the deployment completed before the latest one. */
+  previousDeployedAt: number | null;
+}
+
+/**
+ * Splits a parsed deployment: write-only values (secrets) apart, read-only ones dropped (the
+ * schema ignores them on input), absent values left out. `null` secrets are kept: they mean "clear".
+ */
+export function splitDeployment(deployment: Partial<StoredDeployment> & { type: SourceType }): {
+  fields: Record<string, unknown>;
+  secrets: Record<string, unknown>;
+} {
+  const secretNames = new Set(writeOnlyFields(deployment.type));
+  const readOnly = new Set(readOnlyFields(deployment.type));
+  const fields: Record<string, unknown> = {};
+  const secrets: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(deployment)) {
+    if (value === undefined || readOnly.has(name)) continue;
+    if (secretNames.has(name)) secrets[name] = value;
+    else fields[name] = value;
+  }
+  return { fields, secrets };
+}
+
+/**
+ * The write-only field whose presence a read-only flag reports: `password_set` -> `password`,
+ * `allows_upload` -> `upload_credentials` (uploads need credentials for the origin).
+ */
+export function secretBehindFlag(flag: string): string {
+  if (flag === "allows_upload") return "upload_credentials";
+  if (flag.endsWith("_set")) return flag.slice(0, -"_set".length);
+  throw new Error(`no rule computes the read-only field "${flag}"`);
+}
+
+/** The read-only flags of a type, computed from which secrets are stored. */
+export function computedFlags(type: SourceType, storedSecretNames: ReadonlySet<string>): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  for (const flag of readOnlyFields(type)) flags[flag] = storedSecretNames.has(secretBehindFlag(flag));
+  return flags;
+}

@@ -1,0 +1,109 @@
+// The Sources endpoints (spec 4.2, permission "Sources"). Handlers only translate between HTTP and
+// the service; the rules live in the sdk's schemas and in source-service.ts.
+import type { FastifyInstance } from "fastify";
+import {
+  createDocumentSchema,
+  listDocumentSchema,
+  singleDocumentSchema,
+  sourceCreateAttributesSchema,
+  sourceListSpec,
+  sourcePatchAttributesSchema,
+  sourceSchema,
+  updateDocumentSchema,
+  type ParsedListQuery,
+} from "@asset-delivery/sdk";
+import { listDocument, singleDocument } from "../http/documents";
+import { ApiError, notFound, VALIDATION_ERROR } from "../http/errors";
+import { defineRoute } from "../http/route";
+import { createSecretBox } from "../store/secret-box";
+import { createSourceService, type SourceService } from "./source-service";
+import { createSourceStore, type SourceStore } from "./source-store";
+import { sourceResource } from "./source-view";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    sourceStore: SourceStore;
+    sourceService: SourceService;
+  }
+}
+
+const SOURCES = "/api/v1/sources";
+const SOURCE = "/api/v1/sources/:id";
+
+export function registerSources(app: FastifyInstance): void {
+  const { db, now, deployDelayMs, secretKey } = app.appOptions;
+  const store = createSourceStore(db, createSecretBox(secretKey), now);
+  const service = createSourceService(db, store, { now, deployDelayMs });
+  app.decorate("sourceStore", store);
+  app.decorate("sourceService", service);
+
+  /** The Source as returned now; 404 when it is not this account's. */
+  function resource(accountId: string, id: string, fields: ParsedListQuery["fields"]) {
+    const row = store.find(accountId, id);
+    if (!row) throw notFound("Source", id);
+    return sourceResource(row, store.openToken(row), fields);
+  }
+
+  defineRoute(app, {
+    method: "GET",
+    url: SOURCES,
+    permission: "Sources",
+    list: sourceListSpec,
+    response: listDocumentSchema(sourceSchema),
+    status: 200,
+    summary: "List the account's Sources (paged; fields, sort and filter parameters)",
+    handler({ request, auth, list }) {
+      const { rows, total } = store.list(auth.accountId, list);
+      const data = rows.map((row) => sourceResource(row, store.openToken(row), list.fields));
+      return listDocument(request, data, list.page, total);
+    },
+  });
+
+  defineRoute(app, {
+    method: "POST",
+    url: SOURCES,
+    permission: "Sources",
+    body: createDocumentSchema("sources", sourceCreateAttributesSchema),
+    response: singleDocumentSchema(sourceSchema),
+    status: 201,
+    summary: "Create a Source; it starts deploying",
+    handler({ request, reply, auth, body }) {
+      const id = service.create(auth, body.data.attributes);
+      reply.header("location", `${SOURCES}/${id}`);
+      return singleDocument(request, resource(auth.accountId, id, null));
+    },
+  });
+
+  defineRoute(app, {
+    method: "GET",
+    url: SOURCE,
+    permission: "Sources",
+    fields: sourceListSpec,
+    response: singleDocumentSchema(sourceSchema),
+    status: 200,
+    summary: "Retrieve a Source",
+    handler({ request, auth, params, list }) {
+      return singleDocument(request, resource(auth.accountId, params.id!, list.fields));
+    },
+  });
+
+  defineRoute(app, {
+    method: "PATCH",
+    url: SOURCE,
+    permission: "Sources",
+    body: updateDocumentSchema("sources", sourcePatchAttributesSchema),
+    response: singleDocumentSchema(sourceSchema),
+    status: 200,
+    summary: "Update a Source: omitted attributes keep their values; a deployment change redeploys",
+    handler({ request, auth, params, body }) {
+      const id = params.id!;
+      if (body.data.id !== id) {
+        throw new ApiError(400, VALIDATION_ERROR, `data.id: must be the id in the URL ("${id}"), got "${body.data.id}"`, {
+          source: { pointer: "/data/id" },
+        });
+      }
+      service.patch(auth, id, body.data.attributes ?? {});
+      return singleDocument(request, resource(auth.accountId, id, null));
+    },
+  });
+}

@@ -1,0 +1,141 @@
+// What creating and updating a Source means (spec 2.2, 2.3, 3.1, 4.2): defaults, the default
+// annotation, write-only secrets kept or replaced, the deployment lifecycle, the secure URL token
+// and global hostname uniqueness. Each operation is one transaction: a rejected one changes nothing.
+import { isDeepStrictEqual } from "node:util";
+import {
+  requiredWriteOnlyFields,
+  writeOnlyFields,
+  type FieldIssue,
+  type SourceType,
+  type StoredDeployment,
+} from "@asset-delivery/sdk";
+import type { AuthContext } from "../accounts/key-store";
+import { notFound, validationFailed } from "../http/errors";
+import type { Database } from "../store/database";
+import { newId, randomAlphanumeric } from "../store/random";
+import { splitDeployment, type PublicDeployment, type SourceRecord } from "./source-record";
+import type { SourceStore } from "./source-store";
+
+const SECURE_URL_TOKEN_LENGTH = 32;
+
+export function defaultAnnotation(userName: string): string {
+  return `New deployment created for Source by ${userName}`;
+}
+
+interface CreateInput {
+  name: string;
+  enabled: boolean;
+  deployment: StoredDeployment;
+}
+
+interface PatchInput {
+  name?: string;
+  enabled?: boolean;
+  deployment?: Partial<StoredDeployment> & { type: SourceType };
+}
+
+/** Kept while secure URLs stay on, a new one when they are turned on, none while off. */
+function secureUrlToken(deployment: PublicDeployment, current: string | null): string | null {
+  if (deployment.secure_url_enabled !== true) return null;
+  return current ?? randomAlphanumeric(SECURE_URL_TOKEN_LENGTH);
+}
+
+export type SourceService = ReturnType<typeof createSourceService>;
+
+export function createSourceService(db: Database, store: SourceStore, options: { now: () => number; deployDelayMs: number }) {
+  const { now, deployDelayMs } = options;
+
+  function rejectConflicts(record: SourceRecord): void {
+    const issues = store.hostnameConflicts(record.id, record.deployment);
+    if (issues.length) throw validationFailed(issues);
+  }
+
+  /** A new deployment starts now; the one before it, if it had completed, becomes the previous one. */
+  function redeploy(record: SourceRecord): void {
+    const at = now();
+    if (record.deployReadyAt <= at) record.previousDeployedAt = Math.floor(record.deployReadyAt / 1000);
+    record.deployReadyAt = at + deployDelayMs;
+  }
+
+  return {
+    create(auth: AuthContext, input: CreateInput): string {
+      const { fields, secrets } = splitDeployment(input.deployment);
+      const deployment = { ...fields, annotation: input.deployment.annotation ?? defaultAnnotation(auth.userName) } as PublicDeployment;
+      const record: SourceRecord = {
+        id: newId(),
+        accountId: auth.accountId,
+        name: input.name,
+        enabled: input.enabled,
+        deployment,
+        secrets: withoutNulls(secrets),
+        secureUrlToken: secureUrlToken(deployment, null),
+        deployReadyAt: now() + deployDelayMs,
+        previousDeployedAt: null,
+      };
+      db.transaction(() => {
+        rejectConflicts(record);
+        store.insert(record);
+      }).immediate();
+      return record.id;
+    },
+
+    /** Applies a PATCH; omitted attributes keep their values. */
+    patch(auth: AuthContext, id: string, input: PatchInput): void {
+      db.transaction(() => {
+        const record = store.load(auth.accountId, id);
+        if (!record) throw notFound("Source", id);
+        const wasEnabled = record.enabled;
+        if (input.name !== undefined) record.name = input.name;
+        if (input.enabled !== undefined) record.enabled = input.enabled;
+        const deploymentChanged = input.deployment !== undefined && applyDeployment(record, input.deployment, auth.userName);
+        if (deploymentChanged || (record.enabled && !wasEnabled)) redeploy(record);
+        if (deploymentChanged) rejectConflicts(record);
+        store.update(record);
+      }).immediate();
+    },
+  };
+}
+
+/**
+ * Replaces the record's deployment with a supplied one (a complete deployment of its type, with
+ * defaults for what it omits). Secrets: omitted ones keep the stored values when the type is
+ * unchanged, `null` clears one; a type change requires the new type's secrets. Returns whether
+ * anything changed (an identical deployment is not a new deployment and keeps its annotation).
+ */
+function applyDeployment(record: SourceRecord, supplied: Partial<StoredDeployment> & { type: SourceType }, userName: string): boolean {
+  const { fields, secrets: suppliedSecrets } = splitDeployment(supplied);
+  const sameType = supplied.type === record.deployment.type;
+  const secrets: Record<string, unknown> = {};
+  const missing: FieldIssue[] = [];
+  for (const name of writeOnlyFields(supplied.type)) {
+    if (name in suppliedSecrets) secrets[name] = suppliedSecrets[name];
+    else if (sameType && name in record.secrets) secrets[name] = record.secrets[name];
+  }
+  if (!sameType) {
+    for (const name of requiredWriteOnlyFields(supplied.type)) {
+      if (secrets[name] === undefined || secrets[name] === null) {
+        const segments = ["data", "attributes", "deployment", name];
+        missing.push({ path: segments.join("."), segments, rule: `is required when the deployment type changes to ${supplied.type} (stored secrets are not carried over)` });
+      }
+    }
+  }
+  if (missing.length) throw validationFailed(missing);
+
+  const nextSecrets = withoutNulls(secrets);
+  const { annotation: previousAnnotation, ...previousFields } = record.deployment;
+  const { annotation: suppliedAnnotation, ...nextFields } = fields;
+  const changed =
+    !isDeepStrictEqual(previousFields, nextFields) ||
+    !isDeepStrictEqual(record.secrets, nextSecrets) ||
+    (suppliedAnnotation !== undefined && suppliedAnnotation !== previousAnnotation);
+  if (!changed) return false;
+
+  record.deployment = { ...nextFields, annotation: (suppliedAnnotation as string | undefined) ?? defaultAnnotation(userName) } as PublicDeployment;
+  record.secrets = nextSecrets;
+  record.secureUrlToken = secureUrlToken(record.deployment, record.secureUrlToken);
+  return true;
+}
+
+function withoutNulls(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null));
+}

@@ -1,0 +1,171 @@
+// Persistence of Sources: one row per Source (the returned deployment as JSON, write-only values
+// and the secure URL token encrypted), plus the hostname index that keeps subdomains and custom
+// domains unique across all accounts. Every statement is prepared once.
+import type { FieldIssue, ParsedListQuery } from "@asset-delivery/sdk";
+import type { Database } from "../store/database";
+import type { SecretBox } from "../store/secret-box";
+import { DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, listSql } from "./list-sql";
+import type { PublicDeployment, SourceRecord } from "./source-record";
+
+/** The hostname lists of a deployment that are unique across all Sources. */
+export const HOSTNAME_FIELDS = ["service_subdomains", "custom_domains"] as const;
+
+/** A Source row as read for a response: status and date computed for the current time. */
+export interface SourceRow {
+  id: string;
+  name: string;
+  enabled: 0 | 1;
+  deployment: string;
+  secrets: string;
+  secure_url_token: string | null;
+  deployment_status: "deploying" | "deployed" | "disabled";
+  date_deployed: number | null;
+}
+
+interface StoredRow {
+  id: string;
+  account_id: string;
+  name: string;
+  enabled: 0 | 1;
+  deployment: string;
+  secrets: string;
+  secure_url_token: string | null;
+  deploy_ready_at: number;
+  previous_deployed_at: number | null;
+}
+
+const RESPONSE_COLUMNS = `id, name, enabled, deployment, secrets, secure_url_token,
+  ${DEPLOYMENT_STATUS_SQL} AS deployment_status, ${DATE_DEPLOYED_SQL} AS date_deployed`;
+
+// List statements differ only by their filters and sorts; a bounded cache keeps them prepared.
+const LIST_CACHE_SIZE = 256;
+
+export type SourceStore = ReturnType<typeof createSourceStore>;
+
+export function createSourceStore(db: Database, box: SecretBox, now: () => number) {
+  const insert = db.prepare(`INSERT INTO sources
+    (id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_ready_at, previous_deployed_at, created_at, updated_at)
+    VALUES (@id, @account_id, @name, @enabled, @deployment, @secrets, @secure_url_token, @deploy_ready_at, @previous_deployed_at, @now, @now)`);
+  const update = db.prepare(`UPDATE sources SET name = @name, enabled = @enabled, deployment = @deployment, secrets = @secrets,
+    secure_url_token = @secure_url_token, deploy_ready_at = @deploy_ready_at, previous_deployed_at = @previous_deployed_at, updated_at = @now
+    WHERE id = @id AND account_id = @account_id`);
+  const stored = db.prepare<[{ account: string; id: string }], StoredRow>("SELECT * FROM sources WHERE account_id = @account AND id = @id");
+  const forResponse = db.prepare<[{ account: string; id: string; now: number }], SourceRow>(
+    `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE account_id = @account AND id = @id`,
+  );
+  const hostnameOwner = db.prepare<[{ kind: string; name: string; id: string }], string>(
+    "SELECT source_id FROM source_hostnames WHERE kind = @kind AND name = @name AND source_id <> @id",
+  ).pluck();
+  const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
+  const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
+  const listCache = new Map<string, { page: ReturnType<Database["prepare"]>; count: ReturnType<Database["prepare"]> }>();
+
+  function listStatements(where: string, orderBy: string) {
+    const key = `${where}\n${orderBy}`;
+    let statements = listCache.get(key);
+    if (!statements) {
+      if (listCache.size >= LIST_CACHE_SIZE) listCache.delete(listCache.keys().next().value!);
+      statements = {
+        page: db.prepare(`SELECT ${RESPONSE_COLUMNS} FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`),
+        count: db.prepare(`SELECT count(*) FROM sources WHERE account_id = @account${where}`).pluck(),
+      };
+      listCache.set(key, statements);
+    }
+    return statements;
+  }
+
+  function sealSecrets(id: string, secrets: Record<string, unknown>): string {
+    const sealed: Record<string, string> = {};
+    for (const [name, value] of Object.entries(secrets)) sealed[name] = box.seal(JSON.stringify(value), `${id}:${name}`);
+    return JSON.stringify(sealed);
+  }
+
+  function toParams(record: SourceRecord) {
+    return {
+      id: record.id,
+      account_id: record.accountId,
+      name: record.name,
+      enabled: record.enabled ? 1 : 0,
+      deployment: JSON.stringify(record.deployment),
+      secrets: sealSecrets(record.id, record.secrets),
+      secure_url_token: record.secureUrlToken === null ? null : box.seal(record.secureUrlToken, `${record.id}:secure_url_token`),
+      deploy_ready_at: record.deployReadyAt,
+      previous_deployed_at: record.previousDeployedAt,
+      now: now(),
+    };
+  }
+
+  function writeHostnames(record: SourceRecord): void {
+    dropHostnames.run(record.id);
+    for (const kind of HOSTNAME_FIELDS) {
+      for (const name of (record.deployment[kind] as string[] | undefined) ?? []) addHostname.run(kind, name.toLowerCase(), record.id);
+    }
+  }
+
+  return {
+    /**
+     * Hostnames of the deployment already used by another Source (of any account). The issue names
+     * the field and the value, never the other Source.
+     */
+    hostnameConflicts(id: string, deployment: PublicDeployment): FieldIssue[] {
+      const issues: FieldIssue[] = [];
+      for (const kind of HOSTNAME_FIELDS) {
+        ((deployment[kind] as string[] | undefined) ?? []).forEach((name, index) => {
+          if (hostnameOwner.get({ kind, name: name.toLowerCase(), id }) === undefined) return;
+          const segments = ["data", "attributes", "deployment", kind, index];
+          issues.push({
+            path: segments.join("."),
+            segments,
+            rule: `"${name}" is already used by another Source (${kind} are unique across all Sources, compared case-insensitively)`,
+          });
+        });
+      }
+      return issues;
+    },
+    /** Inserts a new Source. Call inside a transaction, after hostnameConflicts found none. */
+    insert(record: SourceRecord): void {
+      insert.run(toParams(record));
+      writeHostnames(record);
+    },
+    /** Writes a changed Source. Call inside a transaction, after hostnameConflicts found none. */
+    update(record: SourceRecord): void {
+      update.run(toParams(record));
+      writeHostnames(record);
+    },
+    /** The Source with its secrets decrypted, for an update; undefined if not this account's. */
+    load(accountId: string, id: string): SourceRecord | undefined {
+      const row = stored.get({ account: accountId, id });
+      if (!row) return undefined;
+      const secrets: Record<string, unknown> = {};
+      for (const [name, sealed] of Object.entries(JSON.parse(row.secrets) as Record<string, string>)) {
+        secrets[name] = JSON.parse(box.open(sealed, `${id}:${name}`));
+      }
+      return {
+        id: row.id,
+        accountId: row.account_id,
+        name: row.name,
+        enabled: row.enabled === 1,
+        deployment: JSON.parse(row.deployment) as PublicDeployment,
+        secrets,
+        secureUrlToken: row.secure_url_token === null ? null : box.open(row.secure_url_token, `${id}:secure_url_token`),
+        deployReadyAt: row.deploy_ready_at,
+        previousDeployedAt: row.previous_deployed_at,
+      };
+    },
+    find(accountId: string, id: string): SourceRow | undefined {
+      return forResponse.get({ account: accountId, id, now: now() });
+    },
+    list(accountId: string, query: ParsedListQuery): { rows: SourceRow[]; total: number } {
+      const { where, orderBy, params } = listSql(query);
+      const statements = listStatements(where, orderBy);
+      const bound = { ...params, account: accountId, now: now() };
+      const total = statements.count.get(bound) as number;
+      const rows = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as SourceRow[];
+      return { rows, total };
+    },
+    /** Decrypts the secure URL token of a row read for a response. */
+    openToken(row: SourceRow): string | null {
+      return row.secure_url_token === null ? null : box.open(row.secure_url_token, `${row.id}:secure_url_token`);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// A real server for integration tests: `startServer` on a free port with a fresh database in a
+// temporary folder, rate limits off, responses checked against their schemas, and a counter of
+// the requests it answered (to assert how many calls a client made).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Permission } from "@asset-delivery/sdk";
+import { createKey, ensureAccount, startServer, type Database, type RunningServer, type ServerOptions } from "@asset-delivery/server";
+
+export interface TestServer {
+  url: string;
+  /** An "Account Admin" key of the account "test" (enterprise plan, video on). */
+  adminKey: string;
+  /** A new key with these permissions, in `account` (created if absent, enterprise, video on). */
+  accountKey(permissions: Permission[], account?: string): string;
+  dbPath: string;
+  db: Database;
+  app: RunningServer["app"];
+  /** Responses sent, optionally only those of a method and/or a path (without query; a RegExp matches the path). */
+  requestCount(method?: string, path?: string | RegExp): number;
+  resetRequestCount(): void;
+  /** Stops the server; removes the temporary folder unless `keepData` (to restart on the same database). */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export const TEST_ACCOUNT = "test";
+
+export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const ownDir = options.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-test-")) : undefined;
+  const dbPath = options.dbPath ?? path.join(ownDir!, "asset-delivery.db");
+  const responses: { method: string; path: string }[] = [];
+  const server = await startServer({
+    port: 0,
+    rateLimits: "off",
+    deployDelayMs: 200,
+    validateResponses: true,
+    ...options,
+    dbPath,
+    configure(app) {
+      app.addHook("onResponse", (request, _reply, done) => {
+        responses.push({ method: request.method, path: request.url.split("?")[0]! });
+        done();
+      });
+      options.configure?.(app);
+    },
+  });
+
+  const accountKey = (permissions: Permission[], account = TEST_ACCOUNT): string => {
+    ensureAccount(server.db, { name: account, plan: "enterprise", video: true });
+    return createKey(server.db, { account, permissions, userName: `${account}-user` }).key;
+  };
+
+  return {
+    url: server.url,
+    adminKey: accountKey(["Account Admin"]),
+    accountKey,
+    dbPath,
+    db: server.db,
+    app: server.app,
+    requestCount(method, pathFilter) {
+      return responses.filter(
+        (r) =>
+          (method === undefined || r.method === method.toUpperCase()) &&
+          (pathFilter === undefined || (typeof pathFilter === "string" ? r.path === pathFilter : pathFilter.test(r.path))),
+      ).length;
+    },
+    resetRequestCount() {
+      responses.length = 0;
+    },
+    async close({ keepData = false } = {}) {
+      await server.close();
+      if (ownDir && !keepData) fs.rmSync(ownDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body (undefined when empty). */
+  body: any;
+  /** The raw body text. */
+  text: string;
+}
+
+/** One HTTP call with a JSON:API body, as a client would send it. */
+export async function apiRequest(
+  url: string,
+  options: { method?: string; key?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { accept: "application/vnd.api+json", ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] ??= "application/vnd.api+json";
+  }
+  const response = await fetch(url, { method: options.method ?? "GET", headers, body });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text };
+}
