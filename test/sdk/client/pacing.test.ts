@@ -1,0 +1,121 @@
+// Pacing: per endpoint class token buckets from RATE_LIMITS, so a caller at full speed is never
+// refused by a server that enforces the same limits.
+import { afterEach, describe, expect, it } from "vitest";
+import { createClient, RATE_LIMITS, TokenBucket, type EndpointClass } from "@asset-delivery/sdk";
+import { errorDocument, page, single, sourceResource } from "../../support/api-documents";
+import { FakeClock } from "../../support/fake-clock";
+import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server";
+
+/** The server's side of the limit: a full bucket of `limit` tokens refilled continuously. */
+class ServerBucket {
+  private tokens: number;
+  private at: number;
+  constructor(
+    private readonly limit: number,
+    private readonly intervalMs: number,
+    now: number,
+  ) {
+    this.tokens = limit;
+    this.at = now;
+  }
+  admit(now: number): boolean {
+    this.tokens = Math.min(this.limit, this.tokens + ((now - this.at) * this.limit) / this.intervalMs);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A server enforcing `limits` (default RATE_LIMITS) on the given clock's time. */
+async function limitedServer(clock: { now(): number; startedAt: number }, limits: typeof RATE_LIMITS | Record<EndpointClass, { limit: number; intervalMs: number }> = RATE_LIMITS) {
+  const buckets = new Map<string, ServerBucket>();
+  const refused: string[] = [];
+  const source = sourceResource();
+  server = await startTestServer((req, res) => {
+    const endpointClass: EndpointClass = req.method === "POST" ? "createSource" : req.method === "PATCH" ? "updateSource" : "default";
+    const { limit, intervalMs } = limits[endpointClass];
+    if (!buckets.has(endpointClass)) buckets.set(endpointClass, new ServerBucket(limit, intervalMs, clock.startedAt));
+    if (!buckets.get(endpointClass)!.admit(clock.now())) {
+      refused.push(req.method);
+      return sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "1" });
+    }
+    return sendJson(res, req.method === "POST" ? 201 : 200, req.path === "/api/v1/sources" && req.method === "GET" ? page([source], 0, 20) : single(source));
+  });
+  return { server, source, refused };
+}
+
+describe("TokenBucket", () => {
+  it("lets a burst of limit - 1 through, then spaces requests by interval / limit", () => {
+    const bucket = new TokenBucket(4, 1_000, 0);
+    expect([0, 0, 0].map((t) => bucket.reserve(t))).toEqual([0, 0, 0]);
+    expect(bucket.reserve(0)).toBe(250);
+    expect(bucket.reserve(0)).toBe(500);
+    expect(bucket.reserve(1_000)).toBe(0); // refilled meanwhile: 4 tokens over 1 s, 2 of them owed
+  });
+
+  it("keeps at least one token for a limit of one", () => {
+    const bucket = new TokenBucket(1, 60_000, 0);
+    expect(bucket.reserve(0)).toBe(0);
+    expect(bucket.reserve(0)).toBe(60_000);
+  });
+});
+
+describe("pacing layer", () => {
+  it("spaces 20 sequential default-class requests over at least the bucket time, with no 429", async () => {
+    const clock = new FakeClock();
+    const { server, source, refused } = await limitedServer(clock);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock, retry: false });
+    for (let i = 0; i < 20; i++) await client.sources.get(source.id);
+    const { limit, intervalMs } = RATE_LIMITS.default;
+    expect(refused).toEqual([]);
+    expect(clock.elapsed()).toBeGreaterThanOrEqual(((20 - limit) * intervalMs) / limit);
+  });
+
+  it("keeps a separate bucket per endpoint class: creates do not slow reads", async () => {
+    const clock = new FakeClock();
+    const { server, source, refused } = await limitedServer(clock);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock, retry: false });
+    const createdAt: number[] = [];
+    for (let i = 0; i < 61; i++) {
+      await client.sources.create({ name: "Photos", deployment: { type: "webproxy", service_subdomains: [`p${i}`] } });
+      createdAt.push(clock.elapsed());
+    }
+    const readStart = clock.now();
+    for (let i = 0; i < 3; i++) await client.sources.get(source.id);
+    expect(refused).toEqual([]);
+    expect(createdAt[58]).toBe(0); // a burst of 59
+    expect(createdAt[59]).toBe(60_000); // then one a minute (60 per hour)
+    expect(clock.now() - readStart).toBe(0); // the default bucket was untouched
+  });
+
+  it("sends at once with pacing: false (and the server then refuses)", async () => {
+    const clock = new FakeClock();
+    const { server, source, refused } = await limitedServer(clock);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock, retry: false, pacing: false });
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => client.sources.get(source.id)));
+    expect(clock.elapsed()).toBe(0);
+    expect(refused.length).toBe(2);
+    expect(results.filter((r) => r.status === "rejected")).toHaveLength(2);
+  });
+
+  it("queues concurrent callers in real time, and a server with the same limits refuses none", async () => {
+    // Faster limits than the spec's keep the test short; the arithmetic is the same.
+    const limits = { ...RATE_LIMITS, default: { limit: 10, intervalMs: 200 } };
+    const realClock = { now: () => performance.now(), startedAt: performance.now() };
+    const { server, source, refused } = await limitedServer(realClock, limits);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", retry: false, pacing: { limits } });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 30 }, () => client.sources.get(source.id)));
+    expect(refused).toEqual([]);
+    // A burst of 9, then 21 more at 20 ms each.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(21 * 20 - 5);
+    await client.close();
+  });
+});
