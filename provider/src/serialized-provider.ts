@@ -5,11 +5,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 export const serializedProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (request) => require("@asset-delivery/provider/runtime").sourceProvider.configure(request),
-  check: (olds, news) => require("@asset-delivery/provider/runtime").sourceProvider.check(olds, news),
-  diff: (id, olds, news) => require("@asset-delivery/provider/runtime").sourceProvider.diff(id, olds, news),
-  create: (inputs) => require("@asset-delivery/provider/runtime").sourceProvider.create(inputs),
-  read: (id, props) => require("@asset-delivery/provider/runtime").sourceProvider.read(id, props),
-  update: (id, olds, news) => require("@asset-delivery/provider/runtime").sourceProvider.update(id, olds, news),
-  delete: (id, props) => require("@asset-delivery/provider/runtime").sourceProvider.delete(id, props),
+  configure: (request) => require("@asset-delivery/provider/dist/runtime").sourceProvider.configure(request),
+  check: (olds, news) => require("@asset-delivery/provider/dist/runtime").sourceProvider.check(olds, news),
+  diff: (id, olds, news) => require("@asset-delivery/provider/dist/runtime").sourceProvider.diff(id, olds, news),
+  create: (inputs) => require("@asset-delivery/provider/dist/runtime").sourceProvider.create(inputs),
+  read: (id, props) => require("@asset-delivery/provider/dist/runtime").sourceProvider.read(id, props),
+  update: (id, olds, news) => require("@asset-delivery/provider/dist/runtime").sourceProvider.update(id, olds, news),
+  delete: (id, props) => require("@asset-delivery/provider/dist/runtime").sourceProvider.delete(id, props),
 };

@@ -1,0 +1,89 @@
+// `check` applies every rule of the sdk's schemas before any API call and names the property as
+// the program wrote it; values unknown during a preview are tolerated.
+import { describe, expect, it } from "vitest";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { checkSource } from "@asset-delivery/provider/dist/check";
+
+const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
+const s3 = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "my-bucket" };
+
+const reasons = (inputs: Parameters<typeof checkSource>[0]) => checkSource(inputs).failures.map((f) => f.reason);
+
+describe("check", () => {
+  it("accepts a valid Source and fills in the API's defaults", () => {
+    const { inputs, failures } = checkSource({ name: "Photos", deployment: webfolder, deploymentSecrets: {} });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({
+      name: "Photos",
+      enabled: true,
+      waitForDeployment: true,
+      deploymentTimeoutSeconds: 300,
+      deployment: { ...webfolder, cacheTtlBehavior: "respect_origin", cacheTtlError: 300, cacheTtlValue: 31_536_000, customDomains: [], defaultParams: {}, robotsTxt: "origin", username: null },
+      deploymentSecrets: {},
+    });
+    expect(inputs.deployment).not.toHaveProperty("annotation");
+  });
+
+  it("names each broken rule by the camelCase path the user wrote", () => {
+    const failures = reasons({
+      name: " ",
+      deployment: { ...webfolder, serviceSubdomains: ["photos", "PHOTOS"], cacheTtlError: 0, robotsTxt: "maybe", defaultParams: { w: 100, "not-a-param": 1 }, s3Bucket: "x" },
+      deploymentSecrets: { requestHandshake: "too short" },
+    });
+    expect(failures).toEqual(
+      expect.arrayContaining([
+        "name: must not be blank",
+        "deployment.cacheTtlError: must be from 1 to 31536000 seconds",
+        'deployment.serviceSubdomains[1]: must not repeat "PHOTOS" (names are compared case-insensitively)',
+        "deployment.robotsTxt: must be one of origin, allow-all, disallow-all",
+        'deployment.defaultParams["not-a-param"]: "not-a-param" is not a rendering parameter of the URL API',
+        "deployment.s3Bucket: is not a field of this object",
+        "deployment.requestHandshake: must be exactly 32 characters long",
+      ]),
+    );
+    expect(failures).toHaveLength(7);
+  });
+
+  it("requires a type's write-only secrets at creation, and names them where they were declared", () => {
+    expect(reasons({ name: "Assets", deployment: s3, deploymentSecrets: {} })).toEqual(["deployment.s3SecretKey: is required"]);
+  });
+
+  it("lets an adopted Source keep the secrets stored on the server", () => {
+    const { failures, inputs } = checkSource({ name: "Assets", deployment: s3, deploymentSecrets: {}, adoptSourceId: "a".repeat(24) });
+    expect(failures).toEqual([]);
+    expect(inputs.adoptSourceId).toBe("a".repeat(24));
+  });
+
+  it("rejects an unknown deployment type with the list of types", () => {
+    expect(reasons({ name: "x", deployment: { type: "ftp", serviceSubdomains: ["a"] } })).toEqual(["deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible"]);
+  });
+
+  it("validates the provider's own inputs", () => {
+    expect(reasons({ name: "x", deployment: webfolder, waitForDeployment: "yes", deploymentTimeoutSeconds: 0, adoptSourceId: "short" })).toEqual([
+      "waitForDeployment: must be true or false",
+      "deploymentTimeoutSeconds: must be from 1 to 3600 seconds",
+      "adoptSourceId: must be a 24-character Source id",
+    ]);
+  });
+
+  it("keeps secrets apart from the public deployment in the checked inputs", () => {
+    const { inputs } = checkSource({ name: "Assets", deployment: s3, deploymentSecrets: { s3SecretKey: "SECRET", uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" } } });
+    expect(inputs.deploymentSecrets).toEqual({ s3SecretKey: "SECRET", uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" } });
+    expect(JSON.stringify(inputs.deployment)).not.toContain("SECRET");
+    expect(JSON.stringify(inputs.deployment)).not.toContain("US");
+  });
+
+  it("tolerates values not known during a preview, and still reports the known mistakes", () => {
+    const { inputs, failures } = checkSource({
+      name: unknownValue,
+      deployment: { ...s3, serviceSubdomains: ["assets", unknownValue], s3Bucket: unknownValue, cacheTtlValue: 10 },
+      deploymentSecrets: { s3SecretKey: unknownValue },
+    });
+    expect(failures.map((f) => f.reason)).toEqual(["deployment.cacheTtlValue: must be from 1800 to 31536000 seconds"]);
+    expect(inputs.name).toBe(unknownValue);
+  });
+
+  it("tolerates a deployment whose type is not known yet", () => {
+    expect(reasons({ name: "x", deployment: { ...webfolder, type: unknownValue } })).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+// `diff` compares the checked inputs with the state exactly; only a switch to another adopted
+// Source replaces.
+import { describe, expect, it } from "vitest";
+import { checkSource } from "@asset-delivery/provider/dist/check";
+import { diffSource } from "@asset-delivery/provider/dist/diff";
+import { sourceOutputs } from "@asset-delivery/provider/dist/source-state";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { sourceResource } from "../support/api-documents";
+
+const ID = "b".repeat(24);
+const webfolder = { type: "webfolder" as const, service_subdomains: ["photos"], webfolder_base_url: "https://origin.example.com/images/" };
+
+/** The state after a create: what the server returned plus the declared secrets and options. */
+function stateOf(inputs: ReturnType<typeof checkSource>["inputs"]) {
+  return sourceOutputs(sourceResource({ id: ID, deployment: { ...webfolder }, deployment_status: "deployed" }), inputs);
+}
+
+const declared = (deployment: Record<string, unknown> = {}, secrets: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+  checkSource({
+    name: "Photos",
+    deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/", ...deployment },
+    deploymentSecrets: secrets,
+    ...extra,
+  }).inputs;
+
+describe("diff", () => {
+  it("finds no change between the declaration and the state it produced (read-only fields and the generated annotation ignored)", () => {
+    const inputs = declared();
+    expect(diffSource(ID, stateOf(inputs), inputs)).toEqual({ changes: false, replaces: [], changed: [] });
+  });
+
+  it("reports a changed field of the deployment", () => {
+    const inputs = declared();
+    expect(diffSource(ID, stateOf(inputs), declared({ cacheTtlError: 60 })).changed).toEqual(["deployment"]);
+  });
+
+  it("reports a changed name alone", () => {
+    const inputs = declared();
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: "Renamed" }).changed).toEqual(["name"]);
+  });
+
+  it("treats a changed write-only secret as a change", () => {
+    const before = declared({}, { password: "old-password" });
+    const after = declared({}, { password: "new-password" });
+    expect(diffSource(ID, stateOf(before), after)).toMatchObject({ changes: true, changed: ["deploymentSecrets"], replaces: [] });
+  });
+
+  it("compares a declared annotation, and ignores the server's own otherwise", () => {
+    const inputs = declared({ annotation: "managed by Pulumi" });
+    expect(diffSource(ID, stateOf(inputs), inputs).changed).toEqual(["deployment"]);
+  });
+
+  it("updates a type change in place", () => {
+    const inputs = declared();
+    const s3 = checkSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } }).inputs;
+    expect(diffSource(ID, stateOf(inputs), s3)).toEqual({ changes: true, replaces: [], changed: ["deployment", "deploymentSecrets"] });
+  });
+
+  it("replaces only when another Source is to be adopted", () => {
+    const inputs = declared();
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, adoptSourceId: ID }).replaces).toEqual([]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, adoptSourceId: "c".repeat(24) }).replaces).toEqual(["adoptSourceId"]);
+  });
+
+  it("counts a value not known yet as a change", () => {
+    const inputs = declared();
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: unknownValue }).changed).toEqual(["name"]);
+  });
+
+  it("notices a change of how to wait, without it touching the Source", () => {
+    const inputs = declared();
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, waitForDeployment: false }).changed).toEqual(["waitForDeployment"]);
+  });
+});

@@ -1,0 +1,54 @@
+// The camelCase names of the Source resource are derived from the sdk's field tables, one-to-one.
+import { describe, expect, it } from "vitest";
+import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
+import { camelCase, camelSegments, deploymentNames, renameDeployment } from "@asset-delivery/provider/dist/names";
+
+describe("field names", () => {
+  it("maps every API field of every type to one camelCase name and back", () => {
+    for (const type of SOURCE_TYPES) {
+      for (const apiName of Object.keys(deploymentFieldsByType[type])) {
+        const camel = deploymentNames.toCamel.get(apiName);
+        expect(camel, apiName).toBe(camelCase(apiName));
+        expect(deploymentNames.toApi.get(camel!)).toBe(apiName);
+        expect(camel).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      }
+    }
+    expect(new Set(deploymentNames.toCamel.values()).size).toBe(deploymentNames.toCamel.size);
+  });
+
+  it("renames the spec's irregular names mechanically", () => {
+    expect(camelCase("robots.txt")).toBe("robotsTxt");
+    expect(camelCase("cache_ttl_behavior")).toBe("cacheTtlBehavior");
+    expect(camelCase("s3_access_key")).toBe("s3AccessKey");
+    expect(camelCase("image_error_append_qs")).toBe("imageErrorAppendQs");
+  });
+
+  it("renames nested objects' fields but never the keys of default_params", () => {
+    const api = {
+      type: "s3",
+      "robots.txt": "origin",
+      upload_credentials: { type: "s3", s3_access_key: "AK", s3_secret_key: "SK" },
+      default_params: { "txt-font": "Arial", auto: "format" },
+    };
+    const camel = renameDeployment(api, "toCamel");
+    expect(camel).toEqual({
+      type: "s3",
+      robotsTxt: "origin",
+      uploadCredentials: { type: "s3", s3AccessKey: "AK", s3SecretKey: "SK" },
+      defaultParams: { "txt-font": "Arial", auto: "format" },
+    });
+    expect(renameDeployment(camel, "toApi")).toEqual(api);
+  });
+
+  it("leaves unknown keys as written, so that check names them as the user did", () => {
+    expect(renameDeployment({ type: "webfolder", fooBar: 1 }, "toApi")).toEqual({ type: "webfolder", fooBar: 1 });
+  });
+
+  it("turns an API issue path into the user's path", () => {
+    expect(camelSegments(["deployment", "cache_ttl_error"])).toEqual(["deployment", "cacheTtlError"]);
+    expect(camelSegments(["deployment", "custom_domains", 1])).toEqual(["deployment", "customDomains", 1]);
+    expect(camelSegments(["deployment", "default_params", "txt_font"])).toEqual(["deployment", "defaultParams", "txt_font"]);
+    expect(camelSegments(["deployment", "upload_credentials", "s3_secret_key"])).toEqual(["deployment", "uploadCredentials", "s3SecretKey"]);
+    expect(camelSegments(["name"])).toEqual(["name"]);
+  });
+});
