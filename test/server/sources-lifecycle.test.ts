@@ -1,0 +1,102 @@
+// deployment_status (spec 3.1): deploying on create and on each deployment change or re-enable,
+// deployed once the deploy delay has passed (with date_deployed), disabled at once when disabled.
+// The secure URL token exists only while secure URLs are on. Run on an injected clock.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server";
+import { minimalDeployment, sourceClient, type SourceClient } from "./fixtures";
+
+const DELAY_MS = 1500;
+const START_MS = 1_800_000_000_000;
+let clock = START_MS;
+let server: TestServer;
+let sources: SourceClient;
+beforeAll(async () => {
+  server = await startTestServer({ now: () => clock, deployDelayMs: DELAY_MS });
+  sources = sourceClient(server, server.adminKey);
+});
+afterAll(() => server.close());
+
+async function state(id: string) {
+  const { deployment_status, date_deployed, enabled } = (await sources.get(id)).body.data.attributes;
+  return { deployment_status, date_deployed, enabled };
+}
+
+describe("deployment lifecycle", () => {
+  it("deploys on create, disables at once, redeploys on re-enable and on deployment changes only", async () => {
+    const deployment = minimalDeployment("webproxy");
+    const id = await sources.createOk({ name: "life", deployment });
+    expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: null, enabled: true });
+
+    clock += DELAY_MS - 1;
+    expect((await state(id)).deployment_status).toBe("deploying");
+    clock += 1;
+    const firstDeployed = Math.floor(clock / 1000);
+    expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: firstDeployed, enabled: true });
+
+    // A rename does not touch the deployment.
+    clock += 10_000;
+    await sources.patch(id, { name: "renamed" });
+    expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: firstDeployed, enabled: true });
+
+    // The same deployment sent again is no new deployment.
+    const same = (await sources.get(id)).body.data.attributes.deployment;
+    await sources.patch(id, { deployment: same });
+    expect((await state(id)).deployment_status).toBe("deployed");
+
+    // A deployment change redeploys; date_deployed stays the last completed one until it finishes.
+    await sources.patch(id, { deployment: { ...deployment, cache_ttl_error: 42 } });
+    expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: firstDeployed, enabled: true });
+    clock += DELAY_MS;
+    const secondDeployed = Math.floor(clock / 1000);
+    expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: secondDeployed, enabled: true });
+
+    await sources.patch(id, { enabled: false });
+    expect(await state(id)).toEqual({ deployment_status: "disabled", date_deployed: secondDeployed, enabled: false });
+    clock += 60_000;
+    expect((await state(id)).deployment_status).toBe("disabled");
+
+    await sources.patch(id, { enabled: true });
+    expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: secondDeployed, enabled: true });
+    clock += DELAY_MS;
+    expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: Math.floor(clock / 1000), enabled: true });
+  });
+
+  it("a change while a deployment is in progress restarts it and keeps the last completed date", async () => {
+    const deployment = minimalDeployment("webproxy");
+    const id = await sources.createOk({ name: "busy", deployment });
+    clock += DELAY_MS / 2;
+    await sources.patch(id, { deployment: { ...deployment, cache_ttl_error: 7 } });
+    clock += DELAY_MS / 2;
+    expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: null, enabled: true });
+    clock += DELAY_MS / 2;
+    expect((await state(id)).deployment_status).toBe("deployed");
+  });
+});
+
+describe("secure_url_token", () => {
+  it("exists only while secure URLs are on: stable while on, removed when off, new when on again", async () => {
+    const deployment = minimalDeployment("webproxy");
+    const id = await sources.createOk({ name: "secure", deployment });
+    expect((await sources.get(id)).body.data.attributes).not.toHaveProperty("secure_url_token");
+
+    const on = await sources.patch(id, { deployment: { ...deployment, secure_url_enabled: true } });
+    const token = on.body.data.attributes.secure_url_token as string;
+    expect(token).toMatch(/^[A-Za-z0-9]{16,}$/);
+    const stillOn = await sources.patch(id, { deployment: { ...deployment, secure_url_enabled: true, cache_ttl_error: 99 }, name: "secure 2" });
+    expect(stillOn.body.data.attributes.secure_url_token).toBe(token);
+    expect((await sources.list("filter[name]=secure 2")).body.data[0].attributes.secure_url_token).toBe(token);
+
+    const off = await sources.patch(id, { deployment: { ...deployment, secure_url_enabled: false } });
+    expect(off.body.data.attributes).not.toHaveProperty("secure_url_token");
+    const again = await sources.patch(id, { deployment: { ...deployment, secure_url_enabled: true } });
+    expect(again.body.data.attributes.secure_url_token).toMatch(/^[A-Za-z0-9]{16,}$/);
+    expect(again.body.data.attributes.secure_url_token).not.toBe(token);
+  });
+
+  it("is generated at creation when secure URLs start on, unique per Source", async () => {
+    const a = await sources.create({ name: "a", deployment: { ...minimalDeployment("webproxy"), secure_url_enabled: true } });
+    const b = await sources.create({ name: "b", deployment: { ...minimalDeployment("webproxy"), secure_url_enabled: true } });
+    expect(a.body.data.attributes.secure_url_token).toMatch(/^[A-Za-z0-9]{16,}$/);
+    expect(a.body.data.attributes.secure_url_token).not.toBe(b.body.data.attributes.secure_url_token);
+  });
+});
