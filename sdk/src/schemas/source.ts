@@ -306,7 +306,7 @@ export const sourceAttributesSchema = z.object({
   secure_url_token: z.string().optional(),
 });
 
-export const sourceIdSchema = z.string().regex(/^[A-Za-z0-9]{24}$/, { error: "must be a 24-character Source id" });
+export const sourceIdSchema = z.string(expected("a 24-character Source id")).regex(/^[A-Za-z0-9]{24}$/, { error: "must be a 24-character Source id" });
 
 export const sourceSchema = z.object({
   id: sourceIdSchema,
