@@ -16,9 +16,11 @@ export const RENDER_CLASSES = [
 ] as const;
 export type RenderClass = (typeof RENDER_CLASSES)[number];
 
-const timestampSchema = z.union([z.iso.datetime({ offset: true }), z.number().nonnegative()], {
-  error: "must be an ISO 8601 date-time (e.g. 2024-11-18T13:45:12Z) or Unix seconds",
-});
+const TIMESTAMP_RULE = "must be an ISO 8601 date-time (e.g. 2024-11-18T13:45:12Z) or Unix seconds";
+const timestampSchema = z.union(
+  [z.iso.datetime({ offset: true, error: TIMESTAMP_RULE }), z.number({ error: TIMESTAMP_RULE }).nonnegative({ error: TIMESTAMP_RULE })],
+  { error: (issue) => (issue.input === undefined ? "is required" : TIMESTAMP_RULE) },
+);
 
 const STATUS_RULE = "must be an HTTP status code from 100 to 599";
 
