@@ -1,0 +1,219 @@
+// The provider's operations against a real server (no Pulumi engine): what each one sends, how
+// many requests it costs, and how it handles deployment, retirement and adoption.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createClient } from "@asset-delivery/sdk";
+import { checkSource } from "@asset-delivery/provider/dist/check";
+import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
+import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
+import { startTestServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+/** Request bodies the server received, by method. */
+const bodies: { method: string; url: string; body: unknown }[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({
+    deployDelayMs: 0,
+    configure(app) {
+      app.addHook("preHandler", (request, _reply, done) => {
+        bodies.push({ method: request.method, url: request.url, body: request.body });
+        done();
+      });
+    },
+  });
+  const config: Record<string, string> = { "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey };
+  await sourceProvider.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+});
+afterAll(() => server.close());
+afterEach(() => {
+  server.resetRequestCount();
+  bodies.length = 0;
+});
+
+let labels = 0;
+const label = (prefix: string) => `${prefix}-${++labels}`;
+
+/** Checked inputs of a webfolder Source, as the engine would pass them. */
+function webfolder(subdomain: string, extra: { name?: string; deployment?: Record<string, unknown>; secrets?: Record<string, unknown>; options?: Record<string, unknown> } = {}) {
+  const { inputs, failures } = checkSource({
+    name: extra.name ?? "Photos",
+    deployment: { type: "webfolder", serviceSubdomains: [subdomain], webfolderBaseUrl: "https://origin.example.com/images/", ...extra.deployment },
+    deploymentSecrets: extra.secrets ?? {},
+    ...extra.options,
+  });
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+const patches = () => bodies.filter((b) => b.method === "PATCH").map((b) => (b.body as { data: { attributes: unknown } }).data.attributes);
+
+describe("create", () => {
+  it("POSTs the declared Source and returns every attribute the server has", async () => {
+    const subdomain = label("create");
+    const inputs = webfolder(subdomain, { secrets: { password: "origin-password" } });
+    const { id, outs } = await sourceProvider.create(inputs);
+    expect(server.requestCount("POST", "/api/v1/sources")).toBe(1);
+    expect(server.requestCount()).toBe(1); // deployed at once: no polling
+    expect(outs).toMatchObject({
+      name: "Photos",
+      enabled: true,
+      deploymentStatus: "deployed",
+      passwordSet: true,
+      requestHandshakeSet: false,
+      deployment: { type: "webfolder", serviceSubdomains: [subdomain], passwordSet: true },
+      deploymentSecrets: { password: "origin-password" },
+      waitForDeployment: true,
+    });
+    expect(outs!.deployment).not.toHaveProperty("password");
+    expect(id).toMatch(/^[A-Za-z0-9]{24}$/);
+  });
+
+  it("waits until the Source is deployed", async () => {
+    const slow = await startTestServer({ deployDelayMs: 1500 });
+    try {
+      const client = createClient({ baseUrl: slow.url, apiKey: slow.adminKey });
+      const { createSource } = await import("@asset-delivery/provider/dist/lifecycle/create");
+      const { ReadCoalescer } = await import("@asset-delivery/provider/dist/read-coalescer");
+      const session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
+      const { outs } = await createSource(session, webfolder(label("slow")));
+      expect(outs.deploymentStatus).toBe("deployed");
+      expect(slow.requestCount("GET")).toBeGreaterThanOrEqual(2);
+
+      await expect(createSource(session, webfolder(label("slow"), { options: { deploymentTimeoutSeconds: 1 } }))).rejects.toSatisfy(
+        // By name: the module is loaded once by this test and once by the provider's own require.
+        (error: SourceNotReadyError) => error.name === "SourceNotReadyError" && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deploymentStatus === "deploying",
+      );
+      const { outs: unwaited } = await createSource(session, webfolder(label("slow"), { options: { waitForDeployment: false } }));
+      expect(unwaited.deploymentStatus).toBe("deploying");
+      await client.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("explains a subdomain held by an enabled Source of the account and how to adopt it", async () => {
+    const subdomain = label("taken");
+    const { id } = await sourceProvider.create(webfolder(subdomain));
+    await expect(sourceProvider.create(webfolder(subdomain, { name: "Other" }))).rejects.toThrow(
+      new RegExp(`"${subdomain}" to Source ${id} \\("Photos", enabled\\).*adoptSourceId`),
+    );
+  });
+});
+
+describe("update", () => {
+  it("sends only a changed name", async () => {
+    const before = webfolder(label("rename"));
+    const { id, outs } = await sourceProvider.create(before);
+    server.resetRequestCount();
+    bodies.length = 0;
+    const { outs: after } = await sourceProvider.update(id, outs!, { ...before, name: "Renamed" });
+    expect(patches()).toEqual([{ name: "Renamed" }]);
+    expect(server.requestCount()).toBe(1);
+    expect(after).toMatchObject({ name: "Renamed", deploymentStatus: "deployed" });
+  });
+
+  it("sends a changed deployment whole, with the program's secrets", async () => {
+    const subdomain = label("ttl");
+    const before = webfolder(subdomain, { secrets: { password: "pw-1" } });
+    const { id, outs } = await sourceProvider.create(before);
+    bodies.length = 0;
+    await sourceProvider.update(id, outs!, webfolder(subdomain, { deployment: { cacheTtlError: 60, customDomains: ["img.example.com"] }, secrets: { password: "pw-1" } }));
+    const [patch] = patches() as { deployment: Record<string, unknown> }[];
+    expect(Object.keys(patch!)).toEqual(["deployment"]);
+    expect(patch!.deployment).toMatchObject({ type: "webfolder", cache_ttl_error: 60, custom_domains: ["img.example.com"], service_subdomains: [subdomain], password: "pw-1" });
+  });
+
+  it("sends a rotated secret", async () => {
+    const subdomain = label("rotate");
+    const { id, outs } = await sourceProvider.create(webfolder(subdomain, { secrets: { password: "pw-1" } }));
+    bodies.length = 0;
+    const { outs: after } = await sourceProvider.update(id, outs!, webfolder(subdomain, { secrets: { password: "pw-2" } }));
+    expect(patches()).toEqual([expect.objectContaining({ deployment: expect.objectContaining({ password: "pw-2" }) })]);
+    expect(after).toMatchObject({ deploymentSecrets: { password: "pw-2" }, passwordSet: true });
+  });
+
+  it("changes the deployment type in place, same id", async () => {
+    const subdomain = label("retype");
+    const { id, outs } = await sourceProvider.create(webfolder(subdomain));
+    const s3 = checkSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: [subdomain], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } }).inputs;
+    const { outs: after } = await sourceProvider.update(id, outs!, s3);
+    expect(after).toMatchObject({ deployment: { type: "s3", s3Bucket: "bucket" }, allowsUpload: false });
+    expect(after).not.toHaveProperty("passwordSet");
+    expect((await sourceProvider.read(id, after)).id).toBe(id);
+  });
+
+  it("needs no request when only the way of waiting changes", async () => {
+    const before = webfolder(label("options"));
+    const { id, outs } = await sourceProvider.create(before);
+    server.resetRequestCount();
+    const { outs: after } = await sourceProvider.update(id, outs!, { ...before, waitForDeployment: false });
+    expect(server.requestCount()).toBe(0);
+    expect(after).toMatchObject({ waitForDeployment: false, name: "Photos" });
+  });
+});
+
+describe("read", () => {
+  it("reflects the server's values, keeps the declared secrets, and returns inputs that show the drift", async () => {
+    const subdomain = label("drift");
+    const { id, outs } = await sourceProvider.create(webfolder(subdomain, { secrets: { password: "pw" } }));
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    const current = await client.sources.get(id);
+    await client.sources.update(id, { name: "Changed elsewhere", deployment: { ...current.attributes.deployment, cache_ttl_error: 42 } as never });
+    await client.close();
+    server.resetRequestCount();
+    const read = await sourceProvider.read(id, outs!);
+    expect(server.requestCount()).toBe(1);
+    expect(read.props).toMatchObject({ name: "Changed elsewhere", deployment: { cacheTtlError: 42 }, deploymentSecrets: { password: "pw" } });
+    expect(read.inputs).toMatchObject({ name: "Changed elsewhere", deployment: { cacheTtlError: 42 }, deploymentSecrets: { password: "pw" } });
+    expect(read.inputs!.deployment).not.toHaveProperty("annotation");
+    expect(read.inputs!.deployment).not.toHaveProperty("passwordSet");
+  });
+
+  it("drops a Source the server does not have", async () => {
+    expect(await sourceProvider.read("q".repeat(24), {})).toEqual({ id: "", props: {} });
+  });
+});
+
+describe("delete", () => {
+  it("retires the Source, warns that its subdomains stay reserved, and a new Source with them adopts it", async () => {
+    const subdomain = label("retire");
+    const { id } = await sourceProvider.create(webfolder(subdomain));
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await sourceProvider.delete(id, {});
+    expect(warnings).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`Source ${id} \\("Photos"\\) was retired, not deleted.*"${subdomain}" stay reserved`)));
+    warnings.mockRestore();
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    expect((await client.sources.get(id)).attributes).toMatchObject({ enabled: false, deployment_status: "disabled" });
+    await client.close();
+
+    bodies.length = 0;
+    const again = await sourceProvider.create(webfolder(subdomain, { name: "Photos again" }));
+    expect(again.id).toBe(id);
+    expect(again.outs).toMatchObject({ enabled: true, name: "Photos again", deploymentStatus: "deployed" });
+    expect(bodies.map((b) => b.method)).toEqual(["POST", "GET", "PATCH"]);
+  });
+
+  it("tolerates a Source that is already gone", async () => {
+    await expect(sourceProvider.delete("q".repeat(24), {})).resolves.toBeUndefined();
+  });
+});
+
+describe("adoption by id", () => {
+  it("takes over an existing Source and brings it to the declared state in one PATCH", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    const subdomain = label("adopt");
+    const existing = await client.sources.create({ name: "Made by hand", deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://old.example.com/" } });
+    await client.close();
+    server.resetRequestCount();
+    bodies.length = 0;
+    const { id, outs } = await sourceProvider.create(webfolder(subdomain, { options: { adoptSourceId: existing.id } }));
+    expect(id).toBe(existing.id);
+    expect(outs).toMatchObject({ name: "Photos", deployment: { webfolderBaseUrl: "https://origin.example.com/images/" }, adoptSourceId: existing.id });
+    expect(bodies.map((b) => b.method)).toEqual(["GET", "PATCH"]);
+    expect(patches()).toEqual([{ name: "Photos", deployment: expect.objectContaining({ webfolder_base_url: "https://origin.example.com/images/" }) }]);
+  });
+
+  it("names the id when the account has no such Source", async () => {
+    await expect(sourceProvider.create(webfolder(label("none"), { options: { adoptSourceId: "n".repeat(24) } }))).rejects.toThrow(`adoptSourceId: the account of the API key has no Source "${"n".repeat(24)}"`);
+  });
+});
