@@ -47,6 +47,9 @@ export const reportListSpec = {
 } as const satisfies ListSpec;
 
 export type FilterFieldOf<L extends ListSpec> = keyof L["filters"] & string;
+/** The value a filter takes: one of the listed values, a boolean, or a substring. */
+export type FilterValueOf<K> = K extends { kind: "exact"; values: readonly (infer V)[] } ? V : K extends { kind: "boolean" } ? boolean : string;
+type FilterConditions<L extends ListSpec> = { [F in FilterFieldOf<L>]?: FilterValueOf<L["filters"][F]> };
 export type SortFieldOf<L extends ListSpec> = L["sorts"][number];
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -55,9 +58,9 @@ export const MAX_PAGE_SIZE = 100;
 
 export interface ListQuery<L extends ListSpec = ListSpec> {
   /** Conditions that must all hold. */
-  filter?: Partial<Record<FilterFieldOf<L>, string | boolean>>;
+  filter?: FilterConditions<L>;
   /** `or:` conditions: at least one must hold (in addition to every `filter`). */
-  or?: Partial<Record<FilterFieldOf<L>, string | boolean>>;
+  or?: FilterConditions<L>;
   /** Sort keys, `-` for descending; applied in order. */
   sort?: ReadonlyArray<SortFieldOf<L> | `-${SortFieldOf<L>}`>;
   /** Fields to return, dot notation for nested ones (e.g. `deployment.default_params`). */
