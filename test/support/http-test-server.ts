@@ -13,7 +13,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Handler = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
+export type Handler = (request: RecordedRequest, response: ServerResponse) => unknown;
 
 export interface TestServer {
   url: string;

@@ -3,8 +3,9 @@ import type { z } from "zod";
 import { fieldIssues } from "../schemas";
 import { RequestValidationError } from "./errors";
 
-export function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+/** `path` names a value that is not an object of fields, e.g. `["label"]` for a function argument. */
+export function checked<S extends z.ZodType>(schema: S, value: unknown, what: string, path: readonly string[] = []): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new RequestValidationError(what, fieldIssues(parsed.error));
+  if (!parsed.success) throw new RequestValidationError(what, fieldIssues(parsed.error, path));
   return parsed.data;
 }

@@ -195,13 +195,14 @@ export class VideoJobTimeoutError extends AssetDeliveryError {
   }
 }
 
-/** A report file is not the CSV it should be; names the file and the problem. */
+/** A report's content is not the CSV it should be; names where (a file, or the report) and the problem. */
 export class ReportFormatError extends AssetDeliveryError {
   override readonly name = "ReportFormatError";
   constructor(
-    readonly file: string,
+    /** `file <path>` or the report key. */
+    readonly where: string,
     problem: string,
   ) {
-    super(`report file ${file}: ${problem}`);
+    super(`report ${where}: ${problem}`);
   }
 }

@@ -14,7 +14,7 @@ export async function gunzipIfCompressed(bytes: Buffer, file: string): Promise<B
   try {
     return await gunzipAsync(bytes);
   } catch (error) {
-    throw new ReportFormatError(file, `is not valid gzip (${(error as Error).message})`);
+    throw new ReportFormatError(`file ${file}`, `is not valid gzip (${(error as Error).message})`);
   }
 }
 
@@ -33,11 +33,11 @@ export function parseCsv(text: Buffer, file: string): CsvTable {
       skip_empty_lines: true,
     }) as Record<string, string>[];
   } catch (error) {
-    throw new ReportFormatError(file, `is not valid CSV (${(error as Error).message})`);
+    throw new ReportFormatError(`file ${file}`, `is not valid CSV (${(error as Error).message})`);
   }
-  if (header.length === 0) throw new ReportFormatError(file, "has no header row");
+  if (header.length === 0) throw new ReportFormatError(`file ${file}`, "has no header row");
   const repeated = header.find((name, index) => header.indexOf(name) !== index);
-  if (repeated !== undefined) throw new ReportFormatError(file, `header names column "${repeated}" twice`);
+  if (repeated !== undefined) throw new ReportFormatError(`file ${file}`, `header names column "${repeated}" twice`);
   return { header, rows };
 }
 
@@ -47,7 +47,7 @@ export function joinTables(tables: readonly { file: string; table: CsvTable }[])
   if (!first) return { header: [], rows: [] };
   for (const { file, table } of tables.slice(1)) {
     if (table.header.join("\u0000") !== first.table.header.join("\u0000")) {
-      throw new ReportFormatError(file, `header (${table.header.join(",")}) differs from the first file's (${first.table.header.join(",")})`);
+      throw new ReportFormatError(`file ${file}`, `header (${table.header.join(",")}) differs from the first file's (${first.table.header.join(",")})`);
     }
   }
   return { header: first.table.header, rows: tables.flatMap(({ table }) => table.rows) };

@@ -32,7 +32,7 @@ export class ReportsResource extends Collection<typeof reportListSpec, Report, S
 
   /** One report file, gunzipped. The API key is sent only when the file is on the API's own origin. */
   async downloadFile(url: string): Promise<Buffer> {
-    const target = checked(httpUrlSchema, url, "report file URL");
+    const target = checked(httpUrlSchema, url, "downloadFile argument", ["url"]);
     const response = await this.send({ method: "GET", target, endpointClass: "default", accept: "*/*" });
     return gunzipIfCompressed(response.body, fileLabel(url));
   }

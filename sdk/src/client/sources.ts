@@ -65,7 +65,7 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
    * member, so the results are checked for the exact label (case-insensitively, as DNS compares).
    */
   async findBySubdomain(label: string): Promise<Source | undefined> {
-    const given = checked(subdomainLabelSchema, label, "subdomain label");
+    const given = checked(subdomainLabelSchema, label, "findBySubdomain argument", ["label"]);
     const wanted = given.toLowerCase();
     const matches = this.iterate({ filter: { "deployment.service_subdomains": given }, page: { size: MAX_PAGE_SIZE } });
     for await (const source of matches) {

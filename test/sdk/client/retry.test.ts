@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   backoffDelay,
+  type ApiError,
+  type ApiErrorInit,
   ConnectionError,
   createClient,
   RateLimitError,
@@ -19,7 +21,7 @@ import { closedPort, dropConnection, sendJson, startTestServer, type TestServer 
 
 const POLICY = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 8_000, rateLimitDeadlineMs: 120_000 };
 const STATE: RetryState = { method: "GET", failures: 0, rateLimited: 0, elapsedMs: 0, nowMs: Date.UTC(2026, 0, 1), random: 0.5 };
-const apiError = (Class: typeof ServerError, status: number, retryAfter?: string) =>
+const apiError = <E extends ApiError>(Class: new (init: ApiErrorInit) => E, status: number, retryAfter?: string): E =>
   new Class({ status, method: "GET", path: "/api/v1/sources", errors: [], retryAfter });
 const serverError = apiError(ServerError, 500);
 const afterSend = new ConnectionError("GET", "/x", "after-send", "ECONNRESET");

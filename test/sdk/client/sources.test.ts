@@ -1,0 +1,141 @@
+// sources.get/update/findBySubdomain/waitForDeployment against a loopback server.
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createClient,
+  DeploymentTimeoutError,
+  NotFoundError,
+  RequestValidationError,
+  SourceDeletedError,
+  type Source,
+} from "@asset-delivery/sdk";
+import { errorDocument, page, single, sourceResource, WEBFOLDER } from "../../support/api-documents";
+import { FakeClock } from "../../support/fake-clock";
+import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("sources.get", () => {
+  it("asks for selected fields and returns the partial Source", async () => {
+    const source = sourceResource();
+    server = await startTestServer((_, res) => sendJson(res, 200, single({ ...source, attributes: { deployment: { default_params: { w: 100 } } } })));
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    const partial = await client.sources.get(source.id, { fields: ["deployment.default_params"] });
+    expect(partial.attributes.deployment?.default_params).toEqual({ w: 100 });
+    expect(server.requests[0]!.query.get("fields[sources]")).toBe("deployment.default_params");
+  });
+
+  it("raises NotFoundError for a missing Source", async () => {
+    server = await startTestServer((_, res) => sendJson(res, 404, errorDocument(404, "NotFound", "Source not found")));
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    const error = (await client.sources.get("b".repeat(24)).catch((e: unknown) => e)) as NotFoundError;
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.detail).toBe("Source not found");
+  });
+});
+
+describe("sources.update", () => {
+  it("sends type, id and only the given attributes; secrets may be omitted", async () => {
+    const source = sourceResource();
+    server = await startTestServer((_, res) => sendJson(res, 200, single(source)));
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    await client.sources.update(source.id, { name: "Renamed", deployment: { type: "s3_compatible", service_subdomains: ["photos"], access_key_id: "AK", bucket_name: "bucket", endpoint_url: "https://s3.example.com", region: "nyc3", storage_provider: "Wasabi" } });
+    const request = server.requests[0]!;
+    expect(request.method).toBe("PATCH");
+    expect(request.path).toBe(`/api/v1/sources/${source.id}`);
+    const body = JSON.parse(request.body) as { data: { type: string; id: string; attributes: Record<string, unknown> } };
+    expect(body.data).toMatchObject({ type: "sources", id: source.id, attributes: { name: "Renamed" } });
+    expect(body.data.attributes).not.toHaveProperty("enabled");
+    expect(body.data.attributes.deployment).not.toHaveProperty("secret_key");
+  });
+
+  it("rejects a field of another type, naming it", async () => {
+    server = await startTestServer((_, res) => sendJson(res, 500, {}));
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    // @ts-expect-error: s3_bucket is not a webproxy field
+    const error = (await client.sources.update("c".repeat(24), { deployment: { type: "webproxy", service_subdomains: ["x"], s3_bucket: "b" } }).catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.issues.map((i) => `${i.path}: ${i.rule}`)).toEqual(["deployment.s3_bucket: is not a field of this object"]);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("sources.findBySubdomain", () => {
+  it("checks the exact label among substring matches, case-insensitively, across pages", async () => {
+    const near = Array.from({ length: 100 }, (_, i) => sourceResource({ deployment: { ...WEBFOLDER, service_subdomains: [`photos${i}`] } }));
+    const wanted = sourceResource({ deployment: { ...WEBFOLDER, service_subdomains: ["cdn", "Photos"] } });
+    const all = [...near, wanted];
+    server = await startTestServer((req, res) => sendJson(res, 200, page(all, Number(req.query.get("page[number]")), Number(req.query.get("page[size]")))));
+    const client = createClient({ baseUrl: server.url, apiKey: "k", pacing: false });
+    expect(await client.sources.findBySubdomain("photos")).toEqual(wanted);
+    expect(server.requests.map((r) => r.query.get("filter[deployment.service_subdomains]"))).toEqual(["photos", "photos"]);
+    expect(server.requests[0]!.query.get("page[size]")).toBe("100");
+  });
+
+  it("returns undefined when only longer labels contain it", async () => {
+    const all = [sourceResource({ deployment: { ...WEBFOLDER, service_subdomains: ["myphotos"] } })];
+    server = await startTestServer((_, res) => sendJson(res, 200, page(all, 0, 100)));
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    expect(await client.sources.findBySubdomain("photos")).toBeUndefined();
+  });
+
+  it("rejects something that is not a subdomain label", async () => {
+    server = await startTestServer((_, res) => sendJson(res, 200, page([], 0, 100)));
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    await expect(client.sources.findBySubdomain("photos.example.com")).rejects.toThrow(/^invalid findBySubdomain argument: label: must be a single subdomain label/);
+  });
+});
+
+describe("sources.waitForDeployment", () => {
+  /** Answers GETs with the given statuses in turn (the last one repeats). */
+  async function statusServer(statuses: Source["attributes"]["deployment_status"][], enabled = true) {
+    const source = sourceResource({ enabled });
+    let call = 0;
+    server = await startTestServer((_, res) => {
+      const status = statuses[Math.min(call++, statuses.length - 1)]!;
+      sendJson(res, 200, single({ ...source, attributes: { ...source.attributes, deployment_status: status } }));
+    });
+    return { source, server };
+  }
+
+  it("polls until deployed", async () => {
+    const { source, server } = await statusServer(["deploying", "deploying", "deployed"]);
+    const clock = new FakeClock();
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock });
+    const done = await client.sources.waitForDeployment(source.id, { intervalMs: 2_000 });
+    expect(done.attributes.deployment_status).toBe("deployed");
+    expect(server.requests).toHaveLength(3);
+    expect(clock.sleeps.filter((ms) => ms === 2_000)).toHaveLength(2);
+  });
+
+  it("accepts disabled for a disabled Source", async () => {
+    const { source, server } = await statusServer(["deploying", "disabled"], false);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    expect((await client.sources.waitForDeployment(source.id)).attributes.deployment_status).toBe("disabled");
+  });
+
+  it("times out saying what it waited for and how long", async () => {
+    const { source, server } = await statusServer(["deploying"]);
+    const clock = new FakeClock();
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock });
+    const error = (await client.sources.waitForDeployment(source.id, { timeoutMs: 10_000, intervalMs: 1_000 }).catch((e: unknown) => e)) as DeploymentTimeoutError;
+    expect(error).toBeInstanceOf(DeploymentTimeoutError);
+    expect(error.message).toBe(`Source ${source.id} is still "deploying" after waiting 10000 ms for it to be deployed`);
+    expect(server.requests).toHaveLength(11);
+  });
+
+  it("stops when the Source is deleted", async () => {
+    const { source, server } = await statusServer(["deploying", "deleted"]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    await expect(client.sources.waitForDeployment(source.id)).rejects.toBeInstanceOf(SourceDeletedError);
+  });
+
+  it("rejects bad wait options", async () => {
+    const { source, server } = await statusServer(["deployed"]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    await expect(client.sources.waitForDeployment(source.id, { intervalMs: 0 })).rejects.toThrow("waitForDeployment options: intervalMs: must be > 0");
+  });
+});
