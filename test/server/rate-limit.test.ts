@@ -1,0 +1,94 @@
+// Rate limits (spec 8) per API key and endpoint class: default 4 per second, create Source and
+// update Source 60 per hour each; 429 with a JSON:API error and Retry-After; "off" disables them.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRequest, startTestServer, type TestServer } from "../support/server";
+import { minimalDeployment, sourceClient } from "./fixtures";
+
+let clock = Date.parse("2024-01-01T00:00:00Z");
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ rateLimits: "spec", now: () => clock });
+});
+afterAll(() => server.close());
+
+const getReports = (key: string) => apiRequest(`${server.url}/api/v1/reports`, { key });
+
+function expectTooManyRequests(response: { status: number; headers: Headers; body: any }, retryAfter: number): void {
+  expect(response.status).toBe(429);
+  expect(response.headers.get("retry-after")).toBe(String(retryAfter));
+  expect(response.body.errors[0]).toMatchObject({ status: "429", title: "TooManyRequests" });
+  expect(response.body.jsonapi).toEqual({ version: "1.0" });
+}
+
+describe("the default limit: 4 per second", () => {
+  it("admits a burst of 4, then 429 until a token has refilled (one per 250 ms)", async () => {
+    const key = server.accountKey(["Account Admin"]);
+    for (let i = 0; i < 4; i++) expect((await getReports(key)).status).toBe(200);
+    const refused = await getReports(key);
+    expectTooManyRequests(refused, 1);
+    expect(refused.body.errors[0].detail).toMatch(/4 such requests per second/);
+    clock += 240;
+    expectTooManyRequests(await getReports(key), 1);
+    clock += 10;
+    expect((await getReports(key)).status).toBe(200);
+    expectTooManyRequests(await getReports(key), 1);
+    clock += 1_000;
+    for (let i = 0; i < 4; i++) expect((await getReports(key)).status).toBe(200);
+  });
+
+  it("counts per key, and video and report endpoints share the default class", async () => {
+    const first = server.accountKey(["Account Admin"]);
+    const second = server.accountKey(["Account Admin"]);
+    for (let i = 0; i < 2; i++) expect((await getReports(first)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await apiRequest(`${server.url}/api/v1/generations/video/none`, { key: first })).status).toBe(404);
+    expectTooManyRequests(await apiRequest(`${server.url}/v1/generations/video/none`, { key: first }), 1);
+    for (let i = 0; i < 4; i++) expect((await getReports(second)).status).toBe(200);
+  });
+
+  it("does not count requests refused for their key, nor the OpenAPI document", async () => {
+    for (let i = 0; i < 6; i++) expect((await getReports("A".repeat(40))).status).toBe(401);
+    for (let i = 0; i < 6; i++) expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
+  });
+});
+
+describe("create and update Source: 60 per hour each", () => {
+  it("admits 60 creations an hour, independent of the default class and of updates", async () => {
+    const key = server.accountKey(["Sources"]);
+    const sources = sourceClient(server, key);
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) ids.push(await sources.createOk({ name: `limited ${i}`, deployment: minimalDeployment("webproxy") }));
+    const refused = await sources.create({ name: "one too many", deployment: minimalDeployment("webproxy") });
+    // One token per minute: the next creation is a minute away.
+    expectTooManyRequests(refused, 60);
+    expect(refused.body.errors[0].detail).toMatch(/60 such requests per hour/);
+    // Listing (default class) and updating (its own class) are unaffected.
+    expect((await sources.list()).status).toBe(200);
+    for (let i = 0; i < 60; i++) expect((await sources.patch(ids[i]!, { name: `renamed ${i}` })).status).toBe(200);
+    const update = await sources.patch(ids[0]!, { name: "again" });
+    expectTooManyRequests(update, 60);
+    // Another key of the same account has its own buckets.
+    expect((await sourceClient(server, server.accountKey(["Sources"])).create({ name: "other key", deployment: minimalDeployment("webproxy") })).status).toBe(201);
+
+    clock += 59_000;
+    expectTooManyRequests(await sources.create({ name: "not yet", deployment: minimalDeployment("webproxy") }), 1);
+    clock += 1_000;
+    expect((await sources.create({ name: "a minute later", deployment: minimalDeployment("webproxy") })).status).toBe(201);
+    // 31 minutes after the burst, 31 updates have refilled.
+    clock += 30 * 60_000;
+    for (let i = 0; i < 31; i++) expect((await sources.patch(ids[i]!, { name: `half an hour later ${i}` })).status).toBe(200);
+    expectTooManyRequests(await sources.patch(ids[0]!, { name: "too soon" }), 60);
+  });
+});
+
+describe('rateLimits: "off"', () => {
+  it("admits any rate", async () => {
+    const unlimited = await startTestServer({ rateLimits: "off", now: () => clock });
+    try {
+      const key = unlimited.accountKey(["Analytics"]);
+      const statuses = await Promise.all(Array.from({ length: 12 }, () => apiRequest(`${unlimited.url}/api/v1/reports`, { key }).then((r) => r.status)));
+      expect(statuses).toEqual(Array(12).fill(200));
+    } finally {
+      await unlimited.close();
+    }
+  });
+});
