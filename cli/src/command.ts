@@ -1,0 +1,49 @@
+// What every CLI command shares: its shape, usage errors, and the settings read from flags or
+// environment variables (a flag wins over the variable, the variable over the default).
+import * as path from "node:path";
+
+export interface Command {
+  /** One line for the command list. */
+  summary: string;
+  /** Full usage text, shown by `asset-delivery <command> --help` and after a usage error. */
+  usage: string;
+  /** Runs with the arguments after the command name; resolves to the exit code. */
+  run(args: string[]): Promise<number>;
+}
+
+/** Wrong arguments: the message and the command's usage are printed, exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+export const DEFAULT_DB = path.join(".data", "asset-delivery.db");
+
+/** The database file: --db, else ASSET_DELIVERY_DB, else .data/asset-delivery.db under the current folder. */
+export function databasePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(flag ?? env.ASSET_DELIVERY_DB ?? DEFAULT_DB);
+}
+
+/** A whole number from a flag or variable, refused with the name of where it came from. */
+export function integerSetting(value: string | undefined, name: string, fallback: number, range: { min: number; max: number }): number {
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
+    throw new UsageError(`${name}: must be a whole number from ${range.min} to ${range.max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
+export function oneOfSetting<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === "") return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${name}: must be one of ${allowed.join(", ")} (got "${value}")`);
+  return value as T;
+}
+
+/** Prints rows as aligned columns under a header. */
+export function printTable(header: string[], rows: string[][], out: NodeJS.WritableStream = process.stdout): void {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? "").length)));
+  for (const row of [header, ...rows]) out.write(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd() + "\n");
+}
+
+export function isoDate(unixSeconds: number | null): string {
+  return unixSeconds === null ? "-" : new Date(unixSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

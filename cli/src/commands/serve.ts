@@ -1,0 +1,59 @@
+// `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
+import { parseArgs } from "node:util";
+import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_HOST, DEFAULT_PORT, startServer } from "@asset-delivery/server";
+import { databasePath, integerSetting, oneOfSetting, type Command } from "../command";
+
+export const serveCommand: Command = {
+  summary: "Run the Management API server (the local emulator)",
+  usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
+
+  --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
+  --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
+  --db               SQLite database file (env ASSET_DELIVERY_DB, default .data/asset-delivery.db);
+                     its encryption key is kept in <db>.key unless ASSET_DELIVERY_SECRET_KEY is set
+  --rate-limits      "spec" enforces the spec's limits per API key, "off" none (env ASSET_DELIVERY_RATE_LIMITS, default spec)
+  --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})`,
+
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        db: { type: "string" },
+        "rate-limits": { type: "string" },
+        "deploy-delay-ms": { type: "string" },
+      },
+      strict: true,
+    });
+    const env = process.env;
+    const server = await startServer({
+      host: values.host ?? env.ASSET_DELIVERY_HOST ?? DEFAULT_HOST,
+      port: integerSetting(values.port ?? env.ASSET_DELIVERY_PORT, "port", DEFAULT_PORT, { min: 0, max: 65535 }),
+      dbPath: databasePath(values.db),
+      rateLimits: oneOfSetting(values["rate-limits"] ?? env.ASSET_DELIVERY_RATE_LIMITS, "rate-limits", ["spec", "off"] as const, "spec"),
+      deployDelayMs: integerSetting(values["deploy-delay-ms"] ?? env.ASSET_DELIVERY_DEPLOY_DELAY_MS, "deploy-delay-ms", DEFAULT_DEPLOY_DELAY_MS, {
+        min: 0,
+        max: 3_600_000,
+      }),
+      // Request logging costs throughput; only failures are logged.
+      logger: { level: "error" },
+    });
+    process.stdout.write(`Asset Delivery Management API listening on ${server.url}\n`);
+
+    return new Promise<number>((resolve) => {
+      const stop = (signal: NodeJS.Signals) => {
+        process.stderr.write(`${signal}: finishing in-flight requests and closing the database\n`);
+        server.close().then(
+          () => resolve(0),
+          (error: unknown) => {
+            process.stderr.write(`shutdown failed: ${String(error)}\n`);
+            resolve(1);
+          },
+        );
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+  },
+};
