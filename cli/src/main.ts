@@ -5,13 +5,17 @@ import { UsageError, type Command } from "./command";
 import { accountsCommand } from "./commands/accounts";
 import { demoCommand } from "./commands/demo";
 import { keysCommand } from "./commands/keys";
+import { reportsCommand } from "./commands/reports";
 import { serveCommand } from "./commands/serve";
+import { usageCommand } from "./commands/usage";
 
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   accounts: accountsCommand,
   keys: keysCommand,
   demo: demoCommand,
+  reports: reportsCommand,
+  usage: usageCommand,
 };
 
 function overview(): string {

@@ -1,6 +1,7 @@
 // A deterministic, realistic sample of usage for `asset-delivery usage seed`: the same Sources and
 // days always give the same events. Traffic follows a daily curve peaking at 14:00 UTC, a few hot
 // images take most requests, and a small share of requests fail with a 4xx.
+import { seededRandom } from "../store/seeded-random";
 import type { ReportDate } from "./periods";
 import { startOfDay } from "./periods";
 import type { RenderClass, UsageEvent } from "./usage-event";
@@ -10,18 +11,6 @@ export interface SeedOptions {
   days: readonly ReportDate[];
   /** Average requests per Source per day. */
   requestsPerDay: number;
-}
-
-/** mulberry32: small, fast and good enough for sample data. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** FNV-1a, to turn a Source and day into a seed. */
@@ -65,7 +54,7 @@ const USER_AGENTS = [
 const FAILURES = [[404, 0.03], [403, 0.005], [400, 0.005], [502, 0.001]] as const;
 
 function sampleDay(sourceId: string, day: ReportDate, requestsPerDay: number): UsageEvent[] {
-  const random = prng(hash(`${sourceId}/${day}`));
+  const random = seededRandom(hash(`${sourceId}/${day}`));
   // Weekly variation of up to +-20 %, so days differ.
   const count = Math.max(1, Math.round(requestsPerDay * (0.8 + 0.4 * random())));
   const dayStart = startOfDay(day);

@@ -1,5 +1,5 @@
 // Downloads a job's source image: bounded in time and size, and checked to be an image.
-import { Agent, interceptors, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { VIDEO_ERROR_CODES, VideoJobFailure } from "./failures";
 import { IMAGE_FORMATS, sniffImageFormat, type ImageFormat } from "./image-format";
 
@@ -13,7 +13,13 @@ export const DEFAULT_IMAGE_FETCH_LIMITS: ImageFetchLimits = { timeoutMs: 15_000,
 
 const MAX_REDIRECTS = 5;
 
-const dispatcher: Dispatcher = new Agent().compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+// Loaded on the first download: most processes importing the server (the CLI) never fetch an image.
+let dispatcher: Dispatcher | undefined;
+async function client(): Promise<{ request: typeof import("undici").request; dispatcher: Dispatcher }> {
+  const undici = await import("undici");
+  dispatcher ??= new undici.Agent().compose(undici.interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
+  return { request: undici.request, dispatcher };
+}
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -27,6 +33,7 @@ export async function fetchSourceImage(
 ): Promise<{ bytes: Buffer; format: ImageFormat }> {
   const timeout = AbortSignal.timeout(limits.timeoutMs);
   const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
+  const { request, dispatcher } = await client();
   let response: Dispatcher.ResponseData;
   try {
     response = await request(url, { dispatcher, signal, headers: { accept: "image/*" } });

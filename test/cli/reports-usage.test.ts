@@ -1,0 +1,121 @@
+// `asset-delivery usage` and `asset-delivery reports`, run as a user runs them, against the database
+// a `serve` process uses: the reports they generate are then listed and downloaded over HTTP.
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-cli-reports-"));
+const db = path.join(dir, "cli.db");
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function cli(...args: string[]) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, ASSET_DELIVERY_DB: db } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs `serve` on the database while `use` talks to it. */
+async function withServer<T>(use: (url: string) => Promise<T>): Promise<T> {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", db, "--rate-limits", "off"], { stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+  try {
+    return await use(url);
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+let key: string;
+let sourceId: string;
+
+beforeAll(async () => {
+  expect(cli("accounts", "create", "acme", "--plan", "enterprise").code).toBe(0);
+  key = JSON.parse(cli("keys", "create", "--account", "acme", "--permission", "Account Admin", "--json").stdout).key;
+  sourceId = await withServer(async (url) => {
+    const response = await fetch(`${url}/api/v1/sources`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" },
+      body: JSON.stringify({ data: { type: "sources", attributes: { name: "cli", deployment: { type: "webproxy", service_subdomains: [`cli-${process.pid}`] } } } }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as any).data.id;
+  });
+});
+
+describe("asset-delivery usage", () => {
+  it("seeds a sample and imports JSON lines, refusing a bad line by number and field", () => {
+    const seeded = cli("usage", "seed", "--days", "2", "--account", "acme", "--requests-per-day", "30");
+    expect(seeded.code).toBe(0);
+    expect(seeded.stdout).toMatch(/^Seeded \d+ usage events for 1 Sources, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/);
+
+    const file = path.join(dir, "usage.jsonl");
+    const event = { timestamp: `${yesterday}T12:00:00Z`, source_id: sourceId, path: "/imported.jpg", status: 200, bytes: 1234, cache_hit: false, response_ms: 12 };
+    fs.writeFileSync(file, `${JSON.stringify(event)}\n${JSON.stringify({ ...event, path: "/second.jpg" })}\n`);
+    const imported = cli("usage", "import", file);
+    expect(imported).toMatchObject({ code: 0, stdout: "Imported 2 usage events\n" });
+
+    fs.writeFileSync(file, `${JSON.stringify(event)}\n${JSON.stringify({ ...event, bytes: -5 })}\n`);
+    const refused = cli("usage", "import", file);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("line 2: bytes: must be the number of bytes delivered, >= 0");
+  });
+
+  it("answers a usage error with exit code 2 and the usage", () => {
+    const missing = cli("usage", "seed");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("usage seed needs --days N");
+    expect(missing.stderr).toContain("asset-delivery usage import FILE");
+  });
+});
+
+describe("asset-delivery reports", () => {
+  it("switches report types per account", () => {
+    const trimmed = cli("reports", "types", "--account", "acme", "--disable", "mild_errors");
+    expect(trimmed.stdout).toBe("acme receives: cdn_logs, credit_analytics_daily, credit_analytics_mtd, image_analytics, source_analytics\n");
+    const refused = cli("reports", "types", "--account", "acme", "--enable", "mild_errors", "--disable", "image_analytics");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("image_analytics is part of every paid plan");
+  });
+
+  it("generates a day's reports that the server then lists and serves", async () => {
+    expect(cli("reports", "types", "--account", "acme", "--enable", "mild_errors").stdout).toContain("image_analytics, mild_errors, source_analytics");
+    const generated = cli("reports", "generate", "--date", yesterday);
+    expect(generated.code).toBe(0);
+    const compact = yesterday.replaceAll("-", "");
+    for (const type of ["cdn_logs", "credit_analytics_daily", "mild_errors"]) expect(generated.stdout).toContain(`${type}_${compact}`);
+    // Again: nothing new, the same reports.
+    expect(cli("reports", "generate", "--date", yesterday, "--account", "acme").stdout).toBe(generated.stdout);
+
+    await withServer(async (url) => {
+      const list = (await (await fetch(`${url}/api/v1/reports?filter[report_type]=cdn_logs`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+      expect(list.data).toHaveLength(1);
+      const file = await fetch(list.data[0].attributes.files[0], { headers: { authorization: `Bearer ${key}` } });
+      const csv = gunzipSync(Buffer.from(await file.arrayBuffer())).toString();
+      expect(csv).toContain(`,${sourceId},cli,/imported.jpg,`);
+      expect(csv.split("\r\n").length).toBeGreaterThan(3);
+    });
+  });
+
+  it("refuses bad dates with the rule, and missing arguments with the usage", () => {
+    const future = cli("reports", "generate", "--date", "2999-01-01");
+    expect(future.code).toBe(1);
+    expect(future.stderr).toContain("date: 2999-01-01 is not over yet");
+    const missing = cli("reports", "generate");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("reports generate needs --date YYYY-MM-DD");
+  });
+});
