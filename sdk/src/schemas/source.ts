@@ -179,6 +179,21 @@ export function readOnlyFields(type: SourceType): string[] {
     .map(([name]) => name);
 }
 
+/**
+ * The write-only field whose presence a read-only flag reports: `password_set` → `password`,
+ * `allows_upload` → `upload_credentials` (uploads need credentials for the origin).
+ */
+export function secretBehindFlag(flag: string): string {
+  if (flag === "allows_upload") return "upload_credentials";
+  if (flag.endsWith("_set")) return flag.slice(0, -"_set".length);
+  throw new Error(`no write-only field is behind the read-only field "${flag}"`);
+}
+
+/** A type's read-only flags, each with the write-only field whose presence it reports. */
+export function secretPresenceFlags(type: SourceType): { flag: string; secret: string }[] {
+  return readOnlyFields(type).map((flag) => ({ flag, secret: secretBehindFlag(flag) }));
+}
+
 /** Write-only fields that a type requires at creation (its secrets without a default). */
 export function requiredWriteOnlyFields(type: SourceType): string[] {
   return writeOnlyFields(type).filter((name) => !deploymentFieldsByType[type][name as keyof FieldsOf<SourceType>].safeParse(undefined).success);

@@ -1,0 +1,29 @@
+// Which write-only field each read-only flag reports: the server computes the flags from it, and
+// drift review reads a secret's presence through it.
+import { describe, expect, it } from "vitest";
+import { SOURCE_TYPES, secretBehindFlag, secretPresenceFlags, writeOnlyFields } from "@asset-delivery/sdk";
+
+describe("secretPresenceFlags", () => {
+  it("pairs every flag of the web types with its secret", () => {
+    expect(secretPresenceFlags("webfolder")).toEqual([
+      { flag: "password_set", secret: "password" },
+      { flag: "request_handshake_set", secret: "request_handshake" },
+      { flag: "request_signing_key_set", secret: "request_signing_key" },
+    ]);
+  });
+
+  it("reports upload credentials through allows_upload on storage types, and nothing for s3_compatible", () => {
+    expect(secretPresenceFlags("s3")).toEqual([{ flag: "allows_upload", secret: "upload_credentials" }]);
+    expect(secretPresenceFlags("s3_compatible")).toEqual([]);
+  });
+
+  it("names only write-only fields of the same type", () => {
+    for (const type of SOURCE_TYPES) {
+      for (const { secret } of secretPresenceFlags(type)) expect(writeOnlyFields(type)).toContain(secret);
+    }
+  });
+
+  it("refuses a field that is no flag, naming it", () => {
+    expect(() => secretBehindFlag("name")).toThrow('no write-only field is behind the read-only field "name"');
+  });
+});
