@@ -53,7 +53,19 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
   const byAccount = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid");
   const byId = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE id = ?");
   const revoke = db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL");
-  const activeByHash = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL");
+  const activeByHash = db.prepare<[string], Pick<KeyRow, "id" | "account_id" | "user_name" | "permissions">>(
+    "SELECT id, account_id, user_name, permissions FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
+  );
+  // Parsed permission lists by their JSON text: a key's permissions never change, and this runs per request.
+  const parsedPermissions = new Map<string, Permission[]>();
+  const permissionsOf = (json: string): Permission[] => {
+    let permissions = parsedPermissions.get(json);
+    if (!permissions) {
+      permissions = Object.freeze(JSON.parse(json)) as Permission[];
+      parsedPermissions.set(json, permissions);
+    }
+    return permissions;
+  };
 
   return {
     /** Creates a key and returns its plaintext: the only time it exists outside the caller's hands. */
@@ -88,7 +100,7 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
     authenticate(key: string): AuthContext | undefined {
       const row = activeByHash.get(hashApiKey(key));
       if (!row) return undefined;
-      return { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: JSON.parse(row.permissions) as Permission[] };
+      return { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: permissionsOf(row.permissions) };
     },
   };
 }

@@ -1,6 +1,6 @@
 // A Source as the server keeps it, and how a parsed deployment splits into what is returned and
 // what is write-only. The field lists come from the sdk's schemas (writeOnlyFields, readOnlyFields).
-import { readOnlyFields, writeOnlyFields, type SourceType, type StoredDeployment } from "@asset-delivery/sdk";
+import { readOnlyFields, SOURCE_TYPES, writeOnlyFields, type SourceType, type StoredDeployment } from "@asset-delivery/sdk";
 
 /** Deployment fields that are returned as stored (every field but the write-only and read-only ones). */
 export type PublicDeployment = { type: SourceType; annotation: string } & Record<string, unknown>;
@@ -51,9 +51,11 @@ export function secretBehindFlag(flag: string): string {
   throw new Error(`no rule computes the read-only field "${flag}"`);
 }
 
-/** The read-only flags of a type, computed from which secrets are stored. */
-export function computedFlags(type: SourceType, storedSecretNames: ReadonlySet<string>): Record<string, boolean> {
-  const flags: Record<string, boolean> = {};
-  for (const flag of readOnlyFields(type)) flags[flag] = storedSecretNames.has(secretBehindFlag(flag));
-  return flags;
+// Which secret each read-only flag reports, per type: derived from the schemas once, not per request.
+const FLAGS_BY_TYPE = {} as Record<SourceType, readonly (readonly [flag: string, secret: string])[]>;
+for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = readOnlyFields(type).map((flag) => [flag, secretBehindFlag(flag)] as const);
+
+/** Sets the type's read-only flags on a returned deployment, from the stored secrets (by name). */
+export function addComputedFlags(deployment: PublicDeployment, storedSecrets: Record<string, unknown>): void {
+  for (const [flag, secret] of FLAGS_BY_TYPE[deployment.type]) deployment[flag] = secret in storedSecrets;
 }

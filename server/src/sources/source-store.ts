@@ -39,6 +39,8 @@ const RESPONSE_COLUMNS = `id, name, enabled, deployment, secrets, secure_url_tok
 
 // List statements differ only by their filters and sorts; a bounded cache keeps them prepared.
 const LIST_CACHE_SIZE = 256;
+// Decrypted secure URL tokens, keyed by Source id and ciphertext (a new token has a new ciphertext).
+const TOKEN_CACHE_SIZE = 10_000;
 
 export type SourceStore = ReturnType<typeof createSourceStore>;
 
@@ -51,13 +53,14 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
     WHERE id = @id AND account_id = @account_id`);
   const stored = db.prepare<[{ account: string; id: string }], StoredRow>("SELECT * FROM sources WHERE account_id = @account AND id = @id");
   const forResponse = db.prepare<[{ account: string; id: string; now: number }], SourceRow>(
-    `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE account_id = @account AND id = @id`,
+    `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE id = @id AND account_id = @account`,
   );
   const hostnameOwner = db.prepare<[{ kind: string; name: string; id: string }], string>(
     "SELECT source_id FROM source_hostnames WHERE kind = @kind AND name = @name AND source_id <> @id",
   ).pluck();
   const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
   const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
+  const openedTokens = new Map<string, string>();
   const listCache = new Map<string, { page: ReturnType<Database["prepare"]>; count: ReturnType<Database["prepare"]> }>();
 
   function listStatements(where: string, orderBy: string) {
@@ -163,9 +166,17 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       const rows = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as SourceRow[];
       return { rows, total };
     },
-    /** Decrypts the secure URL token of a row read for a response. */
+    /** Decrypts the secure URL token of a row read for a response (cached: GETs are frequent, tokens rarely change). */
     openToken(row: SourceRow): string | null {
-      return row.secure_url_token === null ? null : box.open(row.secure_url_token, `${row.id}:secure_url_token`);
+      if (row.secure_url_token === null) return null;
+      const cacheKey = `${row.id}:${row.secure_url_token}`;
+      let token = openedTokens.get(cacheKey);
+      if (token === undefined) {
+        token = box.open(row.secure_url_token, `${row.id}:secure_url_token`);
+        if (openedTokens.size >= TOKEN_CACHE_SIZE) openedTokens.delete(openedTokens.keys().next().value!);
+        openedTokens.set(cacheKey, token);
+      }
+      return token;
     },
   };
 }
