@@ -7,6 +7,7 @@ import { createKeyStore, type KeyStore } from "./accounts/key-store";
 import { registerAuth } from "./http/auth";
 import { registerContentTypes } from "./http/content-types";
 import { registerErrorHandling } from "./http/error-handler";
+import { registerFaults, type FaultOptions } from "./http/faults";
 import { methodNotAllowedPlugin } from "./http/method-not-allowed";
 import { registerRateLimits } from "./http/rate-limit";
 import { allMigrations } from "./migrations";
@@ -34,6 +35,8 @@ export interface AppOptions {
   reportFileSizeLimit?: number;
   /** Check every success response against its route's schema (tests); costs time per request. */
   validateResponses?: boolean;
+  /** Fault injection for resilience runs (server/src/http/faults.ts); off when absent. */
+  faults?: FaultOptions;
 }
 
 export interface ResolvedAppOptions extends AppOptions {
@@ -85,6 +88,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // Rate limits (spec 8): an onRequest hook after auth, keyed by request.auth.keyId.
   if (options.rateLimits === "spec") registerRateLimits(app, resolved.now);
+  registerFaults(app, options.faults);
 
   // Modules: each defines its routes with defineRoute (server/src/http/route.ts).
   registerSources(app);

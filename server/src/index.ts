@@ -27,3 +27,4 @@ export {
 export { VIDEO_ERROR_CODES, MAX_RENDER_ATTEMPTS, VIDEO_FORMAT } from "./videos";
 export { buildOpenApiDocument, OPENAPI_PATH } from "./openapi";
 export { TokenBuckets } from "./http/rate-limit";
+export { FAULT_KINDS, type FaultKind, type FaultOptions } from "./http/faults";
