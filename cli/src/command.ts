@@ -32,6 +32,15 @@ export function integerSetting(value: string | undefined, name: string, fallback
   return Number(value);
 }
 
+/** A number (decimals allowed) from a flag or variable, refused with the name of where it came from. */
+export function fractionSetting(value: string | undefined, name: string, fallback: number, range: { min: number; max: number }): number {
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) < range.min || Number(value) > range.max) {
+    throw new UsageError(`${name}: must be a number from ${range.min} to ${range.max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
 export function oneOfSetting<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
   if (value === undefined || value === "") return fallback;
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${name}: must be one of ${allowed.join(", ")} (got "${value}")`);

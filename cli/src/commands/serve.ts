@@ -1,18 +1,22 @@
 // `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_HOST, DEFAULT_PORT, startServer } from "@asset-delivery/server";
-import { databasePath, integerSetting, oneOfSetting, type Command } from "../command";
+import { databasePath, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
 
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
+                      [--faults RATE [--faults-seed N]]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
   --db               SQLite database file (env ASSET_DELIVERY_DB, default .data/asset-delivery.db);
                      its encryption key is kept in <db>.key unless ASSET_DELIVERY_SECRET_KEY is set
   --rate-limits      "spec" enforces the spec's limits per API key, "off" none (env ASSET_DELIVERY_RATE_LIMITS, default spec)
-  --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})`,
+  --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})
+  --faults           share of API requests (0 to 1) that fail on purpose: 500, 429, or the connection dropped
+                     before or after the write commits; for resilience runs (env ASSET_DELIVERY_FAULTS, default 0)
+  --faults-seed      seed of which requests fail (env ASSET_DELIVERY_FAULTS_SEED, default 1)`,
 
   async run(args) {
     const { values } = parseArgs({
@@ -23,10 +27,14 @@ export const serveCommand: Command = {
         db: { type: "string" },
         "rate-limits": { type: "string" },
         "deploy-delay-ms": { type: "string" },
+        faults: { type: "string" },
+        "faults-seed": { type: "string" },
       },
       strict: true,
     });
     const env = process.env;
+    const faultRate = fractionSetting(values.faults ?? env.ASSET_DELIVERY_FAULTS, "faults", 0, { min: 0, max: 1 });
+    const faultSeed = integerSetting(values["faults-seed"] ?? env.ASSET_DELIVERY_FAULTS_SEED, "faults-seed", 1, { min: 0, max: 2 ** 32 - 1 });
     const server = await startServer({
       host: values.host ?? env.ASSET_DELIVERY_HOST ?? DEFAULT_HOST,
       port: integerSetting(values.port ?? env.ASSET_DELIVERY_PORT, "port", DEFAULT_PORT, { min: 0, max: 65535 }),
@@ -38,8 +46,10 @@ export const serveCommand: Command = {
       }),
       // Request logging costs throughput; only failures are logged.
       logger: { level: "error" },
+      ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),
     });
     process.stdout.write(`Asset Delivery Management API listening on ${server.url}\n`);
+    if (faultRate > 0) process.stdout.write(`Injecting faults into ${faultRate * 100}% of API requests (seed ${faultSeed})\n`);
 
     return new Promise<number>((resolve) => {
       const stop = (signal: NodeJS.Signals) => {
