@@ -79,6 +79,18 @@ export function uniqueNames<T extends z.ZodType<string>>(member: T) {
   });
 }
 
+// A host name (last label not numeric, which would make it an IPv4 address) or an IPv4 address,
+// then printable ASCII: every such string is a URL the WHATWG parser accepts with an http(s) host.
+const IPV4_OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
+const HTTP_URL_PATTERN = `^https?://(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|${IPV4_OCTET}(\\.${IPV4_OCTET}){3})(:[0-9]{1,4})?(/[!-~]*)?$`;
+
+/**
+ * Not blank as JavaScript's trim() sees it: at least one character that is neither ECMAScript
+ * white space nor a line terminator. Spelled out (not `\S`) so that every regex engine reading the
+ * OpenAPI document agrees.
+ */
+export const NOT_BLANK_PATTERN = "[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]";
+
 export const httpUrlSchema = z
   .string(expected("a string"))
   .max(2048, { error: "must be a URL of at most 2048 characters" })
@@ -92,7 +104,9 @@ export const httpUrlSchema = z
       }
     },
     { error: "must be an absolute http:// or https:// URL" },
-  );
+  )
+  // For the OpenAPI document (no validation): URLs the rule accepts, so generated examples pass.
+  .meta({ pattern: HTTP_URL_PATTERN });
 
 // Control characters are C0, DEL and C1.
 // eslint-disable-next-line no-control-regex
