@@ -1,0 +1,125 @@
+// Repo-local Pulumi CLI for end-to-end tests (Automation API).
+//
+// The CLI (v3.248.0, built offline by `bash tools/install-pulumi.sh`) lives in
+// <repo>/.tools/pulumi/bin together with the Node.js language host and the dynamic-provider
+// plugin. These helpers point the Automation API at it and keep every Pulumi file inside the repo
+// (PULUMI_HOME in .tools/pulumi/home, stack state in .pulumi-state or a folder of your choice).
+//
+//   const cmd = await pulumiCommand();
+//   const stack = await LocalWorkspace.createOrSelectStack(
+//     { stackName: "dev", workDir: programDir },
+//     { pulumiCommand: cmd, envVars: pulumiEnv({ stateDir }) },
+//   );
+//
+// tools/pulumi-env.sh sets the same variables for a shell.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { PulumiCommand } from "@pulumi/pulumi/automation";
+
+/** The CLI version the repo pins (same as the @pulumi/pulumi SDK in package.json). */
+export const PULUMI_CLI_VERSION = "3.248.0";
+
+/** Dev stacks only: the well-known passphrase used when PULUMI_CONFIG_PASSPHRASE is not set. Not a secret. */
+export const DEV_CONFIG_PASSPHRASE = "asset-delivery-dev";
+
+/** Absolute path of the repository root. */
+export function repoRoot(): string {
+  return path.resolve(__dirname, "..", "..");
+}
+
+/** `<repo>/.tools/pulumi`: the `root` that `PulumiCommand.get` expects (it runs `<root>/bin/pulumi`). */
+export function pulumiRoot(): string {
+  return path.join(repoRoot(), ".tools", "pulumi");
+}
+
+/** `<repo>/.tools/pulumi/bin`: the CLI and its bundled plugins. */
+export function pulumiBinDir(): string {
+  return path.join(pulumiRoot(), "bin");
+}
+
+export interface PulumiEnvOptions {
+  /** Folder for a local file backend (created if missing). Default: `<repo>/.pulumi-state`. */
+  stateDir?: string;
+  /** Full backend URL; wins over `stateDir`. */
+  backendUrl?: string;
+  /** Passphrase for stack secrets. Default: `$PULUMI_CONFIG_PASSPHRASE`, else DEV_CONFIG_PASSPHRASE. */
+  passphrase?: string;
+}
+
+/**
+ * Environment for running the repo-local CLI, as an object for `LocalWorkspace`'s `envVars`
+ * (or `child_process` `env`, merged over `process.env`). Mirrors tools/pulumi-env.sh:
+ * PATH (CLI folder first), PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_SKIP_UPDATE_CHECK and
+ * PULUMI_CONFIG_PASSPHRASE, plus NODE_PATH (repo node_modules, for the dynamic-provider plugin).
+ * PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK is never set.
+ * Creates PULUMI_HOME and the state folder if they do not exist.
+ */
+export function pulumiEnv(opts: PulumiEnvOptions = {}): Record<string, string> {
+  const root = repoRoot();
+  const home = path.join(pulumiRoot(), "home");
+  fs.mkdirSync(home, { recursive: true });
+
+  let backendUrl = opts.backendUrl;
+  if (backendUrl === undefined) {
+    const stateDir = path.resolve(opts.stateDir ?? path.join(root, ".pulumi-state"));
+    fs.mkdirSync(stateDir, { recursive: true });
+    backendUrl = `file://${stateDir}`;
+  }
+
+  const env: Record<string, string> = {
+    PATH: [pulumiBinDir(), process.env.PATH ?? ""].filter((p) => p !== "").join(path.delimiter),
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: backendUrl,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    // The dynamic-provider plugin (pulumi-resource-pulumi-nodejs) finds @pulumi/pulumi with
+    // require.resolve from its current directory, which for inline programs is the calling process's
+    // cwd: with the repo's node_modules on NODE_PATH it works from anywhere.
+    NODE_PATH: [path.join(root, "node_modules"), process.env.NODE_PATH ?? ""]
+      .filter((p) => p !== "")
+      .join(path.delimiter),
+  };
+  if (opts.passphrase !== undefined) {
+    env.PULUMI_CONFIG_PASSPHRASE = opts.passphrase;
+  } else if (process.env.PULUMI_CONFIG_PASSPHRASE) {
+    env.PULUMI_CONFIG_PASSPHRASE = process.env.PULUMI_CONFIG_PASSPHRASE;
+  } else if (!process.env.PULUMI_CONFIG_PASSPHRASE_FILE) {
+    env.PULUMI_CONFIG_PASSPHRASE = DEV_CONFIG_PASSPHRASE;
+  }
+  return env;
+}
+
+/**
+ * The repo-local CLI for the Automation API (`pulumiCommand` option of LocalWorkspace).
+ * `PulumiCommand.get({ root: <repo>/.tools/pulumi })` (it runs `<root>/bin/pulumi version`), then
+ * checks the version is >= PULUMI_CLI_VERSION.
+ * Throws with a hint to run tools/install-pulumi.sh when the CLI is missing.
+ */
+export async function pulumiCommand(): Promise<PulumiCommand> {
+  const cli = path.join(pulumiBinDir(), "pulumi");
+  if (!fs.existsSync(cli)) {
+    throw new Error(`Pulumi CLI not found at ${cli}: run \`bash tools/install-pulumi.sh\` first.`);
+  }
+  // `version` would want a semver.SemVer object, and `semver` is no direct dependency of this repo:
+  // let get() run its own check (CLI >= the SDK's minimum, same major) and compare with our pin here.
+  const cmd = await PulumiCommand.get({ root: pulumiRoot() });
+  if (cmd.version === null || cmd.version.compare(PULUMI_CLI_VERSION) < 0) {
+    throw new Error(
+      `Pulumi CLI at ${cli} is ${cmd.version?.version ?? "of unknown version"}; ` +
+        `need >= ${PULUMI_CLI_VERSION}: run \`bash tools/install-pulumi.sh\`.`,
+    );
+  }
+  return cmd;
+}
+
+/**
+ * A fresh, empty folder under `<repo>/.data/pulumi/` (git-ignored) for a program or workspace.
+ * Being inside the repo matters: Node resolves `@pulumi/pulumi` from there by walking up to
+ * `<repo>/node_modules`, and so does the dynamic-provider plugin, which the CLI starts in the
+ * program's folder. A folder under the OS temp dir would not find them.
+ */
+export function pulumiWorkDir(prefix = "work-"): string {
+  const parent = path.join(repoRoot(), ".data", "pulumi");
+  fs.mkdirSync(parent, { recursive: true });
+  return fs.mkdtempSync(path.join(parent, prefix));
+}
