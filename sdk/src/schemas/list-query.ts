@@ -55,6 +55,8 @@ export type SortFieldOf<L extends ListSpec> = L["sorts"][number];
 export const DEFAULT_PAGE_SIZE = 20;
 /** Our documented maximum where the spec says "not shown". */
 export const MAX_PAGE_SIZE = 100;
+/** Our documented maximum page number: far beyond any list, and keeps offsets exact integers. */
+export const MAX_PAGE_NUMBER = 1_000_000;
 
 export interface ListQuery<L extends ListSpec = ListSpec> {
   /** Conditions that must all hold. */
@@ -153,8 +155,9 @@ export function parseListQuery(
 
   const pageNumber = single("page[number]");
   if (pageNumber !== undefined) {
-    if (!/^\d+$/.test(pageNumber)) issues.push({ parameter: "page[number]", message: "must be an integer >= 0 (pages are zero-indexed)" });
-    else query.page.number = Number(pageNumber);
+    if (!/^\d+$/.test(pageNumber) || Number(pageNumber) > MAX_PAGE_NUMBER) {
+      issues.push({ parameter: "page[number]", message: `must be an integer from 0 to ${MAX_PAGE_NUMBER} (pages are zero-indexed)` });
+    } else query.page.number = Number(pageNumber);
   }
   const pageSize = single("page[size]");
   if (pageSize !== undefined) {

@@ -1,6 +1,6 @@
 // List parameters (spec 4.1): the one encoding the client writes and the server parses.
 import { describe, expect, it } from "vitest";
-import { encodeListQuery, MAX_PAGE_SIZE, paginationFor, parseListQuery, reportListSpec, selectFields, sourceListSpec } from "@asset-delivery/sdk";
+import { encodeListQuery, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, paginationFor, parseListQuery, reportListSpec, selectFields, sourceListSpec } from "@asset-delivery/sdk";
 
 const parse = (params: Record<string, string>) => parseListQuery(sourceListSpec, params);
 
@@ -53,7 +53,8 @@ describe("parseListQuery", () => {
   it.each([
     [{ "page[size]": "0" }, "page[size]", `must be an integer from 1 to ${MAX_PAGE_SIZE}`],
     [{ "page[size]": String(MAX_PAGE_SIZE + 1) }, "page[size]", `must be an integer from 1 to ${MAX_PAGE_SIZE}`],
-    [{ "page[number]": "-1" }, "page[number]", "must be an integer >= 0 (pages are zero-indexed)"],
+    [{ "page[number]": "-1" }, "page[number]", `must be an integer from 0 to ${MAX_PAGE_NUMBER} (pages are zero-indexed)`],
+    [{ "page[number]": "99999999999999999999" }, "page[number]", `must be an integer from 0 to ${MAX_PAGE_NUMBER} (pages are zero-indexed)`],
     [{ sort: "deployment.type" }, "sort", '"deployment.type": sorting on nested fields is not supported'],
     [{ sort: "-secure_url_token" }, "sort", '"secure_url_token" is not sortable; sort by date_deployed, enabled, name'],
     [{ "filter[enabled]": "yes" }, "filter[enabled]", "must be true or false"],
