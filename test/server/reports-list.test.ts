@@ -156,6 +156,7 @@ describe("the list", () => {
     ["sort=deployment.type", "sort", /nested fields/],
     ["page[size]=0", "page[size]", /from 1 to 100/],
     ["page[number]=-1", "page[number]", /zero-indexed/],
+    ["page[number]=99999999999999999999", "page[number]", /from 0 to 1000000/],
     ["filter[report_type]=weekly", "filter[report_type]", /must be one of cdn_logs/],
     ["filter[completed]=yes", "filter[completed]", /true or false/],
   ])("answers 400 for %s, naming the parameter", async (query, parameter, detail) => {

@@ -1,6 +1,6 @@
 // The parameters of an operation: its path parameters, and for lists the fields, page, sort and
 // filter parameters of its ListSpec (spec 4.1), typed as parseListQuery accepts them.
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type FilterKind, type ListSpec } from "@asset-delivery/sdk";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, type FilterKind, type ListSpec } from "@asset-delivery/sdk";
 import type { RegisteredRoute } from "../http/route";
 import type { JsonSchema } from "./json-schema";
 
@@ -52,7 +52,7 @@ function listParameters(spec: ListSpec): Parameter[] {
   const sortKey = `-?(${spec.sorts.join("|")})`;
   const parameters: Parameter[] = [
     fieldsParameter(spec),
-    { name: "page[number]", in: "query", required: false, description: "Zero-indexed page number.", schema: { type: "integer", minimum: 0, default: 0 } },
+    { name: "page[number]", in: "query", required: false, description: "Zero-indexed page number.", schema: { type: "integer", minimum: 0, maximum: MAX_PAGE_NUMBER, default: 0 } },
     {
       name: "page[size]",
       in: "query",
@@ -64,8 +64,8 @@ function listParameters(spec: ListSpec): Parameter[] {
       name: "sort",
       in: "query",
       required: false,
-      description: `Comma-separated sort keys among ${spec.sorts.join(", ")}; a leading "-" sorts descending.`,
-      schema: { type: "string", pattern: `^${sortKey}(,${sortKey})*$` },
+      description: `Comma-separated sort keys among ${spec.sorts.join(", ")}; a leading "-" sorts descending. Empty: the default order.`,
+      schema: { type: "string", pattern: `^(${sortKey}(,${sortKey})*)?$` },
     },
   ];
   for (const [field, kind] of Object.entries(spec.filters as Record<string, FilterKind>)) {
