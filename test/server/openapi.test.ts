@@ -8,7 +8,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020";
 import { JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
 import { createAccount, createKey, generateReports, importUsage } from "@asset-delivery/server";
@@ -54,6 +53,8 @@ function resolve(node: any): any {
 
 describe("the document", () => {
   it("is a valid OpenAPI 3.1 document", async () => {
+    // An ES module: imported dynamically from this CommonJS test.
+    const { Validator } = await import("@seriousme/openapi-schema-validator");
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -104,7 +105,7 @@ describe("the document", () => {
     expect(resolve(document.paths["/api/v1/reports"].get.responses["429"]).headers["Retry-After"].schema).toEqual({ type: "integer", minimum: 1 });
     const unlimited = await startTestServer({ rateLimits: "off" });
     try {
-      const other = await (await fetch(`${unlimited.url}/openapi.json`)).json();
+      const other = (await (await fetch(`${unlimited.url}/openapi.json`)).json()) as any;
       expect(other.paths["/api/v1/reports"].get.responses["429"]).toBeUndefined();
     } finally {
       await unlimited.close();

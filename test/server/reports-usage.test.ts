@@ -82,7 +82,7 @@ describe("usage seed", () => {
 
   it("gives byte-identical report files for the same ledger", () => {
     const dataDir = server.app.appOptions.dataDir;
-    const [{ reports }] = generateReports(server.db, { date: "2024-03-31", account: "test", dataDir, now: () => clock });
+    const { reports } = generateReports(server.db, { date: "2024-03-31", account: "test", dataDir, now: () => clock })[0]!;
     const files = (id: string) => server.db.prepare("SELECT path FROM report_files WHERE report_id = ? ORDER BY number").pluck().all(id) as string[];
     const read = () => reports.map((r) => files(r.id).map((f) => fs.readFileSync(path.join(dataDir, f))));
     const first = read();
