@@ -13,7 +13,7 @@ afterAll(() => server.close());
 
 function expectErrorDocument(response: ApiResponse, status: number, title: string) {
   expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toContain(JSONAPI_MEDIA_TYPE);
+  expect(response.headers.get("content-type")).toBe(JSONAPI_MEDIA_TYPE);
   const document = errorDocumentSchema.parse(response.body);
   const requestId = response.headers.get("x-request-id");
   expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -57,7 +57,8 @@ describe("error documents", () => {
     const body = createDocument({ name: "plain json", deployment: minimalDeployment("webproxy") });
     const response = await apiRequest(`${server.url}/api/v1/sources`, { method: "POST", key: server.adminKey, body, headers: { "content-type": "application/json" } });
     expect(response.status).toBe(201);
-    expect(response.headers.get("content-type")).toContain(JSONAPI_MEDIA_TYPE);
+    // Exactly the media type: JSON:API forbids parameters such as charset.
+    expect(response.headers.get("content-type")).toBe(JSONAPI_MEDIA_TYPE);
   });
 
   it("answers malformed JSON with 400", async () => {

@@ -51,3 +51,11 @@ export function errorDocument(request: FastifyRequest, status: number, entries: 
     server: SERVER_INFO,
   };
 }
+
+/**
+ * Serializer for every response document. Setting one on the reply also stops Fastify from
+ * appending "; charset=utf-8" to the media type, which JSON:API forbids (only ext and profile).
+ */
+export function serializeDocument(document: unknown): string {
+  return JSON.stringify(document);
+}

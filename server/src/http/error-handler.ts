@@ -2,7 +2,7 @@
 // error document (spec section 7) with the request id, and unknown paths get the same shape.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
-import { errorDocument } from "./documents";
+import { errorDocument, serializeDocument } from "./documents";
 import { ApiError, ERROR_TITLES, titleFor } from "./errors";
 
 /** Fastify's own request errors, with details a client can act on. */
@@ -33,7 +33,12 @@ function internalError(request: FastifyRequest): ApiError {
 }
 
 function send(reply: FastifyReply, request: FastifyRequest, error: ApiError) {
-  return reply.code(error.status).headers(error.headers).type(JSONAPI_MEDIA_TYPE).send(errorDocument(request, error.status, error.entries));
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type(JSONAPI_MEDIA_TYPE)
+    .serializer(serializeDocument)
+    .send(errorDocument(request, error.status, error.entries));
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

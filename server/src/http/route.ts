@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
 import type { AuthContext } from "./auth";
+import { serializeDocument } from "./documents";
 import { ApiError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -85,7 +86,7 @@ export function defineRoute<B extends z.ZodType | undefined = undefined>(app: Fa
       });
       // A sparse fieldset leaves out attributes on purpose: only whole objects are checked.
       if (validateResponses && list.fields === null) assertResponse(definition, result);
-      reply.code(definition.status).type(mediaType);
+      reply.code(definition.status).type(mediaType).serializer(serializeDocument);
       return result;
     },
   });
