@@ -62,7 +62,9 @@ export function defineVideoRoutes(app: FastifyInstance, jobs: JobStore, onCreate
     async handler({ reply, auth, params }) {
       const job = jobs.findForAccount(auth.accountId, params.job_id!);
       if (!job) throw notFound("Video job", params.job_id!);
-      if (job.status !== "ready" || !job.videoPath) throw notFound(`Video of job "${job.id}" (status ${job.status})`, job.id);
+      if (job.status !== "ready" || !job.videoPath) {
+        throw new ApiError(404, ERROR_TITLES[404]!, `Video job "${job.id}" has no video to download: its status is ${job.status}.`);
+      }
       reply.header("content-disposition", `attachment; filename="${job.id}.mp4"`);
       return fs.readFile(path.join(app.appOptions.dataDir, job.videoPath));
     },
