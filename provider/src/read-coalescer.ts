@@ -11,7 +11,7 @@ export interface SourceLookup {
 }
 
 export interface ReadCoalescerOptions {
-  /** How long the first read waits for others to join it. Default 10 ms. */
+  /** How long the first read waits for others to join it. Default 50 ms. */
   windowMs?: number;
   /** How long listed pages answer later reads. Default 60 s. */
   snapshotTtlMs?: number;
@@ -45,7 +45,7 @@ export class ReadCoalescer {
     private readonly lookup: SourceLookup,
     options: ReadCoalescerOptions = {},
   ) {
-    this.windowMs = options.windowMs ?? 10;
+    this.windowMs = options.windowMs ?? 50;
     this.snapshotTtlMs = options.snapshotTtlMs ?? 60_000;
     this.maxSingleReads = options.maxSingleReads ?? 2;
     this.now = options.now ?? Date.now;

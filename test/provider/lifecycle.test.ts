@@ -4,7 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createClient } from "@asset-delivery/sdk";
 import { checkSource } from "@asset-delivery/provider/dist/check";
 import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
+import { createSource } from "@asset-delivery/provider/dist/lifecycle/create";
 import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
+import { ReadCoalescer } from "@asset-delivery/provider/dist/read-coalescer";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -72,8 +74,6 @@ describe("create", () => {
     const slow = await startTestServer({ deployDelayMs: 1500 });
     try {
       const client = createClient({ baseUrl: slow.url, apiKey: slow.adminKey });
-      const { createSource } = await import("@asset-delivery/provider/dist/lifecycle/create");
-      const { ReadCoalescer } = await import("@asset-delivery/provider/dist/read-coalescer");
       const session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
       const { outs } = await createSource(session, webfolder(label("slow")));
       expect(outs.deploymentStatus).toBe("deployed");
@@ -179,7 +179,7 @@ describe("delete", () => {
     const subdomain = label("retire");
     const { id } = await sourceProvider.create(webfolder(subdomain));
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    await sourceProvider.delete(id, {});
+    await sourceProvider.delete(id);
     expect(warnings).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`Source ${id} \\("Photos"\\) was retired, not deleted.*"${subdomain}" stay reserved`)));
     warnings.mockRestore();
     const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
@@ -194,7 +194,7 @@ describe("delete", () => {
   });
 
   it("tolerates a Source that is already gone", async () => {
-    await expect(sourceProvider.delete("q".repeat(24), {})).resolves.toBeUndefined();
+    await expect(sourceProvider.delete("q".repeat(24))).resolves.toBeUndefined();
   });
 });
 

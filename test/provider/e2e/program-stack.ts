@@ -1,0 +1,55 @@
+// A stack of one of the test programs in test/provider/programs/, run by the real Pulumi CLI
+// through the Automation API on a local file backend. The program folder is copied into a fresh
+// work folder under <repo>/.data (so that Node still finds the repo's node_modules and the stack's
+// config files stay out of the source tree).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+import { pulumiCommand, pulumiEnv, pulumiWorkDir } from "../../support/pulumi";
+
+export interface ProgramStack {
+  stack: Stack;
+  workDir: string;
+  /** Sets plain config values of the program (objects as JSON). */
+  set(values: Record<string, unknown>): Promise<void>;
+  /** Sets secret config values of the program (objects as JSON). */
+  setSecret(values: Record<string, unknown>): Promise<void>;
+  /** The stack's state file in the backend, as stored (secrets encrypted). */
+  stateFile(): string;
+  /** Removes the stack and the work folder. */
+  remove(): Promise<void>;
+}
+
+export async function programStack(program: string, stackName: string, credentials: { baseUrl: string; apiKey: string }): Promise<ProgramStack> {
+  const workDir = pulumiWorkDir(`${program}-`);
+  fs.cpSync(path.join(__dirname, "..", "programs", program), workDir, { recursive: true });
+  const stateDir = path.join(workDir, ".state");
+  const envVars = {
+    ...pulumiEnv({ stateDir }),
+    // Type checking is the job of `tsc -p test`; at run time the program is only transpiled.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+  };
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand: await pulumiCommand(), envVars });
+  await stack.setAllConfig({
+    "assetdelivery:baseUrl": { value: credentials.baseUrl },
+    "assetdelivery:apiKey": { value: credentials.apiKey, secret: true },
+  });
+  const encode = (values: Record<string, unknown>, secret: boolean) =>
+    Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value: typeof value === "string" ? value : JSON.stringify(value), secret }]));
+  return {
+    stack,
+    workDir,
+    set: (values) => stack.setAllConfig(encode(values, false)),
+    setSecret: (values) => stack.setAllConfig(encode(values, true)),
+    stateFile: () => {
+      const stacks = path.join(stateDir, ".pulumi", "stacks");
+      const file = fs.readdirSync(stacks, { recursive: true, encoding: "utf8" }).find((f) => f.endsWith(`${stackName}.json`));
+      if (!file) throw new Error(`no state file of stack ${stackName} under ${stacks}`);
+      return fs.readFileSync(path.join(stacks, file), "utf8");
+    },
+    async remove() {
+      await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+      fs.rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}

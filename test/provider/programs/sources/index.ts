@@ -1,0 +1,27 @@
+// End-to-end test program: declares the Sources given in the stack configuration, so that each
+// step of a test changes what is declared through `pulumi config` alone.
+//   sources       name -> SourceArgs (plain; may hold write-only values in plain text on purpose)
+//   secretFields  name -> deployment fields whose values come from `secretValues`
+//   plainFields   name -> deployment fields whose values come from `secretValues` unmarked, as a
+//                 careless program would pass them (the resource must still keep them secret)
+//   secretValues  (secret) name -> field -> value
+import * as pulumi from "@pulumi/pulumi";
+import { Source, type SourceArgs } from "@asset-delivery/provider";
+
+const config = new pulumi.Config();
+const declared = config.requireObject<Record<string, SourceArgs>>("sources");
+const secretFields = config.getObject<Record<string, string[]>>("secretFields") ?? {};
+const plainFields = config.getObject<Record<string, string[]>>("plainFields") ?? {};
+const secretValues = config.getSecretObject<Record<string, Record<string, string>>>("secretValues");
+
+const valueOf = (name: string, field: string) => secretValues!.apply((all) => all[name]![field]!);
+
+const sources = Object.entries(declared).map(([name, args]) => {
+  const secrets = Object.fromEntries((secretFields[name] ?? []).map((field) => [field, valueOf(name, field)]));
+  const plain = Object.fromEntries((plainFields[name] ?? []).map((field) => [field, pulumi.unsecret(valueOf(name, field))]));
+  return new Source(name, { ...args, deployment: { ...args.deployment, ...secrets, ...plain } as SourceArgs["deployment"] });
+});
+
+export const ids = Object.fromEntries(sources.map((source, i) => [Object.keys(declared)[i]!, source.id]));
+export const statuses = Object.fromEntries(sources.map((source, i) => [Object.keys(declared)[i]!, source.deploymentStatus]));
+export const passwordSet = Object.fromEntries(sources.map((source, i) => [Object.keys(declared)[i]!, source.passwordSet]));
