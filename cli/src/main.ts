@@ -4,6 +4,7 @@ import { AdminError } from "@asset-delivery/server";
 import { UsageError, type Command } from "./command";
 import { accountsCommand } from "./commands/accounts";
 import { demoCommand } from "./commands/demo";
+import { driftCommand } from "./commands/drift";
 import { keysCommand } from "./commands/keys";
 import { reportsCommand } from "./commands/reports";
 import { serveCommand } from "./commands/serve";
@@ -16,6 +17,7 @@ export const COMMANDS: Record<string, Command> = {
   demo: demoCommand,
   reports: reportsCommand,
   usage: usageCommand,
+  drift: driftCommand,
 };
 
 function overview(): string {

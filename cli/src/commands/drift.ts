@@ -1,0 +1,56 @@
+// `asset-delivery drift`: which Sources of a stack differ on the server from what the stack
+// declares, as a pull-request comment (Markdown) or JSON. Exit codes as `terraform plan
+// -detailed-exitcode`: 0 no drift, 2 drift, 1 error (bad arguments included, so that CI never
+// mistakes a typo for drift).
+import { parseArgs } from "node:util";
+import { oneOfSetting, type Command } from "../command";
+import { DriftError, driftReport, renderJson, renderMarkdown } from "../drift";
+
+const FORMATS = ["markdown", "json"] as const;
+export const DRIFT_EXIT = { none: 0, error: 1, drift: 2 } as const;
+
+const usage = `asset-delivery drift --stack NAME [--cwd DIR] [--format markdown|json]
+
+Compares each Source the stack manages, as its state last recorded it, with the Source on the
+server, and prints the differences field by field. Changes nothing: no refresh, no update.
+
+  --stack   the stack to review
+  --cwd     the Pulumi project's folder (default: the current folder)
+  --format  markdown (default; ready to post as a pull-request comment) or json
+Credentials: the stack's config assetdelivery:baseUrl and assetdelivery:apiKey, else
+ASSET_DELIVERY_BASE_URL and ASSET_DELIVERY_API_KEY. The stack's secrets are read with its secrets
+provider (PULUMI_CONFIG_PASSPHRASE for a passphrase); secret values are never printed.
+Exit code: 0 no drift, 2 drift found, 1 error.`;
+
+export const driftCommand: Command = {
+  summary: "Review drift: which Sources of a stack differ on the server (exit 0 none, 2 drift, 1 error)",
+  usage,
+  async run(args) {
+    let options: { stack: string; workDir: string; format: (typeof FORMATS)[number] };
+    try {
+      options = parseOptions(args);
+    } catch (error) {
+      process.stderr.write(`asset-delivery drift: ${(error as Error).message}\n\n${usage}\n`);
+      return DRIFT_EXIT.error;
+    }
+    try {
+      const report = await driftReport(options);
+      process.stdout.write(options.format === "json" ? renderJson(report) : renderMarkdown(report));
+      return report.drifted.length > 0 ? DRIFT_EXIT.drift : DRIFT_EXIT.none;
+    } catch (error) {
+      const message = error instanceof DriftError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      process.stderr.write(`asset-delivery drift: ${message}\n`);
+      return DRIFT_EXIT.error;
+    }
+  },
+};
+
+function parseOptions(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { stack: { type: "string" }, cwd: { type: "string" }, format: { type: "string" } },
+    strict: true,
+  });
+  if (!values.stack) throw new Error("--stack NAME is required");
+  return { stack: values.stack, workDir: values.cwd ?? process.cwd(), format: oneOfSetting(values.format, "format", FORMATS, "markdown") };
+}

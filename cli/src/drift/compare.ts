@@ -1,0 +1,79 @@
+// Declared state + live Sources → drift report. What counts as a change is the provider's: the
+// live Source is turned into inputs the way a refresh would (`inputsFromSource`), `diffSource`
+// names the attributes that differ, and `comparableDeployment` drops what is not declarable (read-only
+// fields, the server's own annotation). Secrets cannot be read back; where a read-only flag
+// (`password_set`) reports whether one is set, its presence is compared instead.
+import deepEqual from "fast-deep-equal";
+import { secretPresenceFlags, type Source } from "@asset-delivery/sdk";
+import { comparableDeployment, diffSource } from "@asset-delivery/provider/dist/diff";
+import { camelCase, isPlainObject } from "@asset-delivery/provider/dist/names";
+import { declarableDeployment, inputsFromSource, isSourceType, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
+import type { DeclaredSource } from "./declared-state";
+import type { DriftReport, SecretDrift, SourceDrift, ValueDrift } from "./report";
+
+/** `live` holds every declared id: the Source as the server has it, or undefined when the server does not have it. */
+export function compareSources(stack: string, declared: readonly DeclaredSource[], live: ReadonlyMap<string, Source | undefined>): DriftReport {
+  const drifted = declared.map((source) => sourceDrift(source, live.get(source.id))).filter((drift): drift is SourceDrift => drift !== undefined);
+  return { stack, sourceCount: declared.length, drifted };
+}
+
+function sourceDrift(declared: DeclaredSource, live: Source | undefined): SourceDrift | undefined {
+  const { name, id } = declared;
+  if (!live || live.attributes.deployment_status === "deleted") return { name, id, status: "gone", fields: [] };
+  const fields = [...valueDrift(declared.inputs, live), ...secretDrift(declared.inputs, live)];
+  const retired = declared.inputs.enabled !== false && !live.attributes.enabled;
+  if (retired) return { name, id, status: "retired", fields };
+  return fields.length > 0 ? { name, id, status: "changed", fields } : undefined;
+}
+
+function valueDrift(declared: SourceInputs, source: Source): ValueDrift[] {
+  // The whole declarable deployment, annotation included: comparableDeployment keeps it only when declared.
+  const live: SourceInputs = { ...inputsFromSource(source, declared), deployment: declarableDeployment(source) };
+  const { changed } = diffSource(source.id, live, declared);
+  const drift: ValueDrift[] = [];
+  if (changed.includes("name")) drift.push({ field: "name", declared: declared.name, live: live.name });
+  if (changed.includes("enabled")) drift.push({ field: "enabled", declared: declared.enabled, live: live.enabled });
+  if (changed.includes("deployment")) {
+    const declaredDeployment = comparableDeployment(declared.deployment, declared.deployment);
+    const liveDeployment = comparableDeployment(live.deployment, declared.deployment);
+    drift.push(...leafDrift(declaredDeployment, liveDeployment, ["deployment"]));
+  }
+  return drift;
+}
+
+/** The differing values inside two objects, one row per differing leaf; lists are compared whole (PATCH replaces them whole). */
+function leafDrift(declared: unknown, live: unknown, path: string[]): ValueDrift[] {
+  if (!isPlainObject(declared) || !isPlainObject(live)) return deepEqual(declared, live) ? [] : [row(path, declared, live)];
+  const keys = [...new Set([...Object.keys(declared), ...Object.keys(live)])];
+  return keys.flatMap((key) => leafDrift(declared[key], live[key], [...path, key]));
+}
+
+function row(path: string[], declared: unknown, live: unknown): ValueDrift {
+  return { field: fieldPath(path), ...(declared !== undefined && { declared }), ...(live !== undefined && { live }) };
+}
+
+/** Declared secrets against the server's flags: a declared value means set, a declared null means cleared. */
+function secretDrift(declared: SourceInputs, source: Source): SecretDrift[] {
+  const deployment = source.attributes.deployment as Record<string, unknown>;
+  const declaredType = isPlainObject(declared.deployment) ? declared.deployment.type : undefined;
+  // After a type change the declared secrets belong to the other type: the `type` row says it all.
+  if (declaredType !== deployment.type || !isSourceType(deployment.type)) return [];
+  const secrets = isPlainObject(declared.deploymentSecrets) ? declared.deploymentSecrets : {};
+  return secretPresenceFlags(deployment.type).flatMap(({ flag, secret }) => {
+    const value = secrets[camelCase(secret)];
+    if (value === undefined) return []; // not declared: the server keeps whatever it has
+    const declaredSet = value !== null;
+    const liveSet = deployment[flag] === true;
+    if (declaredSet === liveSet) return [];
+    return [{ field: fieldPath(["deployment", camelCase(secret)]), secret: true, declared: presence(declaredSet), live: presence(liveSet), flag: camelCase(flag) }];
+  });
+}
+
+function presence(set: boolean): "set" | "not set" {
+  return set ? "set" : "not set";
+}
+
+/** `deployment.cacheTtlError`, `deployment.defaultParams["txt-font"]`: keys that are data are quoted. */
+function fieldPath(path: readonly string[]): string {
+  return path.map((key, index) => (/^[A-Za-z_$][\w$]*$/.test(key) ? `${index ? "." : ""}${key}` : `[${JSON.stringify(key)}]`)).join("");
+}

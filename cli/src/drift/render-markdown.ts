@@ -1,0 +1,53 @@
+// The drift report as Markdown, ready to post as a pull-request comment: a summary line, then per
+// drifted Source its Pulumi name, id, status and a table of field / declared / live.
+import { isSecretDrift, type DriftReport, type FieldDrift, type SourceDrift } from "./report";
+
+const STATUS_TEXT = {
+  changed: "changed on the server",
+  retired: "retired: disabled on the server",
+  gone: "gone: the server no longer has this Source",
+} as const;
+
+export function renderMarkdown(report: DriftReport): string {
+  if (report.drifted.length === 0) return `${noDriftLine(report)}\n`;
+  const { stack, sourceCount, drifted } = report;
+  const lines = [`Drift: ${drifted.length} of ${plural(sourceCount, "Source")} ${drifted.length === 1 ? "differs" : "differ"} from stack ${code(stack)}.`];
+  for (const source of drifted) lines.push("", ...sourceSection(source));
+  lines.push("", "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>");
+  return lines.join("\n") + "\n";
+}
+
+function noDriftLine({ stack, sourceCount }: DriftReport): string {
+  if (sourceCount === 0) return `No drift: stack ${code(stack)} manages no Sources.`;
+  if (sourceCount === 1) return `No drift: the one Source of stack ${code(stack)} matches the server.`;
+  return `No drift: all ${sourceCount} Sources of stack ${code(stack)} match the server.`;
+}
+
+function sourceSection(source: SourceDrift): string[] {
+  const heading = `#### ${code(source.name)} · Source ${code(source.id)}: ${STATUS_TEXT[source.status]}`;
+  if (source.fields.length === 0) return [heading];
+  return [heading, "", "| Field | Declared | Live |", "| --- | --- | --- |", ...source.fields.map(fieldRow)];
+}
+
+function fieldRow(field: FieldDrift): string {
+  if (isSecretDrift(field)) {
+    return `| ${code(field.field)} | *secret, ${field.declared}* | *changed: ${field.live}* (${code(`${field.flag}: ${field.live === "set"}`)}) |`;
+  }
+  return `| ${code(field.field)} | ${value(field.declared)} | ${value(field.live)} |`;
+}
+
+function value(content: unknown): string {
+  return content === undefined ? "*absent*" : code(JSON.stringify(content));
+}
+
+/** A code span that holds any text inside a table cell: pipes escaped, a fence longer than any backtick run inside. */
+function code(text: string): string {
+  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longestRun + 1);
+  const padded = longestRun > 0 ? ` ${text} ` : text;
+  return `${fence}${padded.replace(/\|/g, "\\|")}${fence}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,54 @@
+// The drift report: which managed Sources differ from what the stack declares, field by field.
+// This is also the documented JSON shape of `asset-delivery drift --format json`.
+
+/**
+ * - `changed`: fields differ;
+ * - `retired`: disabled on the server (enabled: false) although declared enabled; other fields may differ too;
+ * - `gone`: the server no longer has the Source.
+ */
+export type DriftStatus = "changed" | "retired" | "gone";
+
+/** A field whose value differs. `declared` or `live` is absent when that side does not have the field. */
+export interface ValueDrift {
+  /** camelCase path as written in the program, e.g. `deployment.cacheTtlError`, `deployment.defaultParams.w`. */
+  field: string;
+  declared?: unknown;
+  live?: unknown;
+}
+
+/**
+ * A write-only field (a secret) whose presence, as the server reports it through a read-only flag,
+ * disagrees with the declared one. The values themselves are never shown.
+ */
+export interface SecretDrift {
+  field: string;
+  secret: true;
+  declared: "set" | "not set";
+  live: "set" | "not set";
+  /** The read-only output that revealed it, e.g. `passwordSet`. */
+  flag: string;
+}
+
+export type FieldDrift = ValueDrift | SecretDrift;
+
+export interface SourceDrift {
+  /** The resource's Pulumi name. */
+  name: string;
+  /** The Source's id on the server. */
+  id: string;
+  status: DriftStatus;
+  /** Empty for a Source that is gone. */
+  fields: FieldDrift[];
+}
+
+export interface DriftReport {
+  stack: string;
+  /** How many Sources the stack manages. */
+  sourceCount: number;
+  /** The Sources that differ, by Pulumi name. */
+  drifted: SourceDrift[];
+}
+
+export function isSecretDrift(field: FieldDrift): field is SecretDrift {
+  return "secret" in field;
+}

@@ -1,0 +1,44 @@
+// What drift review reads from the stack, through the Automation API and the Pulumi CLI on PATH:
+// the state (`pulumi stack export --show-secrets`) and the configuration (`pulumi config
+// --show-secrets`), with the stack's secrets provider or passphrase from the environment. Both
+// only read: nothing is refreshed or updated.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CommandError, LocalWorkspace, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { DriftError } from "./failure";
+
+export interface StackSnapshot {
+  /** The exported deployment, secrets decrypted. */
+  state: unknown;
+  /** Every config value by full key (`assetdelivery:baseUrl`), secrets decrypted. */
+  config: Record<string, string>;
+}
+
+const PROJECT_FILES = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"];
+
+export async function readStack(stackName: string, workDir: string): Promise<StackSnapshot> {
+  if (!PROJECT_FILES.some((file) => fs.existsSync(path.join(workDir, file)))) {
+    throw new DriftError(`no Pulumi project in ${workDir} (no Pulumi.yaml): run in the project's folder or pass --cwd`);
+  }
+  try {
+    const workspace = await LocalWorkspace.create({ workDir });
+    // Two independent reads: run side by side.
+    const [state, config] = await Promise.all([workspace.exportStack(stackName), workspace.getAllConfig(stackName)]);
+    return { state, config: Object.fromEntries(Object.entries(config).map(([key, { value }]) => [key, value])) };
+  } catch (error) {
+    throw new DriftError(stackFailure(error, stackName, workDir), { cause: error });
+  }
+}
+
+function stackFailure(error: unknown, stackName: string, workDir: string): string {
+  if (error instanceof StackNotFoundError) return `stack "${stackName}" not found for the project in ${workDir} (check the name and the backend: PULUMI_BACKEND_URL or pulumi login)`;
+  if (error instanceof CommandError) return `pulumi failed to read stack "${stackName}": ${cliErrorLines(error.message)}`;
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") return "the Pulumi CLI was not found on PATH";
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The CLI's own `error:` lines, not the whole command result (which repeats the command and its output). */
+function cliErrorLines(message: string): string {
+  const lines = message.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("error:"));
+  return lines.length > 0 ? lines.map((line) => line.slice("error:".length).trim()).join("; ") : message.trim();
+}

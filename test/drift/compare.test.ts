@@ -1,0 +1,153 @@
+// The comparison alone: declared inputs (as `check` leaves them in the state) against Sources as
+// the API returns them, into the report model.
+import { describe, expect, it } from "vitest";
+import type { Source } from "@asset-delivery/sdk";
+import { checkSource } from "@asset-delivery/provider/dist/check";
+import { compareSources, type DeclaredSource } from "@asset-delivery/cli/dist/drift";
+import { sourceResource, WEBFOLDER } from "../support/api-documents";
+
+const ID = "a".repeat(24);
+const OTHER_ID = "b".repeat(24);
+
+/** A Source as the state records it: the program's camelCase args, checked (defaults filled, secrets apart). */
+function declared(args: Record<string, unknown>, name = "photos", id = ID): DeclaredSource {
+  const { inputs, failures } = checkSource({ name: "Photos", ...args });
+  if (failures.length > 0) throw new Error(failures.map((f) => f.reason).join("; "));
+  return { name, id, inputs };
+}
+
+const photosArgs = { deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" } };
+
+/** The same Source as the server returns it (generated annotation, read-only flags false), then edited. */
+function live(deployment: Record<string, unknown> = {}, attributes: Partial<Source["attributes"]> = {}, id = ID): Source {
+  const source = sourceResource({ id, deployment: WEBFOLDER, deployment_status: "deployed" });
+  const edited = { ...source.attributes.deployment, ...deployment } as Source["attributes"]["deployment"];
+  return { ...source, attributes: { ...source.attributes, deployment: edited, ...attributes } };
+}
+
+function driftOf(source: DeclaredSource, server: Source | undefined) {
+  return compareSources("dev", [source], new Map([[source.id, server]])).drifted;
+}
+
+describe("compareSources", () => {
+  it("finds no drift when the server has what the state declares (defaults, read-only flags and the generated annotation ignored)", () => {
+    expect(compareSources("dev", [declared(photosArgs)], new Map([[ID, live()]]))).toEqual({ stack: "dev", sourceCount: 1, drifted: [] });
+  });
+
+  it("reports a scalar, a list and the name by their camelCase paths", () => {
+    const server = live({ cache_ttl_error: 900, custom_domains: ["cdn.example.com"] }, { name: "Renamed" });
+    expect(driftOf(declared(photosArgs), server)).toEqual([
+      {
+        name: "photos",
+        id: ID,
+        status: "changed",
+        fields: [
+          { field: "name", declared: "Photos", live: "Renamed" },
+          { field: "deployment.cacheTtlError", declared: 300, live: 900 },
+          { field: "deployment.customDomains", declared: [], live: ["cdn.example.com"] },
+        ],
+      },
+    ]);
+  });
+
+  it("reports a nested object key by key, quoting keys that are no identifiers, absent on the side that lacks them", () => {
+    const source = declared({ deployment: { ...photosArgs.deployment, defaultParams: { w: 400, "txt-font": "Arial" } } });
+    const server = live({ default_params: { w: 800, q: 75 } });
+    expect(driftOf(source, server)[0]!.fields).toEqual([
+      { field: "deployment.defaultParams.w", declared: 400, live: 800 },
+      { field: 'deployment.defaultParams["txt-font"]', declared: "Arial" },
+      { field: "deployment.defaultParams.q", live: 75 },
+    ]);
+  });
+
+  it("compares the annotation only when the program declares one", () => {
+    const annotated = declared({ deployment: { ...photosArgs.deployment, annotation: "managed by pulumi" } });
+    expect(driftOf(annotated, live({ annotation: "managed by pulumi" }))).toEqual([]);
+    expect(driftOf(annotated, live({ annotation: "edited by hand" }))[0]!.fields).toEqual([
+      { field: "deployment.annotation", declared: "managed by pulumi", live: "edited by hand" },
+    ]);
+    expect(driftOf(declared(photosArgs), live({ annotation: "edited by hand" }))).toEqual([]);
+  });
+
+  it("reports a Source disabled on the server while declared enabled as retired, with its other changes", () => {
+    const server = live({ cache_ttl_error: 900 }, { enabled: false, deployment_status: "disabled" });
+    expect(driftOf(declared(photosArgs), server)).toEqual([
+      {
+        name: "photos",
+        id: ID,
+        status: "retired",
+        fields: [
+          { field: "enabled", declared: true, live: false },
+          { field: "deployment.cacheTtlError", declared: 300, live: 900 },
+        ],
+      },
+    ]);
+  });
+
+  it("reports a Source declared disabled and enabled on the server as changed, and one disabled on both sides as no drift", () => {
+    const disabled = declared({ ...photosArgs, enabled: false });
+    expect(driftOf(disabled, live())).toEqual([{ name: "photos", id: ID, status: "changed", fields: [{ field: "enabled", declared: false, live: true }] }]);
+    expect(driftOf(disabled, live({}, { enabled: false, deployment_status: "disabled" }))).toEqual([]);
+  });
+
+  it("reports a Source the server does not have, or reports deleted, as gone", () => {
+    expect(driftOf(declared(photosArgs), undefined)).toEqual([{ name: "photos", id: ID, status: "gone", fields: [] }]);
+    expect(driftOf(declared(photosArgs), live({}, { deployment_status: "deleted" }))).toEqual([{ name: "photos", id: ID, status: "gone", fields: [] }]);
+  });
+
+  it("reveals a secret's presence through its flag, never its value", () => {
+    const withPassword = declared({ deployment: { ...photosArgs.deployment, password: "hunter2", requestHandshake: "H".repeat(32) } });
+    const server = live({ request_handshake_set: true });
+    expect(driftOf(withPassword, server)[0]!.fields).toEqual([
+      { field: "deployment.password", secret: true, declared: "set", live: "not set", flag: "passwordSet" },
+    ]);
+    expect(JSON.stringify(driftOf(withPassword, server))).not.toContain("hunter2");
+  });
+
+  it("reports a secret declared cleared (null) but set on the server; an undeclared secret is not compared", () => {
+    const cleared = declared({ deployment: { ...photosArgs.deployment, password: null } });
+    expect(driftOf(cleared, live({ password_set: true }))[0]!.fields).toEqual([
+      { field: "deployment.password", secret: true, declared: "not set", live: "set", flag: "passwordSet" },
+    ]);
+    expect(driftOf(declared(photosArgs), live({ password_set: true, request_signing_key_set: true }))).toEqual([]);
+  });
+
+  it("reads upload credentials through allowsUpload, and cannot tell anything of secrets without a flag", () => {
+    const s3 = { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "photos-bucket", s3SecretKey: "s3-secret" };
+    const source = declared({ deployment: { ...s3, uploadCredentials: { type: "s3", s3AccessKey: "AKIAUP", s3SecretKey: "up-secret" } } });
+    const server = sourceResource({
+      id: ID,
+      deployment: { type: "s3", service_subdomains: ["photos"], s3_access_key: "AKIAEXAMPLE", s3_bucket: "photos-bucket", s3_secret_key: "rotated-by-hand" },
+      deployment_status: "deployed",
+    });
+    expect(driftOf(source, server)[0]!.fields).toEqual([
+      { field: "deployment.uploadCredentials", secret: true, declared: "set", live: "not set", flag: "allowsUpload" },
+    ]);
+  });
+
+  it("after a type change on the server, reports the type and each field of either type, and no secret", () => {
+    const withPassword = declared({ deployment: { ...photosArgs.deployment, password: "hunter2" } });
+    const server = sourceResource({ id: ID, deployment: { type: "webproxy", service_subdomains: ["photos"] }, deployment_status: "deployed" });
+    expect(driftOf(withPassword, server)[0]!.fields).toEqual([
+      { field: "deployment.type", declared: "webfolder", live: "webproxy" },
+      { field: "deployment.webfolderBaseUrl", declared: "https://origin.example.com/images/" },
+      { field: "deployment.robotsTxt", declared: "origin", live: "allow-all" },
+    ]);
+  });
+
+  it("keeps the order it is given and counts every declared Source", () => {
+    const report = compareSources(
+      "prod",
+      [declared(photosArgs, "assets", OTHER_ID), declared(photosArgs, "photos", ID)],
+      new Map([
+        [OTHER_ID, live({ cache_ttl_error: 60 }, {}, OTHER_ID)],
+        [ID, undefined],
+      ]),
+    );
+    expect(report.sourceCount).toBe(2);
+    expect(report.drifted.map((d) => [d.name, d.status])).toEqual([
+      ["assets", "changed"],
+      ["photos", "gone"],
+    ]);
+  });
+});

@@ -1,0 +1,53 @@
+// Reading the managed Sources out of an exported stack (`pulumi stack export --show-secrets`).
+import { describe, expect, it } from "vitest";
+import { declaredSources, SOURCE_RESOURCE_TYPE } from "@asset-delivery/cli/dist/drift";
+
+const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const urn = (name: string, type = SOURCE_RESOURCE_TYPE) => `urn:pulumi:prod::site::${type}::${name}`;
+
+function exported(resources: unknown[]) {
+  return { version: 3, deployment: { manifest: {}, resources } };
+}
+
+const photos = {
+  urn: urn("photos"),
+  type: SOURCE_RESOURCE_TYPE,
+  id: "a".repeat(24),
+  custom: true,
+  inputs: {
+    name: "Photos",
+    enabled: true,
+    deployment: { type: "webfolder", serviceSubdomains: ["photos"] },
+    deploymentSecrets: { ...SECRET_SIG, plaintext: JSON.stringify({ password: "hunter2" }) },
+    __provider: "exports.handler = ...",
+  },
+};
+
+describe("declaredSources", () => {
+  it("keeps the Source resources by Pulumi name, with their inputs and secrets unwrapped", () => {
+    const assets = { ...photos, urn: urn("assets"), id: "b".repeat(24), inputs: { ...photos.inputs, name: "Assets" } };
+    const stack = { urn: urn("site-prod", "pulumi:pulumi:Stack"), type: "pulumi:pulumi:Stack" };
+    const sources = declaredSources(exported([stack, photos, assets]));
+    expect(sources.map((s) => [s.name, s.id])).toEqual([
+      ["assets", "b".repeat(24)],
+      ["photos", "a".repeat(24)],
+    ]);
+    expect(sources[1]!.inputs.deploymentSecrets).toEqual({ password: "hunter2" });
+  });
+
+  it("skips an old copy waiting for deletion, and reads a stack without resources as none", () => {
+    expect(declaredSources(exported([{ ...photos, delete: true }]))).toEqual([]);
+    expect(declaredSources({ version: 3, deployment: { manifest: {} } })).toEqual([]);
+  });
+
+  it("refuses encrypted secrets, naming the resource", () => {
+    const encrypted = { ...photos, inputs: { ...photos.inputs, deploymentSecrets: { ...SECRET_SIG, ciphertext: "v1:abc" } } };
+    expect(() => declaredSources(exported([encrypted]))).toThrow(`${urn("photos")}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`);
+  });
+
+  it("refuses a Source without id or inputs, and a document that is no exported stack", () => {
+    expect(() => declaredSources(exported([{ ...photos, id: "" }]))).toThrow(`${urn("photos")}: the state has no Source id`);
+    expect(() => declaredSources(exported([{ ...photos, inputs: undefined }]))).toThrow(`${urn("photos")}: the state has no inputs`);
+    expect(() => declaredSources({})).toThrow("the exported stack has no deployment");
+  });
+});
