@@ -1,0 +1,120 @@
+// The client against the project's own server (server/): the Source lifecycle, paging, reports
+// with split gzipped files, the spec's rate limits at full speed, and creates under injected faults.
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createClient, type AssetDeliveryClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
+import { generateReports, seedUsage } from "@asset-delivery/server";
+import { FakeClock } from "../../support/fake-clock";
+import { startTestServer as startApiServer, type TestServer as ApiServer } from "../../support/server";
+
+let server: ApiServer | undefined;
+let client: AssetDeliveryClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+let labels = 0;
+const label = () => `sdk-${process.pid}-${++labels}`;
+const webfolder = (name: string, subdomain = label()): SourceCreateAttributes => ({
+  name,
+  deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://origin.example.com/images/" },
+});
+
+describe("against the project's server", () => {
+  it("creates, waits for, updates, finds and lists Sources", async () => {
+    server = await startApiServer({ deployDelayMs: 100 });
+    client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    const subdomain = label();
+    const created = await client.sources.create({
+      name: "Photos",
+      deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://origin.example.com/", password: "pw", cache_ttl_error: 60 },
+    });
+    expect(created.attributes).toMatchObject({ name: "Photos", enabled: true, deployment_status: "deploying" });
+    expect(created.attributes.deployment).toMatchObject({ type: "webfolder", cache_ttl_error: 60, password_set: true });
+    expect(created.attributes.deployment).not.toHaveProperty("password");
+
+    const deployed = await client.sources.waitForDeployment(created.id, { intervalMs: 50, timeoutMs: 10_000 });
+    expect(deployed.attributes.deployment_status).toBe("deployed");
+
+    const renamed = await client.sources.update(created.id, { name: "Renamed" });
+    expect(renamed.attributes.name).toBe("Renamed");
+    expect(renamed.attributes.deployment.type === "webfolder" && renamed.attributes.deployment.password_set).toBe(true);
+
+    expect((await client.sources.findBySubdomain(subdomain.toUpperCase()))?.id).toBe(created.id);
+    expect(await client.sources.findBySubdomain(`${subdomain}x`)).toBeUndefined();
+    const partial = await client.sources.get(created.id, { fields: ["name", "deployment.cache_ttl_error"] });
+    expect(partial.attributes).toEqual({ name: "Renamed", deployment: { cache_ttl_error: 60 } });
+
+    for (let i = 0; i < 4; i++) await client.sources.create(webfolder(`More ${i}`));
+    const names: string[] = [];
+    for await (const source of client.sources.iterate({ sort: ["name"], page: { size: 2 } })) names.push(source.attributes.name);
+    expect(names).toEqual(["More 0", "More 1", "More 2", "More 3", "Renamed"]);
+    expect(await client.sources.all({ filter: { name: "More" } }, { max: 3 })).toHaveLength(3);
+  });
+
+  it("reads the rows of a report split into several gzipped files", async () => {
+    server = await startApiServer();
+    client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    const sources = await Promise.all(["Photos", "Archive", "Shop", "Blog"].map((name) => client!.sources.create(webfolder(name))));
+    seedUsage(server.db, { days: 1, requestsPerDay: 50 });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // The smallest file size limit that holds the header and one row, so the report is split.
+    for (let fileSizeLimit = 200; ; fileSizeLimit += 10) {
+      try {
+        generateReports(server.db, { date: yesterday, dataDir: path.dirname(server.dbPath), fileSizeLimit });
+        break;
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+      }
+    }
+
+    const [report] = await client.reports.all({ filter: { report_type: "credit_analytics_daily" } }, { max: 1 });
+    expect(report).toBeDefined();
+    expect(report!.attributes.files.length).toBeGreaterThan(1);
+    const rows = await client.reports.creditRows(report!);
+    expect(rows.map((r) => r.source_id).sort()).toEqual(sources.map((s) => s.id).sort());
+    for (const row of rows) {
+      expect(row.timestamp).toBe(yesterday);
+      expect(row.total_credits).toBeGreaterThanOrEqual(row.standard_renders_credits);
+      expect(row.video_render_cache_credits).toBe(0);
+    }
+  });
+
+  it("paces itself to the spec's limits: a full-speed caller gets no 429", async () => {
+    server = await startApiServer({ rateLimits: "spec" });
+    const statuses: (number | undefined)[] = [];
+    client = createClient({ baseUrl: server.url, apiKey: server.adminKey, retry: false, onResponse: (i) => statuses.push(i.status) });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 12 }, () => client!.sources.list()));
+    expect(statuses).toEqual(Array(12).fill(200));
+    // A burst of 3 (one token kept spare), then 9 at 250 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9 * 250 - 10);
+  });
+
+  it("without pacing, the same caller meets 429s and the retry layer rides them out", async () => {
+    server = await startApiServer({ rateLimits: "spec" });
+    const statuses: (number | undefined)[] = [];
+    client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false, onResponse: (i) => statuses.push(i.status) });
+    const pages = await Promise.all(Array.from({ length: 8 }, () => client!.sources.list()));
+    expect(pages).toHaveLength(8);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(8);
+  });
+
+  it("creates under injected faults (500s, 429s, dropped connections) without a duplicate", async () => {
+    server = await startApiServer({ faults: { rate: 0.35, seed: 20260101 } });
+    client = createClient({ baseUrl: server.url, apiKey: server.adminKey, clock: new FakeClock(), pacing: false });
+    const names = Array.from({ length: 25 }, (_, i) => `Faulty ${i}`);
+    const outcomes = await Promise.allSettled(names.map((name) => client!.sources.create(webfolder(name))));
+    const rows = server.db.prepare("SELECT name, count(*) AS n FROM sources GROUP BY name").all() as { name: string; n: number }[];
+    expect(rows.filter((r) => r.n > 1)).toEqual([]);
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === "fulfilled") expect(rows.find((r) => r.name === names[i])).toBeDefined();
+    });
+    expect(outcomes.filter((o) => o.status === "fulfilled").length).toBeGreaterThan(names.length / 2);
+    expect(Object.values(server.app.injectedFaults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+});
