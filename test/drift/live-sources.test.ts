@@ -1,0 +1,36 @@
+// Reading the live Sources costs list pages, not one request per Source: 150 Sources in two pages,
+// plus one GET for each id missing from the listing (to confirm it is gone).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "@asset-delivery/sdk";
+import { liveSources } from "@asset-delivery/cli/dist/drift/live-sources";
+import { startTestServer, type TestServer } from "../support/server";
+
+const SOURCES = 150;
+let server: TestServer;
+let ids: string[];
+
+beforeAll(async () => {
+  server = await startTestServer({ deployDelayMs: 0 });
+  const client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
+  const created = [];
+  for (let i = 0; i < SOURCES; i++) created.push(await client.sources.create({ name: `Source ${i}`, deployment: { type: "webproxy", service_subdomains: [`live-${i}`] } }));
+  ids = created.map((source) => source.id);
+  await client.close();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("liveSources", () => {
+  it("answers every id from two list pages and confirms the missing ones with a GET each", async () => {
+    const missing = ["x".repeat(24), "y".repeat(24)];
+    server.resetRequestCount();
+    const found = await liveSources({ baseUrl: server.url, apiKey: server.adminKey }, [...ids, ...missing]);
+    expect(server.requestCount("GET", "/api/v1/sources")).toBe(2);
+    expect(server.requestCount("GET", /^\/api\/v1\/sources\/\w{24}$/)).toBe(2);
+    expect(server.requestCount()).toBe(4);
+    expect(ids.every((id) => found.get(id)?.id === id)).toBe(true);
+    expect(missing.map((id) => found.has(id) && found.get(id))).toEqual([undefined, undefined]);
+  }, 120_000);
+});
