@@ -3,3 +3,4 @@
 export { Source, type SourceArgs } from "./source";
 export type * from "./source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./credentials";
+export * from "./functions";

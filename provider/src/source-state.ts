@@ -60,11 +60,8 @@ export function declarableDeployment(source: Source): Record<string, unknown> {
   return renameDeployment(writable, "toCamel");
 }
 
-/**
- * The state kept for a Source: every attribute the API returned (camelCase, read-only deployment
- * fields also at the top level), the declared secrets and the provider options.
- */
-export function sourceOutputs(source: Source, inputs: SourceInputs): Record<string, unknown> {
+/** Every attribute the API returned, camelCase; the read-only deployment fields also at the top level. */
+export function sourceAttributes(source: Source): Record<string, unknown> {
   const { attributes } = source;
   const readOnly = Object.fromEntries(readOnlyFields(attributes.deployment.type).map((name) => [camelCase(name), (attributes.deployment as Record<string, unknown>)[name]]));
   return withoutUndefined({
@@ -75,9 +72,16 @@ export function sourceOutputs(source: Source, inputs: SourceInputs): Record<stri
     dateDeployed: attributes.date_deployed,
     secureUrlToken: attributes.secure_url_token,
     ...readOnly,
+  });
+}
+
+/** The state kept for a Source: what the API returned, the declared secrets and the provider options. */
+export function sourceOutputs(source: Source, inputs: SourceInputs): Record<string, unknown> {
+  return {
+    ...sourceAttributes(source),
     deploymentSecrets: isPlainObject(inputs.deploymentSecrets) ? inputs.deploymentSecrets : {},
     ...providerOptions(inputs),
-  });
+  };
 }
 
 /**

@@ -51,5 +51,8 @@ export type SourceDeploymentSecretsOf<T extends SourceType> = Simplify<CamelKeys
 type ReadOnlyValue<K extends string> = { [T in SourceType]: K extends ReadOnlyKeyOf<T> & keyof DeploymentOf<T> ? DeploymentOf<T>[K] : never }[SourceType];
 type AnyReadOnlyKey = { [T in SourceType]: ReadOnlyKeyOf<T> }[SourceType];
 
-/** The deployment's read-only fields (`allowsUpload`, `passwordSet`, ...), also outputs of the Source; undefined where its type has none. */
-export type SourceReadOnlyOutputs = { readonly [K in AnyReadOnlyKey as CamelCase<K>]: pulumi.Output<ReadOnlyValue<K> | undefined> };
+/** The deployment's read-only fields (`allowsUpload`, `passwordSet`, ...); absent where the type has none. */
+export type SourceReadOnlyValues = { readonly [K in AnyReadOnlyKey as CamelCase<K>]?: ReadOnlyValue<K> };
+
+/** The same fields as outputs of the Source resource. */
+export type SourceReadOnlyOutputs = { readonly [K in keyof SourceReadOnlyValues]-?: pulumi.Output<SourceReadOnlyValues[K]> };

@@ -1,0 +1,27 @@
+// Data-source functions run in the program's own process (dynamic providers have no invokes):
+// each call makes a client from the stack's config or the environment, and closes it after.
+import * as pulumi from "@pulumi/pulumi";
+import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
+import { resolveCredentials } from "../credentials";
+
+export async function withClient<T>(use: (client: AssetDeliveryClient) => Promise<T>): Promise<T> {
+  // runtime.getConfig reads a secret's value without the warning Config.get gives: it never leaves this call.
+  const client = createClient(resolveCredentials((key) => pulumi.runtime.getConfig(key)));
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Arguments of an `...Output` form: each one may be an input. */
+export type InputArgs<A> = pulumi.Input<{ [K in keyof A]: pulumi.Input<A[K]> }>;
+
+/** The `...Output` form of a function: inputs in, an Output out, secret when `isSecret` says so. */
+export function outputForm<A, R>(fn: (args: A) => Promise<R>, isSecret: (result: R) => boolean = () => false) {
+  return (args: InputArgs<A>): pulumi.Output<R> =>
+    pulumi.output(args).apply(async (resolved) => {
+      const result = await fn(resolved as A);
+      return isSecret(result) ? pulumi.secret(result) : result;
+    }) as pulumi.Output<R>;
+}

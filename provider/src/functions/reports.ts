@@ -1,0 +1,59 @@
+// getReports / getReport: the account's analytics reports, their file URLs and, on request, rows.
+import { MAX_PAGE_SIZE, type CreditAnalyticsRow, type Report, type ReportListQuery, type ReportType } from "@asset-delivery/sdk";
+import { outputForm, withClient } from "./client";
+import { DEFAULT_MAX_RESULTS } from "./sources";
+
+export interface ReportResult {
+  id: string;
+  reportKey: string;
+  reportType: ReportType;
+  completed: boolean;
+  /** Unix timestamps of the covered period. */
+  periodStart: number;
+  periodEnd: number;
+  /** URLs of the report's files (a large report is split). */
+  files: string[];
+}
+
+function reportResult(report: Report): ReportResult {
+  const a = report.attributes;
+  return { id: report.id, reportKey: a.report_key, reportType: a.report_type, completed: a.completed, periodStart: a.period_start, periodEnd: a.period_end, files: a.files };
+}
+
+export interface GetReportsArgs {
+  /** e.g. `{ report_type: "credit_analytics_daily", completed: true }`. */
+  filter?: ReportListQuery["filter"];
+  /** e.g. `["-period_end"]`. */
+  sort?: ReportListQuery["sort"];
+  /** Default 1000. */
+  max?: number;
+}
+
+export async function getReports(args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
+  return withClient(async (client) => {
+    const reports = await client.reports.all({ filter: args.filter, sort: args.sort, page: { size: MAX_PAGE_SIZE } }, { max: args.max ?? DEFAULT_MAX_RESULTS });
+    return { reports: reports.map(reportResult) };
+  });
+}
+
+export interface GetReportArgs {
+  id: string;
+  /** Download and parse the files: credit-analytics reports give typed credit rows, others rows of text. */
+  includeRows?: boolean;
+}
+
+export interface ReportWithRows extends ReportResult {
+  rows?: CreditAnalyticsRow[] | Record<string, string>[];
+}
+
+export async function getReport(args: GetReportArgs): Promise<ReportWithRows> {
+  return withClient(async (client) => {
+    const report = await client.reports.get(args.id);
+    if (!args.includeRows) return reportResult(report);
+    const credit = report.attributes.report_type.startsWith("credit_analytics_");
+    return { ...reportResult(report), rows: credit ? await client.reports.creditRows(report) : await client.reports.rows(report) };
+  });
+}
+
+export const getReportsOutput = outputForm(getReports);
+export const getReportOutput = outputForm(getReport);

@@ -1,0 +1,57 @@
+// getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape.
+import { MAX_PAGE_SIZE, type SourceListQuery } from "@asset-delivery/sdk";
+import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
+import { sourceAttributes } from "../source-state";
+import { outputForm, withClient } from "./client";
+
+/** A Source as the server has it: the Source resource's outputs, without what only the program knows. */
+export type SourceResult = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  deployment: SourceDeployment;
+  deploymentStatus: string;
+  dateDeployed: number | null;
+  /** Present while secure URLs are on; the `...Output` forms are secret then. */
+  secureUrlToken?: string;
+} & SourceReadOnlyValues;
+
+export interface GetSourceArgs {
+  /** The Source's 24-character id. */
+  id?: string;
+  /** Or one of its service subdomains (the label only). */
+  subdomain?: string;
+}
+
+export async function getSource(args: GetSourceArgs): Promise<SourceResult> {
+  if ((args.id === undefined) === (args.subdomain === undefined)) throw new Error("getSource: pass exactly one of id and subdomain");
+  return withClient(async (client) => {
+    const source = args.id !== undefined ? await client.sources.get(args.id) : await client.sources.findBySubdomain(args.subdomain!);
+    if (!source) throw new Error(`getSource: no Source of this account serves the subdomain "${args.subdomain}"`);
+    return { id: source.id, ...sourceAttributes(source) } as unknown as SourceResult;
+  });
+}
+
+export interface GetSourcesArgs {
+  /** Filters by the API's names (spec 4.2), e.g. `{ "deployment.type": "s3", enabled: true }`; all must hold. */
+  filter?: SourceListQuery["filter"];
+  /** `filter[or:...]` conditions: at least one must hold. */
+  or?: SourceListQuery["or"];
+  /** e.g. `["-date_deployed", "name"]`. */
+  sort?: SourceListQuery["sort"];
+  /** At most this many Sources, fetched page after page. Default 1000. */
+  max?: number;
+}
+
+export const DEFAULT_MAX_RESULTS = 1000;
+
+export async function getSources(args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
+  return withClient(async (client) => {
+    const query = { filter: args.filter, or: args.or, sort: args.sort, page: { size: MAX_PAGE_SIZE } };
+    const sources = await client.sources.all(query, { max: args.max ?? DEFAULT_MAX_RESULTS });
+    return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as unknown as SourceResult) };
+  });
+}
+
+export const getSourceOutput = outputForm(getSource, (result) => result.secureUrlToken !== undefined);
+export const getSourcesOutput = outputForm(getSources, (result) => result.sources.some((s) => s.secureUrlToken !== undefined));
