@@ -10,10 +10,10 @@ const ID = "a".repeat(24);
 const OTHER_ID = "b".repeat(24);
 
 /** A Source as the state records it: the program's camelCase args, checked (defaults filled, secrets apart). */
-function declared(args: Record<string, unknown>, name = "photos", id = ID): DeclaredSource {
+function declared(args: Record<string, unknown>, name = "photos", id = ID, secretPaths: string[][] = []): DeclaredSource {
   const { inputs, failures } = checkSource({ name: "Photos", ...args });
   if (failures.length > 0) throw new Error(failures.map((f) => f.reason).join("; "));
-  return { name, id, inputs };
+  return { name, id, inputs, secretPaths };
 }
 
 const photosArgs = { deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" } };
@@ -122,6 +122,24 @@ describe("compareSources", () => {
     });
     expect(driftOf(source, server)[0]!.fields).toEqual([
       { field: "deployment.uploadCredentials", secret: true, declared: "set", live: "not set", flag: "allowsUpload" },
+    ]);
+  });
+
+  it("never shows a value the program passed as a secret, nor a list or object around one", () => {
+    const source = declared({ deployment: { ...photosArgs.deployment, customDomains: ["private.example.com"], imageError: "https://errors.example.com/e.png" } }, "photos", ID, [
+      ["deployment", "customDomains", "0"],
+      ["deployment", "imageError"],
+      ["name"],
+    ]);
+    const server = live({ custom_domains: [], image_error: "https://elsewhere.example.com/e.png" }, { name: "Renamed" });
+    const fields = driftOf(source, server)[0]!.fields;
+    expect(fields).toEqual([
+      { field: "name", secret: true, declared: "set", live: "different" },
+      { field: "deployment.customDomains", secret: true, declared: "set", live: "different" },
+      { field: "deployment.imageError", secret: true, declared: "set", live: "different" },
+    ]);
+    expect(driftOf(source, live({ image_error: null, custom_domains: ["private.example.com"] }))[0]!.fields).toEqual([
+      { field: "deployment.imageError", secret: true, declared: "set", live: "not set" },
     ]);
   });
 

@@ -33,6 +33,18 @@ describe("declaredSources", () => {
       ["photos", "a".repeat(24)],
     ]);
     expect(sources[1]!.inputs.deploymentSecrets).toEqual({ password: "hunter2" });
+    expect(sources[1]!.secretPaths).toEqual([["deploymentSecrets"]]);
+  });
+
+  it("records where the program passed other values as secrets, down to list members", () => {
+    const deployment = {
+      type: "s3",
+      s3AccessKey: { ...SECRET_SIG, plaintext: JSON.stringify("AKIASECRET") },
+      customDomains: ["public.example.com", { ...SECRET_SIG, plaintext: JSON.stringify("private.example.com") }],
+    };
+    const [source] = declaredSources(exported([{ ...photos, inputs: { ...photos.inputs, deployment } }]));
+    expect(source!.inputs.deployment).toEqual({ type: "s3", s3AccessKey: "AKIASECRET", customDomains: ["public.example.com", "private.example.com"] });
+    expect(source!.secretPaths).toEqual([["deployment", "s3AccessKey"], ["deployment", "customDomains", "1"], ["deploymentSecrets"]]);
   });
 
   it("skips an old copy waiting for deletion, and reads a stack without resources as none", () => {

@@ -14,13 +14,15 @@ const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js
 const STACK = "drift";
 const PHOTOS_PASSWORD = "photos-origin-password";
 const ASSETS_S3_SECRET = "assets-s3-secret-key";
+// Not write-only, but passed as a secret by the program: compared, never shown.
+const ASSETS_ACCESS_KEY = "AKIAFROMSECRETCONFIG";
 
 // Seven Sources, each meant for one kind of change (stable gets none).
 const declared = {
   photos: { name: "Photos", deployment: { type: "webfolder", serviceSubdomains: ["drift-photos"], webfolderBaseUrl: "https://origin.example.com/img/", defaultParams: { w: 400 } } },
   assets: {
     name: "Assets",
-    deployment: { type: "s3", serviceSubdomains: ["drift-assets"], s3AccessKey: "AKIADRIFT", s3Bucket: "drift-assets", customDomains: ["assets.example.com"], annotation: "managed by pulumi" },
+    deployment: { type: "s3", serviceSubdomains: ["drift-assets"], s3Bucket: "drift-assets", customDomains: ["assets.example.com"], annotation: "managed by pulumi" },
   },
   docs: { name: "Docs", deployment: { type: "webproxy", serviceSubdomains: ["drift-docs"] } },
   archive: { name: "Archive", enabled: false, deployment: { type: "webproxy", serviceSubdomains: ["drift-archive"] } },
@@ -69,8 +71,8 @@ beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
   program = await programStack("sources", STACK, { baseUrl: server.url, apiKey: server.adminKey });
-  await program.set({ sources: declared, secretFields: { photos: ["password"], assets: ["s3SecretKey"] } });
-  await program.setSecret({ secretValues: { photos: { password: PHOTOS_PASSWORD }, assets: { s3SecretKey: ASSETS_S3_SECRET } } });
+  await program.set({ sources: declared, secretFields: { photos: ["password"], assets: ["s3SecretKey", "s3AccessKey"] } });
+  await program.setSecret({ secretValues: { photos: { password: PHOTOS_PASSWORD }, assets: { s3SecretKey: ASSETS_S3_SECRET, s3AccessKey: ASSETS_ACCESS_KEY } } });
   const up = await program.stack.up();
   ids = up.outputs.ids!.value;
 }, STEP_TIMEOUT);
@@ -92,7 +94,7 @@ describe("asset-delivery drift", () => {
 
   it("reports each change made behind the stack's back, field by field, exit 2, changing nothing", async () => {
     await editDeployment(ids.docs, { cache_ttl_error: 900 }); // a scalar
-    await editDeployment(ids.assets, { custom_domains: ["assets.example.com", "cdn.example.com"] }); // a list
+    await editDeployment(ids.assets, { custom_domains: ["assets.example.com", "cdn.example.com"], s3_access_key: "AKIAROTATEDBYHAND" }); // a list; a secret value
     await editDeployment(ids.photos, { default_params: { w: 800, q: 75 }, password: null }); // a nested object; a secret cleared
     await client.sources.update(ids.archive, { enabled: true }); // declared disabled, enabled by hand
     await client.sources.update(ids.legacy, { enabled: false }); // retired by hand
@@ -116,6 +118,7 @@ describe("asset-delivery drift", () => {
       "| Field | Declared | Live |",
       "| --- | --- | --- |",
       '| `deployment.customDomains` | `["assets.example.com"]` | `["assets.example.com","cdn.example.com"]` |',
+      "| `deployment.s3AccessKey` | *secret, set* | *changed: different* |",
       "",
       `#### \`docs\` · Source \`${ids.docs}\`: changed on the server`,
       "",
@@ -146,7 +149,7 @@ describe("asset-delivery drift", () => {
     // One page lists all seven; the Source missing from it is confirmed gone by one GET.
     expect(run.requests).toEqual({ GET: 2 });
     expect(program.stateFile(), "the state is left as it was").toBe(stateBefore);
-    for (const secret of [PHOTOS_PASSWORD, ASSETS_S3_SECRET, server.adminKey]) expect(run.stdout).not.toContain(secret);
+    for (const secret of [PHOTOS_PASSWORD, ASSETS_S3_SECRET, ASSETS_ACCESS_KEY, "AKIAROTATEDBYHAND", server.adminKey]) expect(run.stdout).not.toContain(secret);
   }, STEP_TIMEOUT);
 
   it("gives the same content as JSON", async () => {
@@ -157,7 +160,15 @@ describe("asset-delivery drift", () => {
       sourceCount: 7,
       drifted: [
         { name: "archive", id: ids.archive, status: "changed", fields: [{ field: "enabled", declared: false, live: true }] },
-        { name: "assets", id: ids.assets, status: "changed", fields: [{ field: "deployment.customDomains", declared: ["assets.example.com"], live: ["assets.example.com", "cdn.example.com"] }] },
+        {
+          name: "assets",
+          id: ids.assets,
+          status: "changed",
+          fields: [
+            { field: "deployment.customDomains", declared: ["assets.example.com"], live: ["assets.example.com", "cdn.example.com"] },
+            { field: "deployment.s3AccessKey", secret: true, declared: "set", live: "different" },
+          ],
+        },
         { name: "docs", id: ids.docs, status: "changed", fields: [{ field: "deployment.cacheTtlError", declared: 300, live: 900 }] },
         { name: "legacy", id: ids.legacy, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] },
         { name: "old", id: ids.old, status: "gone", fields: [] },

@@ -2,14 +2,16 @@
 // live Source is turned into inputs the way a refresh would (`inputsFromSource`), `diffSource`
 // names the attributes that differ, and `comparableDeployment` drops what is not declarable (read-only
 // fields, the server's own annotation). Secrets cannot be read back; where a read-only flag
-// (`password_set`) reports whether one is set, its presence is compared instead.
+// (`password_set`) reports whether one is set, its presence is compared instead. Values the
+// program passed as secrets are compared but never shown.
 import deepEqual from "fast-deep-equal";
 import { secretPresenceFlags, type Source } from "@asset-delivery/sdk";
 import { comparableDeployment, diffSource } from "@asset-delivery/provider/dist/diff";
 import { camelCase, isPlainObject } from "@asset-delivery/provider/dist/names";
 import { declarableDeployment, inputsFromSource, isSourceType, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
+import { pathsOverlap } from "@asset-delivery/provider/dist/unknowns";
 import type { DeclaredSource } from "./declared-state";
-import type { DriftReport, SecretDrift, SourceDrift, ValueDrift } from "./report";
+import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
 
 /** `live` holds every declared id: the Source as the server has it, or undefined when the server does not have it. */
 export function compareSources(stack: string, declared: readonly DeclaredSource[], live: ReadonlyMap<string, Source | undefined>): DriftReport {
@@ -20,19 +22,26 @@ export function compareSources(stack: string, declared: readonly DeclaredSource[
 function sourceDrift(declared: DeclaredSource, live: Source | undefined): SourceDrift | undefined {
   const { name, id } = declared;
   if (!live || live.attributes.deployment_status === "deleted") return { name, id, status: "gone", fields: [] };
-  const fields = [...valueDrift(declared.inputs, live), ...secretDrift(declared.inputs, live)];
+  const values = valueDrift(declared.inputs, live).map((drift) => shown(drift, declared.secretPaths));
+  const fields = [...values, ...secretDrift(declared.inputs, live)];
   const retired = declared.inputs.enabled !== false && !live.attributes.enabled;
   if (retired) return { name, id, status: "retired", fields };
   return fields.length > 0 ? { name, id, status: "changed", fields } : undefined;
 }
 
-function valueDrift(declared: SourceInputs, source: Source): ValueDrift[] {
+interface Difference {
+  path: string[];
+  declared: unknown;
+  live: unknown;
+}
+
+function valueDrift(declared: SourceInputs, source: Source): Difference[] {
   // The whole declarable deployment, annotation included: comparableDeployment keeps it only when declared.
   const live: SourceInputs = { ...inputsFromSource(source, declared), deployment: declarableDeployment(source) };
   const { changed } = diffSource(source.id, live, declared);
-  const drift: ValueDrift[] = [];
-  if (changed.includes("name")) drift.push({ field: "name", declared: declared.name, live: live.name });
-  if (changed.includes("enabled")) drift.push({ field: "enabled", declared: declared.enabled, live: live.enabled });
+  const drift: Difference[] = [];
+  if (changed.includes("name")) drift.push({ path: ["name"], declared: declared.name, live: live.name });
+  if (changed.includes("enabled")) drift.push({ path: ["enabled"], declared: declared.enabled, live: live.enabled });
   if (changed.includes("deployment")) {
     const declaredDeployment = comparableDeployment(declared.deployment, declared.deployment);
     const liveDeployment = comparableDeployment(live.deployment, declared.deployment);
@@ -41,18 +50,24 @@ function valueDrift(declared: SourceInputs, source: Source): ValueDrift[] {
   return drift;
 }
 
-/** The differing values inside two objects, one row per differing leaf; lists are compared whole (PATCH replaces them whole). */
-function leafDrift(declared: unknown, live: unknown, path: string[]): ValueDrift[] {
-  if (!isPlainObject(declared) || !isPlainObject(live)) return deepEqual(declared, live) ? [] : [row(path, declared, live)];
+/** The differing values inside two objects, one per differing leaf; lists are compared whole (PATCH replaces them whole). */
+function leafDrift(declared: unknown, live: unknown, path: string[]): Difference[] {
+  if (!isPlainObject(declared) || !isPlainObject(live)) return deepEqual(declared, live) ? [] : [{ path, declared, live }];
   const keys = [...new Set([...Object.keys(declared), ...Object.keys(live)])];
   return keys.flatMap((key) => leafDrift(declared[key], live[key], [...path, key]));
 }
 
-function row(path: string[], declared: unknown, live: unknown): ValueDrift {
-  return { field: fieldPath(path), ...(declared !== undefined && { declared }), ...(live !== undefined && { live }) };
+/** A difference as reported: its values, or only whether each side is set when a secret is in or around it. */
+function shown({ path, declared, live }: Difference, secretPaths: readonly string[][]): FieldDrift {
+  const field = fieldPath(path);
+  if (secretPaths.some((secret) => pathsOverlap(secret, path))) {
+    const isSet = (value: unknown) => value !== undefined && value !== null;
+    return { field, secret: true, declared: presence(isSet(declared)), live: isSet(declared) && isSet(live) ? "different" : presence(isSet(live)) };
+  }
+  return { field, ...(declared !== undefined && { declared }), ...(live !== undefined && { live }) };
 }
 
-/** Declared secrets against the server's flags: a declared value means set, a declared null means cleared. */
+/** Declared write-only values against the server's flags: a declared value means set, a declared null means cleared. */
 function secretDrift(declared: SourceInputs, source: Source): SecretDrift[] {
   const deployment = source.attributes.deployment as Record<string, unknown>;
   const declaredType = isPlainObject(declared.deployment) ? declared.deployment.type : undefined;

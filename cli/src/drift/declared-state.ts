@@ -17,6 +17,8 @@ export interface DeclaredSource {
   name: string;
   id: string;
   inputs: SourceInputs;
+  /** Where the inputs held secrets (e.g. `["deployment", "s3AccessKey"]` from a secret config value): never printed. */
+  secretPaths: string[][];
 }
 
 interface StateResource {
@@ -41,18 +43,21 @@ export function declaredSources(exported: unknown): DeclaredSource[] {
       const urn = String(resource.urn);
       if (typeof resource.id !== "string" || resource.id === "") throw new Error(`${urn}: the state has no Source id`);
       if (!isPlainObject(resource.inputs)) throw new Error(`${urn}: the state has no inputs`);
-      return { name: urn.slice(urn.lastIndexOf("::") + 2), id: resource.id, inputs: revealed(resource.inputs, urn) as SourceInputs };
+      const secretPaths: string[][] = [];
+      const inputs = revealed(resource.inputs, urn, [], secretPaths) as SourceInputs;
+      return { name: urn.slice(urn.lastIndexOf("::") + 2), id: resource.id, inputs, secretPaths };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The value with every secret envelope replaced by its plaintext. */
-function revealed(value: unknown, urn: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => revealed(item, urn));
+/** The value with every secret envelope replaced by its plaintext; the envelopes' paths are added to `secretPaths`. */
+function revealed(value: unknown, urn: string, path: string[], secretPaths: string[][]): unknown {
+  if (Array.isArray(value)) return value.map((item, index) => revealed(item, urn, [...path, String(index)], secretPaths));
   if (!isPlainObject(value)) return value;
   if (value[SECRET_SIG_KEY] === SECRET_SIG) {
     if (typeof value.plaintext !== "string") throw new Error(`${urn}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`);
-    return revealed(JSON.parse(value.plaintext), urn);
+    secretPaths.push(path);
+    return revealed(JSON.parse(value.plaintext), urn, path, secretPaths);
   }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revealed(item, urn)]));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revealed(item, urn, [...path, key], secretPaths)]));
 }

@@ -31,7 +31,8 @@ function sourceSection(source: SourceDrift): string[] {
 
 function fieldRow(field: FieldDrift): string {
   if (isSecretDrift(field)) {
-    return `| ${code(field.field)} | *secret, ${field.declared}* | *changed: ${field.live}* (${code(`${field.flag}: ${field.live === "set"}`)}) |`;
+    const revealedBy = field.flag === undefined ? "" : ` (${code(`${field.flag}: ${field.live === "set"}`)})`;
+    return `| ${code(field.field)} | *secret, ${field.declared}* | *changed: ${field.live}*${revealedBy} |`;
   }
   return `| ${code(field.field)} | ${value(field.declared)} | ${value(field.live)} |`;
 }

@@ -17,16 +17,18 @@ export interface ValueDrift {
 }
 
 /**
- * A write-only field (a secret) whose presence, as the server reports it through a read-only flag,
- * disagrees with the declared one. The values themselves are never shown.
+ * A field whose value is secret and differs; the values themselves are never shown. Either a
+ * write-only field whose presence, as the server reports it through a read-only flag, disagrees
+ * with the declared one, or a field the program passed as a secret.
  */
 export interface SecretDrift {
   field: string;
   secret: true;
   declared: "set" | "not set";
-  live: "set" | "not set";
-  /** The read-only output that revealed it, e.g. `passwordSet`. */
-  flag: string;
+  /** `different`: set on both sides, to different values. */
+  live: "set" | "not set" | "different";
+  /** The read-only output that revealed the difference, e.g. `passwordSet`; absent when the values were compared. */
+  flag?: string;
 }
 
 export type FieldDrift = ValueDrift | SecretDrift;
