@@ -3,15 +3,15 @@
 // is kept as it is, an interrupted one is generated again.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPORT_FILE_SIZE_LIMIT, REPORT_RETENTION_DAYS, type ReportType } from "@asset-delivery/sdk";
+import { REPORT_FILE_SIZE_LIMIT, REPORT_RETENTION_DAYS } from "@asset-delivery/sdk";
 import type { Account } from "../accounts/account-store";
 import type { Database } from "../store/database";
 import { reportTypesFor } from "./availability";
-import { createLedger } from "./ledger";
-import { MONTH_TO_DATE_TYPES, monthToDateDays, periodOf, reportKeyOf, startOfDay, type ReportDate } from "./periods";
+import { firstDayOf, periodOf, reportKeyOf, startOfDay, type ReportDate } from "./periods";
 import { encodeReportFiles } from "./report-files";
 import { createReportStore, type StoredReport, type StoredReportFile } from "./report-store";
 import { TABLE_BUILDERS, type ReportInput } from "./tables";
+import { createUsageQueries } from "./usage-queries";
 
 export interface ReportGeneratorOptions {
   db: Database;
@@ -29,18 +29,8 @@ export type ReportGenerator = ReturnType<typeof createReportGenerator>;
 export function createReportGenerator(options: ReportGeneratorOptions) {
   const { db, dataDir, now } = options;
   const limit = options.fileSizeLimit ?? REPORT_FILE_SIZE_LIMIT;
-  const ledger = createLedger(db);
   const store = createReportStore(db, now);
   const sourceNames = db.prepare<[string], { id: string; name: string }>("SELECT id, name FROM sources WHERE account_id = ?");
-
-  function inputFor(account: Account, date: ReportDate, types: readonly ReportType[]): ReportInput {
-    const needsMonth = types.some((type) => MONTH_TO_DATE_TYPES.includes(type));
-    return {
-      date,
-      usageByDay: ledger.usageByDay(account.id, needsMonth ? monthToDateDays(date) : [date]),
-      sourceNames: new Map(sourceNames.all(account.id).map((row) => [row.id, row.name])),
-    };
-  }
 
   function writeFiles(report: StoredReport, files: readonly Buffer[]): StoredReportFile[] {
     const relativeDir = path.join("reports", report.id);
@@ -58,16 +48,15 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
   function generate(account: Account, date: ReportDate): StoredReport[] {
     const types = reportTypesFor(account);
     const missing = types.filter((type) => !store.find(account.id, type, date)?.completed);
-    if (missing.length) {
-      const input = inputFor(account, date, missing);
-      for (const type of missing) {
-        const period = periodOf(type, date);
-        const report =
-          store.find(account.id, type, date) ??
-          store.start({ accountId: account.id, reportType: type, reportDate: date, reportKey: reportKeyOf(type, date), periodStart: period.start, periodEnd: period.end });
-        const files = writeFiles(report, encodeReportFiles(TABLE_BUILDERS[type](input), limit));
-        store.complete(report.id, files);
-      }
+    const usage = createUsageQueries(db, account.id);
+    const names = new Map(sourceNames.all(account.id).map((row) => [row.id, row.name]));
+    for (const type of missing) {
+      const period = periodOf(type, date);
+      const report =
+        store.find(account.id, type, date) ??
+        store.start({ accountId: account.id, reportType: type, reportDate: date, reportKey: reportKeyOf(type, date), periodStart: period.start, periodEnd: period.end });
+      const input: ReportInput = { date, from: firstDayOf(type, date), usage, sourceNames: names };
+      store.complete(report.id, writeFiles(report, encodeReportFiles(TABLE_BUILDERS[type](input), limit)));
     }
     return types.map((type) => store.find(account.id, type, date)!);
   }

@@ -1,53 +1,21 @@
 // The usage ledger: every request served by an account's Sources, the one input of the reports.
+// Writing to it; reading is usage-queries.ts.
 import type { Database } from "../store/database";
 import { dateOf, type ReportDate } from "./periods";
-import type { RenderClass, UsageEvent } from "./usage-event";
+import { originImageOf, type UsageEvent } from "./usage-event";
 
 export type LedgerOrigin = "import" | "seed";
-
-interface EventRow {
-  source_id: string;
-  timestamp_ms: number;
-  path: string;
-  status: number;
-  bytes: number;
-  cache_hit: 0 | 1;
-  response_ms: number;
-  referer: string;
-  user_agent: string;
-  render_class: RenderClass;
-  origin_bytes: number;
-  video_seconds: number;
-}
-
-function toEvent(row: EventRow): UsageEvent {
-  return {
-    timestampMs: row.timestamp_ms,
-    sourceId: row.source_id,
-    path: row.path,
-    status: row.status,
-    bytes: row.bytes,
-    cacheHit: row.cache_hit === 1,
-    responseMs: row.response_ms,
-    referer: row.referer,
-    userAgent: row.user_agent,
-    renderClass: row.render_class,
-    originBytes: row.origin_bytes,
-    videoSeconds: row.video_seconds,
-  };
-}
 
 export type Ledger = ReturnType<typeof createLedger>;
 
 export function createLedger(db: Database) {
   const accountOfSource = db.prepare<[string], string>("SELECT account_id FROM sources WHERE id = ?").pluck();
   const insert = db.prepare(`
-    INSERT INTO usage_events (account_id, source_id, day, timestamp_ms, path, status, bytes, cache_hit, response_ms,
-                              referer, user_agent, render_class, origin_bytes, video_seconds, origin)
-    VALUES (@account_id, @source_id, @day, @timestamp_ms, @path, @status, @bytes, @cache_hit, @response_ms,
-            @referer, @user_agent, @render_class, @origin_bytes, @video_seconds, @origin)`);
+    INSERT INTO usage_events (account_id, source_id, day, timestamp_ms, path, origin_image, status, bytes, cache_hit,
+                              response_ms, referer, user_agent, render_class, origin_bytes, video_seconds, origin)
+    VALUES (@account_id, @source_id, @day, @timestamp_ms, @path, @origin_image, @status, @bytes, @cache_hit,
+            @response_ms, @referer, @user_agent, @render_class, @origin_bytes, @video_seconds, @origin)`);
   const deleteSeeded = db.prepare("DELETE FROM usage_events WHERE origin = 'seed' AND source_id = ? AND day = ?");
-  const ofDay = db.prepare<[string, string], EventRow>("SELECT * FROM usage_events WHERE account_id = ? AND day = ? ORDER BY timestamp_ms, id");
 
   function insertAll(events: readonly UsageEvent[], origin: LedgerOrigin): void {
     const accounts = new Map<string, string>();
@@ -64,6 +32,7 @@ export function createLedger(db: Database) {
         day: dateOf(event.timestampMs),
         timestamp_ms: event.timestampMs,
         path: event.path,
+        origin_image: originImageOf(event.path),
         status: event.status,
         bytes: event.bytes,
         cache_hit: event.cacheHit ? 1 : 0,
@@ -92,10 +61,6 @@ export function createLedger(db: Database) {
     /** Replaces the seeded usage of these Sources on these days (imported usage is kept). */
     replaceSeeded(sourceIds: readonly string[], days: readonly ReportDate[], events: readonly UsageEvent[]): void {
       replaceSeeded(sourceIds, days, events);
-    },
-    /** The account's usage of each day, in the order it was served. */
-    usageByDay(accountId: string, days: readonly ReportDate[]): Map<ReportDate, UsageEvent[]> {
-      return new Map(days.map((day) => [day, ofDay.all(accountId, day).map(toEvent)]));
     },
   };
 }

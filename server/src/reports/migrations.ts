@@ -1,6 +1,7 @@
 // Tables of the reports module: the usage ledger the figures come from, and the generated reports
 // with their files (stored under the data directory).
 import type { Migration } from "../store/database";
+import { originImageOf } from "./usage-event";
 
 export const reportMigrations: Migration[] = [
   {
@@ -57,6 +58,15 @@ export const reportMigrations: Migration[] = [
           PRIMARY KEY (report_id, number)
         ) WITHOUT ROWID;
       `);
+    },
+  },
+  {
+    // Reports group by origin image in SQL: the path without its query, computed once on insert.
+    id: "reports-003-usage-origin-image",
+    up(db) {
+      db.exec("ALTER TABLE usage_events ADD COLUMN origin_image TEXT NOT NULL DEFAULT ''");
+      const update = db.prepare("UPDATE usage_events SET origin_image = ? WHERE id = ?");
+      for (const row of db.prepare<[], { id: number; path: string }>("SELECT id, path FROM usage_events").all()) update.run(originImageOf(row.path), row.id);
     },
   },
 ];

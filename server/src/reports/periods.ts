@@ -4,7 +4,7 @@ import type { ReportType } from "@asset-delivery/sdk";
 const DAY_MS = 86_400_000;
 
 /** Report types whose figures accumulate from the 1st of the month (spec 2.4). */
-export const MONTH_TO_DATE_TYPES: readonly ReportType[] = ["credit_analytics_mtd", "image_analytics", "source_analytics"];
+const MONTH_TO_DATE_TYPES: readonly ReportType[] = ["credit_analytics_mtd", "image_analytics", "source_analytics"];
 
 /** A UTC calendar day as `YYYY-MM-DD`. */
 export type ReportDate = string;
@@ -37,13 +37,6 @@ export function firstOfMonth(date: ReportDate): ReportDate {
   return `${date.slice(0, 7)}-01`;
 }
 
-/** Every day from the 1st of the date's month through the date itself. */
-export function monthToDateDays(date: ReportDate): ReportDate[] {
-  const days: ReportDate[] = [];
-  for (let day = firstOfMonth(date); day <= date; day = addDays(day, 1)) days.push(day);
-  return days;
-}
-
 /** The day before the one `nowMs` falls in: the last day that is complete. */
 export function yesterdayOf(nowMs: number): ReportDate {
   return addDays(dateOf(nowMs), -1);
@@ -60,8 +53,12 @@ export function msUntilNextMidnight(nowMs: number): number {
  * the 1st of the month for month-to-date types.
  */
 export function periodOf(type: ReportType, date: ReportDate): { start: number; end: number } {
-  const first = MONTH_TO_DATE_TYPES.includes(type) ? firstOfMonth(date) : date;
-  return { start: startOfDay(first) / 1000, end: startOfDay(addDays(date, 1)) / 1000 };
+  return { start: startOfDay(firstDayOf(type, date)) / 1000, end: startOfDay(addDays(date, 1)) / 1000 };
+}
+
+/** The first day a report covers: the date itself, or the 1st of its month for month-to-date types. */
+export function firstDayOf(type: ReportType, date: ReportDate): ReportDate {
+  return MONTH_TO_DATE_TYPES.includes(type) ? firstOfMonth(date) : date;
 }
 
 /** `<report_type>_<yyyymmdd>` (spec 2.4). */

@@ -1,7 +1,8 @@
 // Credits a Source consumes, priced from its usage. Amounts are integer micro-credits (1e-6) so
 // that sums are exact and a report is byte-for-byte reproducible.
 import { CREDIT_COLUMNS } from "@asset-delivery/sdk";
-import { originImageOf, type RenderClass, type UsageEvent } from "./usage-event";
+import type { BillableUsage } from "./usage-queries";
+import type { RenderClass } from "./usage-event";
 
 export type CreditColumn = (typeof CREDIT_COLUMNS)[number];
 /** The listed categories; `total_credits` is derived, never priced directly. */
@@ -43,30 +44,20 @@ export function zeroCredits(): CreditAmounts {
  * Credits of one Source's usage on one day. Renders are billed on cache misses that succeeded;
  * video classes per second processed; bandwidth and storage are priced on the day's totals.
  */
-export function priceDay(events: readonly UsageEvent[]): CreditAmounts {
+export function priceDay(usage: BillableUsage): CreditAmounts {
   const credits = zeroCredits();
-  let deliveredBytes = 0;
-  const originSizes = new Map<string, number>();
-  for (const event of events) {
-    deliveredBytes += event.bytes;
-    if (event.originBytes > 0) {
-      const image = originImageOf(event.path);
-      originSizes.set(image, Math.max(originSizes.get(image) ?? 0, event.originBytes));
-    }
-    if (event.cacheHit) {
-      credits.cache_reads_credits += PRICES.cacheRead;
-      continue;
-    }
-    if (event.status >= 400) continue;
-    credits.other += PRICES.originFetch;
-    const render = PER_RENDER[event.renderClass];
-    if (render) credits[render[0]] += render[1];
-    const video = PER_VIDEO_SECOND[event.renderClass];
-    if (video) credits[video[0]] += Math.round(video[1] * event.videoSeconds);
+  for (const [renderClass, count] of Object.entries(usage.renders) as [RenderClass, number][]) {
+    const render = PER_RENDER[renderClass];
+    if (render) credits[render[0]] += render[1] * count;
   }
-  credits.delivery_bandwidth_credits = Math.round((deliveredBytes * PRICES.deliveryPerGb) / 1e9);
-  const storedBytes = [...originSizes.values()].reduce((sum, size) => sum + size, 0);
-  credits.storage_credits = Math.round((storedBytes * PRICES.storagePerGbDay) / 1e9);
+  for (const [renderClass, seconds] of Object.entries(usage.videoSeconds) as [RenderClass, number][]) {
+    const video = PER_VIDEO_SECOND[renderClass];
+    if (video) credits[video[0]] += Math.round(video[1] * seconds);
+  }
+  credits.cache_reads_credits = PRICES.cacheRead * usage.cacheHits;
+  credits.other = PRICES.originFetch * usage.originFetches;
+  credits.delivery_bandwidth_credits = Math.round((usage.deliveredBytes * PRICES.deliveryPerGb) / 1e9);
+  credits.storage_credits = Math.round((usage.storedBytes * PRICES.storagePerGbDay) / 1e9);
   return credits;
 }
 

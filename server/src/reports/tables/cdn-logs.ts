@@ -1,6 +1,5 @@
 // cdn_logs: one row per request of the day, in the order they were served.
-import { originImageOf } from "../usage-event";
-import { sourceNameOf, usageOfDay, type ReportInput, type Table } from "./table";
+import { sourceNameOf, type ReportInput, type Table } from "./table";
 
 export const CDN_LOG_COLUMNS = [
   "timestamp",
@@ -18,19 +17,22 @@ export const CDN_LOG_COLUMNS = [
 ] as const;
 
 export function cdnLogsTable(input: ReportInput): Table {
-  const rows = usageOfDay(input).map((e) => [
-    new Date(e.timestampMs).toISOString(),
-    e.sourceId,
-    sourceNameOf(input, e.sourceId),
-    e.path,
-    originImageOf(e.path),
-    String(e.status),
-    String(e.bytes),
-    e.cacheHit ? "HIT" : "MISS",
-    String(e.responseMs),
-    e.renderClass,
-    e.referer,
-    e.userAgent,
-  ]);
+  const rows: string[][] = [];
+  for (const r of input.usage.requestsOf(input.date)) {
+    rows.push([
+      new Date(r.timestampMs).toISOString(),
+      r.sourceId,
+      sourceNameOf(input, r.sourceId),
+      r.path,
+      r.originImage,
+      String(r.status),
+      String(r.bytes),
+      r.cacheHit ? "HIT" : "MISS",
+      String(r.responseMs),
+      r.renderClass,
+      r.referer,
+      r.userAgent,
+    ]);
+  }
   return { columns: CDN_LOG_COLUMNS, rows };
 }

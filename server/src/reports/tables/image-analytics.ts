@@ -1,6 +1,5 @@
 // image_analytics: month-to-date metrics per origin image (spec 2.4).
-import { originImageOf } from "../usage-event";
-import { averageMs, countWhere, groupBy, isClientError, isServerError, sourceNameOf, sumOf, usageOfMonth, type ReportInput, type Table } from "./table";
+import { averageMs, sourceNameOf, type ReportInput, type Table } from "./table";
 
 export const IMAGE_ANALYTICS_COLUMNS = [
   "date",
@@ -17,23 +16,18 @@ export const IMAGE_ANALYTICS_COLUMNS = [
 ] as const;
 
 export function imageAnalyticsTable(input: ReportInput): Table {
-  const groups = groupBy(usageOfMonth(input), (e) => `${e.sourceId}\u0000${originImageOf(e.path)}`);
-  const rows = groups.map(([, events]) => {
-    const first = events[0]!;
-    const hits = countWhere(events, (e) => e.cacheHit);
-    return [
-      input.date,
-      first.sourceId,
-      sourceNameOf(input, first.sourceId),
-      originImageOf(first.path),
-      String(events.length),
-      String(sumOf(events, (e) => e.bytes)),
-      String(hits),
-      String(events.length - hits),
-      String(countWhere(events, isClientError)),
-      String(countWhere(events, isServerError)),
-      averageMs(events),
-    ];
-  });
+  const rows = input.usage.perImage(input.from, input.date).map((image) => [
+    input.date,
+    image.sourceId,
+    sourceNameOf(input, image.sourceId),
+    image.originImage,
+    String(image.requests),
+    String(image.bytes),
+    String(image.cacheHits),
+    String(image.requests - image.cacheHits),
+    String(image.clientErrors),
+    String(image.serverErrors),
+    averageMs(image),
+  ]);
   return { columns: IMAGE_ANALYTICS_COLUMNS, rows };
 }

@@ -1,6 +1,5 @@
 // source_analytics: month-to-date metrics per Source (spec 2.4).
-import { originImageOf } from "../usage-event";
-import { averageMs, countWhere, groupBy, isClientError, isServerError, sourceNameOf, sumOf, usageOfMonth, type ReportInput, type Table } from "./table";
+import { averageMs, sourceNameOf, type ReportInput, type Table } from "./table";
 
 export const SOURCE_ANALYTICS_COLUMNS = [
   "date",
@@ -17,18 +16,18 @@ export const SOURCE_ANALYTICS_COLUMNS = [
 ] as const;
 
 export function sourceAnalyticsTable(input: ReportInput): Table {
-  const rows = groupBy(usageOfMonth(input), (e) => e.sourceId).map(([sourceId, events]) => [
+  const rows = input.usage.perSource(input.from, input.date).map((source) => [
     input.date,
-    sourceId,
-    sourceNameOf(input, sourceId),
-    String(events.length),
-    String(new Set(events.map((e) => originImageOf(e.path))).size),
-    String(sumOf(events, (e) => e.bytes)),
-    (countWhere(events, (e) => e.cacheHit) / events.length).toFixed(4),
-    averageMs(events),
-    String(countWhere(events, (e) => !e.cacheHit && e.status < 400 && e.renderClass !== "none")),
-    String(countWhere(events, isClientError)),
-    String(countWhere(events, isServerError)),
+    source.sourceId,
+    sourceNameOf(input, source.sourceId),
+    String(source.requests),
+    String(source.originImages),
+    String(source.bytes),
+    (source.cacheHits / source.requests).toFixed(4),
+    averageMs(source),
+    String(source.renders),
+    String(source.clientErrors),
+    String(source.serverErrors),
   ]);
   return { columns: SOURCE_ANALYTICS_COLUMNS, rows };
 }

@@ -1,11 +1,14 @@
 // What every report type's content builder receives and returns.
 import type { ReportDate } from "../periods";
-import type { UsageEvent } from "../usage-event";
+import type { TrafficTotals, UsageQueries } from "../usage-queries";
 
 export interface ReportInput {
+  /** The report date: the last day covered. */
   date: ReportDate;
-  /** The ledger of each day from the 1st of the month through `date`, in ledger order. */
-  usageByDay: ReadonlyMap<ReportDate, readonly UsageEvent[]>;
+  /** The first day covered: `date` for daily types, the 1st of the month for month-to-date ones. */
+  from: ReportDate;
+  /** The account's usage ledger. */
+  usage: UsageQueries;
   /** Current names of the account's Sources; a Source missing here was deleted (blank name). */
   sourceNames: ReadonlyMap<string, string>;
 }
@@ -16,43 +19,11 @@ export interface Table {
   rows: string[][];
 }
 
-export function usageOfDay(input: ReportInput): readonly UsageEvent[] {
-  return input.usageByDay.get(input.date) ?? [];
-}
-
-export function usageOfMonth(input: ReportInput): UsageEvent[] {
-  return [...input.usageByDay.values()].flat();
-}
-
 export function sourceNameOf(input: ReportInput, sourceId: string): string {
   return input.sourceNames.get(sourceId) ?? "";
 }
 
-/** Groups events by a key, keeping the keys sorted so that row order never depends on input order. */
-export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): [string, T[]][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group) group.push(item);
-    else groups.set(key, [item]);
-  }
-  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/** Mean response time with one decimal. */
+export function averageMs(totals: TrafficTotals): string {
+  return (totals.requests ? totals.responseMs / totals.requests : 0).toFixed(1);
 }
-
-/** Mean response time with one decimal; empty input gives 0.0. */
-export function averageMs(events: readonly UsageEvent[]): string {
-  if (events.length === 0) return "0.0";
-  return (events.reduce((sum, e) => sum + e.responseMs, 0) / events.length).toFixed(1);
-}
-
-export function countWhere(events: readonly UsageEvent[], test: (event: UsageEvent) => boolean): number {
-  return events.reduce((n, e) => (test(e) ? n + 1 : n), 0);
-}
-
-export function sumOf(events: readonly UsageEvent[], value: (event: UsageEvent) => number): number {
-  return events.reduce((sum, e) => sum + value(e), 0);
-}
-
-export const isClientError = (e: UsageEvent) => e.status >= 400 && e.status < 500;
-export const isServerError = (e: UsageEvent) => e.status >= 500;
