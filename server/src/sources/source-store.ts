@@ -69,7 +69,10 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
     if (!statements) {
       if (listCache.size >= LIST_CACHE_SIZE) listCache.delete(listCache.keys().next().value!);
       statements = {
-        page: db.prepare(`SELECT ${RESPONSE_COLUMNS} FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`),
+        // Filtered and sorted on row ids first; only the page's rows are then read in full.
+        page: db.prepare(`SELECT ${RESPONSE_COLUMNS} FROM sources WHERE rowid IN
+          (SELECT rowid FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset)
+          ORDER BY ${orderBy}`),
         count: db.prepare(`SELECT count(*) FROM sources WHERE account_id = @account${where}`).pluck(),
       };
       listCache.set(key, statements);

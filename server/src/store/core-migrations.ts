@@ -66,4 +66,12 @@ export const coreMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // The type filter (an exact match, the most common one) by index instead of parsing every
+    // row's deployment JSON. The expression must stay exactly the one list-sql.ts writes.
+    id: "core-003-sources-type-index",
+    up(db) {
+      db.exec(`CREATE INDEX sources_by_type ON sources (account_id, json_extract(deployment, '$."type"'))`);
+    },
+  },
 ];
