@@ -45,9 +45,9 @@ interface DriftRun {
 }
 
 /** Runs the installed bin as CI would, with the stack's Pulumi environment and nothing else of ours. */
-async function drift(...args: string[]): Promise<DriftRun> {
+async function drift(args: string[], extraEnv: Record<string, string> = {}): Promise<DriftRun> {
   const { ASSET_DELIVERY_BASE_URL: _url, ASSET_DELIVERY_API_KEY: _key, ...inherited } = process.env;
-  const env = { ...inherited, ...(program.stack.workspace as LocalWorkspace).envVars };
+  const env = { ...inherited, ...(program.stack.workspace as LocalWorkspace).envVars, ...extraEnv };
   server.resetRequestCount();
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     // Asynchronous on purpose: the server answers from this process.
@@ -85,7 +85,7 @@ afterAll(async () => {
 
 describe("asset-delivery drift", () => {
   it("reports no drift in one line, exit 0, with one list request", async () => {
-    const run = await drift("--stack", STACK);
+    const run = await drift(["--stack", STACK]);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("No drift: all 7 Sources of stack `drift` match the server.\n");
     expect(run.code).toBe(0);
@@ -102,7 +102,7 @@ describe("asset-delivery drift", () => {
     server.db.prepare("DELETE FROM sources WHERE id = ?").run(ids.old);
     const stateBefore = program.stateFile();
 
-    const run = await drift("--stack", STACK, "--cwd", program.workDir);
+    const run = await drift(["--stack", STACK, "--cwd", program.workDir]);
     expect(run.stderr).toBe("");
     expect(run.stdout.split("\n")).toEqual([
       "Drift: 6 of 7 Sources differ from stack `drift`.",
@@ -153,7 +153,7 @@ describe("asset-delivery drift", () => {
   }, STEP_TIMEOUT);
 
   it("gives the same content as JSON", async () => {
-    const run = await drift("--stack", STACK, "--format", "json");
+    const run = await drift(["--stack", STACK, "--format", "json"]);
     expect(run.code).toBe(2);
     expect(JSON.parse(run.stdout)).toEqual({
       stack: "drift",
@@ -187,24 +187,28 @@ describe("asset-delivery drift", () => {
     expect(run.requests).toEqual({ GET: 2 });
   }, STEP_TIMEOUT);
 
-  it("fails with exit 1 and a clear message for an unknown stack, a bad format, a refused key and an unreachable server", async () => {
-    const unknown = await drift("--stack", "nope");
+  it("fails with exit 1 and a clear message for an unknown stack, a wrong passphrase, a bad format, a refused key and an unreachable server", async () => {
+    const unknown = await drift(["--stack", "nope"]);
     expect(unknown).toMatchObject({ code: 1, stdout: "" });
     expect(unknown.stderr).toContain(`asset-delivery drift: stack "nope" not found for the project in ${program.workDir}`);
 
-    const format = await drift("--stack", STACK, "--format", "yaml");
+    const passphrase = await drift(["--stack", STACK], { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase" });
+    expect(passphrase).toMatchObject({ code: 1, stdout: "" });
+    expect(passphrase.stderr).toMatch(/^asset-delivery drift: pulumi failed to read stack "drift": .*incorrect passphrase/);
+
+    const format = await drift(["--stack", STACK, "--format", "yaml"]);
     expect(format).toMatchObject({ code: 1, stdout: "" });
     expect(format.stderr).toContain('asset-delivery drift: format: must be one of markdown, json (got "yaml")');
 
     await program.stack.setConfig("assetdelivery:apiKey", { value: "not-a-key-of-this-server", secret: true });
-    const refused = await drift("--stack", STACK);
+    const refused = await drift(["--stack", STACK]);
     expect(refused).toMatchObject({ code: 1, stdout: "" });
     expect(refused.stderr).toBe(`asset-delivery drift: the API at ${server.url} refused the API key (401 Unauthorized): check assetdelivery:apiKey or ASSET_DELIVERY_API_KEY\n`);
     expect(refused.stderr).not.toContain("not-a-key-of-this-server");
 
     await program.stack.setConfig("assetdelivery:apiKey", { value: server.adminKey, secret: true });
     await program.stack.setConfig("assetdelivery:baseUrl", { value: "http://127.0.0.1:9" });
-    const unreachable = await drift("--stack", STACK);
+    const unreachable = await drift(["--stack", STACK]);
     expect(unreachable).toMatchObject({ code: 1, stdout: "" });
     expect(unreachable.stderr).toMatch(/^asset-delivery drift: cannot reach the API at http:\/\/127\.0\.0\.1:9 \(.*connection failed.*\): check assetdelivery:baseUrl or ASSET_DELIVERY_BASE_URL\n$/);
     await program.stack.setConfig("assetdelivery:baseUrl", { value: server.url });

@@ -37,8 +37,13 @@ function stackFailure(error: unknown, stackName: string, workDir: string): strin
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The CLI's own `error:` lines, not the whole command result (which repeats the command and its output). */
+/**
+ * The CLI's own `error:` lines, else its whole stderr. Never its stdout, which the error's message
+ * also carries and which holds decrypted secrets when a `--show-secrets` command got that far.
+ */
 function cliErrorLines(message: string): string {
-  const lines = message.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("error:"));
-  return lines.length > 0 ? lines.map((line) => line.slice("error:".length).trim()).join("; ") : message.trim();
+  const stderr = /\n stderr: ([\s\S]*?)\n err\?: /.exec(message)?.[1]?.trim() ?? "";
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("error:"));
+  if (lines.length > 0) return lines.map((line) => line.slice("error:".length).trim()).join("; ");
+  return stderr || "the Pulumi CLI failed without a message";
 }
