@@ -28,6 +28,11 @@ export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMa
 /** Every deployment field that is read-only in some type, camelCase: also top-level outputs. */
 export const READ_ONLY_NAMES: readonly string[] = [...new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)).map(camelCase))];
 
+/** The camelCase write-only fields of a type, the ones kept in `deploymentSecrets` (none for an unknown type: check reports it). */
+export function writeOnlyFieldNames(type: string): string[] {
+  return isSourceType(type) ? writeOnlyFields(type).map(camelCase) : [];
+}
+
 export function isSourceType(value: unknown): value is SourceType {
   return (SOURCE_TYPES as readonly unknown[]).includes(value);
 }

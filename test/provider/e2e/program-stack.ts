@@ -1,5 +1,6 @@
-// A stack of one of the test programs in test/provider/programs/, run by the real Pulumi CLI
-// through the Automation API on a local file backend. The program folder is copied into a fresh
+// A stack of a Pulumi program of this repo (a test program in test/provider/programs/, an example,
+// the root project), run by the real Pulumi CLI through the Automation API on a local file
+// backend. The program's files are copied into a fresh
 // work folder under <repo>/.data (so that Node still finds the repo's node_modules and the stack's
 // config files stay out of the source tree).
 import * as fs from "node:fs";
@@ -20,9 +21,20 @@ export interface ProgramStack {
   remove(): Promise<void>;
 }
 
-export async function programStack(program: string, stackName: string, credentials: { baseUrl: string; apiKey: string }): Promise<ProgramStack> {
-  const workDir = pulumiWorkDir(`${program}-`);
-  fs.cpSync(path.join(__dirname, "..", "programs", program), workDir, { recursive: true });
+export const TEST_PROGRAMS = path.join(__dirname, "..", "programs");
+
+/**
+ * `programDir`: the program's folder; `files`: only these of its files (default: all of them).
+ * The stack's `Pulumi.<stack>.yaml`, if copied, is its starting configuration.
+ */
+export async function programStack(
+  programDir: string,
+  stackName: string,
+  credentials: { baseUrl: string; apiKey: string },
+  files?: readonly string[],
+): Promise<ProgramStack> {
+  const workDir = pulumiWorkDir(`${path.basename(programDir)}-`);
+  for (const file of files ?? fs.readdirSync(programDir)) fs.cpSync(path.join(programDir, file), path.join(workDir, file), { recursive: true });
   const stateDir = path.join(workDir, ".state");
   const envVars = {
     ...pulumiEnv({ stateDir }),

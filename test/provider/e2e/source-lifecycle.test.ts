@@ -1,9 +1,10 @@
 // End to end through the real Pulumi CLI (Automation API, local backend) against a real local
 // server: every step of a Source's life, with the requests the server received counted in each.
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import { startTestServer, type TestServer } from "../../support/server";
-import { programStack, type ProgramStack } from "./program-stack";
+import { programStack, TEST_PROGRAMS, type ProgramStack } from "./program-stack";
 
 const STEP_TIMEOUT = 180_000;
 
@@ -53,7 +54,7 @@ async function serverSource(name: string): Promise<Source> {
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
-  program = await programStack("sources", "e2e", { baseUrl: server.url, apiKey: server.adminKey });
+  program = await programStack(path.join(TEST_PROGRAMS, "sources"), "e2e", { baseUrl: server.url, apiKey: server.adminKey });
   await declare({ photos, assets }, initialSecrets());
 }, STEP_TIMEOUT);
 
