@@ -1,0 +1,40 @@
+// `npm run bench`: every benchmark in turn, each in its own process (they start servers and load
+// them; running them side by side would measure each other). Exits non-zero when any target is
+// missed or a benchmark fails; the summary lines are repeated at the end.
+//
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, provider; default all)
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const BENCHMARKS = ["server", "sdk", "provider"];
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !BENCHMARKS.includes(name));
+if (unknown.length) {
+  console.error(`unknown benchmark ${unknown.join(", ")}: choose from ${BENCHMARKS.join(", ")}`);
+  process.exit(2);
+}
+
+function run(name) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(here, `${name}.mjs`)], { stdio: ["ignore", "pipe", "inherit"] });
+    let lastLine = "";
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk);
+      const lines = chunk.toString().trim().split("\n");
+      lastLine = lines[lines.length - 1] || lastLine;
+    });
+    child.on("exit", (code, signal) => resolve({ name, ok: code === 0, summary: lastLine.startsWith("bench ") ? lastLine : `bench ${name}: failed (${code ?? signal})` }));
+  });
+}
+
+const results = [];
+for (const name of chosen.length ? chosen : BENCHMARKS) {
+  console.log(`\n==> bench/${name}.mjs`);
+  results.push(await run(name));
+}
+console.log("\n==> summary");
+for (const result of results) console.log(result.summary);
+process.exitCode = results.every((result) => result.ok) ? 0 : 1;

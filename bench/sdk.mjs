@@ -1,0 +1,61 @@
+// SDK overhead: `client.sources.get` against a raw undici request to the same URL, both over
+// keep-alive to the real server (a child process, rate limits off). Pacing is off for the
+// measurement: it is a deliberate limit (4 requests per second by default), not overhead.
+// Many short rounds alternate which side goes first, so that a busy machine's ups and downs fall
+// on both sides alike; each side's median time per call is compared.
+//
+//   node bench/sdk.mjs   (env BENCH_CALLS per side per round, default 100; BENCH_ROUNDS, default 31)
+import { Agent, request } from "undici";
+import { createClient } from "@asset-delivery/sdk";
+import { createBenchData, startServe } from "./lib/serve.mjs";
+import { check, median, summarize } from "./lib/report.mjs";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 100);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31);
+const TARGET = 1 / 1.2;
+
+/** Microseconds per call of `call`, made `CALLS` times in sequence. */
+async function timePerCall(call) {
+  const started = performance.now();
+  for (let i = 0; i < CALLS; i++) await call();
+  return ((performance.now() - started) * 1000) / CALLS;
+}
+
+const data = createBenchData();
+const server = await startServe(data.dbPath, ["--rate-limits", "off"]);
+const client = createClient({ baseUrl: server.url, apiKey: data.key, pacing: false });
+const agent = new Agent({ keepAliveTimeout: 10_000 });
+try {
+  const { id } = await client.sources.create({
+    name: "bench sdk",
+    deployment: { type: "webfolder", service_subdomains: ["bench-sdk"], webfolder_base_url: "https://origin.example.com/images/" },
+  });
+  const url = `${server.url}/api/v1/sources/${id}`;
+  const headers = { authorization: `Bearer ${data.key}`, accept: "application/vnd.api+json" };
+  const sides = {
+    sdk: () => client.sources.get(id),
+    raw: async () => {
+      const response = await request(url, { headers, dispatcher: agent });
+      if (response.statusCode !== 200) throw new Error(`raw GET answered ${response.statusCode}`);
+      await response.body.arrayBuffer();
+    },
+  };
+  console.log(`sdk: ${CALLS} sequential GETs of one Source per side per round, ${ROUNDS} rounds, keep-alive, pacing off`);
+  // Warm-up: JIT, connections.
+  for (let i = 0; i < 5; i++) for (const side of Object.values(sides)) await timePerCall(side);
+  const times = { sdk: [], raw: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ["sdk", "raw"] : ["raw", "sdk"];
+    for (const side of order) times[side].push(await timePerCall(sides[side]));
+  }
+  const sdk = median(times.sdk);
+  const raw = median(times.raw);
+  console.log(`rounds (sdk/raw µs per call): ${times.sdk.map((t, i) => `${t.toFixed(0)}/${times.raw[i].toFixed(0)}`).join(" ")}`);
+  console.log(`sources.get: sdk ${sdk.toFixed(0)} µs/call (${(1e6 / sdk).toFixed(0)} calls/s), raw undici ${raw.toFixed(0)} µs/call (${(1e6 / raw).toFixed(0)} calls/s)`);
+  summarize("sdk", [check("sources.get", raw / sdk, Number(TARGET.toFixed(2)), { describe: "raw undici speed" })]);
+} finally {
+  await client.close();
+  await agent.close();
+  await server.stop();
+  data.remove();
+}
