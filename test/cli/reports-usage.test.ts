@@ -1,10 +1,11 @@
-// `asset-delivery usage` and `asset-delivery reports`, run as a user runs them, against the database
-// a `serve` process uses: the reports they generate are then listed and downloaded over HTTP.
-import { spawn, spawnSync } from "node:child_process";
+// `asset-delivery usage` and `asset-delivery reports`, run as a user runs them (child processes),
+// against the database a server uses: the reports they generate are then listed and downloaded over HTTP.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { gunzipSync } from "node:zlib";
+import { createAccount, createKey, openMigratedDatabase, startServer } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
@@ -17,24 +18,13 @@ function cli(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Runs `serve` on the database while `use` talks to it. */
+/** Runs the server in this process on the same database file while `use` talks to it. */
 async function withServer<T>(use: (url: string) => Promise<T>): Promise<T> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", db, "--rate-limits", "off"], { stdio: ["ignore", "pipe", "pipe"] });
-  const exited = new Promise((resolve) => child.on("exit", resolve));
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
+  const server = await startServer({ dbPath: db, port: 0, rateLimits: "off" });
   try {
-    return await use(url);
+    return await use(server.url);
   } finally {
-    child.kill("SIGTERM");
-    await exited;
+    await server.close();
   }
 }
 
@@ -43,8 +33,10 @@ let key: string;
 let sourceId: string;
 
 beforeAll(async () => {
-  expect(cli("accounts", "create", "acme", "--plan", "enterprise").code).toBe(0);
-  key = JSON.parse(cli("keys", "create", "--account", "acme", "--permission", "Account Admin", "--json").stdout).key;
+  const admin = openMigratedDatabase(db);
+  createAccount(admin, { name: "acme", plan: "enterprise" });
+  key = createKey(admin, { account: "acme", permissions: ["Account Admin"] }).key;
+  admin.close();
   sourceId = await withServer(async (url) => {
     const response = await fetch(`${url}/api/v1/sources`, {
       method: "POST",
