@@ -1,12 +1,19 @@
 // Where the provider and the data-source functions find the API's address and key: the stack's
 // configuration (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret), else the
 // environment. Read when needed, never captured into the serialized provider.
-export const CONFIG_KEYS = { baseUrl: "assetdelivery:baseUrl", apiKey: "assetdelivery:apiKey" } as const;
-export const ENV_VARS = { baseUrl: "ASSET_DELIVERY_BASE_URL", apiKey: "ASSET_DELIVERY_API_KEY" } as const;
+import type { PacingOptions } from "@asset-delivery/sdk";
+
+export const CONFIG_KEYS = { baseUrl: "assetdelivery:baseUrl", apiKey: "assetdelivery:apiKey", pacing: "assetdelivery:pacing" } as const;
+export const ENV_VARS = { baseUrl: "ASSET_DELIVERY_BASE_URL", apiKey: "ASSET_DELIVERY_API_KEY", pacing: "ASSET_DELIVERY_PACING" } as const;
 
 export interface Credentials {
   baseUrl: string;
   apiKey: string;
+  /**
+   * The client's pacing to the rate limits: default the spec's; `false` (the JSON text) for none,
+   * or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits.
+   */
+  pacing?: boolean | PacingOptions;
 }
 
 /** Reads a full config key such as `assetdelivery:apiKey`. */
@@ -16,12 +23,22 @@ export function resolveCredentials(config: ConfigReader, env: NodeJS.ProcessEnv 
   const pick = (name: keyof Credentials) => nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
+  const pacing = pick("pacing");
   const missing = [
     baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
     apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
   ].filter(Boolean);
   if (baseUrl === undefined || apiKey === undefined) throw new Error(`Asset Delivery credentials missing: set ${missing.join(" and ")}`);
-  return { baseUrl, apiKey };
+  return pacing === undefined ? { baseUrl, apiKey } : { baseUrl, apiKey, pacing: parsePacing(pacing) };
+}
+
+/** The pacing setting is JSON; its members are checked by the client, which names a bad one. */
+function parsePacing(text: string): boolean | PacingOptions {
+  try {
+    return JSON.parse(text) as boolean | PacingOptions;
+  } catch {
+    throw new Error(`${CONFIG_KEYS.pacing} (or ${ENV_VARS.pacing}): must be JSON: false, true or {"limits": {...}}`);
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

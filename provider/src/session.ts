@@ -12,7 +12,7 @@ export interface Session {
 const sessions = new Map<string, Session>();
 
 export function sessionFor(credentials: Credentials): Session {
-  const key = JSON.stringify([credentials.baseUrl, credentials.apiKey]);
+  const key = JSON.stringify([credentials.baseUrl, credentials.apiKey, credentials.pacing]);
   let session = sessions.get(key);
   if (!session) {
     const client = createClient(credentials);
