@@ -126,6 +126,7 @@ interface Probe {
 describe("accuracy against the running server", () => {
   const seen = new Map<string, Set<number>>();
   const ajv = new Ajv2020({ strict: false, allErrors: true });
+  const validators = new Map<string, ReturnType<typeof ajv.compile>>();
 
   async function send(probe: Probe): Promise<Response> {
     const headers: Record<string, string> = { accept: JSONAPI_MEDIA_TYPE };
@@ -148,7 +149,8 @@ describe("accuracy against the running server", () => {
     const [mediaType, { schema }] = Object.entries(documented.content)[0] as [string, any];
     expect(response.headers.get("content-type")?.split(";")[0], label).toBe(mediaType);
     if (mediaType.includes("json")) {
-      const validate = ajv.compile(schema);
+      const validatorKey = `${probe.method} ${probe.template} ${response.status}`;
+      const validate = validators.get(validatorKey) ?? validators.set(validatorKey, ajv.compile(schema)).get(validatorKey)!;
       const json = await response.json();
       expect(validate(json) ? [] : validate.errors, `${label} matches its schema`).toEqual([]);
     } else {
