@@ -9,8 +9,6 @@ import { errorComponents, errorResponseRef, errorStatusesOf, type StatusOptions 
 export interface OpenApiOptions extends StatusOptions {
   title: string;
   version: string;
-  /** Where the API is served, e.g. http://127.0.0.1:8787. */
-  serverUrl: string;
 }
 
 const JSON_MEDIA_TYPES = [JSONAPI_MEDIA_TYPE, "application/json"];
@@ -54,6 +52,7 @@ function operation(route: RegisteredRoute, options: StatusOptions): JsonSchema {
   };
 }
 
+/** The document without `servers`: where the API is served is known per request. */
 export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options: OpenApiOptions): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
@@ -68,7 +67,6 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options
       version: options.version,
       description: "Generated from the server's route registry and the zod schemas of @asset-delivery/sdk. Do not edit by hand.",
     },
-    servers: [{ url: options.serverUrl }],
     security: [{ bearer: [] }],
     tags: [...new Set(routes.map(tagOf))].map((name) => ({ name })),
     paths,
