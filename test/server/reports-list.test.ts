@@ -78,6 +78,27 @@ describe("the scheduler", () => {
   });
 });
 
+describe("the midnight timer", () => {
+  it("generates the day that just ended when 00:00 UTC comes", async () => {
+    // The clock stands two seconds before midnight (after the accounts' real creation time) until
+    // the account exists, then runs at real speed.
+    const beforeMidnight = Date.parse("2030-01-01T23:59:58.000Z");
+    let startedAt: number | undefined;
+    const midnight = await startTestServer({ now: () => (startedAt === undefined ? beforeMidnight : beforeMidnight + Date.now() - startedAt) });
+    try {
+      const key = midnight.accountKey(["Analytics"], "midnight");
+      const cdnLogs = async () => keys(await apiRequest(`${midnight.url}/api/v1/reports?filter[report_type]=cdn_logs`, { key }));
+      expect(await cdnLogs()).not.toContain("cdn_logs_20300101"); // the day is not over yet
+      startedAt = Date.now();
+      const deadline = Date.now() + 10_000;
+      while (!(await cdnLogs()).includes("cdn_logs_20300101") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await cdnLogs()).toContain("cdn_logs_20300101");
+    } finally {
+      await midnight.close();
+    }
+  });
+});
+
 describe("the list", () => {
   let key: string;
   beforeAll(async () => {
