@@ -61,10 +61,14 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
     return types.map((type) => store.find(account.id, type, date)!);
   }
 
+  /** Unix seconds: reports finalized (period ended) at or before this are past retention. */
+  function retentionCutoff(): number {
+    return Math.floor(now() / 1000) - REPORT_RETENTION_DAYS * DAY_SECONDS;
+  }
+
   /** Deletes reports (and their files) retained for REPORT_RETENTION_DAYS after finalization. */
   function purgeExpired(): number {
-    const cutoff = Math.floor(now() / 1000) - REPORT_RETENTION_DAYS * DAY_SECONDS;
-    const expired = store.endedBy(cutoff);
+    const expired = store.endedBy(retentionCutoff());
     for (const id of expired) {
       store.remove(id);
       fs.rmSync(path.join(dataDir, "reports", id), { recursive: true, force: true });
@@ -72,11 +76,11 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
     return expired.length;
   }
 
-  /** Whether a day is over and still within retention, i.e. may have reports. */
+  /** Refuses a day that is not over yet or whose reports would be past retention. */
   function checkReportable(date: ReportDate): void {
     const end = startOfDay(date) + DAY_SECONDS * 1000;
     if (end > now()) throw new RangeError(`date: ${date} is not over yet (UTC); a day's reports are generated once it has ended`);
-    if (end / 1000 <= Math.floor(now() / 1000) - REPORT_RETENTION_DAYS * DAY_SECONDS) {
+    if (end / 1000 <= retentionCutoff()) {
       throw new RangeError(`date: ${date} is past the ${REPORT_RETENTION_DAYS}-day retention of reports`);
     }
   }
