@@ -1,6 +1,6 @@
 // `read` (refresh): the Source as the server has it, through the read coalescer. Write-only
 // secrets cannot be read back, so the state keeps the declared ones. A Source the server no longer
-// has is dropped from the stack (an empty id).
+// has, or has marked `deleted`, is dropped from the stack (an empty id).
 import type { Session } from "../session";
 import { inputsFromSource, sourceOutputs, type SourceInputs } from "../source-state";
 
@@ -12,6 +12,6 @@ export interface ReadResult {
 
 export async function readSource(session: Session, id: string, state: SourceInputs): Promise<ReadResult> {
   const source = await session.reads.read(id);
-  if (!source) return { id: "", props: {} };
+  if (!source || source.attributes.deployment_status === "deleted") return { id: "", props: {} };
   return { id: source.id, props: sourceOutputs(source, state), inputs: inputsFromSource(source, state) };
 }

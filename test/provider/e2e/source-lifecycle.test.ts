@@ -103,25 +103,32 @@ describe("a Source's life through pulumi", () => {
     expect((await serverSource("photos")).attributes.deployment.cache_ttl_error).toBe(600);
   }, STEP_TIMEOUT);
 
-  it("refresh shows a change made behind Pulumi's back, and up restores the declared state", async () => {
+  it("refresh shows changes made behind Pulumi's back, and up restores the declared state", async () => {
     await client.sources.update(ids.assets!, { name: "Renamed by hand" });
+    const current = (await serverSource("photos")).attributes.deployment;
+    await client.sources.update(ids.photos!, { deployment: { ...current, secure_url_enabled: true } as never });
     const refreshed: Record<string, unknown>[] = [];
     const refresh = await counted(() =>
       program.stack.refresh({ onEvent: (event) => void (event.resOutputsEvent && refreshed.push(event.resOutputsEvent.metadata.new?.outputs ?? {})) }),
     );
     expect(refresh.requests).toEqual({ GET: 2 });
-    expect(refresh.result.summary.resourceChanges).toMatchObject({ update: 1 });
+    expect(refresh.result.summary.resourceChanges).toMatchObject({ update: 2 });
     expect(refreshed.map((outputs) => outputs.name)).toContain("Renamed by hand");
+    // A signing token that appeared behind Pulumi's back is recorded as a secret too.
+    const token = (await serverSource("photos")).attributes.secure_url_token!;
+    expect(program.stateFile()).not.toContain(token);
 
     const preview = await counted(() => program.stack.preview({ diff: true }));
     expect(preview.requests).toEqual({});
-    expect(preview.result.changeSummary).toEqual({ update: 1, same: 2 });
+    expect(preview.result.changeSummary).toEqual({ update: 2, same: 1 });
     expect(preview.result.stdout).toMatch(/name\s*:\s*"Renamed by hand" => "Assets"/);
+    expect(preview.result.stdout).toMatch(/secureUrlEnabled\s*:\s*true => false/);
 
     const up = await counted(() => program.stack.up());
-    expect(up.result.summary.resourceChanges).toEqual({ update: 1, same: 2 });
-    expect(up.requests).toEqual({ PATCH: 1 });
+    expect(up.result.summary.resourceChanges).toEqual({ update: 2, same: 1 });
+    expect(up.requests).toEqual({ PATCH: 2 });
     expect((await serverSource("assets")).attributes.name).toBe("Assets");
+    expect((await serverSource("photos")).attributes).not.toHaveProperty("secure_url_token");
   }, STEP_TIMEOUT);
 
   it("a rotated secret is an update", async () => {
