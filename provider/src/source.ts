@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { serializedProvider } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
+import { isPlainObject } from "./names";
 import { READ_ONLY_NAMES, splitSecrets } from "./source-state";
 
 export type { SourceArgs } from "./source-types";
@@ -28,7 +29,11 @@ export class Source extends pulumi.dynamic.Resource {
   declare readonly deploymentSecrets: pulumi.Output<Record<string, unknown>>;
 
   constructor(name: string, args: SourceArgs, opts: pulumi.CustomResourceOptions = {}) {
-    const { deployment, secrets } = splitSecrets(args.deployment as Record<string, unknown>);
+    // The fields may be inputs, the object itself not: its write-only fields are split off here.
+    if (!isPlainObject(args.deployment) || pulumi.Output.isInstance(args.deployment)) {
+      throw new Error(`Source ${name}: deployment: must be an object (its fields may be Pulumi inputs, the object itself not)`);
+    }
+    const { deployment, secrets } = splitSecrets(args.deployment);
     const props = {
       name: args.name,
       enabled: args.enabled,

@@ -1,0 +1,59 @@
+// The Source resource as a program declares it (Pulumi's mock monitor: no engine, no API): the
+// write-only fields leave `deployment` for `deploymentSecrets`, which is a secret even when the
+// program passed plain values.
+import { beforeAll, describe, expect, it } from "vitest";
+import * as pulumi from "@pulumi/pulumi";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { Source } from "@asset-delivery/provider";
+
+const registered: pulumi.runtime.MockResourceArgs[] = [];
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push(args);
+        return { id: `${args.name}-id`, state: args.inputs };
+      },
+      call: (args) => args.inputs,
+    },
+    "project",
+    "stack",
+    false,
+  );
+});
+
+/** An Output's value and secretness. */
+async function resolved<T>(output: pulumi.Output<T>): Promise<{ value: T; secret: boolean }> {
+  const value = await new Promise<T>((resolve) => output.apply(resolve));
+  return { value, secret: await (output as unknown as { isSecret: Promise<boolean> }).isSecret };
+}
+
+describe("Source", () => {
+  it("moves write-only fields into the secret deploymentSecrets, whatever the program passed", async () => {
+    const source = new Source("photos", {
+      name: "Photos",
+      deployment: {
+        type: "webfolder",
+        serviceSubdomains: [pulumi.output("photos")],
+        webfolderBaseUrl: "https://origin.example.com/",
+        password: "plain-password",
+        requestHandshake: pulumi.secret("h".repeat(32)),
+      },
+    });
+    await resolved(source.urn);
+    const args = registered.find((r) => r.name === "photos")!;
+    expect(args.type).toBe("pulumi-nodejs:dynamic/assetdelivery:Source");
+    expect(args.inputs.deployment).toEqual({ type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/" });
+    // Registered as a secret: the wire format's secret wrapper around the values.
+    expect(args.inputs.deploymentSecrets).toEqual({ [specialSigKey]: specialSecretSig, value: { password: "plain-password", requestHandshake: "h".repeat(32) } });
+    expect(await resolved(source.deploymentSecrets)).toEqual({ value: { password: "plain-password", requestHandshake: "h".repeat(32) }, secret: true });
+    expect((await resolved(source.deployment)).secret).toBe(false);
+  });
+
+  it("refuses a deployment that is not an object, naming the resource", () => {
+    expect(() => new Source("broken", { name: "x", deployment: pulumi.output({ type: "webproxy", serviceSubdomains: ["p"] }) as never })).toThrow(
+      "Source broken: deployment: must be an object (its fields may be Pulumi inputs, the object itself not)",
+    );
+  });
+});
