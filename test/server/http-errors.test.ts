@@ -1,6 +1,7 @@
 // Every failure is a JSON:API error document (spec 7) with the request id; unknown paths 404,
 // unknown methods 405 with Allow, unsupported media types 415, malformed JSON 400.
 import { errorDocumentSchema, JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
+import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type ApiResponse, type TestServer } from "../support/server";
 import { createDocument, minimalDeployment } from "./fixtures";
@@ -40,6 +41,15 @@ describe("error documents", () => {
     const put = await apiRequest(`${server.url}/api/v1/sources`, { method: "PUT", key: server.adminKey });
     expectErrorDocument(put, 405, "MethodNotAllowed");
     expect(put.headers.get("allow")).toBe("GET, HEAD, POST");
+  });
+
+  it("answers TRACE and QUERY on a known path with 405 too (every method the router knows)", async () => {
+    for (const method of ["TRACE", "QUERY"]) {
+      const response = await request(`${server.url}/api/v1/sources`, { method });
+      expect(response.statusCode, method).toBe(405);
+      expect(response.headers.allow).toBe("GET, HEAD, POST");
+      expect((await response.body.json()) as { errors: { title: string }[] }).toMatchObject({ errors: [{ title: "MethodNotAllowed" }] });
+    }
   });
 
   it("refuses a body that is not JSON:API or JSON with 415", async () => {

@@ -3,9 +3,9 @@
 import type { FastifyInstance } from "fastify";
 import { ApiError, ERROR_TITLES } from "./errors";
 
-const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-
 export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void> {
+  // Every method Fastify routes (TRACE and QUERY too): any of them a path lacks is a 405, not a 404.
+  const methods = app.supportedMethods;
   const allowedByUrl = new Map<string, Set<string>>();
   for (const route of app.routeRegistry) {
     const allowed = allowedByUrl.get(route.url) ?? new Set<string>();
@@ -14,8 +14,8 @@ export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void
     allowedByUrl.set(route.url, allowed);
   }
   for (const [url, allowed] of allowedByUrl) {
-    const allow = METHODS.filter((method) => allowed.has(method)).join(", ");
-    const refused = METHODS.filter((method) => !allowed.has(method));
+    const allow = methods.filter((method) => allowed.has(method)).join(", ");
+    const refused = methods.filter((method) => !allowed.has(method));
     if (refused.length === 0) continue;
     app.route({
       method: refused,
