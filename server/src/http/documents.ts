@@ -53,9 +53,28 @@ export function errorDocument(request: FastifyRequest, status: number, entries: 
 }
 
 /**
+ * A success document already written as JSON text. The hot Source paths build their resources as
+ * text straight from the stored JSON, instead of parsing it only to serialize it again.
+ */
+export class SerializedDocument {
+  constructor(readonly json: string) {}
+}
+
+/** The same envelope as singleDocument, around a resource given as JSON text. */
+export function singleDocumentJson(request: FastifyRequest, resourceJson: string): SerializedDocument {
+  return new SerializedDocument(`{"data":${resourceJson},"included":[],"jsonapi":${JSON.stringify(JSONAPI)},"meta":${JSON.stringify(responseMeta(request))}}`);
+}
+
+/** The same envelope as listDocument, around resources given as JSON text. */
+export function listDocumentJson(request: FastifyRequest, resourcesJson: readonly string[], page: { number: number; size: number }, totalRecords: number) {
+  const meta = { ...responseMeta(request), pagination: paginationFor(page, totalRecords) };
+  return new SerializedDocument(`{"data":[${resourcesJson.join(",")}],"included":[],"jsonapi":${JSON.stringify(JSONAPI)},"meta":${JSON.stringify(meta)}}`);
+}
+
+/**
  * Serializer for every response document. Setting one on the reply also stops Fastify from
  * appending "; charset=utf-8" to the media type, which JSON:API forbids (only ext and profile).
  */
 export function serializeDocument(document: unknown): string {
-  return JSON.stringify(document);
+  return document instanceof SerializedDocument ? document.json : JSON.stringify(document);
 }

@@ -51,11 +51,14 @@ export function secretBehindFlag(flag: string): string {
   throw new Error(`no rule computes the read-only field "${flag}"`);
 }
 
-// Which secret each read-only flag reports, per type: derived from the schemas once, not per request.
-const FLAGS_BY_TYPE = {} as Record<SourceType, readonly (readonly [flag: string, secret: string])[]>;
-for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = readOnlyFields(type).map((flag) => [flag, secretBehindFlag(flag)] as const);
+// Which secret each read-only flag reports, per type, with the flag's JSON key: derived from the
+// schemas once, not per request.
+const FLAGS_BY_TYPE = {} as Record<SourceType, readonly (readonly [jsonKey: string, secret: string])[]>;
+for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = readOnlyFields(type).map((flag) => [JSON.stringify(flag), secretBehindFlag(flag)] as const);
 
-/** Sets the type's read-only flags on a returned deployment, from the stored secrets (by name). */
-export function addComputedFlags(deployment: PublicDeployment, storedSecrets: Record<string, unknown>): void {
-  for (const [flag, secret] of FLAGS_BY_TYPE[deployment.type]) deployment[flag] = secret in storedSecrets;
+/** A type's read-only flags as JSON members to append to a deployment object's text: `,"password_set":true,...`. */
+export function computedFlagsJson(type: SourceType, storedSecrets: Record<string, unknown>): string {
+  let members = "";
+  for (const [jsonKey, secret] of FLAGS_BY_TYPE[type]) members += `,${jsonKey}:${secret in storedSecrets}`;
+  return members;
 }

@@ -1,6 +1,6 @@
 // The Sources endpoints (spec 4.2, permission "Sources"). Handlers only translate between HTTP and
 // the service; the rules live in the sdk's schemas and in source-service.ts.
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   createDocumentSchema,
   listDocumentSchema,
@@ -12,13 +12,13 @@ import {
   updateDocumentSchema,
   type ParsedListQuery,
 } from "@asset-delivery/sdk";
-import { listDocument, singleDocument } from "../http/documents";
+import { listDocument, listDocumentJson, singleDocument, singleDocumentJson } from "../http/documents";
 import { ApiError, notFound, VALIDATION_ERROR } from "../http/errors";
 import { defineRoute } from "../http/route";
 import { createSecretBox } from "../store/secret-box";
 import { createSourceService, type SourceService } from "./source-service";
 import { createSourceStore, type SourceStore } from "./source-store";
-import { sourceResource } from "./source-view";
+import { sourceResourceJson, sparseSourceResource } from "./source-view";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -37,11 +37,12 @@ export function registerSources(app: FastifyInstance): void {
   app.decorate("sourceStore", store);
   app.decorate("sourceService", service);
 
-  /** The Source as returned now; 404 when it is not this account's. */
-  function resource(accountId: string, id: string, fields: ParsedListQuery["fields"]) {
+  /** The Source's document as of now; 404 when it is not this account's. */
+  function sourceDocument(request: FastifyRequest, accountId: string, id: string, fields: ParsedListQuery["fields"]) {
     const row = store.find(accountId, id);
     if (!row) throw notFound("Source", id);
-    return sourceResource(row, store.openToken(row), fields);
+    const token = store.openToken(row);
+    return fields === null ? singleDocumentJson(request, sourceResourceJson(row, token)) : singleDocument(request, sparseSourceResource(row, token, fields));
   }
 
   defineRoute(app, {
@@ -54,8 +55,9 @@ export function registerSources(app: FastifyInstance): void {
     summary: "List the account's Sources (paged; fields, sort and filter parameters)",
     handler({ request, auth, list }) {
       const { rows, total } = store.list(auth.accountId, list);
-      const data = rows.map((row) => sourceResource(row, store.openToken(row), list.fields));
-      return listDocument(request, data, list.page, total);
+      if (list.fields === null) return listDocumentJson(request, rows.map((row) => sourceResourceJson(row, store.openToken(row))), list.page, total);
+      const fields = list.fields;
+      return listDocument(request, rows.map((row) => sparseSourceResource(row, store.openToken(row), fields)), list.page, total);
     },
   });
 
@@ -70,7 +72,7 @@ export function registerSources(app: FastifyInstance): void {
     handler({ request, reply, auth, body }) {
       const id = service.create(auth, body.data.attributes);
       reply.header("location", `${SOURCES}/${id}`);
-      return singleDocument(request, resource(auth.accountId, id, null));
+      return sourceDocument(request, auth.accountId, id, null);
     },
   });
 
@@ -83,7 +85,7 @@ export function registerSources(app: FastifyInstance): void {
     status: 200,
     summary: "Retrieve a Source",
     handler({ request, auth, params, list }) {
-      return singleDocument(request, resource(auth.accountId, params.id!, list.fields));
+      return sourceDocument(request, auth.accountId, params.id!, list.fields);
     },
   });
 
@@ -103,7 +105,7 @@ export function registerSources(app: FastifyInstance): void {
         });
       }
       service.patch(auth, id, body.data.attributes ?? {});
-      return singleDocument(request, resource(auth.accountId, id, null));
+      return sourceDocument(request, auth.accountId, id, null);
     },
   });
 }

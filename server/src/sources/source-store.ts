@@ -42,6 +42,12 @@ const LIST_CACHE_SIZE = 256;
 // Decrypted secure URL tokens, keyed by Source id and ciphertext (a new token has a new ciphertext).
 const TOKEN_CACHE_SIZE = 10_000;
 
+/** `type` first: readers take it from the text's start without parsing it (source-view.ts). */
+function deploymentJson(deployment: PublicDeployment): string {
+  const { type, ...rest } = deployment;
+  return JSON.stringify({ type, ...rest });
+}
+
 export type SourceStore = ReturnType<typeof createSourceStore>;
 
 export function createSourceStore(db: Database, box: SecretBox, now: () => number) {
@@ -61,6 +67,10 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
   const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
   const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
   const openedTokens = new Map<string, string>();
+  // The rows of a page by their row ids (a JSON array), in no particular order.
+  const byRowids = db.prepare<[{ rowids: string; now: number }], SourceRow & { rowid: number }>(
+    `SELECT rowid, ${RESPONSE_COLUMNS} FROM sources WHERE rowid IN (SELECT value FROM json_each(@rowids))`,
+  );
   const listCache = new Map<string, { page: ReturnType<Database["prepare"]>; count: ReturnType<Database["prepare"]> }>();
 
   function listStatements(where: string, orderBy: string) {
@@ -69,10 +79,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
     if (!statements) {
       if (listCache.size >= LIST_CACHE_SIZE) listCache.delete(listCache.keys().next().value!);
       statements = {
-        // Filtered and sorted on row ids first; only the page's rows are then read in full.
-        page: db.prepare(`SELECT ${RESPONSE_COLUMNS} FROM sources WHERE rowid IN
-          (SELECT rowid FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset)
-          ORDER BY ${orderBy}`),
+        // Filtered and sorted on row ids only; the page's rows are then read in full by byRowids
+        // (sorting whole rows would copy every deployment through SQLite's sorter).
+        page: db.prepare(`SELECT rowid FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).pluck(),
         count: db.prepare(`SELECT count(*) FROM sources WHERE account_id = @account${where}`).pluck(),
       };
       listCache.set(key, statements);
@@ -92,7 +101,7 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       account_id: record.accountId,
       name: record.name,
       enabled: record.enabled ? 1 : 0,
-      deployment: JSON.stringify(record.deployment),
+      deployment: deploymentJson(record.deployment),
       secrets: sealSecrets(record.id, record.secrets),
       secure_url_token: record.secureUrlToken === null ? null : box.seal(record.secureUrlToken, `${record.id}:secure_url_token`),
       deploy_ready_at: record.deployReadyAt,
@@ -166,8 +175,10 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       const statements = listStatements(where, orderBy);
       const bound = { ...params, account: accountId, now: now() };
       const total = statements.count.get(bound) as number;
-      const rows = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as SourceRow[];
-      return { rows, total };
+      const rowids = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as number[];
+      if (rowids.length === 0) return { rows: [], total };
+      const byRowid = new Map(byRowids.all({ rowids: JSON.stringify(rowids), now: bound.now }).map((row) => [row.rowid, row]));
+      return { rows: rowids.map((rowid) => byRowid.get(rowid)!), total };
     },
     /** Decrypts the secure URL token of a row read for a response (cached: GETs are frequent, tokens rarely change). */
     openToken(row: SourceRow): string | null {

@@ -1,0 +1,61 @@
+// The Source resource written as JSON text from the stored row (the GET and list hot path) must be
+// valid JSON and the same resource the schema describes, whatever the row holds.
+import { deploymentCreateSchema, sourceSchema } from "@asset-delivery/sdk";
+import { sourceResourceJson, sparseSourceResource } from "@asset-delivery/server/dist/sources/source-view";
+import { describe, expect, it } from "vitest";
+
+// A complete stored deployment: the schema's defaults filled in.
+const deployment = deploymentCreateSchema.parse({
+  type: "webfolder",
+  service_subdomains: ["a"],
+  webfolder_base_url: "https://o.example.com/",
+  annotation: 'say "hi" \u2028 ünïcode',
+}) as Record<string, unknown>;
+
+function row(overrides: Record<string, unknown> = {}) {
+  return {
+    id: "A".repeat(24),
+    name: 'quote " backslash \\ newline \n',
+    enabled: 1 as const,
+    deployment: JSON.stringify(deployment),
+    secrets: JSON.stringify({ password: "v1:sealed" }),
+    secure_url_token: null,
+    deployment_status: "deployed" as const,
+    date_deployed: 1_800_000_000,
+    ...overrides,
+  };
+}
+
+describe("sourceResourceJson", () => {
+  it("writes valid JSON with the computed flags and escaped strings", () => {
+    const resource = JSON.parse(sourceResourceJson(row(), "TOKEN123"));
+    expect(resource).toEqual({
+      id: "A".repeat(24),
+      type: "sources",
+      attributes: {
+        name: 'quote " backslash \\ newline \n',
+        enabled: true,
+        deployment: { ...deployment, password_set: true, request_handshake_set: false, request_signing_key_set: false },
+        deployment_status: "deployed",
+        date_deployed: 1_800_000_000,
+        secure_url_token: "TOKEN123",
+      },
+    });
+  });
+
+  it("reads the type even when a stored deployment does not start with it", () => {
+    const { type, ...rest } = deployment;
+    const resource = JSON.parse(sourceResourceJson(row({ deployment: JSON.stringify({ ...rest, type }), enabled: 0, date_deployed: null }), null));
+    expect(resource.attributes.deployment.password_set).toBe(true);
+    expect(resource.attributes).not.toHaveProperty("secure_url_token");
+    expect(resource.attributes).toMatchObject({ enabled: false, date_deployed: null });
+  });
+
+  it("selects sparse fields from the same resource", () => {
+    expect(sparseSourceResource(row(), null, ["name", "deployment.password_set"]).attributes).toEqual({ name: row().name, deployment: { password_set: true } });
+  });
+
+  it("matches the response schema", () => {
+    expect(sourceSchema.safeParse(JSON.parse(sourceResourceJson(row(), null))).success).toBe(true);
+  });
+});
