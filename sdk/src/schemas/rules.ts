@@ -175,10 +175,19 @@ export const prefixSchema = z
   .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" })
   .nullable();
 
-export const sourceNameSchema = z
-  .string(expected("a string"))
-  .refine((value) => value.trim().length > 0, { error: "must not be blank" })
-  .max(255, { error: "must be at most 255 characters" });
+/**
+ * Text that is not blank, of at most `max` characters. Both rules also appear in the JSON Schema
+ * (pattern, maxLength), and characters are code points, as JSON Schema's maxLength counts them.
+ */
+export function nonBlankTextSchema(max: number) {
+  return z
+    .string(expected("a string"))
+    .refine((value) => value.trim().length > 0, { error: "must not be blank" })
+    .refine((value) => [...value].length <= max, { error: `must be at most ${max} characters` })
+    .meta({ pattern: NOT_BLANK_PATTERN, maxLength: max });
+}
+
+export const sourceNameSchema = nonBlankTextSchema(255);
 
 export const annotationSchema = z
   .string(expected("a string"))

@@ -1,6 +1,6 @@
 // Image-to-video generation jobs (spec 2.5, 3.2, 4.4).
 import { z } from "zod";
-import { expected, httpUrlSchema, NOT_BLANK_PATTERN } from "./rules";
+import { expected, httpUrlSchema, nonBlankTextSchema } from "./rules";
 
 export const VIDEO_MODELS = ["klingai", "veo2", "veo3"] as const;
 /** Our documented limits where the spec says only "a higher character limit" and "seconds". */
@@ -10,12 +10,7 @@ export const VIDEO_DURATION_RANGE = { min: 1, max: 10 } as const;
 export const videoCreateRequestSchema = z.strictObject(
   {
     url: httpUrlSchema,
-    prompt: z
-      .string(expected("a string"))
-      .refine((value) => value.trim().length > 0, { error: "must not be blank" })
-      // Characters are code points, as JSON Schema's maxLength counts them.
-      .refine((value) => [...value].length <= VIDEO_PROMPT_MAX_LENGTH, { error: `must be at most ${VIDEO_PROMPT_MAX_LENGTH} characters` })
-      .meta({ pattern: NOT_BLANK_PATTERN, maxLength: VIDEO_PROMPT_MAX_LENGTH }),
+    prompt: nonBlankTextSchema(VIDEO_PROMPT_MAX_LENGTH),
     model: z.enum(VIDEO_MODELS, { error: (issue) => (issue.input === undefined ? "is required" : `must be one of ${VIDEO_MODELS.join(", ")}`) }),
     duration: z
       .int(expected("an integer number of seconds"))
