@@ -40,6 +40,8 @@ export interface RouteDefinition<B extends z.ZodType | undefined = z.ZodType | u
   errors?: readonly number[];
   /** Schema of the success document (validated when the app's `validateResponses` is on). */
   response: z.ZodType;
+  /** On a list or fields route: the success document when `fields[<type>]` selects attributes (for OpenAPI). */
+  selectedResponse?: z.ZodType;
   status: number;
   summary: string;
   /** Media type of the success response; JSON:API by default. */

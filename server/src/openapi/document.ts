@@ -28,9 +28,15 @@ function tagOf(route: RegisteredRoute): string {
   return route.url.replace(/^\/(api\/)?v1\//, "").split("/")[0]!;
 }
 
+/** The success document; with sparse fieldsets, either the whole document or one of selected attributes. */
+function documentSchemaOf(route: RegisteredRoute): JsonSchema {
+  const whole = jsonSchemaOf(route.response, "output");
+  return route.selectedResponse ? { anyOf: [whole, jsonSchemaOf(route.selectedResponse, "output")] } : whole;
+}
+
 function operation(route: RegisteredRoute, options: StatusOptions): JsonSchema {
   const mediaType = route.mediaType ?? JSONAPI_MEDIA_TYPE;
-  const successSchema = isJson(mediaType) ? jsonSchemaOf(route.response, "output") : { type: "string", format: "binary" };
+  const successSchema = isJson(mediaType) ? documentSchemaOf(route) : { type: "string", format: "binary" };
   const responses: Record<string, JsonSchema> = {
     [String(route.status)]: { description: route.summary, content: { [mediaType]: { schema: successSchema } } },
   };

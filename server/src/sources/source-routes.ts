@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   createDocumentSchema,
   listDocumentSchema,
+  selectedSourceSchema,
   singleDocumentSchema,
   sourceCreateAttributesSchema,
   sourceListSpec,
@@ -51,6 +52,7 @@ export function registerSources(app: FastifyInstance): void {
     permission: "Sources",
     list: sourceListSpec,
     response: listDocumentSchema(sourceSchema),
+    selectedResponse: listDocumentSchema(selectedSourceSchema),
     status: 200,
     summary: "List the account's Sources (paged; fields, sort and filter parameters)",
     handler({ request, auth, list }) {
@@ -82,6 +84,7 @@ export function registerSources(app: FastifyInstance): void {
     permission: "Sources",
     fields: sourceListSpec,
     response: singleDocumentSchema(sourceSchema),
+    selectedResponse: singleDocumentSchema(selectedSourceSchema),
     status: 200,
     summary: "Retrieve a Source",
     handler({ request, auth, params, list }) {
