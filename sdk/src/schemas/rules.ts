@@ -80,9 +80,12 @@ export function uniqueNames<T extends z.ZodType<string>>(member: T) {
 }
 
 // A host name (last label not numeric, which would make it an IPv4 address) or an IPv4 address,
-// then printable ASCII: every such string is a URL the WHATWG parser accepts with an http(s) host.
+// an optional port (0 to 65535), then a path, query or fragment of printable ASCII: every such string is a URL the WHATWG parser
+// accepts with an http(s) host. The rule requires the pattern, so the OpenAPI document (which
+// carries it) states exactly what is accepted.
 const IPV4_OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";
-const HTTP_URL_PATTERN = `^https?://(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|${IPV4_OCTET}(\\.${IPV4_OCTET}){3})(:[0-9]{1,4})?(/[!-~]*)?$`;
+const PORT = "(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})";
+const HTTP_URL_PATTERN = `^https?://(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|${IPV4_OCTET}(\\.${IPV4_OCTET}){3})(:${PORT})?([/?#][!-~]*)?$`;
 
 /**
  * Not blank as JavaScript's trim() sees it: at least one character that is neither ECMAScript
@@ -91,21 +94,29 @@ const HTTP_URL_PATTERN = `^https?://(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|${
  */
 export const NOT_BLANK_PATTERN = "[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]";
 
+const HTTP_URL = new RegExp(HTTP_URL_PATTERN);
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
 export const httpUrlSchema = z
   .string(expected("a string"))
   .max(2048, { error: "must be a URL of at most 2048 characters" })
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;
-      } catch {
-        return false;
-      }
-    },
-    { error: "must be an absolute http:// or https:// URL" },
-  )
-  // For the OpenAPI document (no validation): URLs the rule accepts, so generated examples pass.
+  .superRefine((value, ctx) => {
+    if (!isHttpUrl(value)) ctx.addIssue({ code: "custom", message: "must be an absolute http:// or https:// URL" });
+    else if (!HTTP_URL.test(value)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be an absolute http:// or https:// URL with a host name or IPv4 address, in printable ASCII (percent-encode other characters)",
+      });
+    }
+  })
   .meta({ pattern: HTTP_URL_PATTERN });
 
 // Control characters are C0, DEL and C1.

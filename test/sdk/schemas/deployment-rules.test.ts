@@ -106,6 +106,17 @@ describe("URLs", () => {
     ]);
     expect(deploymentIssues({ webfolder_base_url: undefined }, WEBFOLDER)).toEqual(["deployment.webfolder_base_url: is required"]);
   });
+
+  it("accepts exactly the URLs of the documented pattern: host name or IPv4, port, printable ASCII", () => {
+    const rule =
+      "deployment.webfolder_base_url: must be an absolute http:// or https:// URL with a host name or IPv4 address, in printable ASCII (percent-encode other characters)";
+    for (const url of ["http://231.253.223.6*", "https://bücher.example/", "http://[::1]/images/"]) {
+      expect(deploymentIssues({ webfolder_base_url: url }, WEBFOLDER), url).toEqual([rule]);
+    }
+    for (const url of ["http://127.0.0.1:65535/a.png", "https://xn--bcher-kva.example/", "https://a.example?x=1", "https://a.example/%C3%BC"]) {
+      expect(deploymentIssues({ webfolder_base_url: url }, WEBFOLDER), url).toEqual([]);
+    }
+  });
 });
 
 describe("origin authentication of the web types", () => {
