@@ -15,6 +15,8 @@ const deployment = deploymentCreateSchema.parse({
 function row(overrides: Record<string, unknown> = {}) {
   return {
     id: "A".repeat(24),
+    account_id: "B".repeat(24),
+    deploy_ready_at: 1_799_999_999_000,
     name: 'quote " backslash \\ newline \n',
     enabled: 1 as const,
     deployment: JSON.stringify(deployment),
@@ -52,7 +54,7 @@ describe("sourceResourceJson", () => {
   });
 
   it("selects sparse fields from the same resource", () => {
-    expect(sparseSourceResource(row(), null, ["name", "deployment.password_set"]).attributes).toEqual({ name: row().name, deployment: { password_set: true } });
+    expect(sparseSourceResource(sourceResourceJson(row(), null), ["name", "deployment.password_set"]).attributes).toEqual({ name: row().name, deployment: { password_set: true } });
   });
 
   it("matches the response schema", () => {

@@ -100,3 +100,17 @@ describe("secure_url_token", () => {
     expect(a.body.data.attributes.secure_url_token).not.toBe(b.body.data.attributes.secure_url_token);
   });
 });
+
+describe("reads follow every write", () => {
+  it("a change made with SQL on the server's database shows in the next GET and list", async () => {
+    const id = await sources.createOk({ name: "before", deployment: minimalDeployment("webproxy") });
+    expect((await sources.get(id)).body.data.attributes.name).toBe("before");
+    expect((await sources.list("filter[name]=before")).body.data).toHaveLength(1);
+    server.db.prepare("UPDATE sources SET name = 'after' WHERE id = ?").run(id);
+    expect((await sources.get(id)).body.data.attributes.name).toBe("after");
+    expect((await sources.list("filter[name]=after")).body.data[0].attributes.name).toBe("after");
+    server.db.prepare("DELETE FROM source_hostnames WHERE source_id = ?").run(id);
+    server.db.prepare("DELETE FROM sources WHERE id = ?").run(id);
+    expect((await sources.get(id)).status).toBe(404);
+  });
+});

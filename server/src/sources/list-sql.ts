@@ -56,7 +56,8 @@ export interface ListSql {
  * Plain filters all hold AND at least one `or:` filter holds (when any is given). Strings match
  * substrings case-insensitively (SQLite's LIKE folds ASCII letters only). Booleans sort false
  * first; names case-insensitively; a Source never deployed (date_deployed null) sorts first.
- * Ties break on id so pages are stable; with no sort, Sources come in creation order.
+ * Ties break on id (in the last key's direction) so pages are stable; with no sort, Sources come
+ * in creation order.
  */
 export function listSql(query: ParsedListQuery): ListSql {
   const params: Record<string, unknown> = {};
@@ -67,6 +68,8 @@ export function listSql(query: ParsedListQuery): ListSql {
     const expression = field === "name" ? "name COLLATE NOCASE" : fieldSql(field);
     return `${expression} ${descending ? "DESC" : "ASC"}`;
   });
-  const orderBy = keys.length ? [...keys, "id ASC"].join(", ") : "rowid ASC";
+  // The tiebreak runs in the direction of the last key, so that an index ends in (..., id) serves both.
+  const tiebreak = `id ${query.sort.at(-1)?.descending ? "DESC" : "ASC"}`;
+  const orderBy = keys.length ? [...keys, tiebreak].join(", ") : "rowid ASC";
   return { where, orderBy, params };
 }

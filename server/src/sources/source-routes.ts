@@ -19,7 +19,8 @@ import { defineRoute } from "../http/route";
 import { createSecretBox } from "../store/secret-box";
 import { createSourceService, type SourceService } from "./source-service";
 import { createSourceStore, type SourceStore } from "./source-store";
-import { sourceResourceJson, sparseSourceResource } from "./source-view";
+import { createSourceReader } from "./source-reader";
+import { sparseSourceResource } from "./source-view";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -35,15 +36,15 @@ export function registerSources(app: FastifyInstance): void {
   const { db, now, deployDelayMs, secretKey } = app.appOptions;
   const store = createSourceStore(db, createSecretBox(secretKey), now);
   const service = createSourceService(db, store, { now, deployDelayMs });
+  const reader = createSourceReader(db, store, now);
   app.decorate("sourceStore", store);
   app.decorate("sourceService", service);
 
   /** The Source's document as of now; 404 when it is not this account's. */
   function sourceDocument(request: FastifyRequest, accountId: string, id: string, fields: ParsedListQuery["fields"]) {
-    const row = store.find(accountId, id);
-    if (!row) throw notFound("Source", id);
-    const token = store.openToken(row);
-    return fields === null ? singleDocumentJson(request, sourceResourceJson(row, token)) : singleDocument(request, sparseSourceResource(row, token, fields));
+    const json = reader.one(accountId, id);
+    if (json === undefined) throw notFound("Source", id);
+    return fields === null ? singleDocumentJson(request, json) : singleDocument(request, sparseSourceResource(json, fields));
   }
 
   defineRoute(app, {
@@ -56,10 +57,10 @@ export function registerSources(app: FastifyInstance): void {
     status: 200,
     summary: "List the account's Sources (paged; fields, sort and filter parameters)",
     handler({ request, auth, list }) {
-      const { rows, total } = store.list(auth.accountId, list);
-      if (list.fields === null) return listDocumentJson(request, rows.map((row) => sourceResourceJson(row, store.openToken(row))), list.page, total);
+      const { resources, total } = reader.page(auth.accountId, list);
       const fields = list.fields;
-      return listDocument(request, rows.map((row) => sparseSourceResource(row, store.openToken(row), fields)), list.page, total);
+      if (fields === null) return listDocumentJson(request, resources, list.page, total);
+      return listDocument(request, resources.map((json) => sparseSourceResource(json, fields)), list.page, total);
     },
   });
 

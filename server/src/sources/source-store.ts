@@ -13,6 +13,7 @@ export const HOSTNAME_FIELDS = ["service_subdomains", "custom_domains"] as const
 /** A Source row as read for a response: status and date computed for the current time. */
 export interface SourceRow {
   id: string;
+  account_id: string;
   name: string;
   enabled: 0 | 1;
   deployment: string;
@@ -20,6 +21,8 @@ export interface SourceRow {
   secure_url_token: string | null;
   deployment_status: "deploying" | "deployed" | "disabled";
   date_deployed: number | null;
+  /** Milliseconds: until then the status and date may still change by themselves. */
+  deploy_ready_at: number;
 }
 
 interface StoredRow {
@@ -34,7 +37,7 @@ interface StoredRow {
   previous_deployed_at: number | null;
 }
 
-const RESPONSE_COLUMNS = `id, name, enabled, deployment, secrets, secure_url_token,
+const RESPONSE_COLUMNS = `id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_ready_at,
   ${DEPLOYMENT_STATUS_SQL} AS deployment_status, ${DATE_DEPLOYED_SQL} AS date_deployed`;
 
 // List statements differ only by their filters and sorts; a bounded cache keeps them prepared.
@@ -67,9 +70,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
   const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
   const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
   const openedTokens = new Map<string, string>();
-  // The rows of a page by their row ids (a JSON array), in no particular order.
-  const byRowids = db.prepare<[{ rowids: string; now: number }], SourceRow & { rowid: number }>(
-    `SELECT rowid, ${RESPONSE_COLUMNS} FROM sources WHERE rowid IN (SELECT value FROM json_each(@rowids))`,
+  // Rows by their ids (a JSON array), in no particular order.
+  const byIds = db.prepare<[{ ids: string; now: number }], SourceRow>(
+    `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE id IN (SELECT value FROM json_each(@ids))`,
   );
   const listCache = new Map<string, { page: ReturnType<Database["prepare"]>; count: ReturnType<Database["prepare"]> }>();
 
@@ -79,9 +82,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
     if (!statements) {
       if (listCache.size >= LIST_CACHE_SIZE) listCache.delete(listCache.keys().next().value!);
       statements = {
-        // Filtered and sorted on row ids only; the page's rows are then read in full by byRowids
+        // Filtered and sorted on ids only; the page's rows are then read in full by `rows`
         // (sorting whole rows would copy every deployment through SQLite's sorter).
-        page: db.prepare(`SELECT rowid FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).pluck(),
+        page: db.prepare(`SELECT id FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).pluck(),
         count: db.prepare(`SELECT count(*) FROM sources WHERE account_id = @account${where}`).pluck(),
       };
       listCache.set(key, statements);
@@ -170,15 +173,18 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
     find(accountId: string, id: string): SourceRow | undefined {
       return forResponse.get({ account: accountId, id, now: now() });
     },
-    list(accountId: string, query: ParsedListQuery): { rows: SourceRow[]; total: number } {
+    /** The ids of a list page, in order, and the number of Sources matching the filters. */
+    page(accountId: string, query: ParsedListQuery): { ids: string[]; total: number } {
       const { where, orderBy, params } = listSql(query);
       const statements = listStatements(where, orderBy);
       const bound = { ...params, account: accountId, now: now() };
       const total = statements.count.get(bound) as number;
-      const rowids = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as number[];
-      if (rowids.length === 0) return { rows: [], total };
-      const byRowid = new Map(byRowids.all({ rowids: JSON.stringify(rowids), now: bound.now }).map((row) => [row.rowid, row]));
-      return { rows: rowids.map((rowid) => byRowid.get(rowid)!), total };
+      const ids = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as string[];
+      return { ids, total };
+    },
+    /** The rows of these Sources (ids from `page`, which checked the account), in no particular order. */
+    rows(ids: readonly string[]): SourceRow[] {
+      return ids.length === 0 ? [] : byIds.all({ ids: JSON.stringify(ids), now: now() });
     },
     /** Decrypts the secure URL token of a row read for a response (cached: GETs are frequent, tokens rarely change). */
     openToken(row: SourceRow): string | null {

@@ -27,7 +27,7 @@ function deploymentTypeOf(deploymentJson: string): SourceType {
 }
 
 /** The resource with only the requested attributes (`fields[sources]`, dot notation for nested ones). */
-export function sparseSourceResource(row: SourceRow, secureUrlToken: string | null, fields: readonly string[]): Source {
-  const resource = JSON.parse(sourceResourceJson(row, secureUrlToken)) as Source;
+export function sparseSourceResource(resourceJson: string, fields: readonly string[]): Source {
+  const resource = JSON.parse(resourceJson) as Source;
   return { ...resource, attributes: selectFields(resource.attributes, fields) as SourceAttributes };
 }
