@@ -23,7 +23,7 @@ export function createClient(options: ClientOptions): AssetDeliveryClient {
   if (resolved.pacing) send = withPacing(send, resolved.pacing, resolved.clock);
   if (resolved.retry) send = withRetry(send, { ...resolved.retry, rateLimitDeadlineMs: resolved.rateLimitDeadlineMs }, resolved.clock);
   return {
-    sources: new SourcesResource(send, resolved.clock),
+    sources: new SourcesResource(send, resolved.clock, resolved.retry),
     reports: new ReportsResource(send),
     videos: new VideosResource(send, resolved.clock),
     close: async () => {

@@ -1,7 +1,8 @@
 // Creating a Source without ever creating two. A POST is not blindly repeated: after an ambiguous
 // failure (a 5xx, a timeout, a connection lost once the request was out) the Source is looked up by
 // its first service subdomain, which is unique across Sources. Found with the same name: that is our
-// Source. Not found: the create did not land, so it is sent once more.
+// Source. Not found: the create did not land, so it is sent again, after the client's backoff and
+// as often as its retry policy allows.
 import type { Source } from "../schemas";
 import { BadRequestError } from "./errors";
 import { isAmbiguousFailure } from "./retry";
@@ -13,13 +14,16 @@ export interface CreateSteps {
   findExisting: () => Promise<Source | undefined>;
   /** The name the new Source was given. */
   name: string;
+  /** How many times the create may be sent in all: 1 + the client's `maxRetries`. */
+  attempts: number;
+  /** Waits before the create is sent again (the client's backoff after `retriesSoFar` retries). */
+  pause: (retriesSoFar: number) => Promise<void>;
 }
-
-const ATTEMPTS = 2;
 
 export async function createWithoutDuplicate(steps: CreateSteps): Promise<Source> {
   let failure: unknown;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < steps.attempts; attempt++) {
+    if (attempt > 0) await steps.pause(attempt - 1);
     try {
       return await steps.send();
     } catch (error) {

@@ -52,6 +52,9 @@ export function shouldRetry(error: unknown, state: RetryState, policy: RetryPoli
   return safe ? { retry: true, kind: "failure", delayMs: backoffDelay(state.failures, state.random, policy) } : { retry: false };
 }
 
+/** What backoff needs of a retry policy. */
+export type BackoffPolicy = Pick<RetryPolicy, "maxRetries" | "baseDelayMs" | "maxDelayMs">;
+
 /** Exponential backoff with jitter: between half and all of min(max, base * 2^n). */
 export function backoffDelay(retriesSoFar: number, random: number, policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retriesSoFar);

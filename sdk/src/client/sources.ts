@@ -19,6 +19,7 @@ import { endpoints } from "./endpoints";
 import { DeploymentTimeoutError, SourceDeletedError } from "./errors";
 import { positiveMs } from "./options";
 import { createWithoutDuplicate } from "./reconcile-create";
+import { backoffDelay, type BackoffPolicy } from "./retry";
 import type { Send } from "./transport";
 
 export type SourceListQuery = ListQuery<typeof sourceListSpec>;
@@ -36,6 +37,8 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
   constructor(
     send: Send,
     private readonly clock: Clock,
+    /** The client's retry policy, which also bounds how often a create is sent again after reconciling. */
+    private readonly retry: BackoffPolicy | false,
   ) {
     super(send, sourceListSpec, {
       list: endpoints.listSources,
@@ -48,10 +51,13 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
   /** Creates a Source; after an ambiguous failure it reconciles instead of risking a duplicate. */
   async create(attributes: SourceCreateAttributes): Promise<Source> {
     const send = async () => (await callEndpoint(this.send, endpoints.createSource, { input: attributes })).data;
+    const retry = this.retry;
     return createWithoutDuplicate({
       send,
       findExisting: () => this.findBySubdomain(attributes.deployment.service_subdomains[0] ?? ""),
       name: attributes.name,
+      attempts: retry ? retry.maxRetries + 1 : 1,
+      pause: (retriesSoFar) => this.clock.sleep(retry ? backoffDelay(retriesSoFar, Math.random(), retry) : 0),
     });
   }
 

@@ -123,13 +123,35 @@ describe("sources.create", () => {
     expect(methods(server)).toEqual(["POST /api/v1/sources", "GET /api/v1/sources", "POST /api/v1/sources"]);
   });
 
-  it("gives up with the ServerError when the repeat fails too and nothing was created", async () => {
-    const made = await sourcesServer(["500-before-write", "500-before-write"]);
+  it("gives up with the ServerError once 1 + maxRetries creates failed and nothing was created", async () => {
+    const made = await sourcesServer(["500-before-write", "500-before-write", "500-before-write"]);
     server = made.server;
-    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    const clock = new FakeClock();
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock, retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1_000 } });
     await expect(client.sources.create(ATTRIBUTES)).rejects.toBeInstanceOf(ServerError);
     expect(made.stored).toHaveLength(0);
-    expect(methods(server).filter((m) => m.startsWith("POST"))).toHaveLength(2);
+    expect(methods(server).filter((m) => m.startsWith("POST"))).toHaveLength(3);
+    // Each repeat waited for the client's backoff (jittered: half to all of 100 ms, then of 200 ms).
+    expect(clock.sleeps).toHaveLength(2);
+    expect(clock.sleeps[0]).toBeGreaterThanOrEqual(50);
+    expect(clock.sleeps[1]).toBeGreaterThanOrEqual(100);
+  });
+
+  it("sends the create as often as the retry policy allows, so a run of failures still converges", async () => {
+    const made = await sourcesServer(["500-before-write", "500-before-write", "500-before-write"]);
+    server = made.server;
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    const source = await client.sources.create(ATTRIBUTES);
+    expect(made.stored).toEqual([source]);
+    expect(methods(server).filter((m) => m.startsWith("POST"))).toHaveLength(4);
+  });
+
+  it("with retries off, sends the create once (a lookup still reconciles an ambiguous failure)", async () => {
+    const made = await sourcesServer(["500-before-write"]);
+    server = made.server;
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(), retry: false });
+    await expect(client.sources.create(ATTRIBUTES)).rejects.toBeInstanceOf(ServerError);
+    expect(methods(server)).toEqual(["POST /api/v1/sources", "GET /api/v1/sources"]);
   });
 
   it("returns the Source when the repeat is refused because the first POST landed late", async () => {
