@@ -3,6 +3,8 @@
 // must be there with the acknowledged content; a write in flight at the kill is either wholly there
 // or wholly absent; the database is intact (integrity check, hostname index, decryptable secrets).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// The type of app.sourceStore (a decorator the Sources module adds).
+import type {} from "@asset-delivery/server/dist/sources/source-routes";
 import { listDocumentSchema, singleDocumentSchema, sourceSchema, type Source } from "@asset-delivery/sdk";
 import { buildApp, loadOrCreateSecretKey, openDatabase } from "@asset-delivery/server";
 import { apiRequest } from "../support/server";
@@ -185,7 +187,7 @@ describe("after kill -9 in the middle of a burst of writes", () => {
       const bySubdomain = new Map(tracked.map((t) => [t.subdomain, t]));
       for (const row of rows) {
         const record = app.sourceStore.load(row.account_id, row.id)!;
-        const entry = bySubdomain.get(record.deployment.service_subdomains[0] as string)!;
+        const entry = bySubdomain.get((record.deployment.service_subdomains as string[])[0]!)!;
         expect(allowed(entry).map((c) => c.secretKey)).toContain(record.secrets.s3_secret_key);
         expect(allowed(entry).map((c) => c.name)).toContain(record.name);
       }
