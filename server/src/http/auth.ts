@@ -50,13 +50,19 @@ export function registerAuth(app: FastifyInstance, keys: KeyStore): void {
     }
   });
 
-  app.addHook("onRequest", async (request) => {
+  // A callback hook, not an async one: it runs on every request and never waits for anything.
+  app.addHook("onRequest", (request, _reply, done) => {
     const needed = request.routeOptions.config.permission;
-    if (needed === undefined) return;
-    const auth = authenticate(keys, request);
-    request.auth = auth;
-    if (needed !== "any" && !grants(auth.permissions, needed)) {
-      throw new ApiError(403, ERROR_TITLES[403]!, `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`);
+    if (needed === undefined) return done();
+    try {
+      const auth = authenticate(keys, request);
+      request.auth = auth;
+      if (needed !== "any" && !grants(auth.permissions, needed)) {
+        throw new ApiError(403, ERROR_TITLES[403]!, `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`);
+      }
+      done();
+    } catch (error) {
+      done(error as Error);
     }
   });
 }

@@ -60,15 +60,17 @@ export class SerializedDocument {
   constructor(readonly json: string) {}
 }
 
+const JSONAPI_JSON = JSON.stringify(JSONAPI);
+
 /** The same envelope as singleDocument, around a resource given as JSON text. */
 export function singleDocumentJson(request: FastifyRequest, resourceJson: string): SerializedDocument {
-  return new SerializedDocument(`{"data":${resourceJson},"included":[],"jsonapi":${JSON.stringify(JSONAPI)},"meta":${JSON.stringify(responseMeta(request))}}`);
+  return new SerializedDocument(`{"data":${resourceJson},"included":[],"jsonapi":${JSONAPI_JSON},"meta":${JSON.stringify(responseMeta(request))}}`);
 }
 
 /** The same envelope as listDocument, around resources given as JSON text. */
 export function listDocumentJson(request: FastifyRequest, resourcesJson: readonly string[], page: { number: number; size: number }, totalRecords: number) {
   const meta = { ...responseMeta(request), pagination: paginationFor(page, totalRecords) };
-  return new SerializedDocument(`{"data":[${resourcesJson.join(",")}],"included":[],"jsonapi":${JSON.stringify(JSONAPI)},"meta":${JSON.stringify(meta)}}`);
+  return new SerializedDocument(`{"data":[${resourcesJson.join(",")}],"included":[],"jsonapi":${JSONAPI_JSON},"meta":${JSON.stringify(meta)}}`);
 }
 
 /**

@@ -1,11 +1,11 @@
-// Sources as returned by GET and lists, as JSON text, through a cache of rendered resources: those
-// are the hot paths, and a stored Source changes only when it is written.
+// Sources as returned by GET and lists, as JSON text, through caches of rendered resources and of
+// list pages: those are the hot paths, and stored Sources change only when they are written.
 //
 // An entry is valid while this database connection has changed nothing at all (SQLite's
-// total_changes() counts every write of the connection, whatever code made it) and until its
-// Source's status or date can change by itself (the end of a deployment in progress). Writes by
-// other processes are not seen: one server per database file; the CLI's account and key commands
-// never touch Sources.
+// total_changes() counts every write of the connection, whatever code made it) and until a status
+// or date it shows can change by itself (the end of a deployment in progress). Writes by other
+// processes are not seen: one server per database file; the CLI's account and key commands never
+// touch Sources.
 import type { ParsedListQuery } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import type { SourceRow, SourceStore } from "./source-store";
@@ -18,23 +18,42 @@ interface Rendered {
   validUntil: number;
 }
 
+interface Page {
+  ids: string[];
+  total: number;
+  validUntil: number;
+}
+
 const MAX_ENTRIES = 10_000;
+const MAX_PAGES = 1_000;
 
 export type SourceReader = ReturnType<typeof createSourceReader>;
 
 export function createSourceReader(db: Database, store: SourceStore, now: () => number) {
   const totalChanges = db.prepare<[], number>("SELECT total_changes()").pluck();
   const rendered = new Map<string, Rendered>();
+  // Ids and totals of list pages, by account and query.
+  const pages = new Map<string, Page>();
   let changesSeen = -1;
 
-  /** The entries still valid for the database as it is now. */
-  function entries(): Map<string, Rendered> {
+  /** Drops every entry if the database changed since they were made. */
+  function forgetIfChanged(): void {
     const changes = totalChanges.get()!;
     if (changes !== changesSeen) {
       rendered.clear();
+      pages.clear();
       changesSeen = changes;
     }
-    return rendered;
+  }
+
+  function pageOf(accountId: string, query: ParsedListQuery, at: number): Page {
+    const key = `${accountId}\n${JSON.stringify(query)}`;
+    const cached = pages.get(key);
+    if (cached && at < cached.validUntil) return cached;
+    const page = { ...store.page(accountId, query), validUntil: store.nextDeploymentEnd(accountId, at) ?? Infinity };
+    if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value!);
+    pages.set(key, page);
+    return page;
   }
 
   function render(row: SourceRow, readAt: number): Rendered {
@@ -48,17 +67,17 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
     return entry;
   }
 
-  function fresh(cache: Map<string, Rendered>, id: string, at: number): Rendered | undefined {
-    const entry = cache.get(id);
+  function fresh(id: string, at: number): Rendered | undefined {
+    const entry = rendered.get(id);
     return entry && at < entry.validUntil ? entry : undefined;
   }
 
   return {
     /** The Source's resource as JSON text; undefined when it is not this account's. */
     one(accountId: string, id: string): string | undefined {
-      const cache = entries();
+      forgetIfChanged();
       const at = now();
-      const cached = fresh(cache, id, at);
+      const cached = fresh(id, at);
       if (cached) return cached.accountId === accountId ? cached.json : undefined;
       const row = store.find(accountId, id);
       return row && render(row, at).json;
@@ -66,12 +85,12 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
 
     /** A list page's resources as JSON text, in order, and the number of matching Sources. */
     page(accountId: string, query: ParsedListQuery): { resources: string[]; total: number } {
-      const { ids, total } = store.page(accountId, query);
-      const cache = entries();
+      forgetIfChanged();
       const at = now();
+      const { ids, total } = pageOf(accountId, query, at);
       const json = new Map<string, string>();
       for (const id of ids) {
-        const cached = fresh(cache, id, at);
+        const cached = fresh(id, at);
         if (cached) json.set(id, cached.json);
       }
       for (const row of store.rows(ids.filter((id) => !json.has(id)))) json.set(row.id, render(row, at).json);

@@ -70,6 +70,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
   const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
   const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
   const openedTokens = new Map<string, string>();
+  const nextDeploymentEnd = db.prepare<[string, number], number | null>(
+    "SELECT min(deploy_ready_at) FROM sources WHERE account_id = ? AND deploy_ready_at > ?",
+  ).pluck();
   // Rows by their ids (a JSON array), in no particular order.
   const byIds = db.prepare<[{ ids: string; now: number }], SourceRow>(
     `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE id IN (SELECT value FROM json_each(@ids))`,
@@ -181,6 +184,10 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       const total = statements.count.get(bound) as number;
       const ids = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as string[];
       return { ids, total };
+    },
+    /** Milliseconds: when the account's next deployment in progress ends (its statuses and dates change), null if none. */
+    nextDeploymentEnd(accountId: string, after: number): number | null {
+      return nextDeploymentEnd.get(accountId, after) ?? null;
     },
     /** The rows of these Sources (ids from `page`, which checked the account), in no particular order. */
     rows(ids: readonly string[]): SourceRow[] {
