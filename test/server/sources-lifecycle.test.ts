@@ -114,3 +114,21 @@ describe("reads follow every write", () => {
     expect((await sources.get(id)).status).toBe(404);
   });
 });
+
+describe("lists follow the clock", () => {
+  it("a cached list page shows statuses, dates and date order as of each request", async () => {
+    const client = sourceClient(server, server.accountKey(["Sources"], "clocked"));
+    const first = await client.createOk({ name: "first", deployment: minimalDeployment("webproxy") });
+    clock += DELAY_MS / 2;
+    const second = await client.createOk({ name: "second", deployment: minimalDeployment("webproxy") });
+    const page = async () =>
+      (await client.list("sort=-date_deployed,name")).body.data.map((s: { id: string; attributes: { deployment_status: string } }) => [s.id, s.attributes.deployment_status]);
+    expect(await page()).toEqual([[first, "deploying"], [second, "deploying"]]);
+    expect(await page()).toEqual([[first, "deploying"], [second, "deploying"]]);
+    clock += DELAY_MS / 2;
+    expect(await page()).toEqual([[first, "deployed"], [second, "deploying"]]);
+    clock += DELAY_MS;
+    // Both deployed; the later one first.
+    expect(await page()).toEqual([[second, "deployed"], [first, "deployed"]]);
+  });
+});
