@@ -7,8 +7,8 @@
 //   node bench/sdk.mjs   (env BENCH_CALLS per side per round, default 100; BENCH_ROUNDS, default 31)
 import { Agent, request } from "undici";
 import { createClient } from "@asset-delivery/sdk";
-import { createBenchData, startServe } from "./lib/serve.mjs";
-import { check, median, summarize } from "./lib/report.mjs";
+import { createBenchData, startServe } from "./lib/serve.cjs";
+import { check, median, summarize } from "./lib/report.cjs";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31);

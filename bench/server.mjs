@@ -9,8 +9,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import autocannon from "autocannon";
-import { REPO_ROOT, cpuTimeMs, createBenchData, startChild, startServe } from "./lib/serve.mjs";
-import { check, median, summarize } from "./lib/report.mjs";
+import { REPO_ROOT, cpuTimeMs, createBenchData, startChild, startServe } from "./lib/serve.cjs";
+import { check, median, summarize } from "./lib/report.cjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

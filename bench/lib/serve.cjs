@@ -1,18 +1,19 @@
 // The real server for benchmarks: `asset-delivery serve` in a child process (so it never shares
 // an event loop with the load generator), on a fresh database with one Account Admin key.
-import { spawn } from "node:child_process";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createKey, ensureAccount, openMigratedDatabase } from "@asset-delivery/server";
+// CommonJS, so that the .mjs benchmarks and the TypeScript one (run by ts-node) share it.
+"use strict";
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { createKey, ensureAccount, openMigratedDatabase } = require("@asset-delivery/server");
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
 const CLI_BIN = path.join(REPO_ROOT, "cli", "bin", "asset-delivery.js");
 const READY_LINE = /Asset Delivery Management API listening on (http:\/\/\S+)/;
 
 /** A temporary folder with a migrated database, an account and an Account Admin key. */
-export function createBenchData(prefix = "asset-delivery-bench-") {
+function createBenchData(prefix = "asset-delivery-bench-") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const dbPath = path.join(dir, "asset-delivery.db");
   const db = openMigratedDatabase(dbPath);
@@ -29,7 +30,7 @@ export function createBenchData(prefix = "asset-delivery-bench-") {
  * Starts `node <script> ...args` and resolves with { url, child, stop() } once it prints a line
  * matching `ready` (whose first group is the URL).
  */
-export function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] } = {}) {
+function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] } = {}) {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let output = "";
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
@@ -54,7 +55,7 @@ export function startChild(script, args, { ready = READY_LINE, env = {}, nodeArg
 }
 
 /** `asset-delivery serve --port 0 --db <dbPath> ...args` as a child process. */
-export function startServe(dbPath, args = [], options = {}) {
+function startServe(dbPath, args = [], options = {}) {
   return startChild(CLI_BIN, ["serve", "--port", "0", "--db", dbPath, ...args], options);
 }
 
@@ -62,7 +63,7 @@ export function startServe(dbPath, args = [], options = {}) {
  * CPU time a process has used so far, in milliseconds (Linux /proc; undefined elsewhere). Per
  * request, it shows what a server costs even when a busy machine makes throughput jumpy.
  */
-export function cpuTimeMs(pid) {
+function cpuTimeMs(pid) {
   try {
     // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -74,3 +75,5 @@ export function cpuTimeMs(pid) {
 }
 // USER_HZ: 100 on every Linux architecture Node runs on.
 const CLOCK_TICKS_PER_SECOND = 100;
+
+module.exports = { REPO_ROOT, createBenchData, startChild, startServe, cpuTimeMs };
