@@ -1,28 +1,21 @@
 #!/usr/bin/env node
 // The `asset-delivery` command line: dispatches `asset-delivery <command> ...` to cli/src/commands.
-import { AdminError } from "@asset-delivery/server";
 import { UsageError, type Command } from "./command";
-import { accountsCommand } from "./commands/accounts";
-import { demoCommand } from "./commands/demo";
-import { driftCommand } from "./commands/drift";
-import { keysCommand } from "./commands/keys";
-import { reportsCommand } from "./commands/reports";
-import { serveCommand } from "./commands/serve";
-import { usageCommand } from "./commands/usage";
 
-export const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  accounts: accountsCommand,
-  keys: keysCommand,
-  demo: demoCommand,
-  reports: reportsCommand,
-  usage: usageCommand,
-  drift: driftCommand,
+// Each command is loaded only when it runs: `serve` need not load Pulumi, nor `drift` Fastify.
+export const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import("./commands/serve.js")).serveCommand,
+  accounts: async () => (await import("./commands/accounts.js")).accountsCommand,
+  keys: async () => (await import("./commands/keys.js")).keysCommand,
+  demo: async () => (await import("./commands/demo.js")).demoCommand,
+  reports: async () => (await import("./commands/reports.js")).reportsCommand,
+  usage: async () => (await import("./commands/usage.js")).usageCommand,
+  drift: async () => (await import("./commands/drift.js")).driftCommand,
 };
 
-function overview(): string {
+async function overview(): Promise<string> {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  const lines = await Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(width)}  ${(await load()).summary}`));
   return `Usage: asset-delivery <command> [options]   (asset-delivery <command> --help for details)\n\nCommands:\n${lines.join("\n")}\n`;
 }
 
@@ -34,14 +27,15 @@ function isArgumentError(error: unknown): boolean {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    process.stdout.write(overview());
+    process.stdout.write(await overview());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`Unknown command "${name}".\n\n${overview()}`);
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`Unknown command "${name}".\n\n${await overview()}`);
     return 2;
   }
+  const command = await load();
   if (args.includes("--help") || args.includes("-h")) {
     process.stdout.write(command.usage + "\n");
     return 0;
@@ -53,6 +47,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`asset-delivery ${name}: ${(error as Error).message}\n\n${command.usage}\n`);
       return 2;
     }
+    // Loaded here, not up front: a command that failed this way has loaded the server already.
+    const { AdminError } = await import("@asset-delivery/server");
     if (error instanceof AdminError) {
       process.stderr.write(`asset-delivery ${name}: ${error.message}\n`);
       return 1;
