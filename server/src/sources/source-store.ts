@@ -10,21 +10,7 @@ import type { PublicDeployment, SourceRecord } from "./source-record";
 /** The hostname lists of a deployment that are unique across all Sources. */
 export const HOSTNAME_FIELDS = ["service_subdomains", "custom_domains"] as const;
 
-/** A Source row as read for a response: status and date computed for the current time. */
-export interface SourceRow {
-  id: string;
-  account_id: string;
-  name: string;
-  enabled: 0 | 1;
-  deployment: string;
-  secrets: string;
-  secure_url_token: string | null;
-  deployment_status: "deploying" | "deployed" | "disabled";
-  date_deployed: number | null;
-  /** Milliseconds: until then the status and date may still change by themselves. */
-  deploy_ready_at: number;
-}
-
+/** The stored columns of a Source row, as read for an update. */
 interface StoredRow {
   id: string;
   account_id: string;
@@ -33,8 +19,15 @@ interface StoredRow {
   deployment: string;
   secrets: string;
   secure_url_token: string | null;
+  /** Milliseconds: until then the status and date may still change by themselves. */
   deploy_ready_at: number;
   previous_deployed_at: number | null;
+}
+
+/** A Source row as read for a response: status and date computed for the current time. */
+export interface SourceRow extends Omit<StoredRow, "previous_deployed_at"> {
+  deployment_status: "deploying" | "deployed" | "disabled";
+  date_deployed: number | null;
 }
 
 const RESPONSE_COLUMNS = `id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_ready_at,
