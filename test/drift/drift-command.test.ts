@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { createClient, type AssetDeliveryClient, type Source, type SourcePatchAttributes } from "@asset-delivery/sdk";
 import { startTestServer, type TestServer } from "../support/server";
-import { programStack, type ProgramStack } from "../provider/e2e/program-stack";
+import { programStack, TEST_PROGRAMS, type ProgramStack } from "../provider/e2e/program-stack";
 
 const STEP_TIMEOUT = 180_000;
 const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
@@ -70,7 +70,7 @@ async function editDeployment(id: string, changes: Record<string, unknown>): Pro
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
-  program = await programStack("sources", STACK, { baseUrl: server.url, apiKey: server.adminKey });
+  program = await programStack(path.join(TEST_PROGRAMS, "sources"), STACK, { baseUrl: server.url, apiKey: server.adminKey });
   await program.set({ sources: declared, secretFields: { photos: ["password"], assets: ["s3SecretKey", "s3AccessKey"] } });
   await program.setSecret({ secretValues: { photos: { password: PHOTOS_PASSWORD }, assets: { s3SecretKey: ASSETS_S3_SECRET, s3AccessKey: ASSETS_ACCESS_KEY } } });
   const up = await program.stack.up();
