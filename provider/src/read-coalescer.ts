@@ -2,7 +2,7 @@
 // id filter, so the account's Sources are listed, 100 a page, and every waiting read is answered
 // from the pages. A lone read, or a few reads when the rest of the listing is longer than they
 // are, costs one GET each instead. Pages stay valid for a short while, so that the next wave of
-// reads (Pulumi refreshes a handful of resources at a time) is answered without a request.
+// reads (Pulumi refreshes a handful of resources at a time) is answered at once, without a request.
 import { MAX_PAGE_SIZE, NotFoundError, type Source } from "@asset-delivery/sdk";
 
 export interface SourceLookup {
@@ -53,6 +53,10 @@ export class ReadCoalescer {
 
   /** The Source as the server has it, or undefined when the server no longer has it. */
   read(id: string): Promise<Source | undefined> {
+    // Listed a moment ago: answered at once, without waiting for a window (a refresh's later waves).
+    this.expireSnapshot();
+    const listed = this.known.get(id);
+    if (listed) return Promise.resolve(listed);
     return new Promise((resolve, reject) => {
       this.waiting.push({ id, resolve, reject });
       if (this.scheduled) return;

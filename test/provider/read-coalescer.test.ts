@@ -44,6 +44,16 @@ describe("read coalescer", () => {
     for (const source of sources) expect(results.get(source.id)).toBe(source);
   });
 
+  it("answers the waves after a listing at once: only the first wave waits for its window", async () => {
+    const { sources, lookup } = account(100);
+    const windowMs = 200;
+    const coalescer = new ReadCoalescer(lookup, { windowMs });
+    const started = performance.now();
+    await refresh(coalescer, sources.map((s) => s.id), 8);
+    // 100 reads 8 at a time are 13 waves; waiting a window for each would take 13 * 200 ms.
+    expect(performance.now() - started).toBeLessThan(3 * windowMs);
+  });
+
   it("pages through a larger account only as far as the reads need", async () => {
     const { sources, calls, lookup } = account(250);
     const wanted = sources.slice(0, 150).map((s) => s.id);
