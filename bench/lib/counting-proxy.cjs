@@ -1,12 +1,13 @@
 // A forwarding HTTP proxy that counts what reaches the server behind it: requests by method and
-// path, and answers by status. Put between Pulumi and the server for the runs whose request
-// counts are measured (its own cost is not part of any timed run).
+// path, and answers by status. It also gives Pulumi stacks one address while the server behind it
+// is restarted (on another port): a refresh uses the provider configuration stored in the state,
+// so the address the stacks know must not change.
 "use strict";
 const http = require("node:http");
 
 /** Starts the proxy on a free loopback port in front of `target` (an http:// origin). */
 function startCountingProxy(target) {
-  const upstream = new URL(target);
+  let upstream = new URL(target);
   const agent = new http.Agent({ keepAlive: true });
   const counts = { requests: 0, byStatus: {}, byRequest: {} };
   const server = http.createServer((req, res) => {
@@ -29,6 +30,11 @@ function startCountingProxy(target) {
       resolve({
         url: `http://127.0.0.1:${server.address().port}`,
         counts,
+        /** Forwards to another origin from now on. */
+        retarget(origin) {
+          upstream = new URL(origin);
+          agent.destroy();
+        },
         reset() {
           counts.requests = 0;
           counts.byStatus = {};
