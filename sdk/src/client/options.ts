@@ -1,7 +1,7 @@
 // createClient's options: their rules, defaults and the resolved form the layers read.
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { expected, httpUrlSchema, RATE_LIMITS, type EndpointClass } from "../schemas";
+import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../schemas";
 import { checked } from "./checked";
 import { systemClock, type Clock } from "./clock";
 
@@ -84,7 +84,7 @@ const bucket = z.strictObject({ limit: z.int().positive({ error: "must be a posi
 
 const optionsSchema = z.strictObject(
   {
-    baseUrl: httpUrlSchema,
+    baseUrl: anyHttpUrlSchema,
     apiKey: z
       .string(expected("a string"))
       .regex(/^[\x21-\x7e]+$/, { error: "must be the API key as issued: non-empty, printable ASCII, no spaces" }),

@@ -1,10 +1,10 @@
 // `client.reports` (spec 4.3): the list operations, file download, and the rows of a report.
 import {
+  anyHttpUrlSchema,
   CREDIT_ANALYTICS_COLUMNS,
   creditAnalyticsRowSchema,
   describeIssues,
   fieldIssues,
-  httpUrlSchema,
   reportListSpec,
   type CreditAnalyticsRow,
   type ListQuery,
@@ -32,7 +32,7 @@ export class ReportsResource extends Collection<typeof reportListSpec, Report, S
 
   /** One report file, gunzipped. The API key is sent only when the file is on the API's own origin. */
   async downloadFile(url: string): Promise<Buffer> {
-    const target = checked(httpUrlSchema, url, "downloadFile argument", ["url"]);
+    const target = checked(anyHttpUrlSchema, url, "downloadFile argument", ["url"]);
     const response = await this.send({ method: "GET", target, endpointClass: "default", accept: "*/*" });
     return gunzipIfCompressed(response.body, fileLabel(url));
   }

@@ -105,6 +105,17 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/**
+ * Any absolute http(s) URL the WHATWG parser accepts, IPv6 literals and international host names
+ * included: for addresses the client is handed (its base URL, report file URLs), which no API
+ * field's pattern describes.
+ */
+export const anyHttpUrlSchema = z
+  .string(expected("a string"))
+  .max(2048, { error: "must be a URL of at most 2048 characters" })
+  .refine(isHttpUrl, { error: "must be an absolute http:// or https:// URL" });
+
+/** An API field's URL: the pattern the OpenAPI document states (below), checked as the rule. */
 export const httpUrlSchema = z
   .string(expected("a string"))
   .max(2048, { error: "must be a URL of at most 2048 characters" })

@@ -19,6 +19,13 @@ describe("createClient options", () => {
     await client.close();
   });
 
+  it("accepts any base URL the WHATWG parser takes: an IPv6 literal, an international host name", async () => {
+    for (const baseUrl of ["http://[::1]:8787", "https://bücher.example/api"]) {
+      const client = createClient({ baseUrl, apiKey: "abc123" });
+      await client.close();
+    }
+  });
+
   it.each([
     [{ apiKey: "k" }, "baseUrl: is required"],
     [{ baseUrl: "api.example.com", apiKey: "k" }, "baseUrl: must be an absolute http:// or https:// URL"],
