@@ -1,6 +1,6 @@
 // A Source as the server keeps it, and how a parsed deployment splits into what is returned and
 // what is write-only. The field lists come from the sdk's schemas (writeOnlyFields, readOnlyFields).
-import { readOnlyFields, SOURCE_TYPES, writeOnlyFields, type SourceType, type StoredDeployment } from "@asset-delivery/sdk";
+import { readOnlyFields, secretPresenceFlags, SOURCE_TYPES, writeOnlyFields, type SourceType, type StoredDeployment } from "@asset-delivery/sdk";
 
 /** Deployment fields that are returned as stored (every field but the write-only and read-only ones). */
 export type PublicDeployment = { type: SourceType; annotation: string } & Record<string, unknown>;
@@ -41,20 +41,10 @@ export function splitDeployment(deployment: Partial<StoredDeployment> & { type: 
   return { fields, secrets };
 }
 
-/**
- * The write-only field whose presence a read-only flag reports: `password_set` -> `password`,
- * `allows_upload` -> `upload_credentials` (uploads need credentials for the origin).
- */
-export function secretBehindFlag(flag: string): string {
-  if (flag === "allows_upload") return "upload_credentials";
-  if (flag.endsWith("_set")) return flag.slice(0, -"_set".length);
-  throw new Error(`no rule computes the read-only field "${flag}"`);
-}
-
 // Which secret each read-only flag reports, per type, with the flag's JSON key: derived from the
 // schemas once, not per request.
 const FLAGS_BY_TYPE = {} as Record<SourceType, readonly (readonly [jsonKey: string, secret: string])[]>;
-for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = readOnlyFields(type).map((flag) => [JSON.stringify(flag), secretBehindFlag(flag)] as const);
+for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = secretPresenceFlags(type).map(({ flag, secret }) => [JSON.stringify(flag), secret] as const);
 
 /** A type's read-only flags as JSON members to append to a deployment object's text: `,"password_set":true,...`. */
 export function computedFlagsJson(type: SourceType, storedSecrets: Record<string, unknown>): string {
