@@ -9,69 +9,16 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import { LocalWorkspace, type PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PULUMI_CLI_VERSION, pulumiCommand, pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { SmokeFile } from "./smoke-program/smoke-file";
 
 // The first run of a program folder type-checks and compiles it with ts-node: give it room.
 const STEP_TIMEOUT = 240_000;
 
-interface FileArgs {
-  path: string;
-  content: string;
-}
-
-// Serialized into the dynamic-provider plugin: it may only use what it requires itself.
-const fileProvider: pulumi.dynamic.ResourceProvider = {
-  async create(inputs: FileArgs) {
-    require("node:fs").writeFileSync(inputs.path, inputs.content);
-    return { id: inputs.path, outs: inputs };
-  },
-  async read(id: string, props: FileArgs) {
-    const content: string = require("node:fs").readFileSync(id, "utf8");
-    return { id, props: { ...props, content } };
-  },
-  async delete(id: string) {
-    require("node:fs").rmSync(id, { force: true });
-  },
-};
-
-class SmokeFile extends pulumi.dynamic.Resource {
-  constructor(name: string, args: FileArgs) {
-    super(fileProvider, name, args);
-  }
-}
-
-// The same resource, as a program folder of its own.
-const PROGRAM_TS = `import * as pulumi from "@pulumi/pulumi";
-
-interface FileArgs { path: string; content: string }
-
-const fileProvider: pulumi.dynamic.ResourceProvider = {
-  async create(inputs: FileArgs) {
-    require("node:fs").writeFileSync(inputs.path, inputs.content);
-    return { id: inputs.path, outs: inputs };
-  },
-  async read(id: string, props: FileArgs) {
-    const content: string = require("node:fs").readFileSync(id, "utf8");
-    return { id, props: { ...props, content } };
-  },
-  async delete(id: string) {
-    require("node:fs").rmSync(id, { force: true });
-  },
-};
-
-class SmokeFile extends pulumi.dynamic.Resource {
-  constructor(name: string, args: FileArgs) {
-    super(fileProvider, name, args);
-  }
-}
-
-const config = new pulumi.Config();
-const file = new SmokeFile("smoke-file", { path: config.require("path"), content: config.require("content") });
-export const filePath = file.id;
-`;
+// The program folder, copied into a work folder for the second way in; the inline program uses its resource.
+const SMOKE_PROGRAM = path.join(__dirname, "smoke-program");
 
 async function runLifecycle(stack: Stack, target: string, content: string): Promise<void> {
   const up = await stack.up();
@@ -155,15 +102,11 @@ describe("Pulumi toolchain (CLI from .tools/pulumi via the Automation API)", () 
       // Under <repo>/.data so that Node resolves @pulumi/pulumi from the repo's node_modules.
       const workDir = pulumiWorkDir("smoke-program-");
       workDirs.push(workDir);
-      fs.writeFileSync(
-        path.join(workDir, "Pulumi.yaml"),
-        "name: pulumi-smoke-program\nruntime: nodejs\ndescription: toolchain smoke test\n",
-      );
+      fs.cpSync(SMOKE_PROGRAM, workDir, { recursive: true });
       fs.writeFileSync(
         path.join(workDir, "package.json"),
         JSON.stringify({ name: "pulumi-smoke-program", private: true, main: "index.ts" }, null, 2),
       );
-      fs.writeFileSync(path.join(workDir, "index.ts"), PROGRAM_TS);
 
       const stack = await LocalWorkspace.createOrSelectStack(
         { stackName: "smoke", workDir },
