@@ -7,10 +7,13 @@
 // on both sides alike; each side's median time per call is compared.
 //
 //   node bench/sdk.mjs   (env BENCH_CALLS per side per round, default 100; BENCH_ROUNDS, default 31)
-import { Agent, request } from "undici";
+import { createRequire } from "node:module";
 import { createClient } from "@asset-delivery/sdk";
 import { createBenchData, startServe } from "./lib/serve.cjs";
 import { check, median, summarize } from "./lib/report.cjs";
+
+// The raw side uses the undici the SDK itself runs on (the root node_modules may hold another major).
+const { Agent, request } = createRequire(createRequire(import.meta.url).resolve("@asset-delivery/sdk"))("undici");
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 31);

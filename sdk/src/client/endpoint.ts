@@ -23,13 +23,15 @@ export interface EndpointSpec<InputSchema extends AnySchema = AnySchema, Respons
 export interface Endpoint<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema>
   extends EndpointSpec<InputSchema, ResponseSchema> {
   endpointClass: EndpointClass;
+  /** The path template split once: literal text at even indexes, parameter names at odd ones. */
+  pathParts: readonly string[];
 }
 
 /** Without `input`, the endpoint takes no body (its input type is `undefined`). */
 export function endpoint<InputSchema extends AnySchema = z.ZodUndefined, ResponseSchema extends AnySchema = AnySchema>(
   spec: EndpointSpec<InputSchema, ResponseSchema>,
 ): Endpoint<InputSchema, ResponseSchema> {
-  return { ...spec, endpointClass: endpointClassOf(spec.method, spec.path) };
+  return { ...spec, endpointClass: endpointClassOf(spec.method, spec.path), pathParts: spec.path.split(/\{(\w+)\}/) };
 }
 
 export interface CallArgs<E extends Endpoint> {
@@ -45,7 +47,7 @@ const MEDIA_TYPES = { jsonapi: JSONAPI_MEDIA_TYPE, json: "application/json" } as
 export async function callEndpoint<E extends Endpoint>(send: Send, ep: E, args: CallArgs<E> = {}): Promise<ResponseOf<E>> {
   const params = args.params ?? {};
   const search = args.query?.toString();
-  const target = fillPath(ep.path, params) + (search ? `?${search}` : "");
+  const target = fillPath(ep.pathParts, params) + (search ? `?${search}` : "");
   const mediaType = MEDIA_TYPES[ep.format];
   let body: { contentType: string; text: string } | undefined;
   if (ep.input) {
@@ -56,12 +58,15 @@ export async function callEndpoint<E extends Endpoint>(send: Send, ep: E, args: 
   return decode(ep, target, response.body);
 }
 
-function fillPath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+function fillPath(parts: readonly string[], params: Record<string, string>): string {
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!;
     const value = params[name];
     if (value === undefined || value === "") throw new RequestValidationError("request", [{ path: name, rule: "is required" }]);
-    return encodeURIComponent(value);
-  });
+    path += encodeURIComponent(value) + parts[i + 1]!;
+  }
+  return path;
 }
 
 function decode<E extends Endpoint>(ep: E, target: string, body: Buffer): ResponseOf<E> {

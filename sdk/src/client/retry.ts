@@ -77,7 +77,8 @@ export function withRetry(send: Send, policy: RetryPolicy, clock: Clock, random:
     let rateLimited = 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await send({ ...request, attempt });
+        // The first try sends the caller's request as is (attempt 0); retries carry their number.
+        return await send(attempt === 0 ? request : { ...request, attempt });
       } catch (error) {
         const now = clock.now();
         const decision = shouldRetry(error, { method: request.method, failures, rateLimited, elapsedMs: now - startedAt, nowMs: now, random: random() }, policy);

@@ -1,7 +1,8 @@
 // The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
 // hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject } from "../schemas";
+import { createDeadlines } from "./deadlines";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
 import type { ResolvedOptions } from "./options";
 
@@ -40,36 +41,33 @@ export function createAgent(timeoutMs: number): Agent {
 }
 
 export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): Send {
+  const api = { origin: options.baseUrl.origin, pathPrefix: options.baseUrl.pathname.replace(/\/+$/, "") };
+  const deadlines = createDeadlines(options.timeoutMs);
   return async (req) => {
-    const url = resolveTarget(options.baseUrl, req.target);
-    const shownPath = describeTarget(options.baseUrl, url, req.target);
+    const { origin, path, shownPath } = resolveTarget(api, req.target);
     const info = { method: req.method, path: shownPath, endpointClass: req.endpointClass, attempt: req.attempt ?? 0 };
     const headers: Record<string, string> = { accept: req.accept, "user-agent": options.userAgent };
     // The key goes only to the API's own origin, never to a file host a report URL points at.
-    if (url.origin === options.baseUrl.origin) headers.authorization = `Bearer ${options.apiKey}`;
+    if (origin === api.origin) headers.authorization = `Bearer ${options.apiKey}`;
     if (req.body) headers["content-type"] = req.body.contentType;
 
-    const abort = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, options.timeoutMs);
+    const deadline = deadlines.start();
     const started = performance.now();
     options.onRequest?.(info);
     let res: Dispatcher.ResponseData;
     let body: Buffer;
     try {
-      res = await request(url, { method: req.method, headers, body: req.body?.text, dispatcher, signal: abort.signal });
+      // dispatcher.request with origin and path: undici's top-level request(url) parses a URL we already know.
+      res = await dispatcher.request({ origin, path, method: req.method, headers, body: req.body?.text, signal: deadline.signal });
       body = Buffer.from(await res.body.arrayBuffer());
     } catch (error) {
-      const failure = timedOut
+      const failure = deadline.expired
         ? new TimeoutError(req.method, shownPath, "request", options.timeoutMs, { cause: error })
         : networkFailure(error, req.method, shownPath, options.timeoutMs);
       options.onResponse?.({ ...info, status: undefined, durationMs: performance.now() - started, error: failure.name });
       throw failure;
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
     options.onResponse?.({ ...info, status: res.statusCode, durationMs: performance.now() - started });
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: res.headers, body };
@@ -84,15 +82,20 @@ export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): 
   };
 }
 
-function resolveTarget(baseUrl: URL, target: string): URL {
-  if (/^https?:\/\//i.test(target)) return new URL(target);
-  const prefix = baseUrl.pathname.replace(/\/+$/, "");
-  return new URL(`${baseUrl.origin}${prefix}${target}`);
+interface ResolvedTarget {
+  origin: string;
+  /** Path and query as sent. */
+  path: string;
+  /** What errors and hooks show: absolute URLs (report files) may carry signed query strings, so those are shown without. */
+  shownPath: string;
 }
 
-// Absolute URLs (report files) may carry signed query strings: errors and hooks show them without.
-function describeTarget(baseUrl: URL, url: URL, target: string): string {
-  return target.startsWith("/") ? target : url.origin === baseUrl.origin ? url.pathname : `${url.origin}${url.pathname}`;
+/** A relative target is appended to the base URL's path; an absolute one (a report file) is used as given. */
+function resolveTarget(api: { origin: string; pathPrefix: string }, target: string): ResolvedTarget {
+  if (!/^https?:\/\//i.test(target)) return { origin: api.origin, path: `${api.pathPrefix}${target}`, shownPath: target };
+  const url = new URL(target);
+  const shownPath = url.origin === api.origin ? url.pathname : `${url.origin}${url.pathname}`;
+  return { origin: url.origin, path: `${url.pathname}${url.search}`, shownPath };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
