@@ -1,6 +1,7 @@
 // Reads that arrive together (a refresh of a whole stack) share paged list calls: the API has no
 // id filter, so the account's Sources are listed, 100 a page, and every waiting read is answered
-// from the pages. A lone read, or a few reads when the rest of the listing is longer than they
+// from the pages. A batch is sent once reads stop arriving (10 ms of quiet), at most 50 ms after its
+// first read. A lone read, or a few reads when the rest of the listing is longer than they
 // are, costs one GET each instead. Pages stay valid for a short while, so that the next wave of
 // reads (Pulumi refreshes a handful of resources at a time) is answered at once, without a request.
 import { MAX_PAGE_SIZE, NotFoundError, type Source } from "@asset-delivery/sdk";
@@ -11,8 +12,10 @@ export interface SourceLookup {
 }
 
 export interface ReadCoalescerOptions {
-  /** How long the first read waits for others to join it. Default 50 ms. */
+  /** The longest the first read of a batch waits for others to join it. Default 50 ms. */
   windowMs?: number;
+  /** A batch is sent once no read has joined it for this long (a refresh's reads come in bursts). Default 10 ms. */
+  quietMs?: number;
   /** How long listed pages answer later reads. Default 60 s. */
   snapshotTtlMs?: number;
   /** Reads at or below this count, with nothing listed yet, are GETs. Default 2. */
@@ -28,6 +31,7 @@ interface Waiter {
 
 export class ReadCoalescer {
   private readonly windowMs: number;
+  private readonly quietMs: number;
   private readonly snapshotTtlMs: number;
   private readonly maxSingleReads: number;
   private readonly now: () => number;
@@ -35,6 +39,7 @@ export class ReadCoalescer {
   private waiting: Waiter[] = [];
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
+  private lastJoinedAt = 0;
   /** Sources seen in listed pages (or written since), by id. */
   private known = new Map<string, Source>();
   private pagesListed = 0;
@@ -46,6 +51,7 @@ export class ReadCoalescer {
     options: ReadCoalescerOptions = {},
   ) {
     this.windowMs = options.windowMs ?? 50;
+    this.quietMs = Math.min(options.quietMs ?? 10, this.windowMs);
     this.snapshotTtlMs = options.snapshotTtlMs ?? 60_000;
     this.maxSingleReads = options.maxSingleReads ?? 2;
     this.now = options.now ?? Date.now;
@@ -59,16 +65,32 @@ export class ReadCoalescer {
     if (listed) return Promise.resolve(listed);
     return new Promise((resolve, reject) => {
       this.waiting.push({ id, resolve, reject });
+      this.lastJoinedAt = performance.now();
       if (this.scheduled) return;
       this.scheduled = true;
       // Reads arriving while a batch is being answered form the next batch.
-      this.flushing = this.flushing.then(() => delay(this.windowMs)).then(() => this.flush());
+      this.flushing = this.flushing.then(() => this.gathered()).then(() => this.flush());
     });
   }
 
   /** A Source this process just wrote: later reads get it as written. */
   remember(source: Source): void {
     if (this.pagesListed > 0) this.known.set(source.id, source);
+  }
+
+  /** Resolves when reads have stopped joining the batch for `quietMs`, or `windowMs` after it began. */
+  private gathered(): Promise<void> {
+    const began = performance.now();
+    return new Promise((resolve) => {
+      const check = () => {
+        const now = performance.now();
+        const quietFor = now - Math.max(this.lastJoinedAt, began);
+        const left = Math.min(this.quietMs - quietFor, this.windowMs - (now - began));
+        if (left <= 0) resolve();
+        else setTimeout(check, left);
+      };
+      setTimeout(check, this.quietMs);
+    });
   }
 
   private async flush(): Promise<void> {
@@ -127,8 +149,4 @@ export class ReadCoalescer {
     this.pagesListed = 0;
     this.totalPages = undefined;
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -54,6 +54,34 @@ describe("read coalescer", () => {
     expect(performance.now() - started).toBeLessThan(3 * windowMs);
   });
 
+  it("sends a burst of reads once they stop arriving, without waiting out the window", async () => {
+    const { sources, calls, lookup } = account(100);
+    const coalescer = new ReadCoalescer(lookup, { windowMs: 2_000, quietMs: 10 });
+    const started = performance.now();
+    await Promise.all(sources.slice(0, 20).map((s) => coalescer.read(s.id)));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(calls).toEqual({ list: [0], get: [] });
+  });
+
+  it("gathers reads that keep trickling in, but no longer than the window", async () => {
+    const { sources, calls, lookup } = account(100);
+    const coalescer = new ReadCoalescer(lookup, { windowMs: 300, quietMs: 50 });
+    const started = performance.now();
+    const reads: Promise<unknown>[] = [];
+    let firstAnswered = Infinity;
+    // One read every 20 ms for 600 ms: never 50 ms of quiet, so the window ends the first batch.
+    for (const source of sources.slice(0, 30)) {
+      const read = coalescer.read(source.id);
+      if (reads.length === 0) void read.then(() => (firstAnswered = performance.now() - started));
+      reads.push(read);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(reads);
+    expect(firstAnswered).toBeGreaterThanOrEqual(299);
+    expect(firstAnswered).toBeLessThan(550);
+    expect(calls.list).toEqual([0]);
+  });
+
   it("pages through a larger account only as far as the reads need", async () => {
     const { sources, calls, lookup } = account(250);
     const wanted = sources.slice(0, 150).map((s) => s.id);
