@@ -1,6 +1,6 @@
 // The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
 // hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
-import { Agent, type Dispatcher } from "undici";
+import type { Agent as UndiciAgent, Dispatcher } from "undici";
 import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject } from "../schemas";
 import { createDeadlines } from "./deadlines";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
@@ -28,8 +28,17 @@ export interface HttpResponse {
 /** Sends one request; resolves with a 2xx response, rejects with the client's errors. */
 export type Send = (request: HttpRequest) => Promise<HttpResponse>;
 
+// undici's index also loads fetch, WebSocket, the caches and the mocks: about 70 ms in every process
+// that loads the client, each Pulumi provider process included. The client needs only the Agent and
+// the request API (which the index copies onto Dispatcher.prototype); a test checks that these are
+// the very objects undici exports, so an upgrade that moves them fails loudly.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const Agent: typeof UndiciAgent = require("undici/lib/dispatcher/agent");
+const dispatcherApi: { request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> } = require("undici/lib/api");
+/* eslint-enable @typescript-eslint/no-require-imports */
+
 /** The keep-alive connection pool a client owns when none is injected. */
-export function createAgent(timeoutMs: number): Agent {
+export function createAgent(timeoutMs: number): UndiciAgent {
   return new Agent({
     connections: 16,
     keepAliveTimeout: 10_000,
@@ -57,8 +66,8 @@ export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): 
     let res: Dispatcher.ResponseData;
     let body: Buffer;
     try {
-      // dispatcher.request with origin and path: undici's top-level request(url) parses a URL we already know.
-      res = await dispatcher.request({ origin, path, method: req.method, headers, body: req.body?.text, signal: deadline.signal });
+      // The request API with origin and path: undici's top-level request(url) parses a URL we already know.
+      res = await dispatcherApi.request.call(dispatcher, { origin, path, method: req.method, headers, body: req.body?.text, signal: deadline.signal });
       body = Buffer.from(await res.body.arrayBuffer());
     } catch (error) {
       const failure = deadline.expired
