@@ -45,6 +45,41 @@ describe("diff", () => {
     expect(diffSource(ID, stateOf(before), after)).toMatchObject({ changes: true, changed: ["deploymentSecrets"], replaces: [] });
   });
 
+  describe("a secret whose presence the server's flag contradicts (seen by a refresh)", () => {
+    /** The state after a refresh that saw the server's `*_set` flags as given. */
+    const refreshedState = (inputs: ReturnType<typeof declared>, flags: Record<string, boolean>) => {
+      const state = stateOf(inputs) as { deployment: Record<string, unknown> };
+      return { ...state, deployment: { ...state.deployment, ...flags } };
+    };
+
+    it("is a change when a declared secret was cleared on the server", () => {
+      const inputs = declared({}, { password: "pw-declared", requestHandshake: null });
+      expect(diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs).changed).toEqual(["deploymentSecrets"]);
+    });
+
+    it("is a change when a secret declared as cleared (null) was set on the server", () => {
+      const inputs = declared({}, { requestHandshake: null });
+      expect(diffSource(ID, refreshedState(inputs, { requestHandshakeSet: true }), inputs).changed).toEqual(["deploymentSecrets"]);
+    });
+
+    it("is no change when the flags agree with what is declared", () => {
+      const inputs = declared({}, { password: "pw-declared", requestHandshake: null });
+      expect(diffSource(ID, refreshedState(inputs, { passwordSet: true, requestHandshakeSet: false }), inputs).changes).toBe(false);
+    });
+
+    it("is no change for a secret the program leaves undeclared: the server keeps what it has", () => {
+      const inputs = declared();
+      expect(diffSource(ID, refreshedState(inputs, { passwordSet: true, requestSigningKeySet: true }), inputs).changes).toBe(false);
+    });
+
+    it("sends the declared secrets again, in the whole deployment", async () => {
+      const { patchFor } = await import("@asset-delivery/provider/dist/lifecycle/patch");
+      const inputs = declared({}, { password: "pw-declared" });
+      const { changed } = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
+      expect(patchFor(changed, inputs)?.deployment).toMatchObject({ type: "webfolder", password: "pw-declared" });
+    });
+  });
+
   it("compares a declared annotation, and ignores the server's own otherwise", () => {
     const inputs = declared({ annotation: "managed by Pulumi" });
     expect(diffSource(ID, stateOf(inputs), inputs).changed).toEqual(["deployment"]);

@@ -5,10 +5,10 @@
 // (`password_set`) reports whether one is set, its presence is compared instead. Values the
 // program passed as secrets are compared but never shown.
 import deepEqual from "fast-deep-equal";
-import { secretPresenceFlags, type Source } from "@asset-delivery/sdk";
-import { comparableDeployment, diffSource } from "@asset-delivery/provider/dist/diff";
-import { camelCase, isPlainObject } from "@asset-delivery/provider/dist/names";
-import { declarableDeployment, inputsFromSource, isSourceType, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
+import type { Source } from "@asset-delivery/sdk";
+import { comparableDeployment, diffSource, secretFlagMismatches } from "@asset-delivery/provider/dist/diff";
+import { isPlainObject } from "@asset-delivery/provider/dist/names";
+import { declarableDeployment, inputsFromSource, sourceAttributes, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
 import { pathsOverlap } from "@asset-delivery/provider/dist/unknowns";
 import type { DeclaredSource } from "./declared-state";
 import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
@@ -67,21 +67,15 @@ function shown({ path, declared, live }: Difference, secretPaths: readonly strin
   return { field, ...(declared !== undefined && { declared }), ...(live !== undefined && { live }) };
 }
 
-/** Declared write-only values against the server's flags: a declared value means set, a declared null means cleared. */
+/** Declared write-only values against the server's flags, by the provider's rule (see secretFlagMismatches). */
 function secretDrift(declared: SourceInputs, source: Source): SecretDrift[] {
-  const deployment = source.attributes.deployment as Record<string, unknown>;
-  const declaredType = isPlainObject(declared.deployment) ? declared.deployment.type : undefined;
-  // After a type change the declared secrets belong to the other type: the `type` row says it all.
-  if (declaredType !== deployment.type || !isSourceType(deployment.type)) return [];
-  const secrets = isPlainObject(declared.deploymentSecrets) ? declared.deploymentSecrets : {};
-  return secretPresenceFlags(deployment.type).flatMap(({ flag, secret }) => {
-    const value = secrets[camelCase(secret)];
-    if (value === undefined) return []; // not declared: the server keeps whatever it has
-    const declaredSet = value !== null;
-    const liveSet = deployment[flag] === true;
-    if (declaredSet === liveSet) return [];
-    return [{ field: fieldPath(["deployment", camelCase(secret)]), secret: true, declared: presence(declaredSet), live: presence(liveSet), flag: camelCase(flag) }];
-  });
+  return secretFlagMismatches(sourceAttributes(source).deployment, declared).map(({ secret, flag, declaredSet, liveSet }) => ({
+    field: fieldPath(["deployment", secret]),
+    secret: true,
+    declared: presence(declaredSet),
+    live: presence(liveSet),
+    flag,
+  }));
 }
 
 function presence(set: boolean): "set" | "not set" {

@@ -138,6 +138,21 @@ describe("a Source's life through pulumi", () => {
     expect(requests).toEqual({ PATCH: 1 });
   }, STEP_TIMEOUT);
 
+  it("a declared secret cleared behind Pulumi's back is sent again by the up after a refresh", async () => {
+    const current = (await serverSource("photos")).attributes.deployment;
+    await client.sources.update(ids.photos!, { deployment: { ...current, password: null } as never });
+    const refresh = await counted(() => program.stack.refresh());
+    expect(refresh.result.summary.resourceChanges).toMatchObject({ update: 1 });
+    // The password cannot be read back; its flag is the trace the refresh records.
+    const preview = await counted(() => program.stack.preview());
+    expect(preview.requests).toEqual({});
+    expect(preview.result.changeSummary).toEqual({ update: 1, same: 2 });
+    const up = await counted(() => program.stack.up());
+    expect(up.requests).toEqual({ PATCH: 1 });
+    expect((await serverSource("photos")).attributes.deployment).toMatchObject({ password_set: true });
+    expect((await counted(() => program.stack.preview({ expectNoChanges: true }))).requests).toEqual({});
+  }, STEP_TIMEOUT);
+
   it("a deployment type change updates the Source in place", async () => {
     const photosS3 = { name: "Photos", deployment: { type: "s3", serviceSubdomains: ["e2e-photos"], s3AccessKey: "AKIAPHOTOS", s3Bucket: "e2e-photos-bucket" } };
     await declare({ photos: photosS3, assets }, { photos: { s3SecretKey: SECRETS.photosS3Secret }, assets: { s3SecretKey: SECRETS.assetsS3Secret } });
