@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { checkSource } from "@asset-delivery/provider/dist/check";
 import { diffSource } from "@asset-delivery/provider/dist/diff";
+import { patchFor } from "@asset-delivery/provider/dist/lifecycle/patch";
 import { sourceOutputs } from "@asset-delivery/provider/dist/source-state";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { sourceResource } from "../support/api-documents";
@@ -72,8 +73,7 @@ describe("diff", () => {
       expect(diffSource(ID, refreshedState(inputs, { passwordSet: true, requestSigningKeySet: true }), inputs).changes).toBe(false);
     });
 
-    it("sends the declared secrets again, in the whole deployment", async () => {
-      const { patchFor } = await import("@asset-delivery/provider/dist/lifecycle/patch");
+    it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
       const { changed } = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
       expect(patchFor(changed, inputs)?.deployment).toMatchObject({ type: "webfolder", password: "pw-declared" });
