@@ -165,19 +165,30 @@ export const deploymentFieldsByType = {
 
 type FieldsOf<T extends SourceType> = (typeof deploymentFieldsByType)[T];
 
-/** Names of a type's write-only fields (secrets): accepted, never returned. */
-export function writeOnlyFields(type: SourceType): string[] {
-  return Object.entries(deploymentFieldsByType[type])
-    .filter(([, schema]) => isWriteOnly(schema))
-    .map(([name]) => name);
+/**
+ * The names of a type's fields that pass `test`, worked out once per type: the schemas never
+ * change, and the provider and server ask for every Source they handle (the metadata lookup is
+ * what costs). Callers get their own copy.
+ */
+function fieldNamesWhere(test: (schema: z.ZodType) => boolean): (type: SourceType) => string[] {
+  const byType = new Map<SourceType, readonly string[]>();
+  return (type) => {
+    let names = byType.get(type);
+    if (names === undefined) {
+      names = Object.entries(deploymentFieldsByType[type])
+        .filter(([, schema]) => test(schema))
+        .map(([name]) => name);
+      byType.set(type, names);
+    }
+    return [...names];
+  };
 }
 
+/** Names of a type's write-only fields (secrets): accepted, never returned. */
+export const writeOnlyFields: (type: SourceType) => string[] = fieldNamesWhere(isWriteOnly);
+
 /** Names of a type's read-only fields: returned, ignored when sent. */
-export function readOnlyFields(type: SourceType): string[] {
-  return Object.entries(deploymentFieldsByType[type])
-    .filter(([, schema]) => isReadOnly(schema))
-    .map(([name]) => name);
-}
+export const readOnlyFields: (type: SourceType) => string[] = fieldNamesWhere(isReadOnly);
 
 /**
  * The write-only field whose presence a read-only flag reports: `password_set` → `password`,

@@ -87,6 +87,14 @@ describe("read-only fields", () => {
     expect(readOnlyFields("gcs")).toEqual(["allows_upload"]);
     expect(readOnlyFields("s3_compatible")).toEqual([]);
   });
+
+  it("are worked out once per type, and each caller gets a copy of its own", () => {
+    readOnlyFields("gcs").push("changed_by_a_caller");
+    writeOnlyFields("gcs").length = 0;
+    expect(readOnlyFields("gcs")).toEqual(["allows_upload"]);
+    expect(writeOnlyFields("gcs")).toContain("gcs_secret_key");
+    expect(readOnlyFields("gcs")).not.toBe(readOnlyFields("gcs"));
+  });
 });
 
 describe("write-only fields in responses", () => {
