@@ -19,8 +19,17 @@ export type CamelKeys<T> = T extends readonly (infer E)[]
       : { [K in keyof T as K extends string ? CamelCase<K> : K]: CamelKeys<T[K]> }
     : T;
 
+// API names are a small, fixed set, renamed for every Source a refresh reads: remembered once.
+const camelNames = new Map<string, string>();
+const MAX_REMEMBERED_NAMES = 10_000;
+
 export function camelCase(apiName: string): string {
-  return apiName.replace(/[_.]([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
+  let camel = camelNames.get(apiName);
+  if (camel === undefined) {
+    camel = apiName.replace(/[_.]([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
+    if (camelNames.size < MAX_REMEMBERED_NAMES) camelNames.set(apiName, camel);
+  }
+  return camel;
 }
 
 /** The names of one object level, both ways, and the levels of the objects nested in it. */

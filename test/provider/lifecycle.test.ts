@@ -169,6 +169,25 @@ describe("read", () => {
     expect(read.inputs!.deployment).not.toHaveProperty("passwordSet");
   });
 
+  it("returns no inputs for a Source unchanged since the state was written, so the engine keeps the inputs it has", async () => {
+    const { id, outs } = await sourceProvider.create(webfolder(label("same"), { secrets: { password: "pw" } }));
+    const settled = await sourceProvider.read(id, outs!);
+    // The state as the engine passes it back: the outputs and the serialized provider.
+    const state = { ...settled.props, __provider: "serialized provider" };
+    server.resetRequestCount();
+    const again = await sourceProvider.read(id, state);
+    expect(again.props).toEqual(settled.props);
+    expect(again).not.toHaveProperty("inputs");
+    expect(server.requestCount()).toBeLessThanOrEqual(1);
+
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    await client.sources.update(id, { enabled: false });
+    await client.close();
+    const changed = await sourceProvider.read(id, state);
+    expect(changed.props).toMatchObject({ enabled: false });
+    expect(changed.inputs).toMatchObject({ enabled: false, deploymentSecrets: { password: "pw" } });
+  });
+
   it("drops a Source the server does not have", async () => {
     expect(await sourceProvider.read("q".repeat(24), {})).toEqual({ id: "", props: {} });
   });
