@@ -3,7 +3,7 @@ export { buildApp, type AppOptions, type ResolvedAppOptions } from "./app";
 export { startServer, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DEPLOY_DELAY_MS, type ServerOptions, type RunningServer } from "./listen";
 export { AdminError, createAccount, ensureAccount, listAccounts, createKey, listKeys, revokeKey, type CreatedKey } from "./admin";
 export { PLANS, type Plan, type Account } from "./accounts/account-store";
-export type { ApiKeyRecord, AuthContext } from "./accounts/key-store";
+export { AUTH_CACHE_MS, type ApiKeyRecord, type AuthContext } from "./accounts/key-store";
 export { openDatabase, migrate, type Database, type Migration } from "./store/database";
 export { allMigrations, openMigratedDatabase } from "./migrations";
 export { loadOrCreateSecretKey, parseSecretKey, secretKeyFileFor, SECRET_KEY_ENV } from "./store/secret-key";

@@ -1,7 +1,7 @@
 // Authentication (spec 5): a Bearer key on every call; 401 for a missing, unknown or revoked key
 // or another scheme; 403 naming the permission a route needs; accounts isolated with 404.
 import { PERMISSIONS, type Permission } from "@asset-delivery/sdk";
-import { revokeKey, listKeys } from "@asset-delivery/server";
+import { AUTH_CACHE_MS, openDatabase, revokeKey, listKeys, createKey } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, TEST_ACCOUNT, type TestServer } from "../support/server";
 import { createDocument, minimalDeployment, patchDocument } from "./fixtures";
@@ -49,6 +49,25 @@ describe("authentication", () => {
     const response = await apiRequest(`${server.url}/api/v1/sources`, { key });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("refuses a key revoked by another process (the CLI) within AUTH_CACHE_MS, and accepts a key it created at once", async () => {
+    let time = Date.now();
+    const clocked = await startTestServer({ now: () => time });
+    const cli = openDatabase(clocked.dbPath); // another connection, as `asset-delivery keys ...` opens it
+    try {
+      const fresh = createKey(cli, { account: TEST_ACCOUNT, permissions: ["Sources"], userName: "cli-user" });
+      const sources = `${clocked.url}/api/v1/sources`;
+      expect((await apiRequest(sources, { key: fresh.key })).status).toBe(200);
+      revokeKey(cli, fresh.id);
+      time += AUTH_CACHE_MS;
+      const response = await apiRequest(sources, { key: fresh.key });
+      expect(response.status).toBe(401);
+      expect(response.body.errors[0].detail).toMatch(/revoked/);
+    } finally {
+      cli.close();
+      await clocked.close();
+    }
   });
 
   it("accepts the scheme name in any case", async () => {

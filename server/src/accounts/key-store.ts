@@ -1,6 +1,7 @@
 // API keys: created with a set of permissions for one user of an account, looked up by the hash
 // of the presented key on every request, revoked but never deleted (revocation is kept for audit).
 import type { Permission } from "@asset-delivery/sdk";
+import { changeCounter } from "../store/change-counter";
 import type { Database } from "../store/database";
 import { newId } from "../store/random";
 import { generateApiKey, hashApiKey } from "./api-key";
@@ -45,6 +46,14 @@ function toRecord(row: KeyRow): ApiKeyRecord {
 
 export type KeyStore = ReturnType<typeof createKeyStore>;
 
+// Successful authentications are remembered for a second, by key hash: every request presents a
+// key, and the SQLite lookup cost more than the rest of a cached GET. Any write through this
+// connection forgets them all (a key revoked by this process is refused at once); a key revoked by
+// another process (`asset-delivery keys revoke` while the server runs) is refused within
+// AUTH_CACHE_MS. Unknown keys are never remembered, so a new key works at once.
+export const AUTH_CACHE_MS = 1000;
+const MAX_CACHED_KEYS = 1000;
+
 export function createKeyStore(db: Database, now: () => number = Date.now) {
   const insert = db.prepare(
     "INSERT INTO api_keys (id, account_id, user_name, permissions, key_hash, created_at) VALUES (@id, @account_id, @user_name, @permissions, @key_hash, @created_at)",
@@ -65,6 +74,14 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
       parsedPermissions.set(json, permissions);
     }
     return permissions;
+  };
+
+  const changes = changeCounter(db);
+  const recentAuth = new Map<string, { auth: AuthContext; until: number }>();
+  let changesSeen = -1;
+  const lookUp = (keyHash: string): AuthContext | undefined => {
+    const row = activeByHash.get(keyHash);
+    return row && { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: permissionsOf(row.permissions) };
   };
 
   return {
@@ -98,9 +115,21 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
     },
     /** The caller of a presented key, or undefined if the key is unknown or revoked. */
     authenticate(key: string): AuthContext | undefined {
-      const row = activeByHash.get(hashApiKey(key));
-      if (!row) return undefined;
-      return { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: permissionsOf(row.permissions) };
+      const count = changes();
+      if (count !== changesSeen) {
+        recentAuth.clear();
+        changesSeen = count;
+      }
+      const keyHash = hashApiKey(key);
+      const at = now();
+      const recent = recentAuth.get(keyHash);
+      if (recent && at < recent.until) return recent.auth;
+      const auth = lookUp(keyHash);
+      if (auth) {
+        if (recentAuth.size >= MAX_CACHED_KEYS) recentAuth.delete(recentAuth.keys().next().value!);
+        recentAuth.set(keyHash, { auth, until: at + AUTH_CACHE_MS });
+      }
+      return auth;
     },
   };
 }

@@ -7,6 +7,7 @@
 // processes are not seen: one server per database file; the CLI's account and key commands never
 // touch Sources.
 import type { ParsedListQuery } from "@asset-delivery/sdk";
+import { changeCounter } from "../store/change-counter";
 import type { Database } from "../store/database";
 import type { SourceRow, SourceStore } from "./source-store";
 import { sourceResourceJson } from "./source-view";
@@ -30,7 +31,7 @@ const MAX_PAGES = 1_000;
 export type SourceReader = ReturnType<typeof createSourceReader>;
 
 export function createSourceReader(db: Database, store: SourceStore, now: () => number) {
-  const totalChanges = db.prepare<[], number>("SELECT total_changes()").pluck();
+  const changes = changeCounter(db);
   const rendered = new Map<string, Rendered>();
   // Ids and totals of list pages, by account and query.
   const pages = new Map<string, Page>();
@@ -38,11 +39,11 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
 
   /** Drops every entry if the database changed since they were made. */
   function forgetIfChanged(): void {
-    const changes = totalChanges.get()!;
-    if (changes !== changesSeen) {
+    const count = changes();
+    if (count !== changesSeen) {
       rendered.clear();
       pages.clear();
-      changesSeen = changes;
+      changesSeen = count;
     }
   }
 
