@@ -1,9 +1,9 @@
 // Sources as returned by GET and lists, as JSON text, through caches of rendered resources and of
 // list pages: those are the hot paths, and stored Sources change only when they are written.
 //
-// An entry is valid while this database connection has changed nothing at all (SQLite's
-// total_changes() counts every write of the connection, whatever code made it) and until a status
-// or date it shows can change by itself (the end of a deployment in progress). Writes by other
+// An entry is valid while nothing at all was written through this database connection (the
+// change counter counts every write, whatever code made it) and until a status or date it shows
+// can change by itself (the end of a deployment in progress). Writes by other
 // processes are not seen: one server per database file; the CLI's account and key commands never
 // touch Sources.
 import type { ParsedListQuery } from "@asset-delivery/sdk";

@@ -3,6 +3,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import { countWrites } from "./change-counter";
 
 export type Database = BetterSqlite3.Database;
 
@@ -22,10 +23,12 @@ export interface Migration {
  *   costs more than a local emulator's data is worth.
  * - foreign_keys ON: SQLite leaves it off by default; our tables rely on it.
  * - busy_timeout: a CLI command (e.g. `keys create`) may write while `serve` runs on the same file.
+ * - its writes are counted (change-counter.ts), for the caches of what it stores.
  */
 export function openDatabase(file: string): Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = new BetterSqlite3(file);
+  countWrites(db);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
