@@ -2,7 +2,7 @@
 // Only its SHA-256 is stored: a fast hash is enough for a token with that much entropy (no
 // dictionary or brute force can reach it, unlike a password), and it costs about a microsecond per
 // request, where a password hash (scrypt, bcrypt) would cost milliseconds.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { randomAlphanumeric } from "../store/random";
 
 export const API_KEY_LENGTH = 40;
@@ -12,5 +12,6 @@ export function generateApiKey(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  // One-shot crypto.hash: a third of createHash().update().digest()'s time, on every request.
+  return hash("sha256", key, "hex");
 }

@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FastifyRequest } from "fastify";
 import { paginationFor, type Pagination } from "@asset-delivery/sdk";
+import type { AuthContext } from "./auth";
 import type { ErrorEntry } from "./errors";
 
 const packageJson = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
@@ -62,9 +63,24 @@ export class SerializedDocument {
 
 const JSONAPI_JSON = JSON.stringify(JSONAPI);
 
+// The meta of a single document as JSON text, once per authenticated key: the key store hands out
+// the same AuthContext for a key while it remembers the key.
+const metaJsonByAuth = new WeakMap<AuthContext, string>();
+
+function responseMetaJson(request: FastifyRequest): string {
+  const auth = request.auth;
+  if (auth === null) return JSON.stringify(responseMeta(request));
+  let json = metaJsonByAuth.get(auth);
+  if (json === undefined) {
+    json = JSON.stringify(responseMeta(request));
+    metaJsonByAuth.set(auth, json);
+  }
+  return json;
+}
+
 /** The same envelope as singleDocument, around a resource given as JSON text. */
 export function singleDocumentJson(request: FastifyRequest, resourceJson: string): SerializedDocument {
-  return new SerializedDocument(`{"data":${resourceJson},"included":[],"jsonapi":${JSONAPI_JSON},"meta":${JSON.stringify(responseMeta(request))}}`);
+  return new SerializedDocument(`{"data":${resourceJson},"included":[],"jsonapi":${JSONAPI_JSON},"meta":${responseMetaJson(request)}}`);
 }
 
 /** The same envelope as listDocument, around resources given as JSON text. */
