@@ -1,6 +1,6 @@
-// Calendar arithmetic of reports: periods, keys and the delay to the next 00:00 UTC.
+// Calendar arithmetic of reports: periods, keys, the end of a day and the last complete day.
 import { describe, expect, it } from "vitest";
-import { msUntilNextMidnight, parseReportDate, periodOf, reportKeyOf, yesterdayOf } from "../../server/src/reports/periods";
+import { endOfDay, parseReportDate, periodOf, reportKeyOf, yesterdayOf } from "../../server/src/reports/periods";
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
@@ -21,10 +21,10 @@ describe("report periods", () => {
     expect(() => parseReportDate("2024-2-1")).toThrow(/YYYY-MM-DD/);
   });
 
-  it("schedules the next run at 00:00 UTC and reports on the day before", () => {
-    expect(msUntilNextMidnight(Date.parse("2024-03-01T23:59:59.500Z"))).toBe(500);
-    expect(msUntilNextMidnight(Date.parse("2024-03-01T00:00:00Z"))).toBe(86_400_000);
-    expect(msUntilNextMidnight(Date.parse("2024-03-01T06:00:00Z"))).toBe(18 * 3_600_000);
+  it("a day ends at the next 00:00 UTC; the last complete day is the one before today", () => {
+    expect(endOfDay("2024-02-28")).toBe(Date.parse("2024-02-29T00:00:00Z"));
+    expect(endOfDay("2024-12-31")).toBe(Date.parse("2025-01-01T00:00:00Z"));
+    expect(yesterdayOf(Date.parse("2024-03-01T23:59:59.999Z"))).toBe("2024-02-29");
     expect(yesterdayOf(Date.parse("2024-03-01T00:00:00Z"))).toBe("2024-02-29");
   });
 });

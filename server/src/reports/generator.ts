@@ -7,7 +7,7 @@ import { REPORT_FILE_SIZE_LIMIT, REPORT_RETENTION_DAYS } from "@asset-delivery/s
 import type { Account } from "../accounts/account-store";
 import type { Database } from "../store/database";
 import { reportTypesFor } from "./availability";
-import { firstDayOf, periodOf, reportKeyOf, startOfDay, type ReportDate } from "./periods";
+import { endOfDay, firstDayOf, periodOf, reportKeyOf, type ReportDate } from "./periods";
 import { encodeReportFiles } from "./report-files";
 import { createReportStore, type StoredReport, type StoredReportFile } from "./report-store";
 import { TABLE_BUILDERS, type ReportInput } from "./tables";
@@ -78,7 +78,7 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
 
   /** Refuses a day that is not over yet or whose reports would be past retention. */
   function checkReportable(date: ReportDate): void {
-    const end = startOfDay(date) + DAY_SECONDS * 1000;
+    const end = endOfDay(date);
     if (end > now()) throw new RangeError(`date: ${date} is not over yet (UTC); a day's reports are generated once it has ended`);
     if (end / 1000 <= retentionCutoff()) {
       throw new RangeError(`date: ${date} is past the ${REPORT_RETENTION_DAYS}-day retention of reports`);

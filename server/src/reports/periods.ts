@@ -42,9 +42,9 @@ export function yesterdayOf(nowMs: number): ReportDate {
   return addDays(dateOf(nowMs), -1);
 }
 
-/** Milliseconds from `nowMs` until the next 00:00 UTC (a full day when it is exactly midnight). */
-export function msUntilNextMidnight(nowMs: number): number {
-  return startOfDay(addDays(dateOf(nowMs), 1)) - nowMs;
+/** The instant `date` ends: 00:00 UTC of the next day, in milliseconds. */
+export function endOfDay(date: ReportDate): number {
+  return startOfDay(addDays(date, 1));
 }
 
 /**
@@ -53,7 +53,7 @@ export function msUntilNextMidnight(nowMs: number): number {
  * the 1st of the month for month-to-date types.
  */
 export function periodOf(type: ReportType, date: ReportDate): { start: number; end: number } {
-  return { start: startOfDay(firstDayOf(type, date)) / 1000, end: startOfDay(addDays(date, 1)) / 1000 };
+  return { start: startOfDay(firstDayOf(type, date)) / 1000, end: endOfDay(date) / 1000 };
 }
 
 /** The first day a report covers: the date itself, or the 1st of its month for month-to-date types. */

@@ -2,30 +2,30 @@
 // and once at start for yesterday (idempotent, so a restart catches up on a missed midnight).
 // Retention is applied at the same moments.
 import type { AccountStore } from "../accounts/account-store";
-import { msUntilNextMidnight, startOfDay, yesterdayOf } from "./periods";
+import { addDays, endOfDay, yesterdayOf, type ReportDate } from "./periods";
 import type { ReportGenerator } from "./generator";
 
 export interface ReportSchedulerOptions {
-  generator: ReportGenerator;
-  accounts: AccountStore;
+  generator: Pick<ReportGenerator, "generate" | "purgeExpired">;
+  accounts: Pick<AccountStore, "list">;
   now: () => number;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
-// With a clock that tests hold still, the next midnight stays near: never spin faster than this.
+// A timer may fire a little before the wall clock reaches midnight (and with a clock that tests
+// hold still, midnight never comes): never run again sooner than this.
 const MIN_DELAY_MS = 1_000;
 
-export function startReportScheduler(options: ReportSchedulerOptions): { stop(): void; runOnce(): void } {
+export function startReportScheduler(options: ReportSchedulerOptions): { stop(): void } {
   const { generator, accounts, now, log } = options;
   let timer: NodeJS.Timeout | undefined;
 
-  function runOnce(): void {
-    const date = yesterdayOf(now());
-    const dayEnd = startOfDay(date) / 1000 + 86_400;
+  /** Generates the day's reports for every account that existed when it ended. */
+  function generateDay(date: ReportDate): void {
+    const dayEnd = endOfDay(date) / 1000;
     try {
       const purged = generator.purgeExpired();
       let generated = 0;
-      // Only accounts that existed when the day ended have reports for it.
       for (const account of accounts.list().filter((a) => a.createdAt < dayEnd)) generated += generator.generate(account, date).length;
       log.info({ date, reports: generated, purged }, "daily reports up to date");
     } catch (error) {
@@ -33,18 +33,26 @@ export function startReportScheduler(options: ReportSchedulerOptions): { stop():
     }
   }
 
-  function schedule(): void {
-    timer = setTimeout(() => {
-      runOnce();
-      schedule();
-    }, Math.max(MIN_DELAY_MS, msUntilNextMidnight(now())));
+  /** Generates each day that ended after `last`, in order; returns the last day generated. */
+  function catchUp(last: ReportDate): ReportDate {
+    for (let day = addDays(last, 1); day <= yesterdayOf(now()); day = addDays(day, 1)) {
+      generateDay(day);
+      last = day;
+    }
+    return last;
+  }
+
+  // The next run is due when the day after the last one generated ends. Asking the clock for "the
+  // next midnight" instead would skip a day whenever the timer fired early (the run still sees the
+  // old day) or generation ran past 00:00.
+  function scheduleAfter(last: ReportDate): void {
+    const due = endOfDay(addDays(last, 1));
+    timer = setTimeout(() => scheduleAfter(catchUp(last)), Math.max(MIN_DELAY_MS, due - now()));
     timer.unref();
   }
 
-  runOnce();
-  schedule();
-  return {
-    stop: () => clearTimeout(timer),
-    runOnce,
-  };
+  const yesterday = yesterdayOf(now());
+  generateDay(yesterday);
+  scheduleAfter(yesterday);
+  return { stop: () => clearTimeout(timer) };
 }

@@ -1,0 +1,77 @@
+// When the daily report run happens (server/src/reports/scheduler.ts), with the clock and the
+// timers under the test's control: a timer that fires a little before midnight, and a generation
+// that runs past it, must not skip the day that ends at that midnight.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Account } from "../../server/src/accounts/account-store";
+import { startReportScheduler } from "../../server/src/reports/scheduler";
+
+const account: Account = { id: "a1", name: "acme", plan: "enterprise", videoEnabled: false, disabledReports: [], createdAt: 0 };
+
+describe("the report scheduler", () => {
+  let clock: number;
+  let generated: string[];
+  /** Wall-clock time each generation takes (the clock moves while it works). */
+  let generationMs: number;
+  let scheduler: { stop(): void } | undefined;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    generated = [];
+    generationMs = 0;
+  });
+  afterEach(() => {
+    scheduler?.stop();
+    vi.useRealTimers();
+  });
+
+  function start(at: string): void {
+    clock = Date.parse(at);
+    scheduler = startReportScheduler({
+      generator: {
+        purgeExpired: () => 0,
+        generate: (_account, date) => {
+          generated.push(date);
+          clock += generationMs;
+          return [];
+        },
+      },
+      accounts: { list: () => [account] },
+      now: () => clock,
+      log: { info: () => {}, error: () => {} },
+    });
+  }
+
+  /** Lets `ms` pass on the timers while the wall clock reads `wallClock` when they fire. */
+  function fireAfter(ms: number, wallClock: string): void {
+    clock = Date.parse(wallClock);
+    vi.advanceTimersByTime(ms);
+  }
+
+  it("generates yesterday at start, then each day at the midnight that ends it", () => {
+    start("2030-01-01T22:00:00Z");
+    expect(generated).toEqual(["2029-12-31"]);
+    fireAfter(2 * 3_600_000, "2030-01-02T00:00:00Z");
+    expect(generated).toEqual(["2029-12-31", "2030-01-01"]);
+    fireAfter(24 * 3_600_000, "2030-01-03T00:00:00Z");
+    expect(generated).toEqual(["2029-12-31", "2030-01-01", "2030-01-02"]);
+  });
+
+  it("runs again just after midnight when the timer fired early and generation ran past 00:00", () => {
+    start("2030-01-01T23:59:58Z");
+    generationMs = 40;
+    // The 2 s timer fires 30 ms before the wall clock's midnight; generating takes it past 00:00.
+    fireAfter(2_000, "2030-01-01T23:59:59.970Z");
+    expect(generated).toEqual(["2029-12-31"]); // the day is not over yet: nothing to do
+    fireAfter(1_000, "2030-01-02T00:00:00.970Z");
+    expect(generated).toEqual(["2029-12-31", "2030-01-01"]);
+  });
+
+  it("catches up on every day that ended while the process was stalled, in order", () => {
+    generationMs = 26 * 3_600_000; // a run that took more than a day: 2030-01-01 ends meanwhile
+    start("2030-01-01T23:00:00Z");
+    expect(generated).toEqual(["2029-12-31"]);
+    generationMs = 0;
+    fireAfter(1_000, "2030-01-03T01:00:01Z"); // due already: the shortest delay
+    expect(generated).toEqual(["2029-12-31", "2030-01-01", "2030-01-02"]);
+  });
+});
