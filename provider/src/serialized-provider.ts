@@ -1,15 +1,21 @@
-// What Pulumi serializes into the state for every Source: an object whose methods `require` the
-// installed provider at run time. Nothing else is captured (no client, no credential, no copied
-// module), so the state stays small and `destroy` runs today's code. Keep these functions free of
-// references to anything outside them: the serializer would copy whatever they reach.
-import type * as pulumi from "@pulumi/pulumi";
+// How a Source reaches the Pulumi engine's dynamic-provider host (the `pulumi-nodejs` provider
+// plugin, @pulumi/pulumi's cmd/dynamic-provider): as a resource of a `pulumi-nodejs:dynamic/...`
+// type whose `__provider` input is the text of a CommonJS module. The host loads that text
+// (require-from-string, resolved from the program's folder), calls its `handler()` and uses the
+// provider it returns for every operation on the resource, `destroy` included, from the outputs
+// that the state keeps.
+//
+// `pulumi.dynamic.Resource` would make that text by serializing a provider object: seven wrapped
+// functions, about 2 KB, stored twice per resource (inputs and outputs), so that every checkpoint
+// of a 100-Source stack carried 400 KB of it. The module below is the same thing written once: a
+// require of the installed runtime, nothing captured (no client, no credential, no copied code),
+// so the state stays small and every operation runs today's code.
 
-export const serializedProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (request) => require("@asset-delivery/provider/dist/runtime").sourceProvider.configure(request),
-  check: (olds, news) => require("@asset-delivery/provider/dist/runtime").sourceProvider.check(olds, news),
-  diff: (id, olds, news) => require("@asset-delivery/provider/dist/runtime").sourceProvider.diff(id, olds, news),
-  create: (inputs) => require("@asset-delivery/provider/dist/runtime").sourceProvider.create(inputs),
-  read: (id, props) => require("@asset-delivery/provider/dist/runtime").sourceProvider.read(id, props),
-  update: (id, olds, news) => require("@asset-delivery/provider/dist/runtime").sourceProvider.update(id, olds, news),
-  delete: (id, props) => require("@asset-delivery/provider/dist/runtime").sourceProvider.delete(id, props),
-};
+/** The type token of `new Source(...)`: a dynamic resource of module `assetdelivery`. */
+export const SOURCE_RESOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source";
+
+/** The input the dynamic-provider host reads the provider from. */
+export const PROVIDER_KEY = "__provider";
+
+/** The module text stored as `__provider`. */
+export const SERIALIZED_PROVIDER = 'exports.handler = () => require("@asset-delivery/provider/dist/runtime").sourceProvider;\n';

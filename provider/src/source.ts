@@ -3,7 +3,7 @@
 // their own input, `deploymentSecrets`, which is always secret, so that neither the state's inputs
 // nor its outputs ever hold them in plain text, whatever the program passed.
 import * as pulumi from "@pulumi/pulumi";
-import { serializedProvider } from "./serialized-provider";
+import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { isPlainObject } from "./names";
 import { READ_ONLY_NAMES, splitSecrets } from "./source-state";
@@ -13,7 +13,9 @@ export type { SourceArgs } from "./source-types";
 /** The read-only deployment fields (`allowsUpload`, `passwordSet`, ...) are outputs too. */
 export interface Source extends SourceReadOnlyOutputs {}
 
-export class Source extends pulumi.dynamic.Resource {
+// A dynamic resource written directly (see serialized-provider.ts), not through
+// pulumi.dynamic.Resource, whose serialized provider is forty times the size of ours.
+export class Source extends pulumi.CustomResource {
   /** Display name, as the server has it. */
   declare readonly name: pulumi.Output<string>;
   declare readonly enabled: pulumi.Output<boolean>;
@@ -35,6 +37,7 @@ export class Source extends pulumi.dynamic.Resource {
     }
     const { deployment, secrets } = splitSecrets(args.deployment);
     const props = {
+      [PROVIDER_KEY]: SERIALIZED_PROVIDER,
       name: args.name,
       enabled: args.enabled,
       deployment,
@@ -49,6 +52,6 @@ export class Source extends pulumi.dynamic.Resource {
       ...Object.fromEntries(READ_ONLY_NAMES.map((key) => [key, undefined])),
     };
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), "secureUrlToken", "deploymentSecrets"];
-    super(serializedProvider, name, props, { ...opts, additionalSecretOutputs }, "assetdelivery", "Source");
+    super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
   }
 }

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { Source } from "@asset-delivery/provider";
+import { SERIALIZED_PROVIDER } from "@asset-delivery/provider/dist/serialized-provider";
 
 const registered: pulumi.runtime.MockResourceArgs[] = [];
 
@@ -44,6 +45,7 @@ describe("Source", () => {
     await resolved(source.urn);
     const args = registered.find((r) => r.name === "photos")!;
     expect(args.type).toBe("pulumi-nodejs:dynamic/assetdelivery:Source");
+    expect(args.inputs.__provider).toBe(SERIALIZED_PROVIDER);
     expect(args.inputs.deployment).toEqual({ type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/" });
     // Registered as a secret: the wire format's secret wrapper around the values.
     expect(args.inputs.deploymentSecrets).toEqual({ [specialSigKey]: specialSecretSig, value: { password: "plain-password", requestHandshake: "h".repeat(32) } });

@@ -3,10 +3,10 @@
 // state comes from `pulumi stack export --show-secrets`, so secrets arrive decrypted inside
 // Pulumi's secret envelopes, which are unwrapped here.
 import { isPlainObject } from "@asset-delivery/provider/dist/names";
+import { SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider/dist/serialized-provider";
 import type { SourceInputs } from "@asset-delivery/provider/dist/source-state";
 
-/** The type token of `new Source(...)`: a dynamic resource of module `assetdelivery`. */
-export const SOURCE_RESOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source";
+export { SOURCE_RESOURCE_TYPE };
 
 // Pulumi marks a secret value with this key and value (sdk/go/common/resource/sig).
 const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";

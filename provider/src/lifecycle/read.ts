@@ -7,6 +7,7 @@
 // those of an earlier refresh that saw drift). A refresh of an unchanged stack then carries half
 // the data through the engine.
 import deepEqual from "fast-deep-equal";
+import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
 import { inputsFromSource, sourceOutputs, type SourceInputs } from "../source-state";
 
@@ -20,7 +21,7 @@ export async function readSource(session: Session, id: string, state: SourceInpu
   const source = await session.reads.read(id);
   if (!source || source.attributes.deployment_status === "deleted") return { id: "", props: {} };
   const props = sourceOutputs(source, state);
-  const { __provider: _serializedProvider, ...stored } = state as Record<string, unknown>;
+  const { [PROVIDER_KEY]: _serializedProvider, ...stored } = state as Record<string, unknown>;
   if (deepEqual(props, stored)) return { id: source.id, props };
   return { id: source.id, props, inputs: inputsFromSource(source, state) };
 }
