@@ -10,6 +10,9 @@ DB=".data/quickstart.db"
 BASE_URL="http://127.0.0.1:${PORT}"
 step() { printf '\n==> %s\n' "$*"; }
 
+step "System packages the tests need (ffmpeg, python3-venv; only when missing)"
+bash tools/install-system-packages.sh
+
 step "npm packages"
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
