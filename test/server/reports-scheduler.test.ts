@@ -12,12 +12,15 @@ describe("the report scheduler", () => {
   let generated: string[];
   /** Wall-clock time each generation takes (the clock moves while it works). */
   let generationMs: number;
+  /** Dates whose next generation throws (once each). */
+  let failing: Set<string>;
   let scheduler: { stop(): void } | undefined;
 
   beforeEach(() => {
     vi.useFakeTimers();
     generated = [];
     generationMs = 0;
+    failing = new Set();
   });
   afterEach(() => {
     scheduler?.stop();
@@ -30,6 +33,7 @@ describe("the report scheduler", () => {
       generator: {
         purgeExpired: () => 0,
         generate: (_account, date) => {
+          if (failing.delete(date)) throw new Error("disk full");
           generated.push(date);
           clock += generationMs;
           return [];
@@ -73,5 +77,26 @@ describe("the report scheduler", () => {
     generationMs = 0;
     fireAfter(1_000, "2030-01-03T01:00:01Z"); // due already: the shortest delay
     expect(generated).toEqual(["2029-12-31", "2030-01-01", "2030-01-02"]);
+  });
+
+  it("tries a day whose generation failed again a minute later, before the days after it", () => {
+    failing.add("2030-01-01");
+    start("2030-01-01T23:00:00Z");
+    fireAfter(3_600_000, "2030-01-02T00:00:00Z");
+    expect(generated).toEqual(["2029-12-31"]); // 2030-01-01 failed
+    fireAfter(59_000, "2030-01-02T00:00:59Z");
+    expect(generated).toEqual(["2029-12-31"]);
+    fireAfter(1_000, "2030-01-02T00:01:00Z");
+    expect(generated).toEqual(["2029-12-31", "2030-01-01"]);
+    fireAfter(86_340_000, "2030-01-03T00:00:00Z");
+    expect(generated).toEqual(["2029-12-31", "2030-01-01", "2030-01-02"]);
+  });
+
+  it("tries yesterday again a minute later when generation at start failed", () => {
+    failing.add("2029-12-31");
+    start("2030-01-01T08:00:00Z");
+    expect(generated).toEqual([]);
+    fireAfter(60_000, "2030-01-01T08:01:00Z");
+    expect(generated).toEqual(["2029-12-31"]);
   });
 });

@@ -15,44 +15,51 @@ export interface ReportSchedulerOptions {
 // A timer may fire a little before the wall clock reaches midnight (and with a clock that tests
 // hold still, midnight never comes): never run again sooner than this.
 const MIN_DELAY_MS = 1_000;
+// A day whose generation failed (a full disk, a locked database) is tried again this much later.
+const RETRY_DELAY_MS = 60_000;
 
 export function startReportScheduler(options: ReportSchedulerOptions): { stop(): void } {
   const { generator, accounts, now, log } = options;
   let timer: NodeJS.Timeout | undefined;
 
-  /** Generates the day's reports for every account that existed when it ended. */
-  function generateDay(date: ReportDate): void {
+  /** Generates the day's reports for every account that existed when it ended; false if that failed. */
+  function generateDay(date: ReportDate): boolean {
     const dayEnd = endOfDay(date) / 1000;
     try {
       const purged = generator.purgeExpired();
       let generated = 0;
       for (const account of accounts.list().filter((a) => a.createdAt < dayEnd)) generated += generator.generate(account, date).length;
       log.info({ date, reports: generated, purged }, "daily reports up to date");
+      return true;
     } catch (error) {
-      log.error({ err: error, date }, "daily report generation failed; retried at the next run");
+      log.error({ err: error, date, retryInMs: RETRY_DELAY_MS }, "daily report generation failed; the day is tried again");
+      return false;
     }
   }
 
-  /** Generates each day that ended after `last`, in order; returns the last day generated. */
-  function catchUp(last: ReportDate): ReportDate {
-    for (let day = addDays(last, 1); day <= yesterdayOf(now()); day = addDays(day, 1)) {
-      generateDay(day);
+  /**
+   * Generates each day that had ended after `last` when the run began, in order, up to the first
+   * that fails. (A day that ends meanwhile is due at once, so the next run takes it.)
+   */
+  function catchUp(last: ReportDate): { last: ReportDate; failed: boolean } {
+    const yesterday = yesterdayOf(now());
+    for (let day = addDays(last, 1); day <= yesterday; day = addDays(day, 1)) {
+      if (!generateDay(day)) return { last, failed: true };
       last = day;
     }
-    return last;
+    return { last, failed: false };
   }
 
   // The next run is due when the day after the last one generated ends. Asking the clock for "the
   // next midnight" instead would skip a day whenever the timer fired early (the run still sees the
   // old day) or generation ran past 00:00.
-  function scheduleAfter(last: ReportDate): void {
-    const due = endOfDay(addDays(last, 1));
-    timer = setTimeout(() => scheduleAfter(catchUp(last)), Math.max(MIN_DELAY_MS, due - now()));
+  function scheduleAfter({ last, failed }: { last: ReportDate; failed: boolean }): void {
+    const delay = failed ? RETRY_DELAY_MS : Math.max(MIN_DELAY_MS, endOfDay(addDays(last, 1)) - now());
+    timer = setTimeout(() => scheduleAfter(catchUp(last)), delay);
     timer.unref();
   }
 
-  const yesterday = yesterdayOf(now());
-  generateDay(yesterday);
-  scheduleAfter(yesterday);
+  // At start, yesterday (the day before it counts as done: older days are backfilled by command).
+  scheduleAfter(catchUp(addDays(yesterdayOf(now()), -1)));
   return { stop: () => clearTimeout(timer) };
 }
