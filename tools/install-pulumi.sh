@@ -21,7 +21,7 @@
 # Environment: PULUMI_INSTALL_FORCE_BUILD=1 ignores a pulumi on PATH and rebuilds.
 set -euo pipefail
 
-PULUMI_VERSION="3.248.0"
+PULUMI_VERSION="${PULUMI_VERSION:-3.259.0}"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MODULE_DIR="${REPO_ROOT}/tools/pulumi-cli"
 TOOLS_DIR="${REPO_ROOT}/.tools/pulumi"

@@ -2,7 +2,7 @@
 # Source this file (bash or zsh) to use the repo-local Pulumi CLI built by tools/install-pulumi.sh:
 #
 #   source tools/pulumi-env.sh
-#   pulumi version            # v3.248.0
+#   pulumi version            # v3.259.0
 #
 # It only touches paths inside this repo: the CLI and its plugins in .tools/pulumi/bin, Pulumi's
 # home (plugin cache, credentials, workspace settings) in .tools/pulumi/home instead of ~/.pulumi,
@@ -31,7 +31,7 @@ esac
 export PULUMI_HOME="${PULUMI_REPO_ROOT}/.tools/pulumi/home"
 export PULUMI_BACKEND_URL="file://${PULUMI_REPO_ROOT}/.pulumi-state"
 export PULUMI_SKIP_UPDATE_CHECK=true
-# Never skip the Automation API's CLI version check: the CLI we build is stamped v3.248.0 and must pass it.
+# Never skip the Automation API's CLI version check: the CLI we build is stamped with its release and must pass it.
 unset PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK
 
 # Dev stacks only: a well-known passphrase for the secrets of local, throwaway stacks in

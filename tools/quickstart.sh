@@ -13,8 +13,14 @@ step() { printf '\n==> %s\n' "$*"; }
 step "System packages the tests need (ffmpeg, python3-venv; only when missing)"
 bash tools/install-system-packages.sh
 
+step "Node.js >= 22 (yours when it is; else Node 24 into .tools/node, from the npm registry)"
+bash tools/install-node.sh >/dev/null
+# shellcheck source=tools/node-env.sh
+source tools/node-env.sh
+echo "node $(node --version) at $(command -v node)"
+
 step "npm packages"
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] || [ .tools/node/bin/node -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 else
   echo "up to date"

@@ -1,6 +1,6 @@
 // Repo-local Pulumi CLI for end-to-end tests (Automation API).
 //
-// The CLI (v3.248.0, built offline by `bash tools/install-pulumi.sh`) lives in
+// The CLI (v3.259.0, built offline by `bash tools/install-pulumi.sh`) lives in
 // <repo>/.tools/pulumi/bin together with the Node.js language host and the dynamic-provider
 // plugin. These helpers point the Automation API at it and keep every Pulumi file inside the repo
 // (PULUMI_HOME in .tools/pulumi/home, stack state in .pulumi-state or a folder of your choice).
@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 
 /** The CLI version the repo pins (same as the @pulumi/pulumi SDK in package.json). */
-export const PULUMI_CLI_VERSION = "3.248.0";
+export const PULUMI_CLI_VERSION = "3.259.0";
 
 /** Dev stacks only: the well-known passphrase used when PULUMI_CONFIG_PASSPHRASE is not set. Not a secret. */
 export const DEV_CONFIG_PASSPHRASE = "asset-delivery-dev";

@@ -1,4 +1,4 @@
-// Smoke test of the repo-local Pulumi toolchain (tools/install-pulumi.sh): the real CLI v3.248.0
+// Smoke test of the repo-local Pulumi toolchain (tools/install-pulumi.sh): the real CLI v3.259.0
 // driven by the Automation API, a local file backend in a temp dir, and one dynamic resource whose
 // provider writes a file. Two ways in:
 //  - an inline program (runs in this process; the CLI talks back to it, no language host), and
