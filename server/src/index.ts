@@ -3,7 +3,7 @@ export { buildApp, type AppOptions, type ResolvedAppOptions } from "./app";
 export { startServer, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DEPLOY_DELAY_MS, type ServerOptions, type RunningServer } from "./listen";
 export { AdminError, createAccount, ensureAccount, listAccounts, createKey, listKeys, revokeKey, type CreatedKey } from "./admin";
 export { PLANS, type Plan, type Account } from "./accounts/account-store";
-export { AUTH_CACHE_MS, type ApiKeyRecord, type AuthContext } from "./accounts/key-store";
+export { type ApiKeyRecord, type AuthContext } from "./accounts/key-store";
 export { openDatabase, migrate, type Database, type Migration } from "./store/database";
 export { changeCounter } from "./store/change-counter";
 export { allMigrations, openMigratedDatabase } from "./migrations";

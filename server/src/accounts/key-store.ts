@@ -1,7 +1,6 @@
 // API keys: created with a set of permissions for one user of an account, looked up by the hash
 // of the presented key on every request, revoked but never deleted (revocation is kept for audit).
 import type { Permission } from "@asset-delivery/sdk";
-import { changeCounter } from "../store/change-counter";
 import type { Database } from "../store/database";
 import { newId } from "../store/random";
 import { generateApiKey, hashApiKey } from "./api-key";
@@ -46,14 +45,6 @@ function toRecord(row: KeyRow): ApiKeyRecord {
 
 export type KeyStore = ReturnType<typeof createKeyStore>;
 
-// Successful authentications are remembered for a second, by key hash: every request presents a
-// key, and the SQLite lookup cost more than the rest of a cached GET. Any write through this
-// connection forgets them all (a key revoked by this process is refused at once); a key revoked by
-// another process (`asset-delivery keys revoke` while the server runs) is refused within
-// AUTH_CACHE_MS. Unknown keys are never remembered, so a new key works at once.
-export const AUTH_CACHE_MS = 1000;
-const MAX_CACHED_KEYS = 1000;
-
 export function createKeyStore(db: Database, now: () => number = Date.now) {
   const insert = db.prepare(
     "INSERT INTO api_keys (id, account_id, user_name, permissions, key_hash, created_at) VALUES (@id, @account_id, @user_name, @permissions, @key_hash, @created_at)",
@@ -65,25 +56,6 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
   const activeByHash = db.prepare<[string], Pick<KeyRow, "id" | "account_id" | "user_name" | "permissions">>(
     "SELECT id, account_id, user_name, permissions FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL",
   );
-  // Parsed permission lists by their JSON text: a key's permissions never change, and this runs per request.
-  const parsedPermissions = new Map<string, Permission[]>();
-  const permissionsOf = (json: string): Permission[] => {
-    let permissions = parsedPermissions.get(json);
-    if (!permissions) {
-      permissions = Object.freeze(JSON.parse(json)) as Permission[];
-      parsedPermissions.set(json, permissions);
-    }
-    return permissions;
-  };
-
-  const changes = changeCounter(db);
-  const recentAuth = new Map<string, { auth: AuthContext; until: number }>();
-  let changesSeen = -1;
-  const lookUp = (keyHash: string): AuthContext | undefined => {
-    const row = activeByHash.get(keyHash);
-    return row && { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: permissionsOf(row.permissions) };
-  };
-
   return {
     /** Creates a key and returns its plaintext: the only time it exists outside the caller's hands. */
     create(input: { accountId: string; userName: string; permissions: Permission[] }): { record: ApiKeyRecord; key: string } {
@@ -113,23 +85,14 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
     revoke(id: string): boolean {
       return revoke.run(Math.floor(now() / 1000), id).changes === 1;
     },
-    /** The caller of a presented key, or undefined if the key is unknown or revoked. */
+    /**
+     * The caller of a presented key, or undefined if the key is unknown or revoked. Asked of the
+     * database on every request, never remembered: a key revoked by any process (the CLI while the
+     * server runs) is refused on the very next request.
+     */
     authenticate(key: string): AuthContext | undefined {
-      const count = changes();
-      if (count !== changesSeen) {
-        recentAuth.clear();
-        changesSeen = count;
-      }
-      const keyHash = hashApiKey(key);
-      const at = now();
-      const recent = recentAuth.get(keyHash);
-      if (recent && at < recent.until) return recent.auth;
-      const auth = lookUp(keyHash);
-      if (auth) {
-        if (recentAuth.size >= MAX_CACHED_KEYS) recentAuth.delete(recentAuth.keys().next().value!);
-        recentAuth.set(keyHash, { auth, until: at + AUTH_CACHE_MS });
-      }
-      return auth;
+      const row = activeByHash.get(hashApiKey(key));
+      return row && { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: JSON.parse(row.permissions) as Permission[] };
     },
   };
 }
