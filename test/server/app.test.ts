@@ -47,8 +47,7 @@ describe("app", () => {
     const sink = logSink();
     const { app, db } = appWith({ logger: sink.logger });
     defineRoute(app, {
-      method: "GET",
-      url: "/api/v1/explode",
+      route: { method: "GET", path: "/api/v1/explode", endpointClass: "default" },
       permission: "any",
       response: z.unknown(),
       status: 200,

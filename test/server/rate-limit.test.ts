@@ -1,8 +1,9 @@
 // Rate limits (spec 8) per API key and endpoint class: default 4 per second, create Source and
 // update Source 60 per hour each; 429 with a JSON:API error and Retry-After; "off" disables them.
+import * as http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type TestServer } from "../support/server";
-import { minimalDeployment, sourceClient } from "./fixtures";
+import { createDocument, minimalDeployment, patchDocument, sourceClient } from "./fixtures";
 
 let clock = Date.parse("2024-01-01T00:00:00Z");
 let server: TestServer;
@@ -77,6 +78,41 @@ describe("create and update Source: 60 per hour each", () => {
     clock += 30 * 60_000;
     for (let i = 0; i < 31; i++) expect((await sources.patch(ids[i]!, { name: `half an hour later ${i}` })).status).toBe(200);
     expectTooManyRequests(await sources.patch(ids[0]!, { name: "too soon" }), 60);
+  });
+});
+
+/** A request whose path goes out byte for byte (fetch would drop a fragment). */
+function rawRequest(method: string, path: string, key: string, body: unknown): Promise<{ status: number; retryAfter?: string }> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(server.url);
+    const request = http.request(
+      { hostname, port, method, path, headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json", "content-length": Buffer.byteLength(text) } },
+      (response) => {
+        response.resume().on("end", () => resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] as string | undefined }));
+      },
+    );
+    request.on("error", reject).end(text);
+  });
+}
+
+describe("the class is the matched route's, whatever the URL text", () => {
+  it("counts an encoded path or one with a fragment as create or update Source", async () => {
+    const key = server.accountKey(["Sources"]);
+    const create = (path: string, i: number) => rawRequest("POST", path, key, createDocument({ name: `encoded ${i}`, deployment: minimalDeployment("webproxy") }));
+    // Far more than the default class's burst of 4: all admitted as creations.
+    for (let i = 0; i < 30; i++) expect((await create("/api/v1/%73ources", i)).status).toBe(201);
+    for (let i = 30; i < 60; i++) expect((await create("/api/v1/sources#x", i)).status).toBe(201);
+    // The 61st, whichever spelling, is refused for a minute: the creation class, not the default.
+    expect(await create("/api/v1/%73ources", 61)).toEqual({ status: 429, retryAfter: "60" });
+    expect(await create("/api/v1/sources#x", 62)).toEqual({ status: 429, retryAfter: "60" });
+    expect(await create("/api/v1/sources", 63)).toEqual({ status: 429, retryAfter: "60" });
+
+    const id = (await sourceClient(server, server.accountKey(["Sources"])).createOk({ name: "patched", deployment: minimalDeployment("webproxy") }));
+    const patch = (path: string, i: number) => rawRequest("PATCH", path, key, patchDocument(id, { name: `renamed ${i}` }));
+    for (let i = 0; i < 30; i++) expect((await patch(`/api/v1/%73ources/${id}`, i)).status).toBe(200);
+    for (let i = 30; i < 60; i++) expect((await patch(`/api/v1/sources/${id}#x`, i)).status).toBe(200);
+    expect(await patch(`/api/v1/sources/${id}`, 61)).toEqual({ status: 429, retryAfter: "60" });
   });
 });
 

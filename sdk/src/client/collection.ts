@@ -49,7 +49,8 @@ export class Collection<L extends ListSpec, Full, Selected> {
     const selected = Boolean(options?.fields?.length);
     const ep = selected ? this.endpoints.getSelected : this.endpoints.get;
     const query = selected ? encodeListQuery(this.spec, { fields: options?.fields }) : undefined;
-    const document = await callEndpoint(this.send, ep, { params: { id }, query });
+    // The one path parameter, whatever the route names it (`id`, `report_id`).
+    const document = await callEndpoint(this.send, ep, { params: { [ep.pathParts[1]!]: id }, query });
     return document.data as Selection<O, Full, Selected>;
   }
 

@@ -1,7 +1,7 @@
 // Endpoints as data: each is a small spec, and `callEndpoint` is the one function that fills the
 // path, checks the caller's input, sends, and validates the response with the sdk's schemas.
 import type { z } from "zod";
-import { endpointClassOf, fieldIssues, JSONAPI_MEDIA_TYPE, type EndpointClass } from "../schemas";
+import { fieldIssues, JSONAPI_MEDIA_TYPE, type ApiRoute, type EndpointClass } from "../schemas";
 import { checked } from "./checked";
 import { RequestValidationError, ResponseValidationError } from "./errors";
 import type { HttpMethod, Send } from "./transport";
@@ -10,9 +10,8 @@ import type { HttpMethod, Send } from "./transport";
 type AnySchema = z.ZodType<any, any>;
 
 export interface EndpointSpec<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema> {
-  method: HttpMethod;
-  /** Path template, e.g. `/api/v1/sources/{id}`. */
-  path: string;
+  /** Method, path template and rate-limit class, from the API's route table. */
+  route: ApiRoute;
   /** `jsonapi` documents (Management API) or plain `json` (video generation). */
   format: "jsonapi" | "json";
   /** Checks the caller's input; the parsed value is wrapped by `document` as the request body. */
@@ -22,6 +21,8 @@ export interface EndpointSpec<InputSchema extends AnySchema = AnySchema, Respons
 
 export interface Endpoint<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema>
   extends EndpointSpec<InputSchema, ResponseSchema> {
+  method: HttpMethod;
+  path: string;
   endpointClass: EndpointClass;
   /** The path template split once: literal text at even indexes, parameter names at odd ones. */
   pathParts: readonly string[];
@@ -31,7 +32,8 @@ export interface Endpoint<InputSchema extends AnySchema = AnySchema, ResponseSch
 export function endpoint<InputSchema extends AnySchema = z.ZodUndefined, ResponseSchema extends AnySchema = AnySchema>(
   spec: EndpointSpec<InputSchema, ResponseSchema>,
 ): Endpoint<InputSchema, ResponseSchema> {
-  return { ...spec, endpointClass: endpointClassOf(spec.method, spec.path), pathParts: spec.path.split(/\{(\w+)\}/) };
+  const { method, path, endpointClass } = spec.route;
+  return { ...spec, method, path, endpointClass, pathParts: path.split(/\{(\w+)\}/) };
 }
 
 export interface CallArgs<E extends Endpoint> {

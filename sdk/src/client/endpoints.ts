@@ -10,19 +10,19 @@ import {
   sourceSchema,
   videoCreateRequestSchema,
   videoJobDocumentSchema,
+  API_ROUTES,
 } from "../schemas";
 import { endpoint } from "./endpoint";
 
 // Bodies are built from the attributes as parsed (read-only members dropped, defaults filled in).
 
 export const endpoints = {
-  listSources: endpoint({ method: "GET", path: "/api/v1/sources", format: "jsonapi", response: listDocumentSchema(sourceSchema) }),
-  listSelectedSources: endpoint({ method: "GET", path: "/api/v1/sources", format: "jsonapi", response: listDocumentSchema(selectedSourceSchema) }),
-  getSource: endpoint({ method: "GET", path: "/api/v1/sources/{id}", format: "jsonapi", response: singleDocumentSchema(sourceSchema) }),
-  getSelectedSource: endpoint({ method: "GET", path: "/api/v1/sources/{id}", format: "jsonapi", response: singleDocumentSchema(selectedSourceSchema) }),
+  listSources: endpoint({ route: API_ROUTES.listSources, format: "jsonapi", response: listDocumentSchema(sourceSchema) }),
+  listSelectedSources: endpoint({ route: API_ROUTES.listSources, format: "jsonapi", response: listDocumentSchema(selectedSourceSchema) }),
+  getSource: endpoint({ route: API_ROUTES.getSource, format: "jsonapi", response: singleDocumentSchema(sourceSchema) }),
+  getSelectedSource: endpoint({ route: API_ROUTES.getSource, format: "jsonapi", response: singleDocumentSchema(selectedSourceSchema) }),
   createSource: endpoint({
-    method: "POST",
-    path: "/api/v1/sources",
+    route: API_ROUTES.createSource,
     format: "jsonapi",
     input: {
       schema: sourceCreateAttributesSchema,
@@ -32,8 +32,7 @@ export const endpoints = {
     response: singleDocumentSchema(sourceSchema),
   }),
   updateSource: endpoint({
-    method: "PATCH",
-    path: "/api/v1/sources/{id}",
+    route: API_ROUTES.updateSource,
     format: "jsonapi",
     input: {
       schema: sourcePatchAttributesSchema,
@@ -42,16 +41,15 @@ export const endpoints = {
     },
     response: singleDocumentSchema(sourceSchema),
   }),
-  listReports: endpoint({ method: "GET", path: "/api/v1/reports", format: "jsonapi", response: listDocumentSchema(reportSchema) }),
-  listSelectedReports: endpoint({ method: "GET", path: "/api/v1/reports", format: "jsonapi", response: listDocumentSchema(selectedReportSchema) }),
-  getReport: endpoint({ method: "GET", path: "/api/v1/reports/{id}", format: "jsonapi", response: singleDocumentSchema(reportSchema) }),
-  getSelectedReport: endpoint({ method: "GET", path: "/api/v1/reports/{id}", format: "jsonapi", response: singleDocumentSchema(selectedReportSchema) }),
+  listReports: endpoint({ route: API_ROUTES.listReports, format: "jsonapi", response: listDocumentSchema(reportSchema) }),
+  listSelectedReports: endpoint({ route: API_ROUTES.listReports, format: "jsonapi", response: listDocumentSchema(selectedReportSchema) }),
+  getReport: endpoint({ route: API_ROUTES.getReport, format: "jsonapi", response: singleDocumentSchema(reportSchema) }),
+  getSelectedReport: endpoint({ route: API_ROUTES.getReport, format: "jsonapi", response: singleDocumentSchema(selectedReportSchema) }),
   createVideo: endpoint({
-    method: "POST",
-    path: "/api/v1/generations/video",
+    route: API_ROUTES.createVideo,
     format: "json",
     input: { schema: videoCreateRequestSchema, describe: "video request", document: (request) => request },
     response: videoJobDocumentSchema,
   }),
-  getVideo: endpoint({ method: "GET", path: "/api/v1/generations/video/{id}", format: "json", response: videoJobDocumentSchema }),
+  getVideo: endpoint({ route: API_ROUTES.getVideo, format: "json", response: videoJobDocumentSchema }),
 };

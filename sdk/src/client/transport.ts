@@ -1,12 +1,12 @@
 // The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
 // hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
 import type { Agent as UndiciAgent, Dispatcher } from "undici";
-import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject } from "../schemas";
+import { errorDocumentSchema, errorObjectSchema, type ApiRoute, type EndpointClass, type ErrorObject } from "../schemas";
 import { createDeadlines } from "./deadlines";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
 import type { ResolvedOptions } from "./options";
 
-export type HttpMethod = "GET" | "POST" | "PATCH";
+export type HttpMethod = ApiRoute["method"];
 
 export interface HttpRequest {
   method: HttpMethod;

@@ -32,7 +32,7 @@ export class VideosResource {
   }
 
   async get(id: string): Promise<VideoJob> {
-    return (await callEndpoint(this.send, endpoints.getVideo, { params: { id } })).data;
+    return (await callEndpoint(this.send, endpoints.getVideo, { params: { job_id: id } })).data;
   }
 
   /**

@@ -7,3 +7,4 @@ export * from "./permissions";
 export * from "./list-query";
 export * from "./issues";
 export * from "./limits";
+export * from "./routes";

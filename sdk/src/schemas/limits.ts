@@ -1,5 +1,6 @@
 // Rate limits (spec section 8), shared by the server (which enforces them per API key) and the
-// client (which paces itself so that a caller at full speed never sees a 429).
+// client (which paces itself so that a caller at full speed never sees a 429). Which class a
+// request counts against is a property of its route, declared once in `API_ROUTES` (routes.ts).
 
 /**
  * Each endpoint class is a token bucket: up to `limit` requests at once, refilled continuously
@@ -12,11 +13,3 @@ export const RATE_LIMITS = {
 } as const;
 
 export type EndpointClass = keyof typeof RATE_LIMITS;
-
-/** Which limit a request counts against. */
-export function endpointClassOf(method: string, path: string): EndpointClass {
-  const bare = path.split("?")[0]!.replace(/\/+$/, "");
-  if (method === "POST" && bare === "/api/v1/sources") return "createSource";
-  if (method === "PATCH" && /^\/api\/v1\/sources\/[^/]+$/.test(bare)) return "updateSource";
-  return "default";
-}

@@ -1,8 +1,10 @@
 // Rate limits (spec 8), per API key and endpoint class, as token buckets from the sdk's
-// RATE_LIMITS table (the client paces itself with the same table). Kept in memory: a restart
+// RATE_LIMITS table (the client paces itself with the same table). The class is the matched
+// route's (declared in the sdk's API_ROUTES), never read from the URL text: `/api/v1/%73ources`
+// reaches the create handler, so it counts as a create. Kept in memory: a restart
 // refills every bucket.
 import type { FastifyInstance } from "fastify";
-import { endpointClassOf, RATE_LIMITS, type EndpointClass } from "@asset-delivery/sdk";
+import { RATE_LIMITS, type EndpointClass } from "@asset-delivery/sdk";
 import { ApiError, ERROR_TITLES } from "./errors";
 
 interface Bucket {
@@ -44,7 +46,8 @@ export function registerRateLimits(app: FastifyInstance, now: () => number): voi
   const buckets = new TokenBuckets();
   app.addHook("onRequest", async (request) => {
     if (!request.auth) return; // routes without a key (the OpenAPI document) are not limited
-    const endpointClass = endpointClassOf(request.method, request.url);
+    // No matched route (a 404): the default class.
+    const endpointClass = request.routeOptions.config.endpointClass ?? "default";
     const admission = buckets.take(request.auth.keyId, endpointClass, now());
     if (admission.allowed) return;
     const { limit, intervalMs } = RATE_LIMITS[endpointClass];

@@ -1,9 +1,10 @@
-// Routes as data: each one declares its method, path, permission, request and response schemas
+// Routes as data: each one names its entry of the sdk's API_ROUTES (method, path, rate-limit
+// class) and declares its permission, request and response schemas
 // (the sdk's zod schemas) and a thin handler. defineRoute registers it with Fastify and records it
 // in the app's route registry, from which the 405 answers and the OpenAPI document are derived.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
+import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ApiRoute, type EndpointClass, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
 import type { AuthContext } from "./auth";
 import { SerializedDocument, serializeDocument } from "./documents";
 import { ApiError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
@@ -23,9 +24,8 @@ export interface RouteContext<Body> {
 }
 
 export interface RouteDefinition<B extends z.ZodType | undefined = z.ZodType | undefined> {
-  method: HttpMethod;
-  /** Fastify syntax, e.g. `/api/v1/sources/:id`. */
-  url: string;
+  /** Method, path and rate-limit class: an entry of the sdk's API_ROUTES. */
+  route: ApiRoute;
   /** What the key must grant; "any" = any valid key. Every API route must declare one. */
   permission: Permission | "any";
   body?: B;
@@ -49,7 +49,12 @@ export interface RouteDefinition<B extends z.ZodType | undefined = z.ZodType | u
   handler(context: RouteContext<B extends z.ZodType ? z.output<B> : undefined>): unknown;
 }
 
-export type RegisteredRoute = Omit<RouteDefinition, "handler">;
+export type RegisteredRoute = Omit<RouteDefinition, "handler" | "route"> & {
+  method: HttpMethod;
+  /** Fastify syntax, e.g. `/api/v1/sources/:id`. */
+  url: string;
+  endpointClass: EndpointClass;
+};
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -58,6 +63,8 @@ declare module "fastify" {
   }
   interface FastifyContextConfig {
     permission?: Permission | "any";
+    /** The rate-limit class of the matched route; none on routes without a key. */
+    endpointClass?: EndpointClass;
     /** A route that needs no key (the 405 answers, health, the OpenAPI document). */
     public?: boolean;
   }
@@ -66,15 +73,16 @@ declare module "fastify" {
 const NO_LIST: ParsedListQuery = Object.freeze({ all: [], any: [], sort: [], fields: null, page: { number: 0, size: 0 } }) as ParsedListQuery;
 
 export function defineRoute<B extends z.ZodType | undefined = undefined>(app: FastifyInstance, definition: RouteDefinition<B>): void {
-  const { handler, ...registered } = definition;
-  app.routeRegistry.push(registered as RegisteredRoute);
+  const { handler, route, ...rest } = definition;
+  const registered: RegisteredRoute = { ...rest, method: route.method, url: fastifyPath(route.path), endpointClass: route.endpointClass };
+  app.routeRegistry.push(registered);
   const mediaType = definition.mediaType ?? JSONAPI_MEDIA_TYPE;
   const validateResponses = app.appOptions.validateResponses === true;
 
   app.route({
-    method: definition.method,
-    url: definition.url,
-    config: { permission: definition.permission },
+    method: registered.method,
+    url: registered.url,
+    config: { permission: definition.permission, endpointClass: registered.endpointClass },
     // Not async: a handler that needs no waiting (most) answers without a promise and a tick.
     handler(request, reply) {
       const list = definition.list ? parseList(definition.list, request) : definition.fields ? parseFields(definition.fields, request) : NO_LIST;
@@ -89,13 +97,18 @@ export function defineRoute<B extends z.ZodType | undefined = undefined>(app: Fa
       });
       const finish = (document: unknown) => {
         // A sparse fieldset leaves out attributes on purpose: only whole objects are checked.
-        if (validateResponses && list.fields === null) assertResponse(definition, document);
+        if (validateResponses && list.fields === null) assertResponse(registered, document);
         reply.code(definition.status).type(mediaType).serializer(serializeDocument);
         return document;
       };
       return result instanceof Promise ? result.then(finish) : finish(result);
     },
   });
+}
+
+/** `/api/v1/sources/{id}` → `/api/v1/sources/:id`. */
+function fastifyPath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ":$1");
 }
 
 function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

@@ -3,7 +3,7 @@ import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { listDocumentSchema, reportListSpec, selectedReportSchema, singleDocumentSchema } from "@asset-delivery/sdk";
+import { API_ROUTES, listDocumentSchema, reportListSpec, selectedReportSchema, singleDocumentSchema } from "@asset-delivery/sdk";
 import { baseUrlOf } from "../http/base-url";
 import { listDocument, singleDocument } from "../http/documents";
 import { notFound } from "../http/errors";
@@ -13,8 +13,7 @@ import type { ReportStore } from "./report-store";
 
 export function defineReportRoutes(app: FastifyInstance, store: ReportStore): void {
   defineRoute(app, {
-    method: "GET",
-    url: "/api/v1/reports",
+    route: API_ROUTES.listReports,
     permission: "Analytics",
     list: reportListSpec,
     response: listDocumentSchema(selectedReportSchema),
@@ -28,8 +27,7 @@ export function defineReportRoutes(app: FastifyInstance, store: ReportStore): vo
   });
 
   defineRoute(app, {
-    method: "GET",
-    url: "/api/v1/reports/:report_id",
+    route: API_ROUTES.getReport,
     permission: "Analytics",
     fields: reportListSpec,
     response: singleDocumentSchema(selectedReportSchema),
@@ -43,8 +41,7 @@ export function defineReportRoutes(app: FastifyInstance, store: ReportStore): vo
   });
 
   defineRoute(app, {
-    method: "GET",
-    url: "/api/v1/reports/:report_id/files/:file_number",
+    route: API_ROUTES.getReportFile,
     permission: "Analytics",
     response: z.instanceof(Buffer),
     mediaType: "application/gzip",

@@ -12,6 +12,7 @@ import {
   sourceSchema,
   updateDocumentSchema,
   type ParsedListQuery,
+  API_ROUTES,
 } from "@asset-delivery/sdk";
 import { listDocument, listDocumentJson, singleDocument, singleDocumentJson } from "../http/documents";
 import { ApiError, notFound, VALIDATION_ERROR } from "../http/errors";
@@ -29,8 +30,6 @@ declare module "fastify" {
   }
 }
 
-const SOURCES = "/api/v1/sources";
-const SOURCE = "/api/v1/sources/:id";
 
 export function registerSources(app: FastifyInstance): void {
   const { db, now, deployDelayMs, secretKey } = app.appOptions;
@@ -48,8 +47,7 @@ export function registerSources(app: FastifyInstance): void {
   }
 
   defineRoute(app, {
-    method: "GET",
-    url: SOURCES,
+    route: API_ROUTES.listSources,
     permission: "Sources",
     list: sourceListSpec,
     response: listDocumentSchema(sourceSchema),
@@ -65,8 +63,7 @@ export function registerSources(app: FastifyInstance): void {
   });
 
   defineRoute(app, {
-    method: "POST",
-    url: SOURCES,
+    route: API_ROUTES.createSource,
     permission: "Sources",
     body: createDocumentSchema("sources", sourceCreateAttributesSchema),
     response: singleDocumentSchema(sourceSchema),
@@ -74,14 +71,13 @@ export function registerSources(app: FastifyInstance): void {
     summary: "Create a Source; it starts deploying",
     handler({ request, reply, auth, body }) {
       const id = service.create(auth, body.data.attributes);
-      reply.header("location", `${SOURCES}/${id}`);
+      reply.header("location", API_ROUTES.getSource.path.replace("{id}", id));
       return sourceDocument(request, auth.accountId, id, null);
     },
   });
 
   defineRoute(app, {
-    method: "GET",
-    url: SOURCE,
+    route: API_ROUTES.getSource,
     permission: "Sources",
     fields: sourceListSpec,
     response: singleDocumentSchema(sourceSchema),
@@ -94,8 +90,7 @@ export function registerSources(app: FastifyInstance): void {
   });
 
   defineRoute(app, {
-    method: "PATCH",
-    url: SOURCE,
+    route: API_ROUTES.updateSource,
     permission: "Sources",
     body: updateDocumentSchema("sources", sourcePatchAttributesSchema),
     response: singleDocumentSchema(sourceSchema),

@@ -1,25 +1,29 @@
-// Video generation over HTTP (spec 4.4): create a job, poll it, download its result. Each path is
-// served with and without the `/api` prefix, as the spec writes both; any key permission will do.
+// Video generation over HTTP (spec 4.4): create a job, poll it, download its result. Create and
+// poll are served with and without the `/api` prefix, as the spec writes both; any key permission
+// will do.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { singleDocumentSchema, videoCreateRequestSchema, videoJobSchema } from "@asset-delivery/sdk";
+import { API_ROUTES, singleDocumentSchema, type ApiRoute, videoCreateRequestSchema, videoJobSchema } from "@asset-delivery/sdk";
 import { baseUrlOf } from "../http/base-url";
 import { singleDocument } from "../http/documents";
 import { ApiError, ERROR_TITLES, notFound } from "../http/errors";
 import { defineRoute } from "../http/route";
 import type { JobStore } from "./job-store";
-import { jobResource, resultPath } from "./job-resource";
+import { jobResource } from "./job-resource";
 
-const PREFIXES = ["/api/v1", "/v1"] as const;
+/** The route as declared, and the same route without the `/api` prefix. */
+function withAlias(route: ApiRoute): ApiRoute[] {
+  return [route, { ...route, path: route.path.replace(/^\/api/, "") }];
+}
+
 const jobDocumentSchema = singleDocumentSchema(videoJobSchema);
 
 export function defineVideoRoutes(app: FastifyInstance, jobs: JobStore, onCreated: () => void): void {
-  for (const prefix of PREFIXES) {
+  for (const route of withAlias(API_ROUTES.createVideo)) {
     defineRoute(app, {
-      method: "POST",
-      url: `${prefix}/generations/video`,
+      route,
       permission: "any",
       body: videoCreateRequestSchema,
       errors: [403],
@@ -35,10 +39,11 @@ export function defineVideoRoutes(app: FastifyInstance, jobs: JobStore, onCreate
         return singleDocument(request, jobResource(job, baseUrlOf(request)));
       },
     });
+  }
 
+  for (const route of withAlias(API_ROUTES.getVideo)) {
     defineRoute(app, {
-      method: "GET",
-      url: `${prefix}/generations/video/:job_id`,
+      route,
       permission: "any",
       response: jobDocumentSchema,
       status: 200,
@@ -52,8 +57,7 @@ export function defineVideoRoutes(app: FastifyInstance, jobs: JobStore, onCreate
   }
 
   defineRoute(app, {
-    method: "GET",
-    url: resultPath(":job_id"),
+    route: API_ROUTES.getVideoResult,
     permission: "any",
     response: z.instanceof(Buffer),
     mediaType: "video/mp4",

@@ -1,0 +1,24 @@
+// The API's routes (spec section 4), each declared once: method, path template and the rate-limit
+// class it counts against. The client's endpoints and the server's routes are both built from
+// this table, so a limit follows the route a request matched, never the text of its URL.
+import type { EndpointClass } from "./limits";
+
+export interface ApiRoute {
+  method: "GET" | "POST" | "PATCH";
+  /** Path template; parameters in braces, e.g. `/api/v1/sources/{id}`. */
+  path: string;
+  endpointClass: EndpointClass;
+}
+
+export const API_ROUTES = {
+  listSources: { method: "GET", path: "/api/v1/sources", endpointClass: "default" },
+  createSource: { method: "POST", path: "/api/v1/sources", endpointClass: "createSource" },
+  getSource: { method: "GET", path: "/api/v1/sources/{id}", endpointClass: "default" },
+  updateSource: { method: "PATCH", path: "/api/v1/sources/{id}", endpointClass: "updateSource" },
+  listReports: { method: "GET", path: "/api/v1/reports", endpointClass: "default" },
+  getReport: { method: "GET", path: "/api/v1/reports/{report_id}", endpointClass: "default" },
+  getReportFile: { method: "GET", path: "/api/v1/reports/{report_id}/files/{file_number}", endpointClass: "default" },
+  createVideo: { method: "POST", path: "/api/v1/generations/video", endpointClass: "default" },
+  getVideo: { method: "GET", path: "/api/v1/generations/video/{job_id}", endpointClass: "default" },
+  getVideoResult: { method: "GET", path: "/api/v1/generations/video/{job_id}/result", endpointClass: "default" },
+} as const satisfies Record<string, ApiRoute>;
