@@ -1,30 +1,43 @@
 #!/usr/bin/env bash
-# Installs the Pulumi CLI v3.248.0 (and the plugins it needs for Node.js programs) into
-# <repo>/.tools/pulumi/bin, without downloading anything but Go modules:
+# Installs a Pulumi CLI (and the plugins it needs for Node.js programs) without downloading anything
+# but Go modules:
 #
-#   bash tools/install-pulumi.sh        # then: source tools/pulumi-env.sh
+#   bash tools/install-pulumi.sh          # the newest: into .tools/pulumi/bin; then: source tools/pulumi-env.sh
+#   bash tools/install-pulumi.sh oldest   # the oldest supported: into .tools/pulumi-oldest/bin (CI's oldest pair)
 #
-# - If .tools/pulumi/bin already holds a CLI stamped v3.248.0 (and a current language host), it
+# The versions are the ones the wrapper modules pin: tools/pulumi-cli/go.mod (newest, v3.259.0: the
+# newest github.com/pulumi/pulumi/pkg/v3 the Go module proxy serves; v3.260.0's zip answers 403) and
+# tools/pulumi-cli/oldest/go.mod (v3.248.0, the low end of the provider's @pulumi/pulumi peer range).
+#
+# - If the bin folder already holds a CLI stamped with that version (and a current language host), it
 #   does nothing but check them (seconds).
-# - Else, if a `pulumi` >= 3.248.0 is on PATH, it links that one (and its bundled plugins) in.
-# - Else it builds from the Go module proxy: the CLI from github.com/pulumi/pulumi/pkg/v3 v3.248.0
-#   and our Node.js language host (tools/pulumi-cli/cmd/pulumi-language-nodejs: a stand-in, as the
-#   real one's module is not served), both pinned by tools/pulumi-cli/go.mod + go.sum.
+# - Else (newest only), if a `pulumi` >= that version is on PATH, it links that one (and its bundled
+#   plugins) in.
+# - Else it builds from the Go module proxy: the CLI from github.com/pulumi/pulumi/pkg/v3 and our
+#   Node.js language host (tools/pulumi-cli/cmd/pulumi-language-nodejs: a stand-in, as the real one's
+#   module is not served; always built from the newest module, it serves both CLIs).
 #   Measured on 2 cores: fresh machine (empty module and build caches) ~1 min of downloads plus
 #   ~6-7 min of compiling when the machine is otherwise idle (16 min when it was busy); ~20 s when
 #   only .tools/ is missing (Go caches warm); under a second when .tools/ is current.
 #
 # The dynamic-provider plugin pulumi-resource-pulumi-nodejs is the script shipped in
-# node_modules/@pulumi/pulumi (run `npm ci` first); Pulumi looks for these "bundled" plugins beside
-# the (symlink-resolved) CLI binary or on PATH, so they all go into .tools/pulumi/bin.
+# node_modules/@pulumi/pulumi (run `npm ci` first; it resolves @pulumi/pulumi from the program's
+# folder, so one copy serves every version); Pulumi looks for these "bundled" plugins beside the
+# (symlink-resolved) CLI binary or on PATH, so they all go into the bin folder.
 #
 # Environment: PULUMI_INSTALL_FORCE_BUILD=1 ignores a pulumi on PATH and rebuilds.
 set -euo pipefail
 
-PULUMI_VERSION="${PULUMI_VERSION:-3.259.0}"
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-MODULE_DIR="${REPO_ROOT}/tools/pulumi-cli"
-TOOLS_DIR="${REPO_ROOT}/.tools/pulumi"
+MODULE_DIR="${REPO_ROOT}/tools/pulumi-cli" # the language host's module, and the newest CLI's
+case "${1:-newest}" in
+  newest) CLI_MODULE_DIR="$MODULE_DIR" TOOLS_DIR="${REPO_ROOT}/.tools/pulumi" ;;
+  oldest) CLI_MODULE_DIR="${MODULE_DIR}/oldest" TOOLS_DIR="${REPO_ROOT}/.tools/pulumi-oldest" ;;
+  *) echo "usage: bash tools/install-pulumi.sh [newest|oldest]" >&2; exit 2 ;;
+esac
+CHANNEL="${1:-newest}"
+PULUMI_VERSION="$(sed -n 's#^\(require\)\{0,1\}[[:space:]]*github.com/pulumi/pulumi/pkg/v3 v\([0-9.]*\)$#\2#p' "${CLI_MODULE_DIR}/go.mod")"
+[ -n "$PULUMI_VERSION" ] || { echo "no github.com/pulumi/pulumi/pkg/v3 requirement in ${CLI_MODULE_DIR}/go.mod" >&2; exit 1; }
 BIN_DIR="${TOOLS_DIR}/bin"
 NODE_PLUGIN_SRC="${REPO_ROOT}/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 LANGHOST_PKG="./cmd/pulumi-language-nodejs"
@@ -86,10 +99,10 @@ find_go() {
   fi
 }
 
-go_build() { # go_build OUTPUT PACKAGE LDFLAGS
-  local out="$1" pkg="$2" ldflags="$3" tmp
+go_build() { # go_build MODULE_DIR OUTPUT PACKAGE LDFLAGS
+  local dir="$1" out="$2" pkg="$3" ldflags="$4" tmp
   tmp="${out}.tmp.$$"
-  (cd "$MODULE_DIR" && "$GO" build -mod=readonly -trimpath -buildvcs=false -p "$JOBS" \
+  (cd "$dir" && "$GO" build -mod=readonly -trimpath -buildvcs=false -p "$JOBS" \
     -ldflags "$ldflags" -o "$tmp" "$pkg") || { rm -f "$tmp"; die "go build $pkg failed"; }
   mv -f "$tmp" "$out"
 }
@@ -99,20 +112,22 @@ prepare_go() {
   JOBS="$(nproc 2>/dev/null || echo 2)"
   export GOFLAGS="-mod=readonly"
   log "using $("$GO" version) with ${JOBS} parallel jobs; module cache: $("$GO" env GOMODCACHE)"
-  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (first time: ~750 modules, 1-3 min)..."
-  (cd "$MODULE_DIR" && "$GO" mod download) || die "go mod download failed (is the Go module proxy reachable?)"
+  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (and oldest/go.sum) (first time: ~750 modules, 1-3 min)..."
+  for dir in "$MODULE_DIR" "$CLI_MODULE_DIR"; do
+    (cd "$dir" && "$GO" mod download) || die "go mod download failed in ${dir#"$REPO_ROOT"/} (is the Go module proxy reachable?)"
+  done
 }
 
 build_langhost() {
   local id="$1"
   log "compiling pulumi-language-nodejs (our Node.js language host; 1-2 min the first time)..."
-  go_build "${BIN_DIR}/pulumi-language-nodejs" "$LANGHOST_PKG" \
+  go_build "$MODULE_DIR" "${BIN_DIR}/pulumi-language-nodejs" "$LANGHOST_PKG" \
     "-s -w -X main.version=${PULUMI_VERSION} -X main.buildID=${id}"
 }
 
 build_cli() {
   log "compiling pulumi v${PULUMI_VERSION} (github.com/pulumi/pulumi/pkg/v3; ~5 min on 2 cores the first time, ~20 s when only relinking)..."
-  go_build "${BIN_DIR}/pulumi" "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" \
+  go_build "$CLI_MODULE_DIR" "${BIN_DIR}/pulumi" "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" \
     "-s -w -X ${VERSION_PKG}.Version=v${PULUMI_VERSION}"
 }
 
@@ -123,7 +138,7 @@ if [ -x "$cli" ] && [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
   have="$(cli_version "$cli")"
   if [ -L "$cli" ] && version_ok "$have"; then
     install_node_plugin
-    log "pulumi ${have} already linked in .tools/pulumi/bin -> $(readlink -f "$cli") (took $((SECONDS - START_SECONDS))s)"
+    log "pulumi ${have} already linked in ${BIN_DIR#"$REPO_ROOT"/} -> $(readlink -f "$cli") (took $((SECONDS - START_SECONDS))s)"
     exit 0
   fi
   if [ ! -L "$cli" ] && [ "$have" = "v${PULUMI_VERSION}" ]; then
@@ -134,15 +149,15 @@ if [ -x "$cli" ] && [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
       build_langhost "$ID"
     fi
     install_node_plugin
-    log "pulumi ${have} is installed in .tools/pulumi/bin (cached; took $((SECONDS - START_SECONDS))s)"
+    log "pulumi ${have} is installed in ${BIN_DIR#"$REPO_ROOT"/} (cached; took $((SECONDS - START_SECONDS))s)"
     exit 0
   fi
-  log "found .tools/pulumi/bin/pulumi ${have:-of unknown version}; want v${PULUMI_VERSION}: replacing it"
+  log "found ${BIN_DIR#"$REPO_ROOT"/}/pulumi ${have:-of unknown version}; want v${PULUMI_VERSION}: replacing it"
   rm -f "$cli"
 fi
 
 # ---- 2. a recent enough pulumi on PATH? -------------------------------------------------------
-if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
+if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ] && [ "$CHANNEL" = newest ]; then
   # Look on PATH without our own folder (tools/pulumi-env.sh puts it first).
   search_path="$(printf "%s" "$PATH" | tr ":" "\n" | { grep -vxF "$BIN_DIR" || true; } | paste -sd: -)"
   if ambient="$(PATH="$search_path" command -v pulumi 2>/dev/null)"; then
@@ -185,4 +200,4 @@ build_cli
 install_node_plugin
 have="$(cli_version "$cli")"
 [ "$have" = "v${PULUMI_VERSION}" ] || die "built pulumi reports version '${have}', expected v${PULUMI_VERSION}"
-log "built pulumi ${have} into .tools/pulumi/bin in $((SECONDS - START_SECONDS))s"
+log "built pulumi ${have} into ${BIN_DIR#"$REPO_ROOT"/} in $((SECONDS - START_SECONDS))s"

@@ -1,8 +1,9 @@
 // Repo-local Pulumi CLI for end-to-end tests (Automation API).
 //
-// The CLI (v3.259.0, built offline by `bash tools/install-pulumi.sh`) lives in
-// <repo>/.tools/pulumi/bin together with the Node.js language host and the dynamic-provider
-// plugin. These helpers point the Automation API at it and keep every Pulumi file inside the repo
+// The CLI (the version tools/pulumi-cli/go.mod pins, built offline by `bash tools/install-pulumi.sh`)
+// lives in <repo>/.tools/pulumi/bin together with the Node.js language host and the dynamic-provider
+// plugin; CI's oldest-pair run points PULUMI_CLI_ROOT at <repo>/.tools/pulumi-oldest instead
+// (`bash tools/install-pulumi.sh oldest`). These helpers point the Automation API at it and keep every Pulumi file inside the repo
 // (PULUMI_HOME in .tools/pulumi/home, stack state in .pulumi-state or a folder of your choice).
 //
 //   const cmd = await pulumiCommand();
@@ -17,8 +18,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 
-/** The CLI version the repo pins (same as the @pulumi/pulumi SDK in package.json). */
-export const PULUMI_CLI_VERSION = "3.259.0";
+/** The Pulumi CLI version a wrapper module pins (`tools/pulumi-cli/go.mod`, or `oldest/go.mod`). */
+function pinnedCliVersion(module: "newest" | "oldest"): string {
+  const goMod = path.join(repoRoot(), "tools", "pulumi-cli", ...(module === "oldest" ? ["oldest"] : []), "go.mod");
+  const pinned = /^(?:require)?\s*github\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)$/m.exec(fs.readFileSync(goMod, "utf8"));
+  if (!pinned) throw new Error(`${goMod} pins no github.com/pulumi/pulumi/pkg/v3`);
+  return pinned[1]!;
+}
 
 /** Dev stacks only: the well-known passphrase used when PULUMI_CONFIG_PASSPHRASE is not set. Not a secret. */
 export const DEV_CONFIG_PASSPHRASE = "asset-delivery-dev";
@@ -28,9 +34,17 @@ export function repoRoot(): string {
   return path.resolve(__dirname, "..", "..");
 }
 
-/** `<repo>/.tools/pulumi`: the `root` that `PulumiCommand.get` expects (it runs `<root>/bin/pulumi`). */
+/**
+ * `<repo>/.tools/pulumi`, or `$PULUMI_CLI_ROOT` when set: the `root` that `PulumiCommand.get` expects
+ * (it runs `<root>/bin/pulumi`).
+ */
 export function pulumiRoot(): string {
-  return path.join(repoRoot(), ".tools", "pulumi");
+  return process.env.PULUMI_CLI_ROOT ? path.resolve(process.env.PULUMI_CLI_ROOT) : path.join(repoRoot(), ".tools", "pulumi");
+}
+
+/** The version the CLI under pulumiRoot() must have: the newest pin, or the oldest one for PULUMI_CLI_ROOT. */
+export function expectedCliVersion(): string {
+  return pinnedCliVersion(process.env.PULUMI_CLI_ROOT ? "oldest" : "newest");
 }
 
 /** `<repo>/.tools/pulumi/bin`: the CLI and its bundled plugins. */
@@ -92,7 +106,7 @@ export function pulumiEnv(opts: PulumiEnvOptions = {}): Record<string, string> {
 /**
  * The repo-local CLI for the Automation API (`pulumiCommand` option of LocalWorkspace).
  * `PulumiCommand.get({ root: <repo>/.tools/pulumi })` (it runs `<root>/bin/pulumi version`), then
- * checks the version is >= PULUMI_CLI_VERSION.
+ * checks it is the pinned version (expectedCliVersion) or newer.
  * Throws with a hint to run tools/install-pulumi.sh when the CLI is missing.
  */
 export async function pulumiCommand(): Promise<PulumiCommand> {
@@ -103,10 +117,11 @@ export async function pulumiCommand(): Promise<PulumiCommand> {
   // `version` would want a semver.SemVer object, and `semver` is no direct dependency of this repo:
   // let get() run its own check (CLI >= the SDK's minimum, same major) and compare with our pin here.
   const cmd = await PulumiCommand.get({ root: pulumiRoot() });
-  if (cmd.version === null || cmd.version.compare(PULUMI_CLI_VERSION) < 0) {
+  const expected = expectedCliVersion();
+  if (cmd.version === null || cmd.version.compare(expected) < 0) {
     throw new Error(
       `Pulumi CLI at ${cli} is ${cmd.version?.version ?? "of unknown version"}; ` +
-        `need >= ${PULUMI_CLI_VERSION}: run \`bash tools/install-pulumi.sh\`.`,
+        `need >= ${expected}: run \`bash tools/install-pulumi.sh\`.`,
     );
   }
   return cmd;

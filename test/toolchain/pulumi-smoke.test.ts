@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PULUMI_CLI_VERSION, pulumiCommand, pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { expectedCliVersion, pulumiCommand, pulumiEnv, pulumiRoot, pulumiWorkDir } from "../support/pulumi";
 import { SmokeFile } from "./smoke-program/smoke-file";
 
 // The first run of a program folder type-checks and compiles it with ts-node: give it room.
@@ -62,8 +62,8 @@ describe("Pulumi toolchain (CLI from .tools/pulumi via the Automation API)", () 
   });
 
   it("is the pinned CLI, with its bundled plugins beside it", () => {
-    expect(cli.version?.version).toBe(PULUMI_CLI_VERSION);
-    expect(cli.command).toBe(path.join(repoRoot(), ".tools", "pulumi", "bin", "pulumi"));
+    expect(cli.version?.version).toBe(expectedCliVersion());
+    expect(cli.command).toBe(path.join(pulumiRoot(), "bin", "pulumi"));
     const bin = path.dirname(cli.command);
     for (const plugin of ["pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
       expect(fs.existsSync(path.join(bin, plugin)), plugin).toBe(true);
