@@ -83,7 +83,7 @@ describe("examples", () => {
 });
 
 describe("the root project's stacks", () => {
-  const ROOT_FILES = ["Pulumi.yaml", "index.ts", "Pulumi.dev.yaml", "Pulumi.prod.yaml"];
+  const ROOT_FILES = ["Pulumi.yaml", "index.ts", "tsconfig.json", "Pulumi.dev.yaml", "Pulumi.prod.yaml"];
 
   it("dev declares its Sources from Pulumi.dev.yaml", async () => {
     const { stack } = await stackOf(repoRoot(), "dev", ROOT_FILES);
