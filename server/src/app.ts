@@ -90,7 +90,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerAuth(app, app.keys);
 
   // Rate limits (spec 8): an onRequest hook after auth, keyed by request.auth.keyId.
-  if (options.rateLimits === "spec") registerRateLimits(app, resolved.now);
+  if (options.rateLimits === "spec") registerRateLimits(app, options.db, resolved.now);
   registerFaults(app, options.faults);
 
   // Modules: each defines its routes with defineRoute (server/src/http/route.ts).

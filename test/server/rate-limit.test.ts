@@ -1,6 +1,8 @@
 // Rate limits (spec 8) per API key and endpoint class: default 4 per second, create Source and
 // update Source 60 per hour each; 429 with a JSON:API error and Retry-After; "off" disables them.
+import * as fs from "node:fs";
 import * as http from "node:http";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type TestServer } from "../support/server";
 import { createDocument, minimalDeployment, patchDocument, sourceClient } from "./fixtures";
@@ -113,6 +115,38 @@ describe("the class is the matched route's, whatever the URL text", () => {
     for (let i = 0; i < 30; i++) expect((await patch(`/api/v1/%73ources/${id}`, i)).status).toBe(200);
     for (let i = 30; i < 60; i++) expect((await patch(`/api/v1/sources/${id}#x`, i)).status).toBe(200);
     expect(await patch(`/api/v1/sources/${id}`, 61)).toEqual({ status: 429, retryAfter: "60" });
+  });
+});
+
+describe("the hourly windows across a restart", () => {
+  it("keeps a spent create and update budget when the server restarts on the same data; the per-second budget starts full", async () => {
+    const first = await startTestServer({ rateLimits: "spec", now: () => clock });
+    const dbPath = first.dbPath;
+    const key = first.accountKey(["Sources"]);
+    let id: string;
+    try {
+      const sources = sourceClient(first, key);
+      id = await sources.createOk({ name: "before restart 0", deployment: minimalDeployment("webproxy") });
+      for (let i = 1; i < 60; i++) await sources.createOk({ name: `before restart ${i}`, deployment: minimalDeployment("webproxy") });
+      for (let i = 0; i < 60; i++) expect((await sources.patch(id, { name: `renamed ${i}` })).status).toBe(200);
+      expectTooManyRequests(await sources.create({ name: "one too many", deployment: minimalDeployment("webproxy") }), 60);
+    } finally {
+      await first.close({ keepData: true });
+    }
+    const second = await startTestServer({ rateLimits: "spec", now: () => clock, dbPath });
+    try {
+      const sources = sourceClient(second, key);
+      expectTooManyRequests(await sources.create({ name: "after restart", deployment: minimalDeployment("webproxy") }), 60);
+      expectTooManyRequests(await sources.patch(id, { name: "after restart" }), 60);
+      for (let i = 0; i < 4; i++) expect((await sources.list()).status).toBe(200);
+      // The stored bucket refills with the clock as before: a minute buys one creation.
+      clock += 60_000;
+      expect((await sources.create({ name: "a minute after restart", deployment: minimalDeployment("webproxy") })).status).toBe(201);
+      expectTooManyRequests(await sources.create({ name: "not yet", deployment: minimalDeployment("webproxy") }), 60);
+    } finally {
+      await second.close();
+      fs.rmSync(dirname(dbPath), { recursive: true, force: true });
+    }
   });
 });
 

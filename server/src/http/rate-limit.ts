@@ -1,37 +1,73 @@
 // Rate limits (spec 8), per API key and endpoint class, as token buckets from the sdk's
 // RATE_LIMITS table (the client paces itself with the same table). The class is the matched
 // route's (declared in the sdk's API_ROUTES), never read from the URL text: `/api/v1/%73ources`
-// reaches the create handler, so it counts as a create. Kept in memory: a restart
-// refills every bucket.
+// reaches the create handler, so it counts as a create. Buckets that refill slower than a restart
+// takes (the hourly create and update windows) are stored with the data, so restarting the
+// emulator never hands a client a fresh budget; the per-second ones stay in memory (a restart
+// refills them anyway, and a write on every request would cost every request).
 import type { FastifyInstance } from "fastify";
 import { RATE_LIMITS, type EndpointClass } from "@asset-delivery/sdk";
+import type { Database } from "../store/database";
 import { ApiError, ERROR_TITLES } from "./errors";
 
-interface Bucket {
+export interface Bucket {
   tokens: number;
   updatedAt: number;
 }
 
 export type Admission = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** Where a bucket is kept between requests: undefined means never used (it starts full). */
+export interface BucketStore {
+  get(caller: string, endpointClass: EndpointClass): Bucket | undefined;
+  set(caller: string, endpointClass: EndpointClass, bucket: Bucket): void;
+}
+
+/** Buckets of this process only. */
+export function memoryBuckets(): BucketStore {
+  const buckets = new Map<string, Bucket>();
+  return {
+    get: (caller, endpointClass) => buckets.get(`${endpointClass}:${caller}`),
+    set: (caller, endpointClass, bucket) => void buckets.set(`${endpointClass}:${caller}`, bucket),
+  };
+}
+
+/** Buckets in the database (table rate_limit_buckets, one row per caller and class). */
+export function storedBuckets(db: Database): BucketStore {
+  const select = db.prepare<[string, string], Bucket>(
+    "SELECT tokens, updated_at AS updatedAt FROM rate_limit_buckets WHERE caller = ? AND endpoint_class = ?",
+  );
+  const upsert = db.prepare(
+    `INSERT INTO rate_limit_buckets (caller, endpoint_class, tokens, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (caller, endpoint_class) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at`,
+  );
+  return {
+    get: (caller, endpointClass) => select.get(caller, endpointClass),
+    set: (caller, endpointClass, bucket) => void upsert.run(caller, endpointClass, bucket.tokens, bucket.updatedAt),
+  };
+}
+
+// A bucket that refills within a minute is full again after any restart: kept in memory.
+const STORED_FROM_INTERVAL_MS = 60_000;
+
 /** Token buckets keyed by caller and endpoint class, each starting full. */
 export class TokenBuckets {
-  private readonly buckets = new Map<string, Bucket>();
+  constructor(
+    private readonly stored: BucketStore = memoryBuckets(),
+    private readonly inMemory: BucketStore = memoryBuckets(),
+  ) {}
 
   take(caller: string, endpointClass: EndpointClass, nowMs: number): Admission {
     const { limit, intervalMs } = RATE_LIMITS[endpointClass];
     const perMs = limit / intervalMs;
-    const key = `${endpointClass}:${caller}`;
-    const bucket = this.buckets.get(key) ?? { tokens: limit, updatedAt: nowMs };
-    bucket.tokens = Math.min(limit, bucket.tokens + Math.max(0, nowMs - bucket.updatedAt) * perMs);
-    bucket.updatedAt = nowMs;
-    this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { allowed: true };
-    }
+    const store = intervalMs >= STORED_FROM_INTERVAL_MS ? this.stored : this.inMemory;
+    const previous = store.get(caller, endpointClass) ?? { tokens: limit, updatedAt: nowMs };
+    const tokens = Math.min(limit, previous.tokens + Math.max(0, nowMs - previous.updatedAt) * perMs);
+    const allowed = tokens >= 1;
+    store.set(caller, endpointClass, { tokens: allowed ? tokens - 1 : tokens, updatedAt: nowMs });
+    if (allowed) return { allowed: true };
     // Whole seconds until a token is back, never 0 (a client retrying at once would be refused again).
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000)) };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
   }
 }
 
@@ -42,8 +78,8 @@ function intervalName(intervalMs: number): string {
 }
 
 /** Adds the limit as an onRequest hook; register it after the auth hook, which identifies the key. */
-export function registerRateLimits(app: FastifyInstance, now: () => number): void {
-  const buckets = new TokenBuckets();
+export function registerRateLimits(app: FastifyInstance, db: Database, now: () => number): void {
+  const buckets = new TokenBuckets(storedBuckets(db));
   app.addHook("onRequest", async (request) => {
     if (!request.auth) return; // routes without a key (the OpenAPI document) are not limited
     // No matched route (a 404): the default class.

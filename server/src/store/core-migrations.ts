@@ -88,4 +88,20 @@ export const coreMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // The rate-limit buckets that must survive a restart (server/src/http/rate-limit.ts): the
+    // hourly create and update windows. `caller` is whatever the limit is counted per.
+    id: "core-005-rate-limit-buckets",
+    up(db) {
+      db.exec(`
+        CREATE TABLE rate_limit_buckets (
+          caller         TEXT NOT NULL,
+          endpoint_class TEXT NOT NULL,
+          tokens         REAL NOT NULL CHECK (tokens >= 0),
+          updated_at     INTEGER NOT NULL,
+          PRIMARY KEY (caller, endpoint_class)
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
