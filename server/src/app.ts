@@ -35,6 +35,11 @@ export interface AppOptions {
   reportFileSizeLimit?: number;
   /** Check every success response against its route's schema (tests); costs time per request. */
   validateResponses?: boolean;
+  /**
+   * Local development only: let video jobs fetch images from loopback, private and link-local
+   * addresses. Off by default: with it on, any API key can make the server read its own network.
+   */
+  allowPrivateImageAddresses?: boolean;
   /** Fault injection for resilience runs (server/src/http/faults.ts); off when absent. */
   faults?: FaultOptions;
 }

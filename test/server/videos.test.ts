@@ -58,7 +58,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   imagesUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
-  server = await startTestServer();
+  // The images are served on loopback: allowed only by the operator's development option.
+  server = await startTestServer({ allowPrivateImageAddresses: true });
   key = server.accountKey(["Purge"]); // video generation accepts a key with any permission
 });
 afterAll(async () => {
@@ -131,9 +132,10 @@ describe("a video job", () => {
   });
 
   it.each([
-    ["an unreachable URL", "http://127.0.0.1:1/photo.png", 4001, /could not be reached/],
-    ["a URL answering 404", "/nowhere.png", 4004, /answered HTTP 404/],
-    ["an image over 20 MB by its Content-Length", "/huge.png", 4002, /at most 20\.0 MB/],
+    // A closed port and a missing page give the same message: no port scanning through job errors.
+    ["an unreachable URL", "http://127.0.0.1:1/photo.png", 4001, /^the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status$/],
+    ["a URL answering 404", "/nowhere.png", 4001, /^the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status$/],
+    ["an image over 20 MB by its Content-Length", "/huge.png", 4002, /larger than 20\.0 MB/],
     ["an image over 20 MB found while downloading", "/endless.png", 4002, /larger than 20\.0 MB/],
     ["an HTML page", "/page.html", 4003, /did not return an image/],
     ["bytes that are no image despite their Content-Type", "/fake.png", 4003, /did not return an image/],
@@ -149,6 +151,27 @@ describe("a video job", () => {
     // Fetch failures are final; a failed render is tried twice.
     expect(server.db.prepare("SELECT attempts FROM video_jobs WHERE id = ?").pluck().get(job.id)).toBe(code === 5001 ? 2 : 1);
     expect((await fetch(`${server.url}/api/v1/generations/video/${job.id}/result`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+  });
+});
+
+describe("image addresses", () => {
+  it("by default, refuses an image on loopback without connecting, with the neutral message", async () => {
+    const guarded = await startTestServer();
+    let served = 0;
+    const count = () => served++;
+    images.on("request", count);
+    try {
+      const guardedKey = guarded.accountKey(["Purge"]);
+      for (const url of [`${imagesUrl}/photo.png`, `http://localhost:${new URL(imagesUrl).port}/photo.png`, "http://169.254.169.254/latest/meta-data/"]) {
+        const created = await create(request(url), { key: guardedKey, server: guarded });
+        const job = await waitForJob(created.body.data.id, guarded, guardedKey);
+        expect(job.attributes).toMatchObject({ status: "errored", error: { code: 4001, message: "the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status" } });
+      }
+      expect(served).toBe(0);
+    } finally {
+      images.off("request", count);
+      await guarded.close();
+    }
   });
 });
 
@@ -209,7 +232,7 @@ describe("restarts", () => {
   it("resume a job left preparing, and give up one whose render was interrupted twice", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "videos-restart-"));
     const dbPath = path.join(dir, "db.sqlite");
-    let first = await startTestServer({ dbPath });
+    let first = await startTestServer({ dbPath, allowPrivateImageAddresses: true });
     const restartKey = first.accountKey(["Analytics"]);
     holdSlowRequests();
     const resumed = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: restartKey, server: first })).body.data.id;
@@ -226,7 +249,7 @@ describe("restarts", () => {
     db.close();
 
     releaseSlow();
-    first = await startTestServer({ dbPath });
+    first = await startTestServer({ dbPath, allowPrivateImageAddresses: true });
     try {
       expect((await waitForJob(resumed, first, restartKey)).attributes.status).toBe("ready");
       const given = await waitForJob(abandoned, first, restartKey);

@@ -6,7 +6,7 @@ import { databasePath, fractionSetting, integerSetting, oneOfSetting, type Comma
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
-                      [--faults RATE [--faults-seed N]]
+                      [--faults RATE [--faults-seed N]] [--allow-private-image-urls]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -16,7 +16,11 @@ export const serveCommand: Command = {
   --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})
   --faults           share of API requests (0 to 1) that fail on purpose: 500, 429, or the connection dropped
                      before or after the write commits; for resilience runs (env ASSET_DELIVERY_FAULTS, default 0)
-  --faults-seed      seed of which requests fail (env ASSET_DELIVERY_FAULTS_SEED, default 1)`,
+  --faults-seed      seed of which requests fail (env ASSET_DELIVERY_FAULTS_SEED, default 1)
+  --allow-private-image-urls
+                     local development only: video jobs may fetch images from loopback, private and
+                     link-local addresses (env ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS=1); off by default,
+                     since with it any API key can make the server read its own network`,
 
   async run(args) {
     const { values } = parseArgs({
@@ -29,6 +33,7 @@ export const serveCommand: Command = {
         "deploy-delay-ms": { type: "string" },
         faults: { type: "string" },
         "faults-seed": { type: "string" },
+        "allow-private-image-urls": { type: "boolean" },
       },
       strict: true,
     });
@@ -44,6 +49,7 @@ export const serveCommand: Command = {
         min: 0,
         max: 3_600_000,
       }),
+      allowPrivateImageAddresses: values["allow-private-image-urls"] ?? env.ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS === "1",
       // Request logging costs throughput; only failures are logged.
       logger: { level: "error" },
       ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),

@@ -8,12 +8,14 @@ export { videoMigrations } from "./migrations";
 export { VIDEO_ERROR_CODES } from "./failures";
 export { MAX_RENDER_ATTEMPTS } from "./worker";
 export { VIDEO_FORMAT } from "./render";
+export { createImageFetcher, DEFAULT_IMAGE_FETCH_OPTIONS, type ImageFetchOptions } from "./image-source";
+export { isPublicAddress } from "./public-address";
 
 /** Routes, plus the worker from the moment the app is ready until it closes. */
 export function registerVideos(app: FastifyInstance): void {
-  const { db, dataDir, now } = app.appOptions;
+  const { db, dataDir, now, allowPrivateImageAddresses = false } = app.appOptions;
   const jobs = createJobStore(db, now);
-  const worker = createVideoWorker({ jobs, dataDir, log: app.log });
+  const worker = createVideoWorker({ jobs, dataDir, log: app.log, fetch: { allowPrivateAddresses: allowPrivateImageAddresses } });
   let ready = false;
   defineVideoRoutes(app, jobs, () => ready && worker.pump());
 

@@ -4,7 +4,7 @@
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { VIDEO_ERROR_CODES, VideoJobFailure } from "./failures";
-import { DEFAULT_IMAGE_FETCH_LIMITS, fetchSourceImage, type ImageFetchLimits } from "./image-source";
+import { createImageFetcher, DEFAULT_IMAGE_FETCH_OPTIONS, type ImageFetchOptions } from "./image-source";
 import type { JobStore, StoredJob } from "./job-store";
 import { renderVideo } from "./render";
 
@@ -16,7 +16,8 @@ export interface VideoWorkerOptions {
   /** Videos go to `<dataDir>/videos/<job id>/video.mp4`. */
   dataDir: string;
   concurrency?: number;
-  fetchLimits?: ImageFetchLimits;
+  /** How source images are fetched (limits, private addresses); DEFAULT_IMAGE_FETCH_OPTIONS by default. */
+  fetch?: Partial<ImageFetchOptions>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -27,6 +28,7 @@ export function createVideoWorker(options: VideoWorkerOptions) {
   const concurrency = options.concurrency ?? 2;
   const running = new Map<string, Promise<void>>();
   const stopping = new AbortController();
+  const images = createImageFetcher({ ...DEFAULT_IMAGE_FETCH_OPTIONS, ...options.fetch });
 
   function pump(): void {
     if (stopping.signal.aborted) return;
@@ -50,7 +52,7 @@ export function createVideoWorker(options: VideoWorkerOptions) {
     const relativeDir = path.join("videos", job.id);
     const dir = path.join(dataDir, relativeDir);
     try {
-      const image = await fetchSourceImage(job.url, options.fetchLimits ?? DEFAULT_IMAGE_FETCH_LIMITS, stopping.signal);
+      const image = await images.fetch(job.url, stopping.signal);
       await fs.mkdir(dir, { recursive: true });
       const input = path.join(dir, `source.${image.format}`);
       await fs.writeFile(input, image.bytes);
@@ -61,6 +63,8 @@ export function createVideoWorker(options: VideoWorkerOptions) {
       // Stopped by a shutdown: the job stays queued and resumes at the next start.
       if (stopping.signal.aborted) return;
       if (error instanceof VideoJobFailure) {
+        // The caller sees the neutral message; the operator's log keeps the cause.
+        log.warn({ jobId: job.id, code: error.code, cause: String((error.cause as Error | undefined)?.message ?? error.cause ?? "") }, `video job errored: ${error.message}`);
         jobs.errored(job.id, error.code, error.message);
       } else if (job.attempts + 1 >= MAX_RENDER_ATTEMPTS) {
         log.error({ err: error, jobId: job.id }, "video render failed; job errored");
@@ -78,6 +82,7 @@ export function createVideoWorker(options: VideoWorkerOptions) {
     async stop(): Promise<void> {
       stopping.abort();
       await Promise.allSettled(running.values());
+      await images.close();
     },
   };
 }
