@@ -29,7 +29,8 @@ beforeAll(async () => {
   images = createServer((_request, response) => response.writeHead(200, { "content-type": "image/png" }).end(png));
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   imageUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}/a.png`;
-  server = await startTestServer({ rateLimits: "spec", now: () => clock });
+  // The image is served on loopback: allowed only by the development option.
+  server = await startTestServer({ rateLimits: "spec", now: () => clock, allowPrivateImageAddresses: true });
   const response = await fetch(`${server.url}/openapi.json`);
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^application\/json/);
