@@ -25,15 +25,7 @@ export {
   type SeedUsageInput,
   type UsageEventInput,
 } from "./reports";
-export {
-  VIDEO_ERROR_CODES,
-  MAX_RENDER_ATTEMPTS,
-  VIDEO_FORMAT,
-  createImageFetcher,
-  DEFAULT_IMAGE_FETCH_OPTIONS,
-  isPublicAddress,
-  type ImageFetchOptions,
-} from "./videos";
+export { VIDEO_ERROR_CODES, MAX_RENDER_ATTEMPTS, VIDEO_FORMAT } from "./videos";
 export { buildOpenApiDocument, OPENAPI_PATH } from "./openapi";
 export { TokenBuckets } from "./http/rate-limit";
 export { FAULT_KINDS, type FaultKind, type FaultOptions } from "./http/faults";

@@ -3,7 +3,9 @@
 import * as dns from "node:dns";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, LookupFunction } from "node:net";
-import { createImageFetcher, DEFAULT_IMAGE_FETCH_OPTIONS, isPublicAddress, VIDEO_ERROR_CODES } from "@asset-delivery/server";
+import { VIDEO_ERROR_CODES } from "@asset-delivery/server";
+import { createImageFetcher, DEFAULT_IMAGE_FETCH_OPTIONS } from "../../server/src/videos/image-source";
+import { isPublicAddress } from "../../server/src/videos/public-address";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const NEUTRAL = "the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status";

@@ -22,6 +22,14 @@ function testImage(name: string, extension: string): Buffer {
   return fs.readFileSync(file);
 }
 
+/** A PNG whose header declares this size, followed by junk: refused unless the header is ignored. */
+function pngDeclaring(width: number, height: number): Buffer {
+  const size = Buffer.alloc(8);
+  size.writeUInt32BE(width, 0);
+  size.writeUInt32BE(height, 4);
+  return Buffer.concat([Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), size, Buffer.alloc(400, 1)]);
+}
+
 // What the image server answers, by path; `/slow/...` waits for `releaseSlow` first.
 let releaseSlow: () => void = () => undefined;
 let slowGate = Promise.resolve();
@@ -39,7 +47,9 @@ beforeAll(async () => {
     else if (url === "/photo.jpg") response.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg);
     else if (url === "/page.html") response.writeHead(200, { "content-type": "text/html" }).end("<html><body>not an image</body></html>");
     else if (url === "/fake.png") response.writeHead(200, { "content-type": "image/png" }).end("GIF? no: plain text pretending");
-    else if (url === "/broken.png") response.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png.subarray(0, 16), Buffer.alloc(2000, 7)]));
+    // A readable header (signature and IHDR), then bytes no decoder makes sense of.
+    else if (url === "/broken.png") response.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png.subarray(0, 33), Buffer.alloc(2000, 7)]));
+    else if (url === "/8000x8000.png") response.writeHead(200, { "content-type": "image/png" }).end(pngDeclaring(8000, 8000));
     else if (url === "/huge.png") response.writeHead(200, { "content-type": "image/png", "content-length": String(25 * 1024 * 1024) }).end(png);
     else if (url === "/endless.png") {
       // No Content-Length: the size is found out while downloading.
@@ -140,6 +150,8 @@ describe("a video job", () => {
     ["an HTML page", "/page.html", 4003, /did not return an image/],
     ["bytes that are no image despite their Content-Type", "/fake.png", 4003, /did not return an image/],
     ["an image the renderer cannot decode (after one retry)", "/broken.png", 5001, /could not be rendered/],
+    // Refused from the header, before ffmpeg runs: one attempt (a render of the junk would fail twice).
+    ["an image of 8000×8000 pixels", "/8000x8000.png", 4005, /^the image is 8000×8000 pixels; at most 10000 pixels a side and 25 megapixels are accepted$/],
   ])("errors for %s with a code and a clear message", async (_case, url, code, message) => {
     const created = await create(request(url.startsWith("http") ? url : `${imagesUrl}${url}`));
     expect(created.status).toBe(200);
@@ -151,6 +163,31 @@ describe("a video job", () => {
     // Fetch failures are final; a failed render is tried twice.
     expect(server.db.prepare("SELECT attempts FROM video_jobs WHERE id = ?").pluck().get(job.id)).toBe(code === 5001 ? 2 : 1);
     expect((await fetch(`${server.url}/api/v1/generations/video/${job.id}/result`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+    // Nothing left on disk: the downloaded image is deleted whatever the outcome.
+    expect(fs.existsSync(path.join(server.app.appOptions.dataDir, "videos", job.id))).toBe(false);
+  });
+});
+
+describe("fairness across accounts", () => {
+  it("renders another account's job while one account's jobs stall, and keeps no source image", async () => {
+    const stalled = server.accountKey(["Analytics"], "stalling-account");
+    const other = server.accountKey(["Analytics"], "patient-account");
+    holdSlowRequests();
+    try {
+      const held = [];
+      for (let i = 0; i < 4; i++) held.push((await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: stalled })).body.data.id as string);
+      const quick = (await create(request(`${imagesUrl}/photo.png`, { duration: 1 }), { key: other })).body.data.id as string;
+      // Two workers: the stalling account holds one at most, the other account's job takes the second.
+      expect((await waitForJob(quick, server, other)).attributes.status).toBe("ready");
+      const states = held.map((id) => server.db.prepare("SELECT status, attempts FROM video_jobs WHERE id = ?").get(id));
+      expect(states).toEqual([{ status: "preparing", attempts: 1 }, ...Array(3).fill({ status: "preparing", attempts: 0 })]);
+      releaseSlow();
+      for (const id of held) expect((await waitForJob(id, server, stalled)).attributes.status).toBe("ready");
+      const kept = fs.readdirSync(path.join(server.app.appOptions.dataDir, "videos", quick));
+      expect(kept).toEqual(["video.mp4"]);
+    } finally {
+      releaseSlow();
+    }
   });
 });
 
@@ -233,10 +270,12 @@ describe("restarts", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "videos-restart-"));
     const dbPath = path.join(dir, "db.sqlite");
     let first = await startTestServer({ dbPath, allowPrivateImageAddresses: true });
+    // Two accounts, so both jobs are in flight at once (one account has one at a time).
     const restartKey = first.accountKey(["Analytics"]);
+    const otherKey = first.accountKey(["Analytics"], "restart-other");
     holdSlowRequests();
     const resumed = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: restartKey, server: first })).body.data.id;
-    const abandoned = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: restartKey, server: first })).body.data.id;
+    const abandoned = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: otherKey, server: first })).body.data.id;
     await new Promise((resolve) => setTimeout(resolve, 300)); // both downloads are under way
     await first.close({ keepData: true }); // a stop mid-job: both stay preparing, one attempt each
     // The second job has been interrupted once before already.
@@ -252,7 +291,7 @@ describe("restarts", () => {
     first = await startTestServer({ dbPath, allowPrivateImageAddresses: true });
     try {
       expect((await waitForJob(resumed, first, restartKey)).attributes.status).toBe("ready");
-      const given = await waitForJob(abandoned, first, restartKey);
+      const given = await waitForJob(abandoned, first, otherKey);
       expect(given.attributes).toMatchObject({ status: "errored", error: { code: 5001 } });
       expect(given.attributes.error.message).toMatch(/interrupted 2 times/);
     } finally {

@@ -8,8 +8,6 @@ export { videoMigrations } from "./migrations";
 export { VIDEO_ERROR_CODES } from "./failures";
 export { MAX_RENDER_ATTEMPTS } from "./worker";
 export { VIDEO_FORMAT } from "./render";
-export { createImageFetcher, DEFAULT_IMAGE_FETCH_OPTIONS, type ImageFetchOptions } from "./image-source";
-export { isPublicAddress } from "./public-address";
 
 /** Routes, plus the worker from the moment the app is ready until it closes. */
 export function registerVideos(app: FastifyInstance): void {

@@ -61,7 +61,13 @@ export function createJobStore(db: Database, now: () => number) {
     INSERT INTO video_jobs (id, account_id, url, prompt, model, duration, status, created_at)
     VALUES (@id, @accountId, @url, @prompt, @model, @duration, 'preparing', @createdAt)`);
   const byId = db.prepare<[string], JobRow>("SELECT * FROM video_jobs WHERE id = ?");
-  const waiting = db.prepare<[], JobRow>("SELECT * FROM video_jobs WHERE status = 'preparing' ORDER BY created_at, rowid");
+  // The oldest few waiting jobs of each account: what the fair queue chooses from, bounded however
+  // many jobs one account has queued.
+  const waiting = db.prepare<[number], JobRow>(`
+    SELECT * FROM (
+      SELECT *, rowid AS seq, row_number() OVER (PARTITION BY account_id ORDER BY created_at, rowid) AS place
+      FROM video_jobs WHERE status = 'preparing'
+    ) WHERE place <= ? ORDER BY created_at, seq`);
   const countAttempt = db.prepare("UPDATE video_jobs SET attempts = attempts + 1 WHERE id = ? AND status = 'preparing'");
   const markReady = db.prepare("UPDATE video_jobs SET status = 'ready', video_path = ?, updated_at = ? WHERE id = ? AND status = 'preparing'");
   const markErrored = db.prepare(
@@ -83,9 +89,9 @@ export function createJobStore(db: Database, now: () => number) {
       const row = byId.get(id);
       return row && toJob(row);
     },
-    /** Jobs still to render, oldest first. */
-    waiting(): StoredJob[] {
-      return waiting.all().map(toJob);
+    /** Jobs still to render, oldest first: at most `perAccount` of each account. */
+    waiting(perAccount: number): StoredJob[] {
+      return waiting.all(perAccount).map(toJob);
     },
     startAttempt(id: string): void {
       countAttempt.run(id);

@@ -6,7 +6,21 @@ import type { VideoCreateRequest } from "@asset-delivery/sdk";
 
 export const VIDEO_FORMAT = { width: 640, height: 360, fps: 24 } as const;
 
+/**
+ * The largest image the renderer takes, checked from the image's header before ffmpeg runs: a
+ * 24-megapixel camera photo (6000×4000) fits; decoding 25 megapixels peaks near 160 MB.
+ */
+export const MAX_IMAGE_SIZE = { side: 10_000, pixels: 25_000_000 } as const;
+
 const RENDER_TIMEOUT_MS = 120_000;
+
+/**
+ * ffmpeg's bounds, whatever the image: two threads for decoding and encoding, one for the filters,
+ * and an address-space limit (`ulimit -v`, set by the shell that execs ffmpeg, since Node's spawn
+ * has no resource limits). 768 MiB is ~5× what a largest allowed image needs.
+ */
+const FFMPEG_THREADS = 2;
+const FFMPEG_ADDRESS_SPACE_KIB = 768 * 1024;
 
 type Model = VideoCreateRequest["model"];
 
@@ -35,7 +49,8 @@ export function ffmpegArguments(input: string, output: string, durationSeconds: 
     "format=yuv420p",
   ].join(",");
   return [
-    ...["-nostdin", "-y", "-loglevel", "error", "-i", input, "-vf", filter, "-frames:v", String(frames)],
+    ...["-nostdin", "-y", "-loglevel", "error", "-threads", String(FFMPEG_THREADS), "-i", input],
+    ...["-filter_threads", "1", "-vf", filter, "-frames:v", String(frames), "-threads", String(FFMPEG_THREADS)],
     ...["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-an", "-f", "mp4", output],
   ];
 }
@@ -53,7 +68,10 @@ export async function renderVideo(input: string, output: string, durationSeconds
 
 function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn("ffmpeg", args, { stdio: ["ignore", "ignore", "pipe"], timeout: RENDER_TIMEOUT_MS, signal });
+    // `sh -c 'ulimit -v N; exec "$0" "$@"' ffmpeg ...`: the limit applies to ffmpeg itself (exec), and
+    // the arguments are passed as arguments, never parsed by the shell.
+    const limited = ["-c", `ulimit -v ${FFMPEG_ADDRESS_SPACE_KIB} && exec "$0" "$@"`, "ffmpeg", ...args];
+    const child = spawn("sh", limited, { stdio: ["ignore", "ignore", "pipe"], timeout: RENDER_TIMEOUT_MS, signal });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
