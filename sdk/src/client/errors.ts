@@ -157,8 +157,11 @@ export class DeploymentTimeoutError extends AssetDeliveryError {
     readonly expected: "deployed" | "disabled",
     readonly lastStatus: string,
     readonly waitedMs: number,
+    /** The last read said `deployed`, but by a deployment older than the change waited for. */
+    readonly predatesChange = false,
   ) {
-    super(`Source ${sourceId} is still "${lastStatus}" after waiting ${waitedMs} ms for it to be ${expected}`);
+    const seen = predatesChange ? `"${lastStatus}" only by a deployment older than the change` : `"${lastStatus}"`;
+    super(`Source ${sourceId} is still ${seen} after waiting ${waitedMs} ms for it to be ${expected}`);
   }
 }
 

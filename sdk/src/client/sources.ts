@@ -2,6 +2,7 @@
 // subdomain and waiting for a deployment.
 import { z } from "zod";
 import {
+  expected,
   MAX_PAGE_SIZE,
   sourceListSpec,
   subdomainLabelSchema,
@@ -16,6 +17,7 @@ import type { Clock } from "./clock";
 import { Collection } from "./collection";
 import { callEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
+import { isDeploymentSettled, predatesChange } from "./deployment";
 import { DeploymentTimeoutError, SourceDeletedError } from "./errors";
 import { positiveMs } from "./options";
 import { createWithoutDuplicate } from "./reconcile-create";
@@ -29,9 +31,19 @@ export interface WaitForDeploymentOptions {
   timeoutMs?: number;
   /** Time between polls. Default 1000 ms. */
   intervalMs?: number;
+  /**
+   * When the change being waited for was sent (milliseconds since the epoch, the client's clock,
+   * taken before the request): a `deployed` read whose `date_deployed` is earlier predates the
+   * change and does not count (see isDeploymentSettled). Omitted: the first `deployed` counts.
+   */
+  changedAt?: number;
 }
 
-const waitOptionsSchema = z.object({ timeoutMs: positiveMs.default(120_000), intervalMs: positiveMs.default(1_000) });
+const waitOptionsSchema = z.object({
+  timeoutMs: positiveMs.default(120_000),
+  intervalMs: positiveMs.default(1_000),
+  changedAt: z.int(expected("milliseconds since the epoch")).nonnegative({ error: "must be >= 0" }).optional(),
+});
 
 export class SourcesResource extends Collection<typeof sourceListSpec, Source, SelectedSource> {
   constructor(
@@ -83,17 +95,22 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
     return undefined;
   }
 
-  /** Polls until the Source is `deployed` (or `disabled`, when it is disabled). */
+  /**
+   * Polls until the Source is settled (isDeploymentSettled): `deployed` by a deployment no older
+   * than `changedAt`, or `disabled` when it is disabled.
+   */
   async waitForDeployment(id: string, options: WaitForDeploymentOptions = {}): Promise<Source> {
-    const { timeoutMs, intervalMs } = checked(waitOptionsSchema, options, "waitForDeployment options");
+    const { timeoutMs, intervalMs, changedAt } = checked(waitOptionsSchema, options, "waitForDeployment options");
     const startedAt = this.clock.now();
     for (;;) {
       const source = await this.get(id);
       const { deployment_status: status, enabled } = source.attributes;
-      if (status === "deployed" || (status === "disabled" && !enabled)) return source;
+      if (isDeploymentSettled(source, changedAt)) return source;
       if (status === "deleted") throw new SourceDeletedError(id);
       const waited = this.clock.now() - startedAt;
-      if (waited + intervalMs > timeoutMs) throw new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waited);
+      if (waited + intervalMs > timeoutMs) {
+        throw new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waited, predatesChange(source, changedAt));
+      }
       await this.clock.sleep(intervalMs);
     }
   }

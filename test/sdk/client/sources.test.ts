@@ -111,6 +111,34 @@ describe("sources.waitForDeployment", () => {
     expect(clock.sleeps.filter((ms) => ms === 2_000)).toHaveLength(2);
   });
 
+  it("with changedAt, does not trust a deployed read that predates the change", async () => {
+    const changedAt = Date.UTC(2026, 0, 1, 12, 0, 0, 500);
+    const before = Math.floor(changedAt / 1000) - 30;
+    const source = sourceResource();
+    const reads = [
+      { deployment_status: "deployed", date_deployed: before }, // the change has not started deploying yet
+      { deployment_status: "deploying", date_deployed: before },
+      { deployment_status: "deployed", date_deployed: Math.floor(changedAt / 1000) + 2 },
+    ];
+    let call = 0;
+    server = await startTestServer((_, res) =>
+      sendJson(res, 200, single({ ...source, attributes: { ...source.attributes, ...reads[Math.min(call++, reads.length - 1)] } })),
+    );
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(changedAt) });
+    const done = await client.sources.waitForDeployment(source.id, { changedAt });
+    expect(done.attributes.date_deployed).toBe(Math.floor(changedAt / 1000) + 2);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it("with changedAt, times out naming a deployment older than the change", async () => {
+    const changedAt = Date.UTC(2026, 0, 1, 12);
+    const { source, server } = await statusServer(["deployed"]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(changedAt) });
+    const error = (await client.sources.waitForDeployment(source.id, { changedAt, timeoutMs: 3_000 }).catch((e: unknown) => e)) as DeploymentTimeoutError;
+    expect(error).toBeInstanceOf(DeploymentTimeoutError);
+    expect(error.message).toBe(`Source ${source.id} is still "deployed" only by a deployment older than the change after waiting 3000 ms for it to be deployed`);
+  });
+
   it("accepts disabled for a disabled Source", async () => {
     const { source, server } = await statusServer(["deploying", "disabled"], false);
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
