@@ -9,7 +9,7 @@
 //   - up of 50 new Sources with the spec's limits on (pacing on, as users run it): no error, no 429.
 // The 100 Sources are created with limits off (at the spec's 60 creates per hour it would take
 // 40 minutes), then the same database is served again with the limits on. Deployments take no time
-// (--deploy-delay-ms 0), so that what is timed is the provider.
+// (--deploy-delay-ms 0, --deploy-lag-ms 0), so that what is timed is the provider.
 //
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/provider.ts
 //   (as `npm run bench -- provider` runs it; env BENCH_ROUNDS, default 3; BENCH_ONLY=refresh: the
@@ -60,12 +60,12 @@ async function seconds(run: () => Promise<unknown>): Promise<number> {
 async function main(): Promise<void> {
   const data = createBenchData("asset-delivery-bench-provider-");
   const stacks: ProgramStack[] = [];
-  let server: Serve = await startServe(data.dbPath, ["--rate-limits", "off", "--deploy-delay-ms", "0"]);
+  let server: Serve = await startServe(data.dbPath, ["--rate-limits", "off", "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"]);
   // The stacks' one address, whichever server runs behind it; it counts the requests that pass.
   const proxy = await startCountingProxy(server.url);
   const serveWith = async (limits: "spec" | "off") => {
     await server.stop();
-    server = await startServe(data.dbPath, ["--rate-limits", limits, "--deploy-delay-ms", "0"]);
+    server = await startServe(data.dbPath, ["--rate-limits", limits, "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"]);
     proxy.retarget(server.url);
   };
   const stack = async (program: string, name: string, config: Record<string, unknown>) => {

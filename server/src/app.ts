@@ -23,6 +23,11 @@ export interface AppOptions {
   dataDir: string;
   /** How long a deployment takes before its Source reports `deployed` (spec default of ours: 1500). */
   deployDelayMs: number;
+  /**
+   * How long after a change its deployment starts (default DEFAULT_DEPLOY_LAG_MS): until then
+   * reads still show the deployment before it, `deployed`, as the real service's do. 0: at once.
+   */
+  deployLagMs?: number;
   /** "spec": the limits of spec section 8 per API key; "off": none (tests, CI). */
   rateLimits: "spec" | "off";
   /** Clock in milliseconds, injectable for tests. */
@@ -44,8 +49,12 @@ export interface AppOptions {
   faults?: FaultOptions;
 }
 
+/** A short lag, as the real service has (a public provider waits 5 s before it polls). */
+export const DEFAULT_DEPLOY_LAG_MS = 300;
+
 export interface ResolvedAppOptions extends AppOptions {
   now: () => number;
+  deployLagMs: number;
 }
 
 declare module "fastify" {
@@ -66,7 +75,7 @@ function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logge
 
 export function buildApp(options: AppOptions): FastifyInstance {
   if (options.secretKey.length !== 32) throw new Error("secretKey must be 32 bytes (AES-256)");
-  const resolved: ResolvedAppOptions = { ...options, now: options.now ?? Date.now };
+  const resolved: ResolvedAppOptions = { ...options, now: options.now ?? Date.now, deployLagMs: options.deployLagMs ?? DEFAULT_DEPLOY_LAG_MS };
   migrate(options.db, allMigrations);
 
   const app = Fastify({

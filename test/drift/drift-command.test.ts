@@ -68,7 +68,7 @@ async function editDeployment(id: string, changes: Record<string, unknown>): Pro
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ deployDelayMs: 0 });
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
   program = await programStack(path.join(TEST_PROGRAMS, "sources"), STACK, { baseUrl: server.url, apiKey: server.adminKey });
   await program.set({ sources: declared, secretFields: { photos: ["password"], assets: ["s3SecretKey", "s3AccessKey"] } });

@@ -10,7 +10,7 @@ let server: TestServer;
 let ids: string[];
 
 beforeAll(async () => {
-  server = await startTestServer({ deployDelayMs: 0 });
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   const client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
   const created = [];
   for (let i = 0; i < SOURCES; i++) created.push(await client.sources.create({ name: `Source ${i}`, deployment: { type: "webproxy", service_subdomains: [`live-${i}`] } }));

@@ -19,7 +19,7 @@ let server: TestServer;
 let program: ProgramStack;
 
 beforeAll(async () => {
-  server = await startTestServer({ deployDelayMs: 0, faults: { rate: FAULT_RATE, seed: 2026 } });
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0, faults: { rate: FAULT_RATE, seed: 2026 } });
   program = await programStack(path.join(TEST_PROGRAMS, "sources"), "faults", { baseUrl: server.url, apiKey: server.adminKey });
   // The faults include 429s; the client's own pacing is beside the point here.
   await program.set({ "assetdelivery:pacing": "false", sources: declared });

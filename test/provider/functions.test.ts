@@ -17,7 +17,7 @@ const created: Source[] = [];
 
 beforeAll(async () => {
   // The video job's image is served on loopback: allowed only by the development option.
-  server = await startTestServer({ now: () => NOW, deployDelayMs: 0, allowPrivateImageAddresses: true });
+  server = await startTestServer({ now: () => NOW, deployDelayMs: 0, deployLagMs: 0, allowPrivateImageAddresses: true });
   // Pacing off: more creates than the hourly limit, on a server that does not limit.
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
   for (let i = 0; i < 105; i++) {

@@ -16,6 +16,7 @@ const bodies: { method: string; url: string; body: unknown }[] = [];
 beforeAll(async () => {
   server = await startTestServer({
     deployDelayMs: 0,
+    deployLagMs: 0,
     configure(app) {
       app.addHook("preHandler", (request, _reply, done) => {
         bodies.push({ method: request.method, url: request.url, body: request.body });

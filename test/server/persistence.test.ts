@@ -18,7 +18,7 @@ function databaseBytes(dbPath: string): Buffer {
 
 describe("persistence", () => {
   it("keeps Sources, keys and the deployment state across a restart, and stores no secret or key in clear", async () => {
-    const first = await startTestServer({ deployDelayMs: 100 });
+    const first = await startTestServer({ deployDelayMs: 100, deployLagMs: 0 });
     opened.push(first);
     const sources = sourceClient(first, first.adminKey);
     const secrets = {
@@ -53,7 +53,7 @@ describe("persistence", () => {
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
 
     await first.close({ keepData: true });
-    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 100 });
+    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 100, deployLagMs: 0 });
     opened.push(second);
     try {
       // The first server's key still works: keys are persisted.
@@ -77,11 +77,11 @@ describe("persistence", () => {
   });
 
   it("a deployment in progress at shutdown completes after the restart", async () => {
-    const first = await startTestServer({ deployDelayMs: 300 });
+    const first = await startTestServer({ deployDelayMs: 300, deployLagMs: 0 });
     opened.push(first);
     const id = await sourceClient(first, first.adminKey).createOk({ name: "in flight", deployment: minimalDeployment("webproxy") });
     await first.close({ keepData: true });
-    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 300 });
+    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 300, deployLagMs: 0 });
     opened.push(second);
     try {
       const client = sourceClient(second, first.adminKey);

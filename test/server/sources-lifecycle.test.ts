@@ -1,17 +1,19 @@
 // deployment_status (spec 3.1): deploying on create and on each deployment change or re-enable,
 // deployed once the deploy delay has passed (with date_deployed), disabled at once when disabled.
+// A change's deployment starts after a lag, during which reads still show the one before it.
 // The secure URL token exists only while secure URLs are on. Run on an injected clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
 import { minimalDeployment, sourceClient, type SourceClient } from "./fixtures";
 
 const DELAY_MS = 1500;
+const LAG_MS = 300;
 const START_MS = 1_800_000_000_000;
 let clock = START_MS;
 let server: TestServer;
 let sources: SourceClient;
 beforeAll(async () => {
-  server = await startTestServer({ now: () => clock, deployDelayMs: DELAY_MS });
+  server = await startTestServer({ now: () => clock, deployDelayMs: DELAY_MS, deployLagMs: LAG_MS });
   sources = sourceClient(server, server.adminKey);
 });
 afterAll(() => server.close());
@@ -27,7 +29,7 @@ describe("deployment lifecycle", () => {
     const id = await sources.createOk({ name: "life", deployment });
     expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: null, enabled: true });
 
-    clock += DELAY_MS - 1;
+    clock += LAG_MS + DELAY_MS - 1;
     expect((await state(id)).deployment_status).toBe("deploying");
     clock += 1;
     const firstDeployed = Math.floor(clock / 1000);
@@ -43,8 +45,13 @@ describe("deployment lifecycle", () => {
     await sources.patch(id, { deployment: same });
     expect((await state(id)).deployment_status).toBe("deployed");
 
-    // A deployment change redeploys; date_deployed stays the last completed one until it finishes.
-    await sources.patch(id, { deployment: { ...deployment, cache_ttl_error: 42 } });
+    // A deployment change redeploys after the lag: until then reads still say deployed, with the
+    // date of the deployment before; date_deployed stays the last completed one until it finishes.
+    const patched = await sources.patch(id, { deployment: { ...deployment, cache_ttl_error: 42 } });
+    expect(patched.body.data.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: firstDeployed });
+    clock += LAG_MS - 1;
+    expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: firstDeployed, enabled: true });
+    clock += 1;
     expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: firstDeployed, enabled: true });
     clock += DELAY_MS;
     const secondDeployed = Math.floor(clock / 1000);
@@ -56,6 +63,8 @@ describe("deployment lifecycle", () => {
     expect((await state(id)).deployment_status).toBe("disabled");
 
     await sources.patch(id, { enabled: true });
+    expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: secondDeployed, enabled: true });
+    clock += LAG_MS;
     expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: secondDeployed, enabled: true });
     clock += DELAY_MS;
     expect(await state(id)).toEqual({ deployment_status: "deployed", date_deployed: Math.floor(clock / 1000), enabled: true });
@@ -64,9 +73,11 @@ describe("deployment lifecycle", () => {
   it("a change while a deployment is in progress restarts it and keeps the last completed date", async () => {
     const deployment = minimalDeployment("webproxy");
     const id = await sources.createOk({ name: "busy", deployment });
-    clock += DELAY_MS / 2;
+    clock += LAG_MS + DELAY_MS / 2;
     await sources.patch(id, { deployment: { ...deployment, cache_ttl_error: 7 } });
-    clock += DELAY_MS / 2;
+    // Never deployed before: nothing older to show during the lag.
+    expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: null, enabled: true });
+    clock += LAG_MS + DELAY_MS / 2;
     expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: null, enabled: true });
     clock += DELAY_MS / 2;
     expect((await state(id)).deployment_status).toBe("deployed");
@@ -119,7 +130,7 @@ describe("lists follow the clock", () => {
   it("a cached list page shows statuses, dates and date order as of each request", async () => {
     const client = sourceClient(server, server.accountKey(["Sources"], "clocked"));
     const first = await client.createOk({ name: "first", deployment: minimalDeployment("webproxy") });
-    clock += DELAY_MS / 2;
+    clock += LAG_MS + DELAY_MS / 2;
     const second = await client.createOk({ name: "second", deployment: minimalDeployment("webproxy") });
     const page = async () =>
       (await client.list("sort=-date_deployed,name")).body.data.map((s: { id: string; attributes: { deployment_status: string } }) => [s.id, s.attributes.deployment_status]);
@@ -127,7 +138,7 @@ describe("lists follow the clock", () => {
     expect(await page()).toEqual([[first, "deploying"], [second, "deploying"]]);
     clock += DELAY_MS / 2;
     expect(await page()).toEqual([[first, "deployed"], [second, "deploying"]]);
-    clock += DELAY_MS;
+    clock += DELAY_MS / 2 + LAG_MS;
     // Both deployed; the later one first.
     expect(await page()).toEqual([[second, "deployed"], [first, "deployed"]]);
   });

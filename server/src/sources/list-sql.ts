@@ -5,8 +5,10 @@ import type { FilterCondition, ParsedListQuery } from "@asset-delivery/sdk";
 
 /** Unix seconds of the latest completed deployment, given @now in milliseconds. */
 export const DATE_DEPLOYED_SQL = "(CASE WHEN deploy_ready_at <= @now THEN deploy_ready_at / 1000 ELSE previous_deployed_at END)";
+/** Until a change's deployment starts (deploy_starts_at), a Source deployed before still says `deployed`. */
 export const DEPLOYMENT_STATUS_SQL =
-  "(CASE WHEN enabled = 0 THEN 'disabled' WHEN deploy_ready_at <= @now THEN 'deployed' ELSE 'deploying' END)";
+  "(CASE WHEN enabled = 0 THEN 'disabled' WHEN deploy_ready_at <= @now THEN 'deployed' " +
+  "WHEN deploy_starts_at > @now AND previous_deployed_at IS NOT NULL THEN 'deployed' ELSE 'deploying' END)";
 
 const TOP_LEVEL: Record<string, string> = { name: "name", enabled: "enabled", date_deployed: DATE_DEPLOYED_SQL };
 

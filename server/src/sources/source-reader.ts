@@ -51,7 +51,7 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
     const key = `${accountId}\n${JSON.stringify(query)}`;
     const cached = pages.get(key);
     if (cached && at < cached.validUntil) return cached;
-    const page = { ...store.page(accountId, query), validUntil: store.nextDeploymentEnd(accountId, at) ?? Infinity };
+    const page = { ...store.page(accountId, query), validUntil: store.nextDeploymentChange(accountId, at) ?? Infinity };
     if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value!);
     pages.set(key, page);
     return page;
@@ -61,7 +61,7 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
     const entry = {
       accountId: row.account_id,
       json: sourceResourceJson(row, store.openToken(row)),
-      validUntil: row.deploy_ready_at > readAt ? row.deploy_ready_at : Infinity,
+      validUntil: row.deploy_starts_at > readAt ? row.deploy_starts_at : row.deploy_ready_at > readAt ? row.deploy_ready_at : Infinity,
     };
     if (rendered.size >= MAX_ENTRIES) rendered.delete(rendered.keys().next().value!);
     rendered.set(row.id, entry);

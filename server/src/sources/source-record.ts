@@ -15,6 +15,8 @@ export interface SourceRecord {
   secrets: Record<string, unknown>;
   /** Present while deployment.secure_url_enabled is true. */
   secureUrlToken: string | null;
+  /** Milliseconds: when the latest deployment starts (reads show the one before until then). */
+  deployStartsAt: number;
   /** Milliseconds: when the latest deployment completes. */
   deployReadyAt: number;
   /** Unix seconds of the deployment completed before the latest one. */

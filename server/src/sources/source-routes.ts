@@ -32,9 +32,9 @@ declare module "fastify" {
 
 
 export function registerSources(app: FastifyInstance): void {
-  const { db, now, deployDelayMs, secretKey } = app.appOptions;
+  const { db, now, deployLagMs, deployDelayMs, secretKey } = app.appOptions;
   const store = createSourceStore(db, createSecretBox(secretKey), now);
-  const service = createSourceService(db, store, { now, deployDelayMs });
+  const service = createSourceService(db, store, { now, deployLagMs, deployDelayMs });
   const reader = createSourceReader(db, store, now);
   app.decorate("sourceStore", store);
   app.decorate("sourceService", service);

@@ -42,19 +42,27 @@ function secureUrlToken(deployment: PublicDeployment, current: string | null): s
 
 export type SourceService = ReturnType<typeof createSourceService>;
 
-export function createSourceService(db: Database, store: SourceStore, options: { now: () => number; deployDelayMs: number }) {
-  const { now, deployDelayMs } = options;
+export interface DeploymentTiming {
+  /** How long after a change its deployment starts; until then reads show the deployment before it. */
+  deployLagMs: number;
+  /** How long a deployment takes once started. */
+  deployDelayMs: number;
+}
+
+export function createSourceService(db: Database, store: SourceStore, options: DeploymentTiming & { now: () => number }) {
+  const { now, deployLagMs, deployDelayMs } = options;
 
   function rejectConflicts(record: SourceRecord): void {
     const issues = store.hostnameConflicts(record.id, record.deployment);
     if (issues.length) throw validationFailed(issues);
   }
 
-  /** A new deployment starts now; the one before it, if it had completed, becomes the previous one. */
+  /** A new deployment starts after the lag; the one before it, if it had completed, becomes the previous one. */
   function redeploy(record: SourceRecord): void {
     const at = now();
     if (record.deployReadyAt <= at) record.previousDeployedAt = Math.floor(record.deployReadyAt / 1000);
-    record.deployReadyAt = at + deployDelayMs;
+    record.deployStartsAt = at + deployLagMs;
+    record.deployReadyAt = record.deployStartsAt + deployDelayMs;
   }
 
   return {
@@ -69,7 +77,8 @@ export function createSourceService(db: Database, store: SourceStore, options: {
         deployment,
         secrets: withoutNulls(secrets),
         secureUrlToken: secureUrlToken(deployment, null),
-        deployReadyAt: now() + deployDelayMs,
+        deployStartsAt: now() + deployLagMs,
+        deployReadyAt: now() + deployLagMs + deployDelayMs,
         previousDeployedAt: null,
       };
       db.transaction(() => {

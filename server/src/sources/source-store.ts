@@ -19,6 +19,8 @@ interface StoredRow {
   deployment: string;
   secrets: string;
   secure_url_token: string | null;
+  /** Milliseconds: when the latest deployment starts. */
+  deploy_starts_at: number;
   /** Milliseconds: until then the status and date may still change by themselves. */
   deploy_ready_at: number;
   previous_deployed_at: number | null;
@@ -30,7 +32,7 @@ export interface SourceRow extends Omit<StoredRow, "previous_deployed_at"> {
   date_deployed: number | null;
 }
 
-const RESPONSE_COLUMNS = `id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_ready_at,
+const RESPONSE_COLUMNS = `id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_starts_at, deploy_ready_at,
   ${DEPLOYMENT_STATUS_SQL} AS deployment_status, ${DATE_DEPLOYED_SQL} AS date_deployed`;
 
 // List statements differ only by their filters and sorts; a bounded cache keeps them prepared.
@@ -48,10 +50,10 @@ export type SourceStore = ReturnType<typeof createSourceStore>;
 
 export function createSourceStore(db: Database, box: SecretBox, now: () => number) {
   const insert = db.prepare(`INSERT INTO sources
-    (id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_ready_at, previous_deployed_at, created_at, updated_at)
-    VALUES (@id, @account_id, @name, @enabled, @deployment, @secrets, @secure_url_token, @deploy_ready_at, @previous_deployed_at, @now, @now)`);
+    (id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_starts_at, deploy_ready_at, previous_deployed_at, created_at, updated_at)
+    VALUES (@id, @account_id, @name, @enabled, @deployment, @secrets, @secure_url_token, @deploy_starts_at, @deploy_ready_at, @previous_deployed_at, @now, @now)`);
   const update = db.prepare(`UPDATE sources SET name = @name, enabled = @enabled, deployment = @deployment, secrets = @secrets,
-    secure_url_token = @secure_url_token, deploy_ready_at = @deploy_ready_at, previous_deployed_at = @previous_deployed_at, updated_at = @now
+    secure_url_token = @secure_url_token, deploy_starts_at = @deploy_starts_at, deploy_ready_at = @deploy_ready_at, previous_deployed_at = @previous_deployed_at, updated_at = @now
     WHERE id = @id AND account_id = @account_id`);
   const stored = db.prepare<[{ account: string; id: string }], StoredRow>("SELECT * FROM sources WHERE account_id = @account AND id = @id");
   const forResponse = db.prepare<[{ account: string; id: string; now: number }], SourceRow>(
@@ -63,8 +65,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
   const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
   const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
   const openedTokens = new Map<string, string>();
-  const nextDeploymentEnd = db.prepare<[string, number], number | null>(
-    "SELECT min(deploy_ready_at) FROM sources WHERE account_id = ? AND deploy_ready_at > ?",
+  const nextDeploymentChange = db.prepare<[{ account: string; after: number }], number | null>(
+    `SELECT min(CASE WHEN deploy_starts_at > @after THEN deploy_starts_at ELSE deploy_ready_at END)
+     FROM sources WHERE account_id = @account AND deploy_ready_at > @after`,
   ).pluck();
   // Rows by their ids (a JSON array), in no particular order.
   const byIds = db.prepare<[{ ids: string; now: number }], SourceRow>(
@@ -103,6 +106,7 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       deployment: deploymentJson(record.deployment),
       secrets: sealSecrets(record.id, record.secrets),
       secure_url_token: record.secureUrlToken === null ? null : box.seal(record.secureUrlToken, `${record.id}:secure_url_token`),
+      deploy_starts_at: record.deployStartsAt,
       deploy_ready_at: record.deployReadyAt,
       previous_deployed_at: record.previousDeployedAt,
       now: now(),
@@ -162,6 +166,7 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
         deployment: JSON.parse(row.deployment) as PublicDeployment,
         secrets,
         secureUrlToken: row.secure_url_token === null ? null : box.open(row.secure_url_token, `${id}:secure_url_token`),
+        deployStartsAt: row.deploy_starts_at,
         deployReadyAt: row.deploy_ready_at,
         previousDeployedAt: row.previous_deployed_at,
       };
@@ -178,9 +183,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       const ids = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size }) as string[];
       return { ids, total };
     },
-    /** Milliseconds: when the account's next deployment in progress ends (its statuses and dates change), null if none. */
-    nextDeploymentEnd(accountId: string, after: number): number | null {
-      return nextDeploymentEnd.get(accountId, after) ?? null;
+    /** Milliseconds: when the account's next deployment starts or ends (its statuses and dates change), null if none. */
+    nextDeploymentChange(accountId: string, after: number): number | null {
+      return nextDeploymentChange.get({ account: accountId, after }) ?? null;
     },
     /** The rows of these Sources (ids from `page`, which checked the account), in no particular order. */
     rows(ids: readonly string[]): SourceRow[] {

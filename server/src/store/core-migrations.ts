@@ -104,4 +104,12 @@ export const coreMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // A change's deployment starts after a lag (like the real service's): until then reads still
+    // show the deployment before it. Milliseconds; 0 for rows written before: started long ago.
+    id: "core-006-sources-deploy-starts-at",
+    up(db) {
+      db.exec("ALTER TABLE sources ADD COLUMN deploy_starts_at INTEGER NOT NULL DEFAULT 0");
+    },
+  },
 ];

@@ -17,7 +17,7 @@ let client: AssetDeliveryClient;
 const stacks: ProgramStack[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ deployDelayMs: 0 });
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
 });
 

@@ -12,7 +12,7 @@ let server: TestServer;
 let program: ProgramStack;
 
 beforeAll(async () => {
-  server = await startTestServer({ deployDelayMs: 0 });
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   program = await programStack(path.join(TEST_PROGRAMS, "sources"), "many", { baseUrl: server.url, apiKey: server.adminKey });
   // More creates than the spec's hourly limit: this server does not limit, so neither does the client.
   await program.set({

@@ -52,7 +52,7 @@ async function serverSource(name: string): Promise<Source> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ deployDelayMs: 0 });
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
   program = await programStack(path.join(TEST_PROGRAMS, "sources"), "e2e", { baseUrl: server.url, apiKey: server.adminKey });
   await declare({ photos, assets }, initialSecrets());
