@@ -16,6 +16,7 @@ function row(overrides: Record<string, unknown> = {}) {
   return {
     id: "A".repeat(24),
     account_id: "B".repeat(24),
+    deploy_starts_at: 1_799_999_998_000,
     deploy_ready_at: 1_799_999_999_000,
     name: 'quote " backslash \\ newline \n',
     enabled: 1 as const,
