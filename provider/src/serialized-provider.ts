@@ -17,5 +17,9 @@ export const SOURCE_RESOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source"
 /** The input the dynamic-provider host reads the provider from. */
 export const PROVIDER_KEY = "__provider";
 
-/** The module text stored as `__provider`. */
-export const SERIALIZED_PROVIDER = 'exports.handler = () => require("@asset-delivery/provider/dist/runtime").sourceProvider;\n';
+/**
+ * The module text stored as `__provider`: a require of the package's stable `./runtime` export.
+ * States written before that export existed name `@asset-delivery/provider/dist/runtime`; package.json keeps
+ * that path exported for good, because `read` and `destroy` load whatever text a state holds.
+ */
+export const SERIALIZED_PROVIDER = 'exports.handler = () => require("@asset-delivery/provider/runtime").sourceProvider;\n';

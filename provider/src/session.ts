@@ -11,13 +11,19 @@ export interface Session {
 
 const sessions = new Map<string, Session>();
 
+/** The provider's session for these credentials, shared by the whole process: never closed. */
 export function sessionFor(credentials: Credentials): Session {
   const key = JSON.stringify([credentials.baseUrl, credentials.apiKey, credentials.pacing]);
   let session = sessions.get(key);
   if (!session) {
-    const client = createClient(credentials);
-    session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
+    session = openSession(credentials);
     sessions.set(key, session);
   }
   return session;
+}
+
+/** A session of the caller's own, which the caller closes (`session.client.close()`). */
+export function openSession(credentials: Credentials): Session {
+  const client = createClient(credentials);
+  return { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
 }

@@ -33,4 +33,12 @@ describe("liveSources", () => {
     expect(ids.every((id) => found.get(id)?.id === id)).toBe(true);
     expect(missing.map((id) => found.has(id) && found.get(id))).toEqual([undefined, undefined]);
   }, 120_000);
+
+  it("can be asked again in the same process: each call closes only the client it opened", async () => {
+    const credentials = { baseUrl: server.url, apiKey: server.adminKey };
+    const first = await liveSources(credentials, ids.slice(0, 2));
+    const second = await liveSources(credentials, ids.slice(0, 2));
+    expect([...second.values()].map((source) => source?.id)).toEqual([...first.values()].map((source) => source?.id));
+    expect([...second.keys()]).toEqual(ids.slice(0, 2));
+  }, 120_000);
 });

@@ -9,17 +9,31 @@ import { PROVIDER_KEY, SERIALIZED_PROVIDER } from "@asset-delivery/provider/dist
 // @pulumi/pulumi, without type declarations.
 const nodeRequire = createRequire(require.resolve("@pulumi/pulumi/cmd/dynamic-provider"));
 const requireFromString = nodeRequire("require-from-string") as (code: string) => { handler(): unknown };
-const { sourceProvider } = nodeRequire("@asset-delivery/provider/dist/runtime") as { sourceProvider: object };
+const { sourceProvider } = nodeRequire("@asset-delivery/provider/runtime") as { sourceProvider: object };
+
+// What every state written before the `./runtime` export existed holds: it must load for good.
+const LEGACY_SERIALIZED_PROVIDER = 'exports.handler = () => require("@asset-delivery/provider/dist/runtime").sourceProvider;\n';
 
 describe("the serialized provider", () => {
   it("loads, as the dynamic-provider host loads it, into the installed runtime's provider", () => {
     expect(requireFromString(SERIALIZED_PROVIDER).handler()).toBe(sourceProvider);
   });
 
+  it("of older states still loads, through the package's exports, into the same provider", () => {
+    expect(requireFromString(LEGACY_SERIALIZED_PROVIDER).handler()).toBe(sourceProvider);
+  });
+
+  it("names only paths the package exports, so Node resolves them however the package is installed", () => {
+    const exported = Object.keys((nodeRequire("@asset-delivery/provider/package.json") as { exports: object }).exports);
+    expect(exported).toEqual(expect.arrayContaining(["./runtime", "./dist/runtime"]));
+    // An unexported path is refused: the exports map, not the file layout, is what the texts rely on.
+    expect(() => nodeRequire("@asset-delivery/provider/dist/session")).toThrow(expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }));
+  });
+
   it("is one require of the runtime module, under the key the host reads", () => {
     expect(PROVIDER_KEY).toBe("__provider");
     expect(SERIALIZED_PROVIDER.length).toBeLessThan(120);
-    expect(SERIALIZED_PROVIDER.match(/require\("[^"]+"\)/g)).toEqual(['require("@asset-delivery/provider/dist/runtime")']);
+    expect(SERIALIZED_PROVIDER.match(/require\("[^"]+"\)/g)).toEqual(['require("@asset-delivery/provider/runtime")']);
   });
 
   it("stands for a provider with every method the engine may call", () => {

@@ -6,10 +6,17 @@
 // program passed as secrets are compared but never shown.
 import deepEqual from "fast-deep-equal";
 import type { Source } from "@asset-delivery/sdk";
-import { comparableDeployment, diffSource, secretFlagMismatches } from "@asset-delivery/provider/dist/diff";
-import { isPlainObject } from "@asset-delivery/provider/dist/names";
-import { declarableDeployment, inputsFromSource, sourceAttributes, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
-import { pathsOverlap } from "@asset-delivery/provider/dist/unknowns";
+import {
+  comparableDeployment,
+  declarableDeployment,
+  diffSource,
+  inputsFromSource,
+  isPlainObject,
+  pathsOverlap,
+  secretFlagMismatches,
+  sourceAttributes,
+  type SourceInputs,
+} from "@asset-delivery/provider/drift";
 import type { DeclaredSource } from "./declared-state";
 import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
 

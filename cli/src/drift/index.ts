@@ -1,7 +1,7 @@
 // Drift review: the Sources a stack manages, as its state declares them, against the server now.
 // Reads only: the stack's state and config, and GETs of the API.
 import * as path from "node:path";
-import { resolveCredentials } from "@asset-delivery/provider/dist/credentials";
+import { resolveCredentials } from "@asset-delivery/provider/drift";
 import { compareSources } from "./compare";
 import { declaredSources } from "./declared-state";
 import { DriftError, explainFailure } from "./failure";

@@ -196,7 +196,7 @@ describe("a Source's life through pulumi", () => {
     for (const { inputs } of sources) {
       const code = inputs!.__provider!;
       expect(code.length).toBeLessThan(4000);
-      expect(code.match(/require\("[^"]+"\)/g)?.every((call) => call === 'require("@asset-delivery/provider/dist/runtime")')).toBe(true);
+      expect(code.match(/require\("[^"]+"\)/g)?.every((call) => call === 'require("@asset-delivery/provider/runtime")')).toBe(true);
       expect(code).not.toMatch(/createClient|undici|zod|apiKey/);
     }
   }, STEP_TIMEOUT);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Checks the four publishable packages as the registry and their users will see them, from their
+# built dist/ (run `npm run build` first; `npm run check:packages` does both): publint (the
+# package.json against the packed files, warnings count as errors), Are the Types Wrong (every
+# `exports` entry resolves to JavaScript and matching types, for node10, node16 and bundlers), and
+# `npm publish --dry-run` (nothing is published). Exits non-zero on the first problem.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+for pkg in sdk server provider cli; do
+  printf '\n== @asset-delivery/%s\n' "$pkg"
+  (
+    cd "$pkg"
+    npx --no-install publint --strict
+    npx --no-install attw --pack . --format table-flipped
+    npm publish --dry-run --ignore-scripts 2>&1 | grep -Ev '^npm notice [0-9.]+ ?[kM]?B ' # the file list is publint's business
+  )
+done
