@@ -44,6 +44,14 @@ describe("check", () => {
     expect(failures).toHaveLength(7);
   });
 
+  it("refuses more than 100 hostnames at preview, naming the field and the rule", () => {
+    const domains = (count: number) => Array.from({ length: count }, (_, i) => `d${i}.example.com`);
+    expect(reasons({ name: "Photos", deployment: { ...webfolder, customDomains: domains(99) }, deploymentSecrets: {} })).toEqual([]);
+    expect(reasons({ name: "Photos", deployment: { ...webfolder, customDomains: domains(100) }, deploymentSecrets: {} })).toEqual([
+      "deployment.customDomains: must name at most 100 hostnames: a Source has at most 100, service_subdomains and custom_domains together (101 given)",
+    ]);
+  });
+
   it("requires a type's write-only secrets at creation, and names them where they were declared", () => {
     expect(reasons({ name: "Assets", deployment: s3, deploymentSecrets: {} })).toEqual(["deployment.s3SecretKey: is required"]);
   });

@@ -183,6 +183,32 @@ describe("validation: each rule answers 400 naming the field in source.pointer",
   });
 });
 
+describe("at most 100 hostnames per Source, subdomains and custom domains together", () => {
+  const names = (count: number, make: (i: number) => string) => Array.from({ length: count }, (_, i) => make(i));
+  const tooMany = /must name at most 100 hostnames: a Source has at most 100, service_subdomains and custom_domains together/;
+
+  it("creates a Source with 100, refuses 101 on create and on update, and reserves nothing refused", async () => {
+    const label = uniqueLabel("many");
+    const hundred = { ...minimalDeployment("webproxy", label), custom_domains: names(99, (i) => `d${i}.${label}.example.com`) };
+    const id = await sources.createOk({ name: "a hundred hostnames", deployment: hundred });
+
+    const overBoth = { ...minimalDeployment("webproxy"), custom_domains: names(100, (i) => `x${i}.${uniqueLabel()}.example.com`) };
+    expectIssue(await sources.create({ name: "101", deployment: overBoth }), "/data/attributes/deployment/custom_domains", /\(101 given\)/);
+    const overOne = { ...minimalDeployment("webproxy"), service_subdomains: names(101, () => uniqueLabel()) };
+    expectIssue(await sources.create({ name: "101 subdomains", deployment: overOne }), "/data/attributes/deployment/service_subdomains", tooMany);
+    expectIssue(await sources.patch(id, { deployment: { ...hundred, custom_domains: [...hundred.custom_domains, `one-more.${label}.example.com`] } }), "/data/attributes/deployment/custom_domains", tooMany);
+    // The refused hostnames were never reserved: a new Source may take one.
+    expect((await sources.create({ name: "free", deployment: { ...minimalDeployment("webproxy"), custom_domains: [overBoth.custom_domains[0]] } })).status).toBe(201);
+  });
+
+  it("refuses 70,000 custom domains (an 800 KB body) by their count, before checking any of them", async () => {
+    // Not one is a valid domain: a single error says the members were never looked at.
+    const response = await sources.create({ name: "bomb", deployment: { ...minimalDeployment("webproxy"), custom_domains: names(70_000, (i) => `x ${i}`) } });
+    expectIssue(response, "/data/attributes/deployment/custom_domains", tooMany);
+    expect(response.body.errors).toHaveLength(1);
+  });
+});
+
 describe("hostnames are unique across all accounts, case-insensitively", () => {
   it("refuses a subdomain another account uses, naming the field and the value but not the other Source", async () => {
     const label = uniqueLabel("shared");

@@ -66,17 +66,37 @@ export const domainNameSchema = z
     { error: "must be a valid domain name such as images.example.com (labels of letters, digits and hyphens, a top-level domain that starts with a letter)" },
   );
 
-/** A list whose members must be unique, compared case-insensitively (DNS names). */
-export function uniqueNames<T extends z.ZodType<string>>(member: T) {
-  return z.array(member, expected("a list of strings")).superRefine((values, ctx) => {
-    const seen = new Set<string>();
-    values.forEach((value, index) => {
-      if (typeof value !== "string") return;
-      const key = value.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index], message: `must not repeat "${value}" (names are compared case-insensitively)` });
-      seen.add(key);
+/** A Source answers on at most this many hostnames: service subdomains and custom domains together. */
+export const MAX_HOSTNAMES_PER_SOURCE = 100;
+
+/**
+ * A list of at least `min` and at most `max` names, unique compared case-insensitively (DNS
+ * names). The length is checked before any member is: an oversized list (85,000 names in one
+ * request) is refused at once instead of after checking each name.
+ */
+export function uniqueNames<T extends z.ZodType<string>>(member: T, limits: { min?: { count: number; error: string }; max: { count: number; error: string } }) {
+  const { min = { count: 0, error: "" }, max } = limits;
+  const list = z
+    .array(member, expected("a list of strings"))
+    .min(min.count, { error: min.error })
+    .max(max.count, { error: max.error })
+    .superRefine((values, ctx) => {
+      const seen = new Set<string>();
+      values.forEach((value, index) => {
+        if (typeof value !== "string") return;
+        const key = value.toLowerCase();
+        if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index], message: `must not repeat "${value}" (names are compared case-insensitively)` });
+        seen.add(key);
+      });
     });
-  });
+  // A preprocess step is documented as the list itself in JSON Schema (zod documents the pipe's output).
+  return z.preprocess<unknown, typeof list, z.input<typeof list>>((value, ctx) => {
+    if (Array.isArray(value) && value.length > max.count) {
+      ctx.addIssue({ code: "too_big", origin: "array", maximum: max.count, inclusive: true, input: value, message: max.error });
+      return z.NEVER;
+    }
+    return value;
+  }, list);
 }
 
 // A host name (last label not numeric, which would make it an IPv4 address) or an IPv4 address,

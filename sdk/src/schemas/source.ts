@@ -18,6 +18,7 @@ import {
   isReadOnly,
   isWriteOnly,
   latin1Key32Schema,
+  MAX_HOSTNAMES_PER_SOURCE,
   prefixSchema,
   readOnly,
   type ReadOnly,
@@ -62,6 +63,9 @@ export const defaultParamsSchema = z
 
 const robotsTxt = oneOf(["origin", "allow-all", "disallow-all"]).default("origin");
 
+const TOO_MANY_HOSTNAMES = `must name at most ${MAX_HOSTNAMES_PER_SOURCE} hostnames: a Source has at most ${MAX_HOSTNAMES_PER_SOURCE}, service_subdomains and custom_domains together`;
+const HOSTNAMES_MAX = { count: MAX_HOSTNAMES_PER_SOURCE, error: TOO_MANY_HOSTNAMES };
+
 // Fields of every deployment type (spec 2.3, first table).
 const commonDeploymentFields = {
   annotation: annotationSchema.optional(), // the server writes a default naming the acting user
@@ -69,14 +73,14 @@ const commonDeploymentFields = {
   cache_ttl_error: cacheTtlErrorSchema.default(300),
   cache_ttl_value: cacheTtlValueSchema.default(31_536_000),
   crossdomain_xml_enabled: booleanSchema.default(false),
-  custom_domains: uniqueNames(domainNameSchema).default([]),
+  custom_domains: uniqueNames(domainNameSchema, { max: HOSTNAMES_MAX }).default([]),
   default_params: defaultParamsSchema.default({}),
   image_error: httpUrlSchema.nullable().default(null),
   image_error_append_qs: booleanSchema.default(false),
   image_missing: httpUrlSchema.nullable().default(null),
   image_missing_append_qs: booleanSchema.default(false),
   secure_url_enabled: booleanSchema.default(false),
-  service_subdomains: uniqueNames(subdomainLabelSchema).min(1, { error: "must name at least one subdomain" }),
+  service_subdomains: uniqueNames(subdomainLabelSchema, { min: { count: 1, error: "must name at least one subdomain" }, max: HOSTNAMES_MAX }),
 };
 
 // Credentials the service uses to upload to a storage origin. Only the update example shows this
@@ -218,7 +222,12 @@ function deploymentInput(type: SourceType, relaxSecrets: boolean) {
   for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
     shape[name] = isReadOnly(schema) ? ignoredOnInput : relaxSecrets && isWriteOnly(schema) ? schema.optional() : schema;
   }
-  return z.strictObject({ type: z.literal(type), ...shape });
+  // Each list is bounded on its own (stated in the OpenAPI document); this bounds the two together.
+  return z.strictObject({ type: z.literal(type), ...shape }).superRefine((deployment, ctx) => {
+    const { service_subdomains: subdomains = [], custom_domains: domains = [] } = deployment as { service_subdomains?: string[]; custom_domains?: string[] };
+    const total = subdomains.length + domains.length;
+    if (total > MAX_HOSTNAMES_PER_SOURCE) ctx.addIssue({ code: "custom", path: ["custom_domains"], message: `${TOO_MANY_HOSTNAMES} (${total} given)` });
+  });
 }
 
 function deploymentUnion(member: (type: SourceType) => z.ZodObject) {
