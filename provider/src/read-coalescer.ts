@@ -1,9 +1,23 @@
-// Reads that arrive together (a refresh of a whole stack) share paged list calls: the API has no
-// id filter, so the account's Sources are listed, 100 a page, and every waiting read is answered
-// from the pages. A batch is sent once reads stop arriving (10 ms of quiet), at most 50 ms after its
-// first read. A lone read, or a few reads when the rest of the listing is longer than they
-// are, costs one GET each instead. Pages stay valid for a short while, so that the next wave of
-// reads (Pulumi refreshes a handful of resources at a time) is answered at once, without a request.
+// Reads of Sources (a refresh, the adoptions of an import, a drift review) answered from one
+// listing of the account: the API has no id filter, so the account's Sources are listed 100 a
+// page, and every read is answered from the pages, each as soon as the page holding it arrives.
+//
+// Why not gather reads in a time window and list only as far as they need: the engine refreshes
+// (and creates) a few resources at a time (`--parallel`, 8 by default), each next read only after
+// an earlier one is answered. So there are never more than 8 reads waiting, and a rule that lists
+// the next pages only when more reads wait than pages remain never lists a big account: at 1,000
+// Sources (10 pages) every read became a single GET, 1,000 GETs at the spec's 4 requests a second.
+//
+// Instead the first read starts a listing. A lone read that page 0 does not answer is a GET (a
+// targeted refresh, one adoption); once a second read has been asked, every remaining page is
+// requested at once (the client's pacing spaces them) and reads are answered from them. A refresh
+// then costs the account's pages, whatever the stack's size. A Source missing from the complete
+// listing is confirmed gone by a GET: the API promises no order, so a page may shift when a Source
+// is created meanwhile, and dropping a live Source from the state would be worse than one request.
+// A listing answers each Source once (a refresh or an import reads each once), and only for
+// `maxAgeMs` after it began: a Source read again is asked of the server again, in a new listing, so
+// that a process living through several operations (tests, a drift review after a write) never
+// answers from a copy older than its last read. What this process writes replaces a listed copy.
 import { MAX_PAGE_SIZE, NotFoundError, type Source } from "@asset-delivery/sdk";
 
 export interface SourceLookup {
@@ -12,126 +26,176 @@ export interface SourceLookup {
 }
 
 export interface ReadCoalescerOptions {
-  /** The longest the first read of a batch waits for others to join it. Default 50 ms. */
-  windowMs?: number;
-  /** A batch is sent once no read has joined it for this long (a refresh's reads come in bursts). Default 10 ms. */
-  quietMs?: number;
-  /** How long listed pages answer later reads. Default 60 s. */
-  snapshotTtlMs?: number;
-  /** Reads at or below this count, with nothing listed yet, are GETs. Default 2. */
-  maxSingleReads?: number;
+  /** How long a listing answers reads after it began. Default 60 s. */
+  maxAgeMs?: number;
   now?: () => number;
 }
 
 interface Waiter {
-  id: string;
   resolve: (source: Source | undefined) => void;
   reject: (error: unknown) => void;
 }
 
-export class ReadCoalescer {
-  private readonly windowMs: number;
-  private readonly quietMs: number;
-  private readonly snapshotTtlMs: number;
-  private readonly maxSingleReads: number;
-  private readonly now: () => number;
+/** One pass over the account's pages. */
+interface Listing {
+  startedAt: number;
+  /** Sources seen in its pages, or written by this process since. */
+  sources: Map<string, Source>;
+  /** Distinct ids asked of this listing. */
+  asked: Set<string>;
+  /** Ids it answered: each Source once. */
+  answered: Set<string>;
+  /** Reads waiting for a page, by id. */
+  waiting: Map<string, Waiter[]>;
+  /** Page 0 is listed (and with it the number of pages). */
+  firstPage: Promise<number>;
+  /** Every page is listed; started once more than one read was asked. */
+  allPages?: Promise<void>;
+  complete: boolean;
+  /** GETs of reads the pages did not answer, by id. */
+  confirming: Map<string, Promise<void>>;
+}
 
-  private waiting: Waiter[] = [];
-  private flushing: Promise<void> = Promise.resolve();
-  private scheduled = false;
-  private lastJoinedAt = 0;
-  /** Sources seen in listed pages (or written since), by id. */
-  private known = new Map<string, Source>();
-  private pagesListed = 0;
-  private totalPages: number | undefined;
-  private listedAt = 0;
+export class ReadCoalescer {
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
+  private listing: Listing | undefined;
 
   constructor(
     private readonly lookup: SourceLookup,
     options: ReadCoalescerOptions = {},
   ) {
-    this.windowMs = options.windowMs ?? 50;
-    this.quietMs = Math.min(options.quietMs ?? 10, this.windowMs);
-    this.snapshotTtlMs = options.snapshotTtlMs ?? 60_000;
-    this.maxSingleReads = options.maxSingleReads ?? 2;
+    this.maxAgeMs = options.maxAgeMs ?? 60_000;
     this.now = options.now ?? Date.now;
   }
 
   /** The Source as the server has it, or undefined when the server no longer has it. */
   read(id: string): Promise<Source | undefined> {
-    // Listed a moment ago: answered at once, without waiting for a window (a refresh's later waves).
-    this.expireSnapshot();
-    const listed = this.known.get(id);
-    if (listed) return Promise.resolve(listed);
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ id, resolve, reject });
-      this.lastJoinedAt = performance.now();
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // Reads arriving while a batch is being answered form the next batch.
-      this.flushing = this.flushing.then(() => this.gathered()).then(() => this.flush());
+    const listing = this.current(id);
+    const listed = listing.sources.get(id);
+    if (listed) {
+      listing.answered.add(id);
+      return Promise.resolve(listed);
+    }
+    const answer = new Promise<Source | undefined>((resolve, reject) => {
+      listing.waiting.set(id, [...(listing.waiting.get(id) ?? []), { resolve, reject }]);
     });
+    listing.asked.add(id);
+    void this.pursue(listing, id);
+    return answer;
   }
 
-  /** A Source this process just wrote: later reads get it as written. */
+  /** A Source this process just wrote: the listing's copy, if it has one, is replaced. */
   remember(source: Source): void {
-    if (this.pagesListed > 0) this.known.set(source.id, source);
+    if (this.listing?.sources.has(source.id)) this.listing.sources.set(source.id, source);
   }
 
-  /** Resolves when reads have stopped joining the batch for `quietMs`, or `windowMs` after it began. */
-  private gathered(): Promise<void> {
-    const began = performance.now();
-    return new Promise((resolve) => {
-      const check = () => {
-        const now = performance.now();
-        const quietFor = now - Math.max(this.lastJoinedAt, began);
-        const left = Math.min(this.quietMs - quietFor, this.windowMs - (now - began));
-        if (left <= 0) resolve();
-        else setTimeout(check, left);
-      };
-      setTimeout(check, this.quietMs);
+  /**
+   * The listing that answers a read of `id` now: a new one when there is none, when it is too old,
+   * or when it already answered `id` (a second read of a Source wants the server's copy now).
+   */
+  private current(id: string): Listing {
+    const listing = this.listing;
+    if (listing && this.now() - listing.startedAt < this.maxAgeMs && !listing.answered.has(id)) return listing;
+    return this.startListing();
+  }
+
+  private startListing(): Listing {
+    const listing: Listing = {
+      startedAt: this.now(),
+      sources: new Map(),
+      asked: new Set(),
+      answered: new Set(),
+      waiting: new Map(),
+      firstPage: Promise.resolve(0),
+      complete: false,
+      confirming: new Map(),
+    };
+    listing.firstPage = this.listPage(listing, 0).then(async (totalPages) => {
+      if (totalPages <= 1) await this.completed(listing);
+      return totalPages;
     });
+    // Failures reach the waiting reads (see listPage); this only keeps Node from reporting them twice.
+    listing.firstPage.catch(() => undefined);
+    this.listing = listing;
+    return listing;
   }
 
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    const batch = this.waiting;
-    this.waiting = [];
+  /** Lists pages 1 .. totalPages-1 (once per listing), then confirms the still-missing reads. */
+  private listAll(listing: Listing, totalPages: number): Promise<void> {
+    listing.allPages ??= (async () => {
+      const rest = Array.from({ length: totalPages - 1 }, (_, i) => this.listPage(listing, i + 1));
+      await Promise.all(rest);
+      await this.completed(listing);
+    })().catch(() => undefined);
+    return listing.allPages;
+  }
+
+  /** Lists one page and answers the reads it holds; a failure fails every waiting read and the listing. */
+  private async listPage(listing: Listing, number: number): Promise<number> {
     try {
-      const found = await this.answer([...new Set(batch.map((w) => w.id))]);
-      for (const waiter of batch) waiter.resolve(found.get(waiter.id));
+      const page = await this.lookup.list({ number, size: MAX_PAGE_SIZE });
+      for (const source of page.data) {
+        if (!listing.sources.has(source.id)) listing.sources.set(source.id, source);
+        this.settle(listing, source.id, listing.sources.get(source.id));
+      }
+      return page.pagination.totalPages;
     } catch (error) {
-      for (const waiter of batch) waiter.reject(error);
+      this.fail(listing, error);
+      throw error;
     }
   }
 
-  private async answer(ids: string[]): Promise<Map<string, Source | undefined>> {
-    this.expireSnapshot();
-    const found = new Map<string, Source | undefined>();
-    let missing = ids.filter((id) => !this.known.has(id));
-    while (missing.length > 0 && this.shouldListNextPage(missing.length)) {
-      await this.listNextPage();
-      missing = missing.filter((id) => !this.known.has(id));
+  /** The listing is complete: a read it did not answer is confirmed by a GET. */
+  private async completed(listing: Listing): Promise<void> {
+    listing.complete = true;
+    await Promise.all([...listing.waiting.keys()].map((id) => this.confirm(listing, id)));
+  }
+
+  /** After page 0: the read is answered, or waits for the other pages, or is a GET. Never throws: failures reach the waiters. */
+  private async pursue(listing: Listing, id: string): Promise<void> {
+    let totalPages: number;
+    try {
+      totalPages = await listing.firstPage;
+    } catch {
+      return; // the listing failed and rejected every waiting read
     }
-    // A Source missing from a complete listing is confirmed gone by a GET: pages may shift.
-    const fetched = await Promise.all(missing.map(async (id) => [id, await this.getOrUndefined(id)] as const));
-    for (const id of ids) found.set(id, this.known.get(id));
-    for (const [id, source] of fetched) found.set(id, source);
-    return found;
+    if (!listing.waiting.has(id)) return;
+    const lone = listing.asked.size === 1 && listing.allPages === undefined;
+    if (listing.complete || lone) await this.confirm(listing, id);
+    else await this.listAll(listing, totalPages);
   }
 
-  private shouldListNextPage(missing: number): boolean {
-    if (this.totalPages === undefined) return missing > this.maxSingleReads;
-    const remaining = this.totalPages - this.pagesListed;
-    return remaining > 0 && missing >= remaining;
+  /** One GET for a read the pages did not answer (once per id). */
+  private confirm(listing: Listing, id: string): Promise<void> {
+    let confirming = listing.confirming.get(id);
+    if (!confirming) {
+      confirming = this.getOrUndefined(id).then(
+        (source) => this.settle(listing, id, source),
+        (error: unknown) => {
+          const waiters = listing.waiting.get(id) ?? [];
+          listing.waiting.delete(id);
+          for (const waiter of waiters) waiter.reject(error);
+        },
+      );
+      listing.confirming.set(id, confirming);
+    }
+    return confirming;
   }
 
-  private async listNextPage(): Promise<void> {
-    if (this.pagesListed === 0) this.listedAt = this.now();
-    const page = await this.lookup.list({ number: this.pagesListed, size: MAX_PAGE_SIZE });
-    for (const source of page.data) this.known.set(source.id, source);
-    this.pagesListed += 1;
-    this.totalPages = page.pagination.totalPages;
+  private settle(listing: Listing, id: string, source: Source | undefined): void {
+    if (source) listing.sources.set(id, source);
+    if (listing.waiting.has(id)) listing.answered.add(id);
+    const waiters = listing.waiting.get(id) ?? [];
+    listing.waiting.delete(id);
+    for (const waiter of waiters) waiter.resolve(source);
+  }
+
+  private fail(listing: Listing, error: unknown): void {
+    if (this.listing === listing) this.listing = undefined;
+    const waiters = [...listing.waiting.values()].flat();
+    listing.waiting.clear();
+    for (const waiter of waiters) waiter.reject(error);
   }
 
   private async getOrUndefined(id: string): Promise<Source | undefined> {
@@ -141,12 +205,5 @@ export class ReadCoalescer {
       if (error instanceof NotFoundError) return undefined;
       throw error;
     }
-  }
-
-  private expireSnapshot(): void {
-    if (this.pagesListed === 0 || this.now() - this.listedAt < this.snapshotTtlMs) return;
-    this.known.clear();
-    this.pagesListed = 0;
-    this.totalPages = undefined;
   }
 }

@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
 import { checkSource } from "@asset-delivery/provider/dist/check";
+import { inputsFromSource } from "@asset-delivery/provider/dist/source-state";
 import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
 import { createSource } from "@asset-delivery/provider/dist/lifecycle/create";
 import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
@@ -231,6 +232,26 @@ describe("adoption by id", () => {
     expect(outs).toMatchObject({ name: "Photos", deployment: { webfolderBaseUrl: "https://origin.example.com/images/" }, adoptSourceId: existing.id });
     expect(bodies.map((b) => b.method)).toEqual(["GET", "PATCH"]);
     expect(patches()).toEqual([{ name: "Photos", deployment: expect.objectContaining({ webfolder_base_url: "https://origin.example.com/images/" }) }]);
+  });
+
+  it("sends no PATCH for a Source already in the declared state, whatever its type", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
+    const made = await Promise.all([
+      client.sources.create({ name: "Same webfolder", deployment: { type: "webfolder", service_subdomains: [label("same")], webfolder_base_url: "https://o.example.com/", password: "pw", username: "u" } }),
+      client.sources.create({ name: "Same s3", enabled: false, deployment: { type: "s3", service_subdomains: [label("same")], s3_access_key: "AKIA", s3_secret_key: "secret", s3_bucket: "bucket", default_params: { auto: "format" } } }),
+      client.sources.create({ name: "Same proxy", deployment: { type: "webproxy", service_subdomains: [label("same")], custom_domains: [`${label("img")}.example.net`], cache_ttl_behavior: "override_origin" } }),
+    ]);
+    await client.close();
+    bodies.length = 0;
+    server.resetRequestCount();
+    // Declared as the server has it (as `asset-delivery import` writes it): no secret, which adoption keeps.
+    const declared = made.map((source) => checkSource({ ...inputsFromSource(source, {}), adoptSourceId: source.id }));
+    for (const { failures } of declared) expect(failures).toEqual([]);
+    const adopted = await Promise.all(declared.map(({ inputs }) => sourceProvider.create(inputs)));
+    expect(adopted.map((a) => a.id)).toEqual(made.map((m) => m.id));
+    expect(patches()).toEqual([]);
+    expect(server.requestCount()).toBe(server.requestCount("GET"));
+    expect(server.requestCount()).toBeLessThanOrEqual(3);
   });
 
   it("names the id when the account has no such Source", async () => {

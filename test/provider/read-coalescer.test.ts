@@ -1,21 +1,26 @@
-// Reads arriving together share paged list calls; lone reads are single GETs; a Source missing
-// from the listing is confirmed gone by a GET.
+// Reads are answered from one listing of the account's pages, whatever the stack's size and however
+// the engine spreads its reads; a lone read is one GET; a Source missing from the whole listing is
+// confirmed gone by a GET.
 import { describe, expect, it } from "vitest";
 import { NotFoundError, type Source } from "@asset-delivery/sdk";
 import { ReadCoalescer, type SourceLookup } from "@asset-delivery/provider/dist/read-coalescer";
 import { sourceResource } from "../support/api-documents";
 
-/** An account's Sources behind the two calls the coalescer makes, counting them. */
-function account(count: number) {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An account's Sources behind the two calls the coalescer makes, counting them; each call takes `latencyMs`. */
+function account(count: number, latencyMs = 0) {
   const sources = Array.from({ length: count }, (_, i) => sourceResource({ name: `Source ${i}` }));
   const calls = { list: [] as number[], get: [] as string[] };
   const lookup: SourceLookup = {
     async list({ number, size }) {
       calls.list.push(number);
+      await sleep(latencyMs);
       return { data: sources.slice(number * size, number * size + size), pagination: { totalPages: Math.ceil(sources.length / size) } };
     },
     async get(id) {
       calls.get.push(id);
+      await sleep(latencyMs);
       const found = sources.find((s) => s.id === id);
       if (!found) throw new NotFoundError({ status: 404, method: "GET", path: `/api/v1/sources/${id}`, errors: [] });
       return found;
@@ -44,105 +49,120 @@ describe("read coalescer", () => {
     for (const source of sources) expect(results.get(source.id)).toBe(source);
   });
 
-  it("answers the waves after a listing at once: only the first wave waits for its window", async () => {
-    const { sources, lookup } = account(100);
-    const windowMs = 500;
-    const coalescer = new ReadCoalescer(lookup, { windowMs });
-    const started = performance.now();
-    await refresh(coalescer, sources.map((s) => s.id), 8);
-    // 100 reads 8 at a time are 13 waves; waiting a window for each would take 13 * 500 ms.
-    expect(performance.now() - started).toBeLessThan(3 * windowMs);
+  it("refreshes 1,000 Sources, 8 reads at a time, with the account's 10 pages and no GET", async () => {
+    // Never more than 8 reads wait at once: a listing that goes only as far as the waiting reads
+    // need turned each of these reads into a GET.
+    const { sources, calls, lookup } = account(1000, 2);
+    const results = await refresh(new ReadCoalescer(lookup), sources.map((s) => s.id), 8);
+    expect(calls.get).toEqual([]);
+    expect(calls.list.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const source of sources) expect(results.get(source.id)).toBe(source);
   });
 
-  it("sends a burst of reads once they stop arriving, without waiting out the window", async () => {
-    const { sources, calls, lookup } = account(100);
-    const coalescer = new ReadCoalescer(lookup, { windowMs: 2_000, quietMs: 10 });
-    const started = performance.now();
-    await Promise.all(sources.slice(0, 20).map((s) => coalescer.read(s.id)));
-    expect(performance.now() - started).toBeLessThan(1_000);
-    expect(calls).toEqual({ list: [0], get: [] });
-  });
-
-  it("gathers reads that keep trickling in, but no longer than the window", async () => {
-    const { sources, calls, lookup } = account(100);
-    const coalescer = new ReadCoalescer(lookup, { windowMs: 300, quietMs: 50 });
-    const started = performance.now();
-    const reads: Promise<unknown>[] = [];
-    let firstAnswered = Infinity;
-    // One read every 20 ms for 600 ms: never 50 ms of quiet, so the window ends the first batch.
-    for (const source of sources.slice(0, 30)) {
-      const read = coalescer.read(source.id);
-      if (reads.length === 0) void read.then(() => (firstAnswered = performance.now() - started));
-      reads.push(read);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+  it("refreshes a few Sources of a big account with its pages, however the reads trickle in", async () => {
+    const { sources, calls, lookup } = account(1000, 2);
+    const coalescer = new ReadCoalescer(lookup);
+    for (const source of [sources[500]!, sources[700]!, sources[900]!]) {
+      expect(await coalescer.read(source.id)).toBe(source);
+      await sleep(20);
     }
-    await Promise.all(reads);
-    expect(firstAnswered).toBeGreaterThanOrEqual(299);
-    expect(firstAnswered).toBeLessThan(550);
-    expect(calls.list).toEqual([0]);
+    // The first, alone, was a GET; the second started the listing, which answered the third.
+    expect(calls.get).toEqual([sources[500]!.id]);
+    expect(calls.list).toHaveLength(10);
   });
 
-  it("pages through a larger account only as far as the reads need", async () => {
+  it("answers each read as soon as the page holding it arrives", async () => {
+    const { sources, lookup } = account(300);
+    const pageArrived: number[] = [];
+    const gate: Array<() => void> = [];
+    const slowLookup: SourceLookup = {
+      ...lookup,
+      async list(page) {
+        if (page.number > 0) await new Promise<void>((resolve) => gate.push(resolve));
+        pageArrived.push(page.number);
+        return lookup.list(page);
+      },
+    };
+    const coalescer = new ReadCoalescer(slowLookup);
+    const onPage1 = coalescer.read(sources[150]!.id);
+    const onPage0 = coalescer.read(sources[5]!.id);
+    expect(await onPage0).toBe(sources[5]);
+    await sleep(10);
+    expect(gate).toHaveLength(2); // pages 1 and 2 requested together, neither answered yet
+    gate.shift()!();
+    expect(await onPage1).toBe(sources[150]);
+    gate.shift()!();
+  });
+
+  it("answers a lone read from page 0, or else with one GET", async () => {
+    const first = account(300);
+    expect(await new ReadCoalescer(first.lookup).read(first.sources[7]!.id)).toBe(first.sources[7]);
+    expect(first.calls).toEqual({ list: [0], get: [] });
+    const second = account(300);
+    expect(await new ReadCoalescer(second.lookup).read(second.sources[207]!.id)).toBe(second.sources[207]);
+    expect(second.calls).toEqual({ list: [0], get: [second.sources[207]!.id] });
+  });
+
+  it("reports a Source missing from the whole listing as undefined, after confirming with a GET", async () => {
     const { sources, calls, lookup } = account(250);
-    const wanted = sources.slice(0, 150).map((s) => s.id);
-    const results = await refresh(new ReadCoalescer(lookup), wanted, 8);
-    expect(calls).toEqual({ list: [0, 1], get: [] });
-    expect([...results.values()].every(Boolean)).toBe(true);
-  });
-
-  it("answers a lone read with one GET", async () => {
-    const { sources, calls, lookup } = account(300);
-    expect(await new ReadCoalescer(lookup).read(sources[7]!.id)).toBe(sources[7]);
-    expect(calls).toEqual({ list: [], get: [sources[7]!.id] });
-  });
-
-  it("GETs a few reads rather than listing many pages for them", async () => {
-    const { sources, calls, lookup } = account(1000);
-    const wanted = [sources[500]!, sources[700]!, sources[900]!].map((s) => s.id);
-    await refresh(new ReadCoalescer(lookup), wanted, 8);
-    expect(calls).toEqual({ list: [0], get: wanted });
-  });
-
-  it("reports a Source the server no longer has as undefined, after confirming with a GET", async () => {
-    const { sources, calls, lookup } = account(5);
     const gone = "z".repeat(24);
     const results = await refresh(new ReadCoalescer(lookup), [...sources.map((s) => s.id), gone], 8);
     expect(results.get(gone)).toBeUndefined();
-    expect(calls).toEqual({ list: [0], get: [gone] });
+    expect(calls.get).toEqual([gone]);
+    expect(calls.list).toHaveLength(3);
   });
 
-  it("lists again once the pages are older than the snapshot's lifetime", async () => {
+  it("lists again once the listing is older than its lifetime", async () => {
     const { sources, calls, lookup } = account(10);
     let now = 0;
-    const coalescer = new ReadCoalescer(lookup, { now: () => now, snapshotTtlMs: 1000 });
+    const coalescer = new ReadCoalescer(lookup, { now: () => now, maxAgeMs: 1000 });
     const ids = sources.map((s) => s.id);
-    await refresh(coalescer, ids, 8);
-    await refresh(coalescer, ids, 8);
+    await refresh(coalescer, ids.slice(0, 5), 8);
+    await refresh(coalescer, ids.slice(5, 8), 8);
     now = 1000;
-    await refresh(coalescer, ids, 8);
+    await refresh(coalescer, ids.slice(8), 8);
     expect(calls.list).toEqual([0, 0]);
   });
 
-  it("answers later reads with what this process wrote", async () => {
-    const { sources, lookup } = account(10);
+  it("answers a later read with what this process wrote", async () => {
+    const { sources, calls, lookup } = account(10);
     const coalescer = new ReadCoalescer(lookup);
-    await refresh(coalescer, sources.map((s) => s.id), 8);
+    await coalescer.read(sources[0]!.id);
     const renamed = { ...sources[3]!, attributes: { ...sources[3]!.attributes, name: "Renamed" } };
     coalescer.remember(renamed);
     expect(await coalescer.read(renamed.id)).toBe(renamed);
+    expect(calls.list).toEqual([0]);
   });
 
-  it("passes a failed call on to every read waiting for it", async () => {
-    const lookup: SourceLookup = {
-      list: async () => {
-        throw new Error("list failed");
-      },
-      get: async () => {
-        throw new Error("get failed");
+  it("asks the server again for a Source it already answered", async () => {
+    const { sources, calls, lookup } = account(10);
+    const coalescer = new ReadCoalescer(lookup);
+    await refresh(coalescer, sources.map((s) => s.id), 8);
+    const renamed = { ...sources[3]!, attributes: { ...sources[3]!.attributes, name: "Renamed elsewhere" } };
+    sources[3] = renamed;
+    expect(await coalescer.read(renamed.id)).toBe(renamed);
+    expect(calls.list).toEqual([0, 0]);
+  });
+
+  it("passes a failed page on to every read waiting for it, and lists afresh for the next read", async () => {
+    const { sources, lookup } = account(250);
+    let failures = 1;
+    const flaky: SourceLookup = {
+      ...lookup,
+      async list(page) {
+        if (page.number === 2 && failures-- > 0) throw new Error("list failed");
+        return lookup.list(page);
       },
     };
-    const coalescer = new ReadCoalescer(lookup);
-    const reads = ["a", "b", "c"].map((id) => coalescer.read(id.repeat(24)));
+    const coalescer = new ReadCoalescer(flaky);
+    const reads = [sources[210]!, sources[220]!, sources[230]!].map((s) => coalescer.read(s.id));
     for (const read of reads) await expect(read).rejects.toThrow("list failed");
+    expect(await coalescer.read(sources[240]!.id)).toBe(sources[240]);
+  });
+
+  it("passes a failed GET on to the read", async () => {
+    const { sources, lookup } = account(300);
+    const coalescer = new ReadCoalescer({ ...lookup, get: async () => Promise.reject(new Error("get failed")) });
+    await expect(coalescer.read(sources[250]!.id)).rejects.toThrow("get failed");
   });
 });

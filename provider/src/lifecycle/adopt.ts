@@ -1,19 +1,15 @@
 // Taking over an existing Source and bringing it to the declared state: by id (`adoptSourceId`,
 // the import path), or a retired Source of this account found holding a declared subdomain.
-import { BadRequestError, NotFoundError, type Source, type SourceCreateAttributes } from "@asset-delivery/sdk";
+import { BadRequestError, type Source, type SourceCreateAttributes } from "@asset-delivery/sdk";
 import { diffSource } from "../diff";
 import type { Session } from "../session";
 import { sourceOutputs, type SourceInputs } from "../source-state";
 import { patchFor } from "./patch";
 
+/** Read like a refresh (an import's many adoptions share list pages), then PATCHed only where it differs. */
 export async function adoptById(session: Session, id: string, inputs: SourceInputs): Promise<Source> {
-  let existing: Source;
-  try {
-    existing = await session.client.sources.get(id);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new Error(`adoptSourceId: the account of the API key has no Source "${id}"`, { cause: error });
-    throw error;
-  }
+  const existing = await session.reads.read(id);
+  if (!existing) throw new Error(`adoptSourceId: the account of the API key has no Source "${id}"`);
   return bringToDeclaredState(session, existing, inputs);
 }
 
