@@ -100,6 +100,16 @@ describe("sorting", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].detail).toMatch(/date_deployed, enabled, name/);
   });
+
+  it("refuses a repeated key, and a list longer than the sortable fields with one error", async () => {
+    const twice = await sources.list("sort=name,-name");
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors).toEqual([expect.objectContaining({ source: { parameter: "sort" }, detail: expect.stringMatching(/"name" is given more than once/) })]);
+    const many = await sources.list(`sort=${Array(2100).fill("name").join(",")}`);
+    expect(many.status).toBe(400);
+    expect(many.body.errors).toEqual([expect.objectContaining({ source: { parameter: "sort" }, detail: expect.stringMatching(/at most 3 keys, each once/) })]);
+    expect(await names("sort=-enabled,name,date_deployed")).toHaveLength(5);
+  });
 });
 
 describe("filters", () => {
@@ -147,6 +157,15 @@ describe("filters", () => {
 
   it("ignores unknown filters", async () => {
     expect(await names("filter[colour]=red&filter[or:nothing]=x")).toHaveLength(5);
+  });
+
+  it("ignores names every object inherits, as unknown filters and fields", async () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      expect(await names(`filter[${name}]=x&filter[or:${name}]=y`), name).toHaveLength(5);
+      const sparse = await sources.list(`fields[sources]=${name},name`);
+      expect(sparse.status, name).toBe(200);
+      expect(Object.keys(sparse.body.data[0].attributes), name).toEqual(["name"]);
+    }
   });
 });
 

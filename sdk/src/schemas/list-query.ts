@@ -122,8 +122,9 @@ export function parseListQuery(
     const match = /^filter\[(or:)?([^\]]+)\]$/.exec(name);
     if (!match) continue;
     const field = match[2]!;
-    const kind = (spec.filters as Record<string, FilterKind>)[field];
-    if (!kind) continue;
+    // Own keys only: `filter[constructor]` or `filter[__proto__]` name no filter (and are ignored).
+    if (!Object.hasOwn(spec.filters, field)) continue;
+    const kind = (spec.filters as Record<string, FilterKind>)[field]!;
     const text = single(name) ?? "";
     let value: string | boolean = text;
     if (kind.kind === "boolean") {
@@ -140,13 +141,20 @@ export function parseListQuery(
   }
 
   const sort = single("sort");
-  if (sort !== undefined && sort !== "") {
-    for (const key of sort.split(",")) {
+  const sortKeys = sort === undefined || sort === "" ? [] : sort.split(",");
+  // Each sortable field at most once: a longer list repeats one (and would only grow ORDER BY).
+  if (sortKeys.length > spec.sorts.length) {
+    issues.push({ parameter: "sort", message: `must name at most ${spec.sorts.length} keys, each once (${spec.sorts.join(", ")})` });
+  } else {
+    const seen = new Set<string>();
+    for (const key of sortKeys) {
       const descending = key.startsWith("-");
       const field = descending ? key.slice(1) : key;
       if (field.includes(".")) issues.push({ parameter: "sort", message: `"${field}": sorting on nested fields is not supported` });
       else if (!spec.sorts.includes(field)) issues.push({ parameter: "sort", message: `"${field}" is not sortable; sort by ${spec.sorts.join(", ")}` });
+      else if (seen.has(field)) issues.push({ parameter: "sort", message: `"${field}" is given more than once; name each key once` });
       else query.sort.push({ field, descending });
+      seen.add(field);
     }
   }
 
@@ -192,7 +200,7 @@ export function selectFields<A extends Record<string, unknown>>(attributes: A, f
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     const [head, ...rest] = field.split(".");
-    if (!head || !(head in attributes)) continue;
+    if (!head || !Object.hasOwn(attributes, head)) continue; // `constructor` is no attribute
     const value = attributes[head];
     if (rest.length === 0) {
       out[head] = value;
