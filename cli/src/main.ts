@@ -11,6 +11,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   reports: async () => (await import("./commands/reports.js")).reportsCommand,
   usage: async () => (await import("./commands/usage.js")).usageCommand,
   drift: async () => (await import("./commands/drift.js")).driftCommand,
+  purge: async () => (await import("./commands/purge.js")).purgeCommand,
 };
 
 async function overview(): Promise<string> {

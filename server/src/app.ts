@@ -2,6 +2,7 @@
 // does that). Tests and the CLI build it with one options object.
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { createAccountStore, type AccountStore } from "./accounts/account-store";
 import { createKeyStore, type KeyStore } from "./accounts/key-store";
 import { registerAuth } from "./http/auth";
@@ -12,6 +13,7 @@ import { methodNotAllowedPlugin } from "./http/method-not-allowed";
 import { registerRateLimits } from "./http/rate-limit";
 import { allMigrations } from "./migrations";
 import { registerOpenApi } from "./openapi";
+import { registerPurges } from "./purges";
 import { registerReports } from "./reports";
 import { registerSources } from "./sources/source-routes";
 import { migrate, type Database } from "./store/database";
@@ -28,6 +30,8 @@ export interface AppOptions {
    * reads still show the deployment before it, `deployed`, as the real service's do. 0: at once.
    */
   deployLagMs?: number;
+  /** Service subdomains are `<label>.<deliveryDomain>` (purge URLs); default the sdk's DEFAULT_DELIVERY_DOMAIN. */
+  deliveryDomain?: string;
   /** "spec": the limits of spec section 8 per API key; "off": none (tests, CI). */
   rateLimits: "spec" | "off";
   /** Clock in milliseconds, injectable for tests. */
@@ -55,6 +59,7 @@ export const DEFAULT_DEPLOY_LAG_MS = 300;
 export interface ResolvedAppOptions extends AppOptions {
   now: () => number;
   deployLagMs: number;
+  deliveryDomain: string;
 }
 
 declare module "fastify" {
@@ -75,7 +80,12 @@ function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logge
 
 export function buildApp(options: AppOptions): FastifyInstance {
   if (options.secretKey.length !== 32) throw new Error("secretKey must be 32 bytes (AES-256)");
-  const resolved: ResolvedAppOptions = { ...options, now: options.now ?? Date.now, deployLagMs: options.deployLagMs ?? DEFAULT_DEPLOY_LAG_MS };
+  const resolved: ResolvedAppOptions = {
+    ...options,
+    now: options.now ?? Date.now,
+    deployLagMs: options.deployLagMs ?? DEFAULT_DEPLOY_LAG_MS,
+    deliveryDomain: options.deliveryDomain ?? DEFAULT_DELIVERY_DOMAIN,
+  };
   migrate(options.db, allMigrations);
 
   const app = Fastify({
@@ -111,6 +121,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerSources(app);
   registerReports(app);
   registerVideos(app);
+  registerPurges(app);
   registerOpenApi(app);
 
   // Last: 405 answers for the methods a known path lacks, derived from the routes above.

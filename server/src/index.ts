@@ -28,4 +28,5 @@ export {
 export { VIDEO_ERROR_CODES, MAX_RENDER_ATTEMPTS, VIDEO_FORMAT } from "./videos";
 export { buildOpenApiDocument, OPENAPI_PATH } from "./openapi";
 export { TokenBuckets } from "./http/rate-limit";
+export { createPurgeStore, PURGE_RECORD_DAYS, type PurgeRecord } from "./purges";
 export { FAULT_KINDS, type FaultKind, type FaultOptions } from "./http/faults";

@@ -1,4 +1,5 @@
 // Every module's migrations, in the order they apply: the core first (other tables refer to accounts).
+import { purgeMigrations } from "./purges/migrations";
 import { reportMigrations } from "./reports/migrations";
 import { coreMigrations } from "./store/core-migrations";
 import { migrate, openDatabase, type Database, type Migration } from "./store/database";
@@ -8,6 +9,7 @@ export const allMigrations: readonly Migration[] = [
   ...coreMigrations,
   ...reportMigrations,
   ...videoMigrations,
+  ...purgeMigrations,
 ];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */

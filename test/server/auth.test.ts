@@ -104,6 +104,25 @@ describe("permissions: every Sources route needs Sources or Account Admin", () =
   }
 });
 
+describe("permissions: purging needs Purge or Account Admin", () => {
+  for (const permission of PERMISSIONS) {
+    const allowed = permission === "Purge" || permission === "Account Admin";
+    it(`${permission}: ${allowed ? "allowed" : "403"} on POST /api/v1/purge`, async () => {
+      const key = server.accountKey([permission], `perm-${permission.replace(/ /g, "-").toLowerCase()}`);
+      // A host of no Source of that account: allowed keys get past the permission check to the 400.
+      const body = { data: { type: "purges", attributes: { url: "https://nobody.example.org/a.jpg" } } };
+      const response = await apiRequest(`${server.url}/api/v1/purge`, { method: "POST", key, body });
+      if (allowed) {
+        expect(response.status).toBe(400);
+        expect(response.body.errors[0].detail).toMatch(/^url: the host/);
+      } else {
+        expect(response.status).toBe(403);
+        expect(response.body.errors[0].detail).toContain('"Purge" permission');
+      }
+    });
+  }
+});
+
 describe("accounts are isolated", () => {
   it("answers 404, not 403, for another account's Source, and lists none of them", async () => {
     const otherKey = server.accountKey(["Sources"], "other-account");

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
-import { JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
+import { DEFAULT_DELIVERY_DOMAIN, JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
 import { createAccount, createKey, generateReports, importUsage } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type TestServer } from "../support/server";
@@ -81,6 +81,7 @@ describe("the document", () => {
         "GET /api/v1/generations/video/{job_id}",
         "GET /v1/generations/video/{job_id}",
         "GET /api/v1/generations/video/{job_id}/result",
+        "POST /api/v1/purge",
       ]),
     );
     const list = document.paths["/api/v1/reports"].get.parameters;
@@ -122,6 +123,8 @@ interface Probe {
   key?: string | null;
   body?: unknown;
   contentType?: string;
+  /** Run just before the probe is sent (e.g. the first of two purges). */
+  setup?: () => Promise<unknown>;
 }
 
 describe("accuracy against the running server", () => {
@@ -142,6 +145,7 @@ describe("accuracy against the running server", () => {
 
   /** Sends the probe and checks the answer against the document; records the status seen. */
   async function check(probe: Probe, expected: number): Promise<void> {
+    await probe.setup?.();
     const response = await send(probe);
     const label = `${probe.method} ${probe.url} → ${response.status}`;
     expect(response.status, label).toBe(expected);
@@ -270,6 +274,18 @@ describe("accuracy against the running server", () => {
       [sourcesOnly, 415, { body: "x", contentType: "text/plain" }],
     ]);
 
+    const purgeHost = `https://${created.body.data.attributes.deployment.service_subdomains[0]}.${DEFAULT_DELIVERY_DOMAIN}`;
+    const purgeOf = (path: string) => ({ data: { type: "purges", attributes: { url: `${purgeHost}${path}` } } });
+    add({ method: "POST", template: "/api/v1/purge", url: "/api/v1/purge", body: purgeOf("/a.jpg") }, [
+      [purgeOnly, 200],
+      [purgeOnly, 400, { body: { data: { type: "purges", attributes: { url: "https://elsewhere.example.org/a.jpg" } } } }],
+      [null, 401],
+      [sourcesOnly, 403],
+      [purgeOnly, 409, { body: purgeOf("/twice.jpg"), setup: () => send({ method: "POST", template: "", url: "/api/v1/purge", key: purgeOnly, body: purgeOf("/twice.jpg") }) }],
+      [purgeOnly, 413, { body: purgeOf(`/${tooLarge}`) }],
+      [purgeOnly, 415, { body: "x", contentType: "text/plain" }],
+    ]);
+
     for (const [probe, status] of probes) {
       clock += 3_600_000; // every bucket full again: the probes themselves stay within the limits
       await check(probe, status);
@@ -282,7 +298,8 @@ describe("accuracy against the running server", () => {
       if (seen.get(operation)?.has(429)) continue;
       const key = keyOf(["Account Admin"]);
       for (let i = 0; ; i++) {
-        const body = operation === "POST /api/v1/sources" ? source(`limit ${i}`) : probe.body;
+        // Creations need a new name, purges a new URL (the same one again is a 409).
+        const body = operation === "POST /api/v1/sources" ? source(`limit ${i}`) : operation === "POST /api/v1/purge" ? purgeOf(`/limit-${i}.jpg`) : probe.body;
         const response = await send({ ...probe, key, body });
         await response.arrayBuffer();
         if (response.status === 429) break;

@@ -1,4 +1,5 @@
 // Assembles a client: the request core over a keep-alive pool, wrapped by pacing, then retry.
+import { PurgesResource } from "./purges";
 import { ReportsResource } from "./reports";
 import { createAgent, createSender, type Send } from "./transport";
 import { resolveOptions, type ClientOptions } from "./options";
@@ -11,6 +12,7 @@ export interface AssetDeliveryClient {
   readonly sources: SourcesResource;
   readonly reports: ReportsResource;
   readonly videos: VideosResource;
+  readonly purges: PurgesResource;
   /** Closes the connection pool the client created (an injected dispatcher is left open). */
   close(): Promise<void>;
 }
@@ -26,6 +28,7 @@ export function createClient(options: ClientOptions): AssetDeliveryClient {
     sources: new SourcesResource(send, resolved.clock, resolved.retry),
     reports: new ReportsResource(send),
     videos: new VideosResource(send, resolved.clock),
+    purges: new PurgesResource(send),
     close: async () => {
       await ownAgent?.close();
     },

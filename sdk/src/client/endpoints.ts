@@ -8,6 +8,8 @@ import {
   sourceCreateAttributesSchema,
   sourcePatchAttributesSchema,
   sourceSchema,
+  purgeAttributesSchema,
+  purgeSchema,
   videoCreateRequestSchema,
   videoJobDocumentSchema,
   API_ROUTES,
@@ -45,6 +47,12 @@ export const endpoints = {
   listSelectedReports: endpoint({ route: API_ROUTES.listReports, format: "jsonapi", response: listDocumentSchema(selectedReportSchema) }),
   getReport: endpoint({ route: API_ROUTES.getReport, format: "jsonapi", response: singleDocumentSchema(reportSchema) }),
   getSelectedReport: endpoint({ route: API_ROUTES.getReport, format: "jsonapi", response: singleDocumentSchema(selectedReportSchema) }),
+  purge: endpoint({
+    route: API_ROUTES.purge,
+    format: "jsonapi",
+    input: { schema: purgeAttributesSchema, describe: "purge", document: (attributes) => ({ data: { type: "purges", attributes } }) },
+    response: singleDocumentSchema(purgeSchema),
+  }),
   createVideo: endpoint({
     route: API_ROUTES.createVideo,
     format: "json",

@@ -64,6 +64,10 @@ export class NotFoundError extends ApiError {
 export class MethodNotAllowedError extends ApiError {
   override readonly name = "MethodNotAllowedError";
 }
+/** 409: the request conflicts with one in progress (a purge of the same URL within 10 seconds). */
+export class ConflictError extends ApiError {
+  override readonly name = "ConflictError";
+}
 export class RateLimitError extends ApiError {
   override readonly name = "RateLimitError";
 }
@@ -84,6 +88,8 @@ export function apiErrorFor(init: ApiErrorInit): ApiError {
       return new NotFoundError(init);
     case 405:
       return new MethodNotAllowedError(init);
+    case 409:
+      return new ConflictError(init);
     case 429:
       return new RateLimitError(init);
     default:

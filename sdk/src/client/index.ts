@@ -9,5 +9,6 @@ export { isDeploymentSettled, type DeploymentState } from "./deployment";
 export type { SourceListQuery, WaitForDeploymentOptions, SourcesResource } from "./sources";
 export type { ReportListQuery, ReportsResource } from "./reports";
 export type { WaitForResultOptions, VideosResource } from "./videos";
+export type { PurgeOptions, PurgeResult, PurgesResource } from "./purges";
 export { shouldRetry, backoffDelay, parseRetryAfter, isAmbiguousFailure, type RetryDecision, type RetryState, type RetryPolicy } from "./retry";
 export { TokenBucket } from "./pacing";

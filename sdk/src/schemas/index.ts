@@ -8,3 +8,4 @@ export * from "./list-query";
 export * from "./issues";
 export * from "./limits";
 export * from "./routes";
+export * from "./purge";

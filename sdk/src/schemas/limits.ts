@@ -10,6 +10,7 @@ export const RATE_LIMITS = {
   default: { limit: 4, intervalMs: 1_000 },
   createSource: { limit: 60, intervalMs: 3_600_000 },
   updateSource: { limit: 60, intervalMs: 3_600_000 },
+  purgeAsset: { limit: 10, intervalMs: 1_000 },
 } as const;
 
 export type EndpointClass = keyof typeof RATE_LIMITS;

@@ -20,5 +20,6 @@ export const API_ROUTES = {
   getReportFile: { method: "GET", path: "/api/v1/reports/{report_id}/files/{file_number}", endpointClass: "default" },
   createVideo: { method: "POST", path: "/api/v1/generations/video", endpointClass: "default" },
   getVideo: { method: "GET", path: "/api/v1/generations/video/{job_id}", endpointClass: "default" },
+  purge: { method: "POST", path: "/api/v1/purge", endpointClass: "purgeAsset" },
   getVideoResult: { method: "GET", path: "/api/v1/generations/video/{job_id}/result", endpointClass: "default" },
 } as const satisfies Record<string, ApiRoute>;

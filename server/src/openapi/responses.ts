@@ -11,6 +11,7 @@ const WHY: Readonly<Record<number, string>> = {
   401: "No API key, not a Bearer key, or an unknown or revoked key.",
   403: "The API key lacks the permission this operation needs, or the account lacks the feature.",
   404: "The object does not exist, or belongs to another account.",
+  409: "The same request was accepted moments ago and is still in progress (a purge of the same URL within 10 seconds).",
   413: "The request body is larger than the server accepts.",
   415: "The request body is not JSON (send application/vnd.api+json or application/json).",
   429: "Rate limit of this API key and endpoint exceeded: retry after Retry-After seconds.",

@@ -15,7 +15,7 @@ const messageOf = (options: unknown): string => {
 describe("createClient options", () => {
   it("accepts the minimal options", async () => {
     const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: "abc123" });
-    expect(Object.keys(client)).toEqual(["sources", "reports", "videos", "close"]);
+    expect(Object.keys(client)).toEqual(["sources", "reports", "videos", "purges", "close"]);
     await client.close();
   });
 

@@ -1,0 +1,58 @@
+// `asset-delivery purge URL...`: removes assets and all their derivatives from the caches, through
+// the API (the call follows the vendor's public docs; the spec does not show it).
+import { parseArgs } from "node:util";
+import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
+import { UsageError, type Command } from "../command";
+
+const usage = `asset-delivery purge URL [URL ...] [--sub-image --source-id ID] [--base-url URL] [--api-key KEY]
+
+Purges each URL (its query is ignored: every derivative of the path goes), paced to the API's limit
+of 10 purges per second. Each URL's host must be a service subdomain or custom domain of one of the
+account's Sources. A URL purged less than 10 seconds ago is reported "already purging" (not an error).
+
+  --sub-image   the URLs are images used inside others (marks, blends): purge those too
+  --source-id   with --sub-image: the Source whose images use them
+  --base-url    the API (default ASSET_DELIVERY_BASE_URL)
+  --api-key     a key with the Purge permission (default ASSET_DELIVERY_API_KEY)
+Exit code: 0 all purged, 1 any purge refused or failed, 2 bad arguments.`;
+
+export const purgeCommand: Command = {
+  summary: "Purge assets (URLs) from the caches, through the API",
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        "sub-image": { type: "boolean" },
+        "source-id": { type: "string" },
+        "base-url": { type: "string" },
+        "api-key": { type: "string" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length === 0) throw new UsageError("give at least one URL to purge");
+    const baseUrl = values["base-url"] ?? process.env.ASSET_DELIVERY_BASE_URL;
+    const apiKey = values["api-key"] ?? process.env.ASSET_DELIVERY_API_KEY;
+    if (!baseUrl) throw new UsageError("the API's address is needed: --base-url URL or ASSET_DELIVERY_BASE_URL");
+    if (!apiKey) throw new UsageError("an API key is needed: --api-key KEY or ASSET_DELIVERY_API_KEY");
+
+    const client: AssetDeliveryClient = createClient({ baseUrl, apiKey });
+    const options = { subImage: values["sub-image"], sourceId: values["source-id"] };
+    let failed = 0;
+    try {
+      for (const url of positionals) {
+        try {
+          const result = await client.purges.create(url, options);
+          process.stdout.write(result.status === "accepted" ? `purging ${url} (purge ${result.purgeId})\n` : `already purging ${url}\n`);
+        } catch (error) {
+          failed++;
+          process.stderr.write(`asset-delivery purge: ${url}: ${(error as Error).message}\n`);
+        }
+      }
+    } finally {
+      await client.close();
+    }
+    return failed === 0 ? 0 : 1;
+  },
+};
