@@ -1,10 +1,11 @@
 // `check`: every rule of the sdk's schemas, before any API call, so that `pulumi preview` fails on
 // a bad Source with the property path as the user wrote it (camelCase) and the rule. Values not
-// known yet are tolerated. A valid Source comes back with the API's defaults filled in.
-import { z } from "zod";
-import { deploymentPatchSchema, expected, fieldIssues, sourceCreateAttributesSchema, sourceIdSchema } from "@asset-delivery/sdk";
+// known yet are tolerated. A valid Source is parsed once, here, into `SourceInputs`: the API's
+// defaults filled in, secrets apart; every later step takes that type.
+import { deploymentPatchSchema, fieldIssues, isPlainObject, sourceCreateAttributesSchema, withoutUndefined, type StoredDeployment } from "@asset-delivery/sdk";
 import { camelSegments, renameDeployment } from "./names";
-import { apiAttributes, providerOptions, splitSecrets, withoutUndefined, type SourceInputs } from "./source-state";
+import { providerOptions, providerOptionsSchema, type ProviderOptions } from "./provider-options";
+import { splitSecrets, type CamelDeployment, type SourceInputs } from "./source-state";
 import { pathsOverlap, unknownPaths } from "./unknowns";
 
 export interface CheckFailure {
@@ -13,37 +14,41 @@ export interface CheckFailure {
   reason: string;
 }
 
-export const DEFAULT_DEPLOYMENT_TIMEOUT_SECONDS = 300;
+/** The program's inputs as the engine passes them to `check`: plain values, not checked yet. */
+export type UncheckedInputs = Record<string, unknown>;
 
-/** The provider's own inputs: how to wait, and which existing Source to adopt. */
-const providerOptionsSchema = z.object({
-  waitForDeployment: z.boolean(expected("true or false")).default(true),
-  deploymentTimeoutSeconds: z
-    .int(expected("a whole number of seconds"))
-    .min(1, { error: "must be from 1 to 3600 seconds" })
-    .max(3600, { error: "must be from 1 to 3600 seconds" })
-    .default(DEFAULT_DEPLOYMENT_TIMEOUT_SECONDS),
-  adoptSourceId: sourceIdSchema.optional(),
-});
+export type CheckResult =
+  /** Parsed: what diff, create and update receive. */
+  | { inputs: SourceInputs; failures: [] }
+  /** Refused (the engine stops), or partly unknown during a preview (only diff sees these): as given. */
+  | { inputs: UncheckedInputs; failures: CheckFailure[] };
 
 // An adopted Source keeps the secrets stored on the server unless the program declares them.
 const adoptedSourceSchema = sourceCreateAttributesSchema.extend({ deployment: deploymentPatchSchema });
 
-export function checkSource(news: SourceInputs): { inputs: SourceInputs; failures: CheckFailure[] } {
-  const declared = { ...apiAttributes(news), ...providerOptions(news) };
-  const unknown = unknownPaths(declared);
+export function checkSource(news: UncheckedInputs): CheckResult {
+  const attributes = declaredAttributes(news);
+  const options = providerOptions(news);
+  const unknown = unknownPaths({ ...attributes, ...options });
   const schema = news.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
-  const source = schema.safeParse(apiAttributes(news));
-  const options = providerOptionsSchema.safeParse(providerOptions(news));
+  const source = schema.safeParse(attributes);
+  const parsedOptions = providerOptionsSchema.safeParse(options);
 
-  const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(options.success ? [] : fieldIssues(options.error))];
+  const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(parsedOptions.success ? [] : fieldIssues(parsedOptions.error))];
   const failures = issues
     .map((issue) => ({ segments: issue.segments ?? [issue.path], rule: issue.rule }))
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
     .map((issue) => ({ property: "", reason: `${describePath(issue.segments)}: ${issue.rule}` }));
 
-  if (!source.success || !options.success || unknown.length > 0) return { inputs: news, failures };
-  return { inputs: normalized(source.data, options.data), failures };
+  if (!source.success || !parsedOptions.success || unknown.length > 0) return { inputs: news, failures };
+  return { inputs: normalized(source.data, parsedOptions.data), failures: [] };
+}
+
+/** The declared attributes with the API's names, secrets back in the deployment, as the schema reads them. */
+function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
+  const { deployment, deploymentSecrets } = news;
+  const merged = isPlainObject(deployment) ? renameDeployment({ ...deployment, ...(isPlainObject(deploymentSecrets) ? deploymentSecrets : {}) }, "toApi") : deployment;
+  return withoutUndefined({ name: news.name, enabled: news.enabled, deployment: merged });
 }
 
 /** `deployment.cacheTtlError`, `deployment.customDomains[1]`, `deployment.defaultParams["txt-font"]`. */
@@ -56,14 +61,8 @@ function describePath(segments: readonly (string | number)[]): string {
 }
 
 /** Parsed attributes back in the resource's shape: defaults filled, secrets apart. */
-function normalized(attributes: { name: string; enabled: boolean; deployment: object }, options: z.output<typeof providerOptionsSchema>): SourceInputs {
-  const deployment = renameDeployment(withoutUndefined(attributes.deployment as Record<string, unknown>), "toCamel");
-  const { deployment: open, secrets } = splitSecrets(deployment);
-  return withoutUndefined({
-    name: attributes.name,
-    enabled: attributes.enabled,
-    deployment: open,
-    deploymentSecrets: secrets,
-    ...options,
-  });
+function normalized(attributes: { name: string; enabled: boolean; deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type"> }, options: ProviderOptions): SourceInputs {
+  const camel: CamelDeployment = { type: attributes.deployment.type, ...renameDeployment(withoutUndefined(attributes.deployment), "toCamel") };
+  const { deployment, secrets } = splitSecrets(camel);
+  return { name: attributes.name, enabled: attributes.enabled, deployment, deploymentSecrets: secrets, ...providerOptions(options) };
 }

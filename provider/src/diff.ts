@@ -5,32 +5,45 @@
 // another adopted Source.
 import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
-import { camelCase, isPlainObject } from "./names";
-import { isSourceType, PROVIDER_OPTION_KEYS, type SourceInputs } from "./source-state";
+import { camelCase } from "./names";
+import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
+import type { CamelDeployment, SourceDeclaration, SourceInputs } from "./source-state";
 import { containsUnknown } from "./unknowns";
+
+/** The attributes sent to the API, as the resource names them. */
+export type SourceAttributeKey = keyof SourceDeclaration;
 
 export interface SourceDiff {
   changes: boolean;
   replaces: string[];
   /** The top-level inputs that differ, for update and for tests. */
-  changed: string[];
+  changed: (SourceAttributeKey | keyof ProviderOptions)[];
 }
 
-export function diffSource(id: string, olds: SourceInputs, news: SourceInputs): SourceDiff {
-  const changed: string[] = [];
-  const differs = (key: keyof SourceInputs, old: unknown, now: unknown) => {
-    if (containsUnknown(now) || !deepEqual(old, now)) changed.push(key);
-  };
-  differs("name", olds.name, news.name);
-  differs("enabled", olds.enabled, news.enabled);
-  differs("deployment", comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment));
-  differs("deploymentSecrets", olds.deploymentSecrets ?? {}, news.deploymentSecrets ?? {});
-  if (!changed.includes("deploymentSecrets") && secretFlagMismatches(olds.deployment, news).length > 0) changed.push("deploymentSecrets");
-  for (const key of PROVIDER_OPTION_KEYS) if (key !== "adoptSourceId") differs(key, olds[key], news[key]);
-
+export function diffSource(id: string, olds: SourceDeclaration & ProviderOptions, news: SourceInputs): SourceDiff {
+  const changed: SourceDiff["changed"] = changedAttributes(olds, news);
+  for (const key of PROVIDER_OPTION_KEYS) {
+    if (key !== "adoptSourceId" && (containsUnknown(news[key]) || !deepEqual(olds[key], news[key]))) changed.push(key);
+  }
   // Adopting a different Source means managing another object: the API cannot move an id.
   const replaces = news.adoptSourceId !== undefined && news.adoptSourceId !== id ? ["adoptSourceId"] : [];
   return { changes: changed.length > 0 || replaces.length > 0, replaces, changed };
+}
+
+/**
+ * The attributes in which a declaration differs from a Source (its state, or the server's copy).
+ * During a preview a value not known yet counts as a change, and is not compared.
+ */
+export function changedAttributes(olds: SourceDeclaration, news: SourceInputs): SourceAttributeKey[] {
+  const changed: SourceAttributeKey[] = [];
+  const differs = (key: SourceAttributeKey, compare: () => boolean) => {
+    if (containsUnknown(news[key]) || !compare()) changed.push(key);
+  };
+  differs("name", () => olds.name === news.name);
+  differs("enabled", () => olds.enabled === news.enabled);
+  differs("deployment", () => deepEqual(comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment)));
+  differs("deploymentSecrets", () => deepEqual(olds.deploymentSecrets, news.deploymentSecrets) && secretFlagMismatches(olds.deployment, news).length === 0);
+  return changed;
 }
 
 export interface SecretFlagMismatch {
@@ -48,12 +61,10 @@ export interface SecretFlagMismatch {
  * secret is the server's to keep. After a type change the declared secrets belong to the other
  * type, so nothing is compared.
  */
-export function secretFlagMismatches(liveDeployment: unknown, declared: SourceInputs): SecretFlagMismatch[] {
-  if (!isPlainObject(liveDeployment) || !isSourceType(liveDeployment.type)) return [];
-  if (!isPlainObject(declared.deployment) || declared.deployment.type !== liveDeployment.type) return [];
-  const secrets = isPlainObject(declared.deploymentSecrets) ? declared.deploymentSecrets : {};
+export function secretFlagMismatches(liveDeployment: CamelDeployment, declared: SourceDeclaration): SecretFlagMismatch[] {
+  if (declared.deployment.type !== liveDeployment.type) return [];
   return secretPresenceFlags(liveDeployment.type).flatMap(({ flag, secret }) => {
-    const value = secrets[camelCase(secret)];
+    const value = declared.deploymentSecrets[camelCase(secret)];
     if (value === undefined) return [];
     const mismatch = { secret: camelCase(secret), flag: camelCase(flag), declaredSet: value !== null, liveSet: liveDeployment[camelCase(flag)] === true };
     return mismatch.declaredSet === mismatch.liveSet ? [] : [mismatch];
@@ -64,10 +75,9 @@ export function secretFlagMismatches(liveDeployment: unknown, declared: SourceIn
  * The declarable part of a deployment: read-only fields dropped, and the annotation only when the
  * program declares one (otherwise the server writes its own, which is not drift).
  */
-export function comparableDeployment(deployment: unknown, declared: unknown): unknown {
-  if (!isPlainObject(deployment)) return deployment;
-  const readOnly = new Set(isSourceType(deployment.type) ? readOnlyFields(deployment.type).map(camelCase) : []);
-  const annotationDeclared = isPlainObject(declared) && declared.annotation !== undefined;
+export function comparableDeployment(deployment: CamelDeployment, declared: CamelDeployment): Record<string, unknown> {
+  const readOnly = new Set(readOnlyFields(deployment.type).map(camelCase));
+  const annotationDeclared = declared.annotation !== undefined;
   return Object.fromEntries(
     Object.entries(deployment).filter(([key, value]) => value !== undefined && !readOnly.has(key) && (key !== "annotation" || annotationDeclared)),
   );

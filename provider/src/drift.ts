@@ -4,7 +4,6 @@
 // Released with the provider and used by the CLI of the same version.
 export { CONFIG_KEYS, ENV_VARS, resolveCredentials, type ConfigReader, type Credentials } from "./credentials";
 export { comparableDeployment, diffSource, secretFlagMismatches } from "./diff";
-export { isPlainObject } from "./names";
 export { SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 export { openSession, type Session } from "./session";
 export { declarableDeployment, inputsFromSource, sourceAttributes, type SourceInputs } from "./source-state";

@@ -1,7 +1,7 @@
 // The one mapping between the API's field names (`cache_ttl_behavior`, `robots.txt`) and the
 // Pulumi-idiomatic camelCase names of the Source resource (`cacheTtlBehavior`, `robotsTxt`).
 // Derived mechanically from the sdk's `deploymentFieldsByType`: no field is listed here.
-import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
+import { deploymentFieldsByType, isPlainObject, SOURCE_TYPES } from "@asset-delivery/sdk";
 
 /** `cache_ttl_behavior` → `cacheTtlBehavior`, `robots.txt` → `robotsTxt`, `s3_access_key` → `s3AccessKey`. */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
@@ -101,8 +101,4 @@ export function camelSegments(segments: readonly (string | number)[]): (string |
     level = typeof segment !== "string" ? undefined : index === 0 && segment === "deployment" ? deploymentNames : level?.nested.get(segment);
     return renamed;
   });
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@
 // read in `configure` (the stack's config) or from the environment, and never stored here beyond
 // the process.
 import type * as pulumi from "@pulumi/pulumi";
-import { checkSource } from "./check";
+import { checkSource, type UncheckedInputs } from "./check";
 import { resolveCredentials, type ConfigReader } from "./credentials";
 import { diffSource } from "./diff";
 import { createSource } from "./lifecycle/create";
@@ -12,7 +12,7 @@ import { readSource } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import { sessionFor, type Session } from "./session";
-import type { SourceInputs } from "./source-state";
+import type { SourceInputs, SourceState } from "./source-state";
 
 let stackConfig: ConfigReader = () => undefined;
 
@@ -20,24 +20,26 @@ function session(): Session {
   return sessionFor(resolveCredentials(stackConfig));
 }
 
+// The engine hands back what `check` returned as the inputs of diff, create and update, and what
+// create, update and read returned as the state: the methods take those types.
 export const sourceProvider = {
   async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
     stackConfig = (key) => request.config.get(key) as string | undefined;
   },
-  async check(_olds: SourceInputs, news: SourceInputs): Promise<pulumi.dynamic.CheckResult> {
+  async check(_olds: unknown, news: UncheckedInputs): Promise<pulumi.dynamic.CheckResult> {
     return checkSource(news);
   },
-  async diff(id: string, olds: SourceInputs, news: SourceInputs): Promise<pulumi.dynamic.DiffResult> {
+  async diff(id: string, olds: SourceState, news: SourceInputs): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = diffSource(id, olds, news);
     return { changes, replaces, deleteBeforeReplace: false };
   },
   async create(inputs: SourceInputs): Promise<pulumi.dynamic.CreateResult> {
     return createSource(session(), inputs);
   },
-  async read(id: string, state: SourceInputs): Promise<pulumi.dynamic.ReadResult> {
+  async read(id: string, state: SourceState): Promise<pulumi.dynamic.ReadResult> {
     return readSource(session(), id, state);
   },
-  async update(id: string, olds: SourceInputs, news: SourceInputs): Promise<pulumi.dynamic.UpdateResult> {
+  async update(id: string, olds: SourceState, news: SourceInputs): Promise<pulumi.dynamic.UpdateResult> {
     return updateSource(session(), id, olds, news);
   },
   async delete(id: string): Promise<void> {

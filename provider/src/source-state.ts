@@ -1,26 +1,60 @@
 // The shapes a Source takes inside the provider, and the conversions between them:
-// - inputs: what the program declared (camelCase), write-only values apart in `deploymentSecrets`;
+// - inputs: what `check` made of the program's declaration (camelCase, defaults filled in, write-only
+//   values apart in `deploymentSecrets`), which the engine hands to every later step;
 // - API attributes: what the Management API reads and writes (snake_case, secrets in `deployment`);
-// - outputs: the state Pulumi keeps (every returned attribute, plus the declared secrets and options).
-import { readOnlyFields, SOURCE_TYPES, writeOnlyFields, type Source, type SourceType } from "@asset-delivery/sdk";
-import { camelCase, isPlainObject, renameDeployment } from "./names";
+// - state: what Pulumi keeps (every returned attribute, plus the declared secrets and options).
+import {
+  readOnlyFields,
+  SOURCE_TYPES,
+  withoutUndefined,
+  writeOnlyFields,
+  type DeploymentStatus,
+  type Source,
+  type SourceCreateAttributes,
+  type SourceType,
+} from "@asset-delivery/sdk";
+import { camelCase, renameDeployment } from "./names";
+import { providerOptions, type ProviderOptions } from "./provider-options";
+import type { PROVIDER_KEY } from "./serialized-provider";
+import type { SourceReadOnlyValues } from "./source-types";
 
-/** The resource's inputs as the provider receives them: plain values, camelCase. */
-export interface SourceInputs {
-  name?: unknown;
-  enabled?: unknown;
-  deployment?: unknown;
-  /** The deployment's write-only values, kept apart so that they are a secret of their own. */
-  deploymentSecrets?: unknown;
-  waitForDeployment?: unknown;
-  deploymentTimeoutSeconds?: unknown;
-  adoptSourceId?: unknown;
-  /** The serialized provider, which Pulumi adds to every resource's properties. */
-  __provider?: unknown;
-}
+/** A deployment with the resource's camelCase field names. */
+export type CamelDeployment = { type: SourceType } & Record<string, unknown>;
 
-/** Inputs that only steer the provider: never sent to the API. */
-export const PROVIDER_OPTION_KEYS = ["waitForDeployment", "deploymentTimeoutSeconds", "adoptSourceId"] as const;
+/** The declared write-only values of a deployment, camelCase (`password`, `s3SecretKey`); null clears one. */
+export type DeploymentSecrets = Record<string, unknown>;
+
+/** What a Source is declared to be, and what is compared to find a change. */
+export type SourceDeclaration = {
+  name: string;
+  enabled: boolean;
+  deployment: CamelDeployment;
+  /** Kept apart from the deployment so that they are a secret of their own. */
+  deploymentSecrets: DeploymentSecrets;
+};
+
+/**
+ * The resource's inputs as `check` returned them: every rule met, the API's defaults filled in.
+ * The engine hands exactly these to diff, create and update (during a preview, diff may instead get
+ * inputs in which some value is not known yet: see unknowns.ts).
+ */
+export type SourceInputs = SourceDeclaration &
+  ProviderOptions & {
+    /** The serialized provider: the engine's host adds it to every resource's properties. */
+    [PROVIDER_KEY]?: string;
+  };
+
+/** The state Pulumi keeps for a Source: what the server returned, plus the declared secrets and options. */
+export type SourceState = SourceInputs &
+  SourceReadOnlyValues & {
+    deploymentStatus: DeploymentStatus;
+    dateDeployed: number | null;
+    /** Present while secure URLs are on. */
+    secureUrlToken?: string;
+  };
+
+/** What only the program knows, carried from the inputs (or an earlier state) into the state. */
+export type DeclaredOnly = Pick<SourceInputs, "deploymentSecrets"> & ProviderOptions;
 
 /** Every deployment field that is write-only in some type, camelCase: split off into `deploymentSecrets`. */
 export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)).map(camelCase));
@@ -38,55 +72,59 @@ export function isSourceType(value: unknown): value is SourceType {
 }
 
 /** Splits a camelCase deployment into its public fields and its write-only ones. */
-export function splitSecrets(deployment: Record<string, unknown>): { deployment: Record<string, unknown>; secrets: Record<string, unknown> } {
+export function splitSecrets<D extends Record<string, unknown>>(deployment: D): { deployment: D; secrets: DeploymentSecrets } {
   const open: Record<string, unknown> = {};
-  const secrets: Record<string, unknown> = {};
+  const secrets: DeploymentSecrets = {};
   for (const [key, value] of Object.entries(deployment)) (WRITE_ONLY_NAMES.has(key) ? secrets : open)[key] = value;
-  return { deployment: open, secrets };
+  return { deployment: open as D, secrets };
 }
 
-/** The declared deployment, secrets included, with the API's names. */
-export function apiDeployment(inputs: SourceInputs): Record<string, unknown> | unknown {
-  if (!isPlainObject(inputs.deployment)) return inputs.deployment;
-  const secrets = isPlainObject(inputs.deploymentSecrets) ? inputs.deploymentSecrets : {};
-  return renameDeployment({ ...inputs.deployment, ...secrets }, "toApi");
+/**
+ * The declared Source as the API's attributes, secrets back in the deployment. The inputs met
+ * every rule of the create schema in `check`, and renaming keys changes no value.
+ */
+export function apiAttributes(inputs: SourceDeclaration): SourceCreateAttributes {
+  const deployment = renameDeployment({ ...inputs.deployment, ...inputs.deploymentSecrets }, "toApi");
+  return { name: inputs.name, enabled: inputs.enabled, deployment } as SourceCreateAttributes;
 }
 
-/** The declared Source as API attributes (for validation, create and update). */
-export function apiAttributes(inputs: SourceInputs): Record<string, unknown> {
-  return withoutUndefined({ name: inputs.name, enabled: inputs.enabled, deployment: apiDeployment(inputs) });
+/** The camelCase deployment a Source has on the server, read-only fields included. */
+export function camelDeployment(source: Source): CamelDeployment {
+  return { type: source.attributes.deployment.type, ...renameDeployment(source.attributes.deployment, "toCamel") };
 }
 
 /** The camelCase deployment a Source has on the server, without its read-only fields. */
-export function declarableDeployment(source: Source): Record<string, unknown> {
+export function declarableDeployment(source: Source): CamelDeployment {
   const { deployment } = source.attributes;
   const readOnly = new Set(readOnlyFields(deployment.type));
   const writable = Object.fromEntries(Object.entries(deployment).filter(([key]) => !readOnly.has(key)));
-  return renameDeployment(writable, "toCamel");
+  return { type: deployment.type, ...renameDeployment(writable, "toCamel") };
+}
+
+/** What the server has, as a declaration to compare with: its secrets cannot be read, so none are known. */
+export function liveDeclaration(source: Source): SourceDeclaration {
+  return { name: source.attributes.name, enabled: source.attributes.enabled, deployment: camelDeployment(source), deploymentSecrets: {} };
 }
 
 /** Every attribute the API returned, camelCase; the read-only deployment fields also at the top level. */
-export function sourceAttributes(source: Source): Record<string, unknown> {
+export function sourceAttributes(source: Source): Omit<SourceState, keyof DeclaredOnly> {
   const { attributes } = source;
-  const readOnly = Object.fromEntries(readOnlyFields(attributes.deployment.type).map((name) => [camelCase(name), (attributes.deployment as Record<string, unknown>)[name]]));
-  return withoutUndefined({
+  const deployment = camelDeployment(source);
+  const readOnly = Object.fromEntries(readOnlyFields(attributes.deployment.type).map((name) => [camelCase(name), deployment[camelCase(name)]]));
+  return {
     name: attributes.name,
     enabled: attributes.enabled,
-    deployment: renameDeployment(attributes.deployment, "toCamel"),
+    deployment,
     deploymentStatus: attributes.deployment_status,
     dateDeployed: attributes.date_deployed,
-    secureUrlToken: attributes.secure_url_token,
+    ...withoutUndefined({ secureUrlToken: attributes.secure_url_token }),
     ...readOnly,
-  });
+  };
 }
 
 /** The state kept for a Source: what the API returned, the declared secrets and the provider options. */
-export function sourceOutputs(source: Source, inputs: SourceInputs): Record<string, unknown> {
-  return {
-    ...sourceAttributes(source),
-    deploymentSecrets: isPlainObject(inputs.deploymentSecrets) ? inputs.deploymentSecrets : {},
-    ...providerOptions(inputs),
-  };
+export function sourceOutputs(source: Source, declared: DeclaredOnly): SourceState {
+  return { ...sourceAttributes(source), deploymentSecrets: declared.deploymentSecrets, ...providerOptions(declared) };
 }
 
 /**
@@ -94,22 +132,13 @@ export function sourceOutputs(source: Source, inputs: SourceInputs): Record<stri
  * preview shows what differs from the program. The server's generated annotation is left out: only
  * a declared one is compared.
  */
-export function inputsFromSource(source: Source, previous: SourceInputs): Record<string, unknown> {
+export function inputsFromSource(source: Source, previous: DeclaredOnly): SourceInputs {
   const { annotation: _generated, ...deployment } = declarableDeployment(source);
-  return withoutUndefined({
+  return {
     name: source.attributes.name,
     enabled: source.attributes.enabled,
     deployment,
-    deploymentSecrets: isPlainObject(previous.deploymentSecrets) ? previous.deploymentSecrets : {},
+    deploymentSecrets: previous.deploymentSecrets,
     ...providerOptions(previous),
-  });
-}
-
-export function providerOptions(inputs: SourceInputs): Record<string, unknown> {
-  return withoutUndefined(Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, inputs[key]])));
-}
-
-/** Pulumi's wire format has no `undefined`: absent keys are left out. */
-export function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  };
 }

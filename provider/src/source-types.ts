@@ -4,6 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { DeploymentInputOf, DeploymentOf, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
 import type { CamelCase, CamelKeys } from "./names";
+import type { ProviderOptionsInput } from "./provider-options";
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
@@ -19,22 +20,16 @@ export type SourceDeploymentArgsOf<T extends SourceType> = Simplify<
 >;
 export type SourceDeploymentArgs = { [T in SourceType]: SourceDeploymentArgsOf<T> }[SourceType];
 
-export interface SourceArgs {
+/** The provider's own inputs (see provider-options.ts), each a Pulumi input. */
+export type SourceOptionArgs = { [K in keyof ProviderOptionsInput]?: pulumi.Input<NonNullable<ProviderOptionsInput[K]>> };
+
+export interface SourceArgs extends SourceOptionArgs {
   /** Display name; does not affect how assets are served. */
   name: pulumi.Input<SourceCreateAttributes["name"]>;
   /** Whether the Source serves traffic. Default true. */
   enabled?: pulumi.Input<NonNullable<SourceCreateAttributes["enabled"]>>;
   /** Where the images come from and how they are served. Its write-only secrets are always stored as secrets. */
   deployment: SourceDeploymentArgs;
-  /** Wait after create and update until the Source is `deployed`. Default true. */
-  waitForDeployment?: pulumi.Input<boolean>;
-  /** How long to wait for the deployment. Default 300. */
-  deploymentTimeoutSeconds?: pulumi.Input<number>;
-  /**
-   * Take over this existing Source (its 24-character id) instead of creating one, and bring it to
-   * the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
-   */
-  adoptSourceId?: pulumi.Input<string>;
 }
 
 /** A type-`T` deployment as the API returns it (secrets never included), with camelCase keys. */

@@ -5,7 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
-import { isPlainObject } from "./names";
+import { isPlainObject } from "@asset-delivery/sdk";
+import { PROVIDER_OPTION_KEYS } from "./provider-options";
 import { READ_ONLY_NAMES, splitSecrets } from "./source-state";
 
 export type { SourceArgs } from "./source-types";
@@ -42,9 +43,7 @@ export class Source extends pulumi.CustomResource {
       enabled: args.enabled,
       deployment,
       deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
-      waitForDeployment: args.waitForDeployment,
-      deploymentTimeoutSeconds: args.deploymentTimeoutSeconds,
-      adoptSourceId: args.adoptSourceId,
+      ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, args[key]])),
       // Outputs only: declared here so that the resource has them.
       deploymentStatus: undefined,
       dateDeployed: undefined,

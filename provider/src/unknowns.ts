@@ -1,7 +1,7 @@
 // Values not known yet during a preview (outputs of resources still to be created) reach the
 // provider as a sentinel string. Validation must not blame the user for them.
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { isPlainObject } from "./names";
+import { isPlainObject } from "@asset-delivery/sdk";
 
 export function isUnknown(value: unknown): boolean {
   return value === unknownValue;

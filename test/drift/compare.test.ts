@@ -2,7 +2,7 @@
 // the API returns them, into the report model.
 import { describe, expect, it } from "vitest";
 import type { Source } from "@asset-delivery/sdk";
-import { checkSource } from "@asset-delivery/provider/dist/check";
+import { checkedSource } from "../support/checked-source";
 import { compareSources, type DeclaredSource } from "@asset-delivery/cli/dist/drift";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
 
@@ -11,9 +11,7 @@ const OTHER_ID = "b".repeat(24);
 
 /** A Source as the state records it: the program's camelCase args, checked (defaults filled, secrets apart). */
 function declared(args: Record<string, unknown>, name = "photos", id = ID, secretPaths: string[][] = []): DeclaredSource {
-  const { inputs, failures } = checkSource({ name: "Photos", ...args });
-  if (failures.length > 0) throw new Error(failures.map((f) => f.reason).join("; "));
-  return { name, id, inputs, secretPaths };
+  return { name, id, inputs: checkedSource({ name: "Photos", ...args }), secretPaths };
 }
 
 const photosArgs = { deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" } };

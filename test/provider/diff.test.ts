@@ -1,28 +1,28 @@
 // `diff` compares the checked inputs with the state exactly; only a switch to another adopted
 // Source replaces.
 import { describe, expect, it } from "vitest";
-import { checkSource } from "@asset-delivery/provider/dist/check";
 import { diffSource } from "@asset-delivery/provider/dist/diff";
 import { patchFor } from "@asset-delivery/provider/dist/lifecycle/patch";
-import { sourceOutputs } from "@asset-delivery/provider/dist/source-state";
+import { apiAttributes, sourceOutputs, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { sourceResource } from "../support/api-documents";
+import { checkedSource } from "../support/checked-source";
 
 const ID = "b".repeat(24);
 const webfolder = { type: "webfolder" as const, service_subdomains: ["photos"], webfolder_base_url: "https://origin.example.com/images/" };
 
 /** The state after a create: what the server returned plus the declared secrets and options. */
-function stateOf(inputs: ReturnType<typeof checkSource>["inputs"]) {
+function stateOf(inputs: SourceInputs) {
   return sourceOutputs(sourceResource({ id: ID, deployment: { ...webfolder }, deployment_status: "deployed" }), inputs);
 }
 
 const declared = (deployment: Record<string, unknown> = {}, secrets: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-  checkSource({
+  checkedSource({
     name: "Photos",
     deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/", ...deployment },
     deploymentSecrets: secrets,
     ...extra,
-  }).inputs;
+  });
 
 describe("diff", () => {
   it("finds no change between the declaration and the state it produced (read-only fields and the generated annotation ignored)", () => {
@@ -49,7 +49,7 @@ describe("diff", () => {
   describe("a secret whose presence the server's flag contradicts (seen by a refresh)", () => {
     /** The state after a refresh that saw the server's `*_set` flags as given. */
     const refreshedState = (inputs: ReturnType<typeof declared>, flags: Record<string, boolean>) => {
-      const state = stateOf(inputs) as { deployment: Record<string, unknown> };
+      const state = stateOf(inputs);
       return { ...state, deployment: { ...state.deployment, ...flags } };
     };
 
@@ -76,7 +76,7 @@ describe("diff", () => {
     it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
       const { changed } = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
-      expect(patchFor(changed, inputs)?.deployment).toMatchObject({ type: "webfolder", password: "pw-declared" });
+      expect(patchFor(changed, apiAttributes(inputs))?.deployment).toMatchObject({ type: "webfolder", password: "pw-declared" });
     });
   });
 
@@ -87,7 +87,7 @@ describe("diff", () => {
 
   it("updates a type change in place", () => {
     const inputs = declared();
-    const s3 = checkSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } }).inputs;
+    const s3 = checkedSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } });
     expect(diffSource(ID, stateOf(inputs), s3)).toEqual({ changes: true, replaces: [], changed: ["deployment", "deploymentSecrets"] });
   });
 

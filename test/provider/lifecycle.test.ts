@@ -2,12 +2,12 @@
 // many requests it costs, and how it handles deployment, retirement and adoption.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
-import { checkSource } from "@asset-delivery/provider/dist/check";
-import { inputsFromSource } from "@asset-delivery/provider/dist/source-state";
+import { apiAttributes, inputsFromSource } from "@asset-delivery/provider/dist/source-state";
 import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
 import { createSource } from "@asset-delivery/provider/dist/lifecycle/create";
 import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
 import { ReadCoalescer } from "@asset-delivery/provider/dist/read-coalescer";
+import { checkedSource } from "../support/checked-source";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -39,14 +39,12 @@ const label = (prefix: string) => `${prefix}-${++labels}`;
 
 /** Checked inputs of a webfolder Source, as the engine would pass them. */
 function webfolder(subdomain: string, extra: { name?: string; deployment?: Record<string, unknown>; secrets?: Record<string, unknown>; options?: Record<string, unknown> } = {}) {
-  const { inputs, failures } = checkSource({
+  return checkedSource({
     name: extra.name ?? "Photos",
     deployment: { type: "webfolder", serviceSubdomains: [subdomain], webfolderBaseUrl: "https://origin.example.com/images/", ...extra.deployment },
     deploymentSecrets: extra.secrets ?? {},
     ...extra.options,
   });
-  expect(failures).toEqual([]);
-  return inputs;
 }
 
 const patches = () => bodies.filter((b) => b.method === "PATCH").map((b) => (b.body as { data: { attributes: unknown } }).data.attributes);
@@ -137,7 +135,7 @@ describe("update", () => {
   it("changes the deployment type in place, same id", async () => {
     const subdomain = label("retype");
     const { id, outs } = await sourceProvider.create(webfolder(subdomain));
-    const s3 = checkSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: [subdomain], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } }).inputs;
+    const s3 = checkedSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: [subdomain], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } });
     const { outs: after } = await sourceProvider.update(id, outs!, s3);
     expect(after).toMatchObject({ deployment: { type: "s3", s3Bucket: "bucket" }, allowsUpload: false });
     expect(after).not.toHaveProperty("passwordSet");
@@ -191,7 +189,8 @@ describe("read", () => {
   });
 
   it("drops a Source the server does not have", async () => {
-    expect(await sourceProvider.read("q".repeat(24), {})).toEqual({ id: "", props: {} });
+    const { outs } = await sourceProvider.create(webfolder(label("gone")));
+    expect(await sourceProvider.read("q".repeat(24), outs)).toEqual({ id: "", props: {} });
   });
 });
 
@@ -245,9 +244,8 @@ describe("adoption by id", () => {
     bodies.length = 0;
     server.resetRequestCount();
     // Declared as the server has it (as `asset-delivery import` writes it): no secret, which adoption keeps.
-    const declared = made.map((source) => checkSource({ ...inputsFromSource(source, {}), adoptSourceId: source.id }));
-    for (const { failures } of declared) expect(failures).toEqual([]);
-    const adopted = await Promise.all(declared.map(({ inputs }) => sourceProvider.create(inputs)));
+    const declared = made.map((source) => checkedSource({ ...inputsFromSource(source, { deploymentSecrets: {}, waitForDeployment: true, deploymentTimeoutSeconds: 300 }), adoptSourceId: source.id }));
+    const adopted = await Promise.all(declared.map((inputs) => sourceProvider.create(inputs)));
     expect(adopted.map((a) => a.id)).toEqual(made.map((m) => m.id));
     expect(patches()).toEqual([]);
     expect(server.requestCount()).toBe(server.requestCount("GET"));

@@ -5,13 +5,12 @@
 // (`password_set`) reports whether one is set, its presence is compared instead. Values the
 // program passed as secrets are compared but never shown.
 import deepEqual from "fast-deep-equal";
-import type { Source } from "@asset-delivery/sdk";
+import { isPlainObject, type Source } from "@asset-delivery/sdk";
 import {
   comparableDeployment,
   declarableDeployment,
   diffSource,
   inputsFromSource,
-  isPlainObject,
   pathsOverlap,
   secretFlagMismatches,
   sourceAttributes,

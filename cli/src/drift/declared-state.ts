@@ -2,7 +2,8 @@
 // (the program's declaration, checked and with the API's defaults filled in) and its id. The
 // state comes from `pulumi stack export --show-secrets`, so secrets arrive decrypted inside
 // Pulumi's secret envelopes, which are unwrapped here.
-import { isPlainObject, SOURCE_RESOURCE_TYPE, type SourceInputs } from "@asset-delivery/provider/drift";
+import { isPlainObject } from "@asset-delivery/sdk";
+import { SOURCE_RESOURCE_TYPE, type SourceInputs } from "@asset-delivery/provider/drift";
 
 export { SOURCE_RESOURCE_TYPE };
 

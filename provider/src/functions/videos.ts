@@ -1,6 +1,5 @@
 // getVideoJob: the state of an image-to-video generation job.
-import { videoJobPhase, type VideoJob } from "@asset-delivery/sdk";
-import { withoutUndefined } from "../source-state";
+import { videoJobPhase, withoutUndefined, type VideoJob } from "@asset-delivery/sdk";
 import { outputForm, withClient } from "./client";
 
 export interface VideoJobResult {

@@ -1,22 +1,21 @@
 // Taking over an existing Source and bringing it to the declared state: by id (`adoptSourceId`,
 // the import path), or a retired Source of this account found holding a declared subdomain.
 import { BadRequestError, type Source, type SourceCreateAttributes } from "@asset-delivery/sdk";
-import { diffSource } from "../diff";
+import { changedAttributes } from "../diff";
 import type { Session } from "../session";
-import { sourceOutputs, type SourceInputs } from "../source-state";
+import { liveDeclaration, type SourceInputs } from "../source-state";
 import { patchFor } from "./patch";
 
 /** Read like a refresh (an import's many adoptions share list pages), then PATCHed only where it differs. */
-export async function adoptById(session: Session, id: string, inputs: SourceInputs): Promise<Source> {
+export async function adoptById(session: Session, id: string, inputs: SourceInputs, attributes: SourceCreateAttributes): Promise<Source> {
   const existing = await session.reads.read(id);
   if (!existing) throw new Error(`adoptSourceId: the account of the API key has no Source "${id}"`);
-  return bringToDeclaredState(session, existing, inputs);
+  return bringToDeclaredState(session, existing, inputs, attributes);
 }
 
 /** One PATCH of whatever differs; secrets are unknown on the server, so declared ones are always sent. */
-export async function bringToDeclaredState(session: Session, existing: Source, inputs: SourceInputs): Promise<Source> {
-  const { changed } = diffSource(existing.id, sourceOutputs(existing, {}), inputs);
-  const patch = patchFor(changed, inputs);
+export async function bringToDeclaredState(session: Session, existing: Source, inputs: SourceInputs, attributes: SourceCreateAttributes): Promise<Source> {
+  const patch = patchFor(changedAttributes(liveDeclaration(existing), inputs), attributes);
   return patch ? session.client.sources.update(existing.id, patch) : existing;
 }
 

@@ -9,7 +9,7 @@
 import deepEqual from "fast-deep-equal";
 import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
-import { inputsFromSource, sourceOutputs, type SourceInputs } from "../source-state";
+import { inputsFromSource, sourceOutputs, type SourceState } from "../source-state";
 
 export interface ReadResult {
   id: string;
@@ -17,11 +17,11 @@ export interface ReadResult {
   inputs?: Record<string, unknown>;
 }
 
-export async function readSource(session: Session, id: string, state: SourceInputs): Promise<ReadResult> {
+export async function readSource(session: Session, id: string, state: SourceState): Promise<ReadResult> {
   const source = await session.reads.read(id);
   if (!source || source.attributes.deployment_status === "deleted") return { id: "", props: {} };
   const props = sourceOutputs(source, state);
-  const { [PROVIDER_KEY]: _serializedProvider, ...stored } = state as Record<string, unknown>;
+  const { [PROVIDER_KEY]: _serializedProvider, ...stored } = state;
   if (deepEqual(props, stored)) return { id: source.id, props };
   return { id: source.id, props, inputs: inputsFromSource(source, state) };
 }

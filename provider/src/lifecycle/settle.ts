@@ -2,16 +2,16 @@
 // is declared disabled. A Source that does not get there in time was still written: the error
 // carries its id and state, so that Pulumi records it instead of forgetting it.
 import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
-import { DEFAULT_DEPLOYMENT_TIMEOUT_SECONDS } from "../check";
+import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
-import { sourceOutputs, type SourceInputs } from "../source-state";
+import { sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
 
 /** Pulumi's dynamic provider turns an error with `id` into "created (or updated) but not initialized". */
 export class SourceNotReadyError extends Error {
   override readonly name = "SourceNotReadyError";
   constructor(
     readonly id: string,
-    readonly properties: Record<string, unknown>,
+    readonly properties: SourceState,
     readonly reasons: string[],
   ) {
     super(reasons.join("; "));
@@ -24,13 +24,13 @@ export function isSettled(source: Source): boolean {
 }
 
 export async function settle(session: Session, source: Source, inputs: SourceInputs): Promise<Source> {
-  if (inputs.waitForDeployment === false || isSettled(source)) return source;
-  const seconds = typeof inputs.deploymentTimeoutSeconds === "number" ? inputs.deploymentTimeoutSeconds : DEFAULT_DEPLOYMENT_TIMEOUT_SECONDS;
+  if (!inputs.waitForDeployment || isSettled(source)) return source;
+  const seconds = inputs.deploymentTimeoutSeconds;
   try {
     return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000 });
   } catch (error) {
     if (!(error instanceof DeploymentTimeoutError)) throw error;
-    const properties = { ...sourceOutputs(source, inputs), __provider: inputs.__provider };
+    const properties = { ...sourceOutputs(source, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
     throw new SourceNotReadyError(source.id, properties, [
       `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then run pulumi up again`,
     ]);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../schemas";
 import { checked } from "./checked";
 import { systemClock, type Clock } from "./clock";
+import { withoutUndefined } from "../objects";
 
 /** What a hook learns about a request: never headers, never the API key. */
 export interface RequestInfo {
@@ -125,8 +126,4 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     onResponse: options.onResponse,
     clock: o.clock ?? systemClock,
   };
-}
-
-function withoutUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]-?: Exclude<T[K], undefined> };
 }

@@ -1,0 +1,43 @@
+// The provider's own inputs of a Source: how to wait for its deployment, and which existing Source
+// to adopt. Never sent to the API. This schema is their one list: `check` parses them with it, the
+// resource's arguments and the state take their names and types from it.
+import { z } from "zod";
+import { expected, sourceIdSchema } from "@asset-delivery/sdk";
+
+export const providerOptionsSchema = z.object({
+  /** Wait after create and update until the Source is `deployed`. Default true. */
+  waitForDeployment: z.boolean(expected("true or false")).default(true),
+  /** How long to wait for the deployment. Default 300. */
+  deploymentTimeoutSeconds: z
+    .int(expected("a whole number of seconds"))
+    .min(1, { error: "must be from 1 to 3600 seconds" })
+    .max(3600, { error: "must be from 1 to 3600 seconds" })
+    .default(300),
+  /**
+   * Take over this existing Source (its 24-character id) instead of creating one, and bring it to
+   * the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
+   */
+  adoptSourceId: sourceIdSchema.optional(),
+});
+
+/** The options as `check` leaves them: defaults filled in. */
+export type ProviderOptions = z.output<typeof providerOptionsSchema>;
+/** The options as a program declares them. */
+export type ProviderOptionsInput = z.input<typeof providerOptionsSchema>;
+export type ProviderOptionKey = keyof ProviderOptions;
+
+export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOptionsSchema.keyof().options;
+
+/** The provider options of a set of inputs or a state, absent ones left out. */
+export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {
+  const picked: Partial<Record<ProviderOptionKey, unknown>> = {};
+  for (const key of PROVIDER_OPTION_KEYS) if (from[key] !== undefined) picked[key] = from[key];
+  return picked as Pick<T, ProviderOptionKey>;
+}
+
+/** Everything but the provider options. */
+export function withoutProviderOptions<T extends object>(from: T): Omit<T, ProviderOptionKey> {
+  const rest: Partial<Record<string, unknown>> = { ...from };
+  for (const key of PROVIDER_OPTION_KEYS) delete rest[key];
+  return rest as Omit<T, ProviderOptionKey>;
+}

@@ -1,0 +1,12 @@
+// A Source's inputs as `check` parses them (what the engine hands to diff, create and update), for
+// tests that start from a declaration; a declaration that does not parse fails the test.
+import { checkSource } from "@asset-delivery/provider/dist/check";
+import type { SourceInputs } from "@asset-delivery/provider/dist/source-state";
+import { containsUnknown } from "@asset-delivery/provider/dist/unknowns";
+
+export function checkedSource(news: Record<string, unknown>): SourceInputs {
+  const result = checkSource(news);
+  if (result.failures.length > 0) throw new Error(result.failures.map((f) => f.reason).join("; "));
+  if (containsUnknown(news)) throw new Error("a declaration with values not known yet is not parsed");
+  return result.inputs as SourceInputs;
+}
