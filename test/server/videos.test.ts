@@ -134,6 +134,10 @@ describe("a video job", () => {
     const video = probe(file);
     expect(video).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 640, height: 360 });
     expect(video.duration).toBeCloseTo(duration, 1);
+    // Private to the server's user, whatever the umask: the job's folder 0700, the video 0600.
+    const jobDir = path.join(server.app.appOptions.dataDir, "videos", job.id);
+    expect(fs.statSync(jobDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(jobDir, "video.mp4")).mode & 0o777).toBe(0o600);
     // +faststart: the index (moov) precedes the media data (mdat).
     expect(bytes.indexOf("moov")).toBeLessThan(bytes.indexOf("mdat"));
     // The same job from the other prefix.

@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { REPORT_FILE_SIZE_LIMIT, REPORT_RETENTION_DAYS } from "@asset-delivery/sdk";
 import type { Account } from "../accounts/account-store";
 import type { Database } from "../store/database";
+import { makePrivateDir, writePrivateFile } from "../store/private-files";
 import { reportTypesFor } from "./availability";
 import { endOfDay, firstDayOf, periodOf, reportKeyOf, type ReportDate } from "./periods";
 import { encodeReportFiles } from "./report-files";
@@ -36,10 +37,10 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
     const relativeDir = path.join("reports", report.id);
     const dir = path.join(dataDir, relativeDir);
     fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     return files.map((bytes, index) => {
       const relative = path.join(relativeDir, `${index + 1}.csv.gz`);
-      fs.writeFileSync(path.join(dataDir, relative), bytes);
+      writePrivateFile(path.join(dataDir, relative), bytes);
       return { number: index + 1, path: relative, bytes: bytes.length };
     });
   }

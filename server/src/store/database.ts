@@ -1,9 +1,9 @@
 // The one SQLite database of the server: opening it with the settings every module relies on, and
 // applying each module's migrations once, in order.
-import * as fs from "node:fs";
 import * as path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { countWrites } from "./change-counter";
+import { makePrivateDir, preparePrivateDatabase } from "./private-files";
 
 export type Database = BetterSqlite3.Database;
 
@@ -23,10 +23,14 @@ export interface Migration {
  *   costs more than a local emulator's data is worth.
  * - foreign_keys ON: SQLite leaves it off by default; our tables rely on it.
  * - busy_timeout: a CLI command (e.g. `keys create`) may write while `serve` runs on the same file.
+ * - private: its folder is created 0700, the file and its WAL are 0600 (private-files.ts).
  * - its writes are counted (change-counter.ts), for the caches of what it stores.
  */
 export function openDatabase(file: string): Database {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ":memory:") {
+    makePrivateDir(path.dirname(path.resolve(file)));
+    preparePrivateDatabase(file);
+  }
   const db = new BetterSqlite3(file);
   countWrites(db);
   db.pragma("journal_mode = WAL");

@@ -3,6 +3,7 @@
 // created with a fresh random key on first start. Losing the key makes stored secrets unreadable.
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
+import { PRIVATE_FILE_MODE } from "./private-files";
 
 export const SECRET_KEY_ENV = "ASSET_DELIVERY_SECRET_KEY";
 
@@ -24,7 +25,7 @@ export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = p
   const file = secretKeyFileFor(dbPath);
   try {
     // "wx": create only if absent, so two processes starting at once cannot overwrite each other's key.
-    fs.writeFileSync(file, randomBytes(32).toString("hex") + "\n", { flag: "wx", mode: 0o600 });
+    fs.writeFileSync(file, randomBytes(32).toString("hex") + "\n", { flag: "wx", mode: PRIVATE_FILE_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }

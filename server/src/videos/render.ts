@@ -1,8 +1,9 @@
 // Renders a still image into an MP4 with ffmpeg: a slow pan or zoom over the image (the "motion"
 // follows the model), H.264 in yuv420p with the index at the front so players start at once.
 import { spawn } from "node:child_process";
-import { rename, rm } from "node:fs/promises";
+import { chmod, rename, rm } from "node:fs/promises";
 import type { VideoCreateRequest } from "@asset-delivery/sdk";
+import { PRIVATE_FILE_MODE } from "../store/private-files";
 
 export const VIDEO_FORMAT = { width: 640, height: 360, fps: 24 } as const;
 
@@ -60,6 +61,7 @@ export async function renderVideo(input: string, output: string, durationSeconds
   const partial = `${output}.partial`;
   try {
     await runFfmpeg(ffmpegArguments(input, partial, durationSeconds, model), signal);
+    await chmod(partial, PRIVATE_FILE_MODE); // ffmpeg creates it as the umask allows
     await rename(partial, output);
   } finally {
     await rm(partial, { force: true });

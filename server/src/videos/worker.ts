@@ -4,6 +4,7 @@
 // Accounts take turns (fair-queue.ts), each with at most `perAccount` jobs in flight.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/private-files";
 import { nextJob } from "./fair-queue";
 import { VIDEO_ERROR_CODES, VideoJobFailure } from "./failures";
 import { imageSize, type ImageFormat } from "./image-format";
@@ -70,9 +71,9 @@ export function createVideoWorker(options: VideoWorkerOptions) {
     try {
       const image = await images.fetch(job.url, stopping.signal);
       checkImageSize(image.bytes, image.format);
-      await fs.mkdir(dir, { recursive: true });
+      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       input = path.join(dir, `source.${image.format}`);
-      await fs.writeFile(input, image.bytes);
+      await fs.writeFile(input, image.bytes, { mode: PRIVATE_FILE_MODE });
       await renderVideo(input, path.join(dir, "video.mp4"), job.duration, job.model, stopping.signal);
       jobs.ready(job.id, path.join(relativeDir, "video.mp4"));
     } catch (error) {
