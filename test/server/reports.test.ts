@@ -253,6 +253,8 @@ describe("report generation", () => {
     for (const url of report.attributes.files) {
       const response = await download(url);
       expect(Number(response.headers.get("content-length"))).toBeLessThanOrEqual(limit);
+      // Within the limit decompressed too, as a client bounding the CSV it reads expects.
+      expect(gunzipSync(Buffer.from(await response.arrayBuffer())).length).toBeLessThanOrEqual(limit);
       expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="cdn_logs_20240220_\d+\.csv\.gz"$/);
     }
     const { rows } = await rowsOf("cdn_logs", "2024-02-20");

@@ -3,17 +3,27 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { parse } from "csv-parse/sync";
+import { REPORT_FILE_SIZE_LIMIT } from "../schemas";
 import { ReportFormatError } from "./errors";
 
 const gunzipAsync = promisify(gunzip);
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** The file's bytes, gunzipped when they are gzip (a proxy may already have decoded them). */
-export async function gunzipIfCompressed(bytes: Buffer, file: string): Promise<Buffer> {
-  if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) return bytes;
+/**
+ * The file's bytes, gunzipped when they are gzip (a proxy may already have decoded them). The spec
+ * limits a report file to 64 MB: more once decompressed is refused as soon as zlib has produced
+ * that much, so a small gzip bomb cannot fill the memory.
+ */
+export async function gunzipIfCompressed(bytes: Buffer, file: string, maxBytes: number = REPORT_FILE_SIZE_LIMIT): Promise<Buffer> {
+  const tooLarge = () => new ReportFormatError(`file ${file}`, `is larger than ${maxBytes / 1024 / 1024} MB decompressed; the API limits report files to ${REPORT_FILE_SIZE_LIMIT / 1024 / 1024} MB`);
+  if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) {
+    if (bytes.length > maxBytes) throw tooLarge();
+    return bytes;
+  }
   try {
-    return await gunzipAsync(bytes);
+    return await gunzipAsync(bytes, { maxOutputLength: maxBytes });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
     throw new ReportFormatError(`file ${file}`, `is not valid gzip (${(error as Error).message})`);
   }
 }

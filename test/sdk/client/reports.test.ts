@@ -70,6 +70,18 @@ describe("reports.downloadFile", () => {
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     await expect(client.reports.downloadFile(`${server.url}/files/broken.csv.gz`)).rejects.toThrow(/^report file \/files\/broken.csv.gz: is not valid gzip/);
   });
+
+  it("refuses a gzip bomb once 64 MB are decompressed, naming the file and the limit", async () => {
+    // 200 KB on the wire, 200 MB of CSV once decompressed.
+    const bomb = gzipSync(Buffer.concat([Buffer.from("x\n"), Buffer.alloc(200 * 1024 * 1024, "1\n")]));
+    expect(bomb.length).toBeLessThan(300 * 1024);
+    const server = await startTestServer((_, res) => res.writeHead(200, { "content-type": "application/gzip" }).end(bomb));
+    servers.push(server);
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    const error = await client.reports.downloadFile(`${server.url}/files/bomb.csv.gz`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportFormatError);
+    expect((error as Error).message).toBe("report file /files/bomb.csv.gz: is larger than 64 MB decompressed; the API limits report files to 64 MB");
+  });
 });
 
 describe("reports.rows", () => {
