@@ -6,6 +6,7 @@ import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { createAccountStore, type AccountStore } from "./accounts/account-store";
 import { createKeyStore, type KeyStore } from "./accounts/key-store";
 import { registerAuth } from "./http/auth";
+import { checkPublicBaseUrl } from "./http/base-url";
 import { registerContentTypes } from "./http/content-types";
 import { registerErrorHandling } from "./http/error-handler";
 import { registerFaults, type FaultOptions } from "./http/faults";
@@ -49,6 +50,12 @@ export interface AppOptions {
    * addresses. Off by default: with it on, any API key can make the server read its own network.
    */
   allowPrivateImageAddresses?: boolean;
+  /**
+   * The address clients reach this server at (`https://api.example.test`, or with a path prefix),
+   * for the absolute URLs it returns (report files, video results, the OpenAPI servers entry).
+   * Unset: the request's scheme and Host header, which a client chooses.
+   */
+  publicBaseUrl?: string;
   /** Fault injection for resilience runs (server/src/http/faults.ts); off when absent. */
   faults?: FaultOptions;
 }
@@ -80,6 +87,7 @@ function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logge
 
 export function buildApp(options: AppOptions): FastifyInstance {
   if (options.secretKey.length !== 32) throw new Error("secretKey must be 32 bytes (AES-256)");
+  if (options.publicBaseUrl !== undefined) checkPublicBaseUrl(options.publicBaseUrl);
   const resolved: ResolvedAppOptions = {
     ...options,
     now: options.now ?? Date.now,

@@ -6,8 +6,8 @@ import { databasePath, fractionSetting, integerSetting, oneOfSetting, type Comma
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
-                      [--faults RATE [--faults-seed N]] [--allow-private-image-urls]
-                      [--deploy-lag-ms N] [--faults RATE [--faults-seed N]]
+                      [--deploy-lag-ms N] [--faults RATE [--faults-seed N]] [--public-url URL]
+                      [--allow-private-image-urls]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -20,6 +20,8 @@ export const serveCommand: Command = {
   --faults           share of API requests (0 to 1) that fail on purpose: 500, 429, or the connection dropped
                      before or after the write commits; for resilience runs (env ASSET_DELIVERY_FAULTS, default 0)
   --faults-seed      seed of which requests fail (env ASSET_DELIVERY_FAULTS_SEED, default 1)
+  --public-url       the address clients reach the server at, for the links it returns (report files,
+                     video results); default: the request's scheme and Host (env ASSET_DELIVERY_PUBLIC_URL)
   --allow-private-image-urls
                      local development only: video jobs may fetch images from loopback, private and
                      link-local addresses (env ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS=1); off by default,
@@ -38,6 +40,7 @@ export const serveCommand: Command = {
         faults: { type: "string" },
         "faults-seed": { type: "string" },
         "allow-private-image-urls": { type: "boolean" },
+        "public-url": { type: "string" },
       },
       strict: true,
     });
@@ -53,6 +56,7 @@ export const serveCommand: Command = {
         min: 0,
         max: 3_600_000,
       }),
+      publicBaseUrl: values["public-url"] ?? env.ASSET_DELIVERY_PUBLIC_URL,
       allowPrivateImageAddresses: values["allow-private-image-urls"] ?? env.ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS === "1",
       deployLagMs: integerSetting(values["deploy-lag-ms"] ?? env.ASSET_DELIVERY_DEPLOY_LAG_MS, "deploy-lag-ms", DEFAULT_DEPLOY_LAG_MS, {
         min: 0,
