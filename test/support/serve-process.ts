@@ -20,9 +20,9 @@ export interface ServeProcess {
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `serve --port 0 --db <dbPath> ...args` and resolves once it prints its URL. */
-export async function startServeProcess(dbPath: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI_BIN, "serve", "--port", "0", "--db", dbPath, ...args], {
+/** Starts `serve --port 0 --db <dbPath> ...args` and resolves once it prints its URL; `bin`: another installed `asset-delivery`. */
+export async function startServeProcess(dbPath: string, args: string[] = [], env: Record<string, string> = {}, bin = CLI_BIN): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--db", dbPath, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env },
   });
