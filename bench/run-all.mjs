@@ -2,7 +2,7 @@
 // them; running them side by side would measure each other). Exits non-zero when any target is
 // missed or a benchmark fails; the summary lines are repeated at the end.
 //
-//   node bench/run-all.mjs [name ...]   (names: server, sdk, provider; default all)
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider; default all)
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const BENCHMARKS = {
   server: { args: [path.join(here, "server.mjs")], env: {} },
   sdk: { args: [path.join(here, "sdk.mjs")], env: {} },
+  "reports-stall": { args: [path.join(here, "reports-stall.mjs")], env: {} },
   provider: { args: ["-r", "ts-node/register", path.join(here, "provider.ts")], env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") } },
 };
 

@@ -45,10 +45,15 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
     });
   }
 
+  /** The types the account's plan includes whose report of the day is not complete. */
+  function missingTypes(account: Account, date: ReportDate) {
+    return reportTypesFor(account).filter((type) => !store.find(account.id, type, date)?.completed);
+  }
+
   /** The day's reports of the types the account's plan includes; returns every one of them. */
   function generate(account: Account, date: ReportDate): StoredReport[] {
     const types = reportTypesFor(account);
-    const missing = types.filter((type) => !store.find(account.id, type, date)?.completed);
+    const missing = missingTypes(account, date);
     const usage = createUsageQueries(db, account.id);
     const names = new Map(sourceNames.all(account.id).map((row) => [row.id, row.name]));
     for (const type of missing) {
@@ -86,5 +91,5 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
     }
   }
 
-  return { generate, purgeExpired, checkReportable, store };
+  return { generate, missingTypes, purgeExpired, checkReportable, store };
 }

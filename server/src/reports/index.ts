@@ -1,8 +1,9 @@
 // The reports module: its tables, HTTP routes and the daily generation in the server process.
 import type { FastifyInstance } from "fastify";
+import { createGenerationProcess } from "./generation-process";
 import { createReportGenerator } from "./generator";
 import { defineReportRoutes } from "./routes";
-import { startReportScheduler } from "./scheduler";
+import { startReportScheduler, type ReportScheduler } from "./scheduler";
 
 export { reportMigrations } from "./migrations";
 export { createReportGenerator, type ReportGenerator } from "./generator";
@@ -14,15 +15,24 @@ export { parseReportDate, addDays, yesterdayOf, dateOf, type ReportDate } from "
 export { PRICES } from "./pricing";
 export { generateReports, importUsage, seedUsage, setReportTypes, type GenerateReportsInput, type SeedUsageInput } from "./admin";
 
-/** Routes, plus the scheduler from the moment the app is ready until it closes. */
+/**
+ * Routes, plus the scheduler from the moment the app is ready until it closes. Generation runs in
+ * a low-priority child process, so requests keep their latency while a busy account's day is generated; the
+ * server starts answering at once, before yesterday's catch-up is done.
+ */
 export function registerReports(app: FastifyInstance): void {
   const { db, dataDir, now, reportFileSizeLimit } = app.appOptions;
   const generator = createReportGenerator({ db, dataDir, now, fileSizeLimit: reportFileSizeLimit });
   defineReportRoutes(app, generator.store);
+  const worker = createGenerationProcess({ db, dataDir, fileSizeLimit: reportFileSizeLimit, now, generator });
 
-  let scheduler: ReturnType<typeof startReportScheduler> | undefined;
+  let scheduler: ReportScheduler | undefined;
   app.addHook("onReady", async () => {
-    scheduler = startReportScheduler({ generator, accounts: app.accounts, now, log: app.log });
+    scheduler = startReportScheduler({ generator: { generate: worker.generate, purgeExpired: generator.purgeExpired }, accounts: app.accounts, now, log: app.log });
   });
-  app.addHook("onClose", async () => scheduler?.stop());
+  app.addHook("onClose", async () => {
+    const stopping = scheduler?.stop();
+    await worker.close(); // abandons a job in progress, which ends the run
+    await stopping;
+  });
 }
