@@ -12,8 +12,8 @@ const REPO = path.resolve(__dirname, "..", "..");
 const VENV = path.join(REPO, ".venv");
 const SCHEMATHESIS = path.join(VENV, "bin", "schemathesis");
 const REQUIREMENTS = path.join(__dirname, "requirements.txt");
-/** The time bound of the run (about 40 s on 2 cores). */
-const RUN_TIMEOUT_MS = 100_000;
+/** The time bound of the run: about 40 s on 2 idle cores, near 120 s on 2 cores shared by a dozen busy processes. */
+const RUN_TIMEOUT_MS = 240_000;
 
 /** Installs requirements.txt into .venv (created if absent) unless the pinned schemathesis is there. */
 function ensureSchemathesis(): void {
@@ -70,7 +70,7 @@ describe("schemathesis over the OpenAPI document, every check on", () => {
     );
     const output = `${run.stdout}${run.stderr}`;
     expect(run.signal, `schemathesis ran past ${RUN_TIMEOUT_MS} ms`).toBeNull();
-    expect(output, output.slice(-3000)).toMatch(/Tested:\s+12/);
+    expect(output, output.slice(-3000)).toMatch(/Tested:\s+13/);
     expect(run.status, failures(output)).toBe(0);
   }, RUN_TIMEOUT_MS + 10_000);
 });

@@ -92,6 +92,9 @@ describe("the document", () => {
     expect(byName["page[size]"].schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
     expect(new RegExp(byName.sort.schema.pattern).test("-period_end,report_key")).toBe(true);
     expect(new RegExp(byName.sort.schema.pattern).test("name")).toBe(false);
+    // The server's sort rule: each field at most once.
+    expect(new RegExp(byName.sort.schema.pattern).test("report_key,-report_key")).toBe(false);
+    expect(new RegExp(byName.sort.schema.pattern).test("period_end,period_start,report_key,report_type")).toBe(true);
     expect(document.paths["/api/v1/reports/{report_id}"].get.parameters.map((p: any) => p.name)).toEqual(["report_id", "fields[reports]"]);
   });
 

@@ -48,8 +48,17 @@ function filterDescription(kind: FilterKind): string {
   return "Exact match";
 }
 
+/**
+ * The sort rule of parseListQuery as a pattern: sortable keys, each field at most once (so at most
+ * one key per field). The lookahead refuses a field that comes again, with or without "-".
+ */
+function sortPattern(sorts: readonly string[]): string {
+  const field = `(${sorts.join("|")})`;
+  const noRepeat = `(?!.*(?:^|,)-?${field}(?:,.*)?,-?\\1(?:,|$))`;
+  return `^${noRepeat}(-?${field}(,-?${field}){0,${sorts.length - 1}})?$`;
+}
+
 function listParameters(spec: ListSpec): Parameter[] {
-  const sortKey = `-?(${spec.sorts.join("|")})`;
   const parameters: Parameter[] = [
     fieldsParameter(spec),
     { name: "page[number]", in: "query", required: false, description: "Zero-indexed page number.", schema: { type: "integer", minimum: 0, maximum: MAX_PAGE_NUMBER, default: 0 } },
@@ -64,8 +73,8 @@ function listParameters(spec: ListSpec): Parameter[] {
       name: "sort",
       in: "query",
       required: false,
-      description: `Comma-separated sort keys among ${spec.sorts.join(", ")}; a leading "-" sorts descending. Empty: the default order.`,
-      schema: { type: "string", pattern: `^(${sortKey}(,${sortKey})*)?$` },
+      description: `Comma-separated sort keys among ${spec.sorts.join(", ")}, each field at most once; a leading "-" sorts descending. Empty: the default order.`,
+      schema: { type: "string", pattern: sortPattern(spec.sorts) },
     },
   ];
   for (const [field, kind] of Object.entries(spec.filters as Record<string, FilterKind>)) {
