@@ -12,6 +12,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   usage: async () => (await import("./commands/usage.js")).usageCommand,
   drift: async () => (await import("./commands/drift.js")).driftCommand,
   purge: async () => (await import("./commands/purge.js")).purgeCommand,
+  import: async () => (await import("./commands/import.js")).importCommand,
 };
 
 async function overview(): Promise<string> {

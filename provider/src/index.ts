@@ -4,4 +4,5 @@ export { Source, type SourceArgs } from "./source";
 export type * from "./source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./credentials";
 export { writeOnlyFieldNames } from "./source-state";
+export { declarationOf, type SourceImport } from "./declaration";
 export * from "./functions";

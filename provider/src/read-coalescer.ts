@@ -85,6 +85,13 @@ export class ReadCoalescer {
     return answer;
   }
 
+  /** Every Source of the account, from a new complete listing, which then answers reads of them. */
+  async all(): Promise<Source[]> {
+    const listing = this.startListing();
+    await this.listAll(listing, await listing.firstPage);
+    return [...listing.sources.values()];
+  }
+
   /** A Source this process just wrote: the listing's copy, if it has one, is replaced. */
   remember(source: Source): void {
     if (this.listing?.sources.has(source.id)) this.listing.sources.set(source.id, source);
@@ -123,11 +130,15 @@ export class ReadCoalescer {
 
   /** Lists pages 1 .. totalPages-1 (once per listing), then confirms the still-missing reads. */
   private listAll(listing: Listing, totalPages: number): Promise<void> {
-    listing.allPages ??= (async () => {
-      const rest = Array.from({ length: totalPages - 1 }, (_, i) => this.listPage(listing, i + 1));
-      await Promise.all(rest);
-      await this.completed(listing);
-    })().catch(() => undefined);
+    if (!listing.allPages) {
+      listing.allPages = (async () => {
+        const rest = Array.from({ length: totalPages - 1 }, (_, i) => this.listPage(listing, i + 1));
+        await Promise.all(rest);
+        if (!listing.complete) await this.completed(listing);
+      })();
+      // Failures reach the waiting reads (see listPage), and all() through this promise.
+      listing.allPages.catch(() => undefined);
+    }
     return listing.allPages;
   }
 
@@ -163,7 +174,7 @@ export class ReadCoalescer {
     if (!listing.waiting.has(id)) return;
     const lone = listing.asked.size === 1 && listing.allPages === undefined;
     if (listing.complete || lone) await this.confirm(listing, id);
-    else await this.listAll(listing, totalPages);
+    else await this.listAll(listing, totalPages).catch(() => undefined);
   }
 
   /** One GET for a read the pages did not answer (once per id). */

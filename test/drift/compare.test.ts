@@ -29,7 +29,7 @@ function driftOf(source: DeclaredSource, server: Source | undefined) {
 
 describe("compareSources", () => {
   it("finds no drift when the server has what the state declares (defaults, read-only flags and the generated annotation ignored)", () => {
-    expect(compareSources("dev", [declared(photosArgs)], new Map([[ID, live()]]))).toEqual({ stack: "dev", sourceCount: 1, drifted: [] });
+    expect(compareSources("dev", [declared(photosArgs)], new Map([[ID, live()]]))).toEqual({ stack: "dev", sourceCount: 1, drifted: [], unmanaged: [] });
   });
 
   it("reports a scalar, a list and the name by their camelCase paths", () => {

@@ -183,6 +183,8 @@ describe("asset-delivery drift", () => {
           ],
         },
       ],
+      // Every enabled Source of the account is one of the stack's.
+      unmanaged: [],
     });
     expect(run.requests).toEqual({ GET: 2 });
   }, STEP_TIMEOUT);

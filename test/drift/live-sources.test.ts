@@ -26,18 +26,27 @@ describe("liveSources", () => {
   it("answers every id from two list pages and confirms the missing ones with a GET each", async () => {
     const missing = ["x".repeat(24), "y".repeat(24)];
     server.resetRequestCount();
-    const found = await liveSources({ baseUrl: server.url, apiKey: server.adminKey }, [...ids, ...missing]);
+    const { live: found, enabled } = await liveSources({ baseUrl: server.url, apiKey: server.adminKey }, [...ids, ...missing]);
     expect(server.requestCount("GET", "/api/v1/sources")).toBe(2);
     expect(server.requestCount("GET", /^\/api\/v1\/sources\/\w{24}$/)).toBe(2);
     expect(server.requestCount()).toBe(4);
     expect(ids.every((id) => found.get(id)?.id === id)).toBe(true);
     expect(missing.map((id) => found.has(id) && found.get(id))).toEqual([undefined, undefined]);
+    expect(enabled.map((source) => source.id)).toEqual(ids);
+  }, 120_000);
+
+  it("lists the enabled Sources the filters select with the API's filters", async () => {
+    server.resetRequestCount();
+    const { enabled } = await liveSources({ baseUrl: server.url, apiKey: server.adminKey }, ids.slice(0, 1), { filter: { name: "Source 14" }, or: { "deployment.service_subdomains": "live-149" } });
+    // name contains "Source 14" (Source 14, 140-149) and the one or: condition holds: only Source 149.
+    expect(enabled.map((source) => source.attributes.name)).toEqual(["Source 149"]);
+    expect(server.requestCount()).toBe(2); // the filtered page, and the one managed Source read from page 0
   }, 120_000);
 
   it("can be asked again in the same process: each call closes only the client it opened", async () => {
     const credentials = { baseUrl: server.url, apiKey: server.adminKey };
-    const first = await liveSources(credentials, ids.slice(0, 2));
-    const second = await liveSources(credentials, ids.slice(0, 2));
+    const { live: first } = await liveSources(credentials, ids.slice(0, 2));
+    const { live: second } = await liveSources(credentials, ids.slice(0, 2));
     expect([...second.values()].map((source) => source?.id)).toEqual([...first.values()].map((source) => source?.id));
     expect([...second.keys()]).toEqual(ids.slice(0, 2));
   }, 120_000);

@@ -22,6 +22,7 @@ const report: DriftReport = {
     },
     { name: "old", id: GONE_ID, status: "gone", fields: [] },
   ],
+  unmanaged: [],
 };
 
 describe("renderMarkdown", () => {
@@ -46,7 +47,7 @@ describe("renderMarkdown", () => {
   });
 
   it("says retired for a Source disabled on the server, and agrees in number", () => {
-    const retired: DriftReport = { stack: "dev", sourceCount: 1, drifted: [{ name: "a", id: ID, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] }] };
+    const retired: DriftReport = { stack: "dev", sourceCount: 1, drifted: [{ name: "a", id: ID, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] }], unmanaged: [] };
     const lines = renderMarkdown(retired).split("\n");
     expect(lines[0]).toBe("Drift: 1 of 1 Source differs from stack `dev`.");
     expect(lines[2]).toBe(`#### \`a\` · Source \`${ID}\`: retired: disabled on the server`);
@@ -57,14 +58,30 @@ describe("renderMarkdown", () => {
       stack: "dev",
       sourceCount: 1,
       drifted: [{ name: "a", id: ID, status: "changed", fields: [{ field: "name", declared: "a|b", live: "say `hi`" }] }],
+      unmanaged: [],
     };
     expect(renderMarkdown(tricky).split("\n")[6]).toBe('| `name` | `"a\\|b"` | `` "say `hi`" `` |');
   });
 
   it("writes one line when nothing drifted", () => {
-    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [] })).toBe("No drift: all 3 Sources of stack `dev` match the server.\n");
-    expect(renderMarkdown({ stack: "dev", sourceCount: 1, drifted: [] })).toBe("No drift: the one Source of stack `dev` matches the server.\n");
-    expect(renderMarkdown({ stack: "dev", sourceCount: 0, drifted: [] })).toBe("No drift: stack `dev` manages no Sources.\n");
+    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [], unmanaged: [] })).toBe("No drift: all 3 Sources of stack `dev` match the server.\n");
+    expect(renderMarkdown({ stack: "dev", sourceCount: 1, drifted: [], unmanaged: [] })).toBe("No drift: the one Source of stack `dev` matches the server.\n");
+    expect(renderMarkdown({ stack: "dev", sourceCount: 0, drifted: [], unmanaged: [] })).toBe("No drift: stack `dev` manages no Sources.\n");
+  });
+
+  it("lists the enabled Sources no resource manages, after the drift or after the no-drift line", () => {
+    const unmanaged = [{ id: "u".repeat(24), name: "Made | by hand", type: "webproxy", serviceSubdomains: ["hand", "made"] }];
+    const table = [
+      "",
+      "Unmanaged: 1 enabled Source of the account is managed by no resource of stack `dev` (`asset-delivery import --stack dev` declares it).",
+      "",
+      "| Source | Name | Type | Subdomains |",
+      "| --- | --- | --- | --- |",
+      `| \`${"u".repeat(24)}\` | \`Made \\| by hand\` | webproxy | \`hand\`, \`made\` |`,
+      "",
+    ];
+    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [], unmanaged }).split("\n")).toEqual(["No drift: all 3 Sources of stack `dev` match the server.", ...table]);
+    expect(renderMarkdown({ ...report, stack: "dev", unmanaged }).split("\n").slice(-table.length)).toEqual(table);
   });
 });
 

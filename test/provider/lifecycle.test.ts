@@ -2,7 +2,7 @@
 // many requests it costs, and how it handles deployment, retirement and adoption.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
-import { apiAttributes, inputsFromSource } from "@asset-delivery/provider/dist/source-state";
+import { declarationOf } from "@asset-delivery/provider";
 import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
 import { createSource } from "@asset-delivery/provider/dist/lifecycle/create";
 import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
@@ -244,7 +244,7 @@ describe("adoption by id", () => {
     bodies.length = 0;
     server.resetRequestCount();
     // Declared as the server has it (as `asset-delivery import` writes it): no secret, which adoption keeps.
-    const declared = made.map((source) => checkedSource({ ...inputsFromSource(source, { deploymentSecrets: {}, waitForDeployment: true, deploymentTimeoutSeconds: 300 }), adoptSourceId: source.id }));
+    const declared = made.map((source) => checkedSource(declarationOf(source).args));
     const adopted = await Promise.all(declared.map((inputs) => sourceProvider.create(inputs)));
     expect(adopted.map((a) => a.id)).toEqual(made.map((m) => m.id));
     expect(patches()).toEqual([]);

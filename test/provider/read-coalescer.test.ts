@@ -144,6 +144,17 @@ describe("read coalescer", () => {
     expect(calls.list).toEqual([0, 0]);
   });
 
+  it("lists the whole account, and then answers reads of its Sources without a request", async () => {
+    const { sources, calls, lookup } = account(250);
+    const coalescer = new ReadCoalescer(lookup);
+    expect((await coalescer.all()).map((s) => s.id)).toEqual(sources.map((s) => s.id));
+    expect(calls.list).toEqual([0, 1, 2]);
+    const results = await refresh(coalescer, [sources[3]!.id, sources[240]!.id, "z".repeat(24)], 8);
+    expect(results.get(sources[240]!.id)).toBe(sources[240]);
+    expect(results.get("z".repeat(24))).toBeUndefined();
+    expect(calls).toEqual({ list: [0, 1, 2], get: ["z".repeat(24)] });
+  });
+
   it("passes a failed page on to every read waiting for it, and lists afresh for the next read", async () => {
     const { sources, lookup } = account(250);
     let failures = 1;

@@ -1,32 +1,38 @@
 // `asset-delivery drift`: which Sources of a stack differ on the server from what the stack
-// declares, as a pull-request comment (Markdown) or JSON. Exit codes as `terraform plan
-// -detailed-exitcode`: 0 no drift, 2 drift, 1 error (bad arguments included, so that CI never
-// mistakes a typo for drift).
+// declares, and which enabled Sources it does not manage, as a pull-request comment (Markdown) or
+// JSON. Exit codes as `terraform plan -detailed-exitcode`: 0 no drift, 2 drift, 1 error (bad
+// arguments included, so that CI never mistakes a typo for drift).
 import { parseArgs } from "node:util";
 import { oneOfSetting, type Command } from "../command";
 import { DriftError, driftReport, renderJson, renderMarkdown } from "../drift";
+import { parseFilters } from "../sources/filters";
 
 const FORMATS = ["markdown", "json"] as const;
 export const DRIFT_EXIT = { none: 0, error: 1, drift: 2 } as const;
 
 const usage = `asset-delivery drift --stack NAME [--cwd DIR] [--format markdown|json]
+                     [--filter FIELD=VALUE ...] [--fail-on-unmanaged]
 
 Compares each Source the stack manages, as its state last recorded it, with the Source on the
-server, and prints the differences field by field. Changes nothing: no refresh, no update.
+server, and prints the differences field by field; then lists the account's enabled Sources that
+no resource of the stack manages. Changes nothing: no refresh, no update.
 
-  --stack   the stack to review
-  --cwd     the Pulumi project's folder (default: the current folder)
-  --format  markdown (default; ready to post as a pull-request comment) or json
+  --stack              the stack to review
+  --cwd                the Pulumi project's folder (default: the current folder)
+  --format             markdown (default; ready to post as a pull-request comment) or json
+  --filter             narrow the unmanaged list as the API filters Sources: FIELD=VALUE must hold,
+                       or:FIELD=VALUE at least one of these; repeatable (as for asset-delivery import)
+  --fail-on-unmanaged  exit 2 when an enabled Source is unmanaged (otherwise they are listed only)
 Credentials: the stack's config assetdelivery:baseUrl and assetdelivery:apiKey, else
 ASSET_DELIVERY_BASE_URL and ASSET_DELIVERY_API_KEY. The stack's secrets are read with its secrets
 provider (PULUMI_CONFIG_PASSPHRASE for a passphrase); secret values are never printed.
-Exit code: 0 no drift, 2 drift found, 1 error.`;
+Exit code: 0 no drift, 2 drift found (or an unmanaged Source, with --fail-on-unmanaged), 1 error.`;
 
 export const driftCommand: Command = {
   summary: "Review drift: which Sources of a stack differ on the server (exit 0 none, 2 drift, 1 error)",
   usage,
   async run(args) {
-    let options: { stack: string; workDir: string; format: (typeof FORMATS)[number] };
+    let options: ReturnType<typeof parseOptions>;
     try {
       options = parseOptions(args);
     } catch (error) {
@@ -36,7 +42,8 @@ export const driftCommand: Command = {
     try {
       const report = await driftReport(options);
       process.stdout.write(options.format === "json" ? renderJson(report) : renderMarkdown(report));
-      return report.drifted.length > 0 ? DRIFT_EXIT.drift : DRIFT_EXIT.none;
+      const failing = report.drifted.length > 0 || (options.failOnUnmanaged && report.unmanaged.length > 0);
+      return failing ? DRIFT_EXIT.drift : DRIFT_EXIT.none;
     } catch (error) {
       const message = error instanceof DriftError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
       process.stderr.write(`asset-delivery drift: ${message}\n`);
@@ -48,9 +55,21 @@ export const driftCommand: Command = {
 function parseOptions(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { stack: { type: "string" }, cwd: { type: "string" }, format: { type: "string" } },
+    options: {
+      stack: { type: "string" },
+      cwd: { type: "string" },
+      format: { type: "string" },
+      filter: { type: "string", multiple: true },
+      "fail-on-unmanaged": { type: "boolean" },
+    },
     strict: true,
   });
   if (!values.stack) throw new Error("--stack NAME is required");
-  return { stack: values.stack, workDir: values.cwd ?? process.cwd(), format: oneOfSetting(values.format, "format", FORMATS, "markdown") };
+  return {
+    stack: values.stack,
+    workDir: values.cwd ?? process.cwd(),
+    format: oneOfSetting(values.format, "format", FORMATS, "markdown"),
+    query: parseFilters(values.filter ?? []),
+    failOnUnmanaged: values["fail-on-unmanaged"] ?? false,
+  };
 }

@@ -19,10 +19,24 @@ import {
 import type { DeclaredSource } from "./declared-state";
 import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
 
-/** `live` holds every declared id: the Source as the server has it, or undefined when the server does not have it. */
-export function compareSources(stack: string, declared: readonly DeclaredSource[], live: ReadonlyMap<string, Source | undefined>): DriftReport {
+/**
+ * `live` holds every declared id: the Source as the server has it, or undefined when the server
+ * does not have it. `enabled`: the account's enabled Sources (as the filters select them), of
+ * which those the stack does not manage are reported as unmanaged.
+ */
+export function compareSources(
+  stack: string,
+  declared: readonly DeclaredSource[],
+  live: ReadonlyMap<string, Source | undefined>,
+  enabled: readonly Source[] = [],
+): DriftReport {
   const drifted = declared.map((source) => sourceDrift(source, live.get(source.id))).filter((drift): drift is SourceDrift => drift !== undefined);
-  return { stack, sourceCount: declared.length, drifted };
+  const managed = new Set(declared.map((source) => source.id));
+  const unmanaged = enabled
+    .filter((source) => !managed.has(source.id))
+    .map(({ id, attributes }) => ({ id, name: attributes.name, type: attributes.deployment.type, serviceSubdomains: attributes.deployment.service_subdomains }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+  return { stack, sourceCount: declared.length, drifted, unmanaged };
 }
 
 function sourceDrift(declared: DeclaredSource, live: Source | undefined): SourceDrift | undefined {

@@ -1,7 +1,9 @@
-// Drift review: the Sources a stack manages, as its state declares them, against the server now.
-// Reads only: the stack's state and config, and GETs of the API.
+// Drift review: the Sources a stack manages, as its state declares them, against the server now,
+// and the account's enabled Sources that the stack does not manage. Reads only: the stack's state
+// and config, and GETs of the API.
 import * as path from "node:path";
 import { resolveCredentials } from "@asset-delivery/provider/drift";
+import type { SourceQuery } from "../sources/filters";
 import { compareSources } from "./compare";
 import { declaredSources } from "./declared-state";
 import { DriftError, explainFailure } from "./failure";
@@ -20,13 +22,14 @@ export interface DriftOptions {
   stack: string;
   /** The Pulumi project's folder. */
   workDir: string;
+  /** Which of the account's Sources to consider for the unmanaged list (the API's filters). */
+  query?: SourceQuery;
   env?: NodeJS.ProcessEnv;
 }
 
-export async function driftReport({ stack, workDir, env = process.env }: DriftOptions): Promise<DriftReport> {
+export async function driftReport({ stack, workDir, query = {}, env = process.env }: DriftOptions): Promise<DriftReport> {
   const { state, config } = await readStack(stack, path.resolve(workDir));
   const declared = stateSources(state, stack);
-  if (declared.length === 0) return compareSources(stack, declared, new Map());
   let credentials;
   try {
     credentials = resolveCredentials((key) => config[key], env);
@@ -34,7 +37,8 @@ export async function driftReport({ stack, workDir, env = process.env }: DriftOp
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }
   try {
-    return compareSources(stack, declared, await liveSources(credentials, declared.map((source) => source.id)));
+    const { live, enabled } = await liveSources(credentials, declared.map((source) => source.id), query);
+    return compareSources(stack, declared, live, enabled);
   } catch (error) {
     throw new DriftError(explainFailure(error, credentials.baseUrl), { cause: error });
   }

@@ -1,17 +1,32 @@
-// The managed Sources as the server has them, in a handful of requests whatever their number: the
-// provider's read coalescer lists the account's Sources 100 a page and confirms with a GET each
-// Source missing from the listing. Only GETs are sent.
+// The account as a drift review needs it, in list pages whatever the number of Sources: the
+// managed Sources as the server has them (the provider's read coalescer answers each from the
+// listing and confirms with a GET one missing from it), and the account's enabled Sources, for
+// the unmanaged list. Without filters one complete listing serves both. Only GETs are sent.
 import type { Source } from "@asset-delivery/sdk";
 import { openSession, type Credentials } from "@asset-delivery/provider/drift";
+import { accountSources } from "../sources/account";
+import type { SourceQuery } from "../sources/filters";
 
-/** Every id, with its Source, or undefined when the server does not have it. */
-export async function liveSources(credentials: Credentials, ids: readonly string[]): Promise<Map<string, Source | undefined>> {
+export interface LiveAccount {
+  /** Every id asked, with its Source, or undefined when the server does not have it. */
+  live: Map<string, Source | undefined>;
+  /** The account's enabled Sources that the query selects. */
+  enabled: Source[];
+}
+
+export async function liveSources(credentials: Credentials, ids: readonly string[], query: SourceQuery = {}): Promise<LiveAccount> {
   // A session of its own, closed after the review (the provider's per-process session is the
   // provider's: closing it would break every later review in this process).
   const session = openSession(credentials);
   try {
-    // Asked all at once, so that the reads form one batch.
-    return new Map(await Promise.all(ids.map(async (id) => [id, await session.reads.read(id)] as const)));
+    const filtered = query.filter !== undefined || query.or !== undefined;
+    // The whole account first: the managed Sources are then read from the same pages.
+    const enabled = filtered
+      ? await accountSources(session.client, { ...query, filter: { ...query.filter, enabled: true } })
+      : (await session.reads.all()).filter((source) => source.attributes.enabled);
+    // Asked all at once, so that reads missing from the listing are confirmed side by side.
+    const live = new Map(await Promise.all(ids.map(async (id) => [id, await session.reads.read(id)] as const)));
+    return { live, enabled };
   } finally {
     await session.client.close();
   }

@@ -9,12 +9,27 @@ const STATUS_TEXT = {
 } as const;
 
 export function renderMarkdown(report: DriftReport): string {
-  if (report.drifted.length === 0) return `${noDriftLine(report)}\n`;
+  const unmanaged = unmanagedSection(report);
+  if (report.drifted.length === 0) return [noDriftLine(report), ...unmanaged].join("\n") + "\n";
   const { stack, sourceCount, drifted } = report;
   const lines = [`Drift: ${drifted.length} of ${plural(sourceCount, "Source")} ${drifted.length === 1 ? "differs" : "differ"} from stack ${code(stack)}.`];
   for (const source of drifted) lines.push("", ...sourceSection(source));
   lines.push("", "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>");
-  return lines.join("\n") + "\n";
+  return [...lines, ...unmanaged].join("\n") + "\n";
+}
+
+/** Nothing when every enabled Source is managed; else a table of those that are not. */
+function unmanagedSection({ stack, unmanaged }: DriftReport): string[] {
+  if (unmanaged.length === 0) return [];
+  const count = unmanaged.length === 1 ? "1 enabled Source of the account is" : `${unmanaged.length} enabled Sources of the account are`;
+  return [
+    "",
+    `Unmanaged: ${count} managed by no resource of stack ${code(stack)} (\`asset-delivery import --stack ${stack}\` declares ${unmanaged.length === 1 ? "it" : "them"}).`,
+    "",
+    "| Source | Name | Type | Subdomains |",
+    "| --- | --- | --- | --- |",
+    ...unmanaged.map((source) => `| ${code(source.id)} | ${code(source.name)} | ${source.type} | ${source.serviceSubdomains.map(code).join(", ")} |`),
+  ];
 }
 
 function noDriftLine({ stack, sourceCount }: DriftReport): string {

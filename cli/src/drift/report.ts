@@ -1,4 +1,5 @@
-// The drift report: which managed Sources differ from what the stack declares, field by field.
+// The drift report: which managed Sources differ from what the stack declares, field by field, and
+// which enabled Sources of the account the stack does not manage.
 // This is also the documented JSON shape of `asset-delivery drift --format json`.
 
 /**
@@ -43,12 +44,23 @@ export interface SourceDrift {
   fields: FieldDrift[];
 }
 
+/** An enabled Source of the account that no resource of the stack manages (`asset-delivery import` declares it). */
+export interface UnmanagedSource {
+  id: string;
+  name: string;
+  /** The deployment type. */
+  type: string;
+  serviceSubdomains: string[];
+}
+
 export interface DriftReport {
   stack: string;
   /** How many Sources the stack manages. */
   sourceCount: number;
   /** The Sources that differ, by Pulumi name. */
   drifted: SourceDrift[];
+  /** The account's enabled Sources (of those the filters select) that the stack does not manage, by id. */
+  unmanaged: UnmanagedSource[];
 }
 
 export function isSecretDrift(field: FieldDrift): field is SecretDrift {

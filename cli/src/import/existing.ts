@@ -1,0 +1,39 @@
+// What the stack already holds, so that import adds only what is new and renames nothing: the
+// Sources its state manages (ids and resource names), and the declarations already written, not
+// yet applied (in the stack's configuration, or in the TypeScript module that --out names).
+import * as fs from "node:fs";
+import { isPlainObject } from "@asset-delivery/sdk";
+import { declaredSources } from "../drift";
+
+export interface Existing {
+  /** Source ids managed or already declared for adoption. */
+  ids: Set<string>;
+  /** Resource names in use. */
+  names: Set<string>;
+}
+
+/** From the exported state: every resource name of the stack (any type) and the managed Sources' ids. */
+export function fromState(state: unknown, into: Existing): void {
+  for (const source of declaredSources(state)) into.ids.add(source.id);
+  const resources = isPlainObject(state) && isPlainObject(state.deployment) ? state.deployment.resources : undefined;
+  for (const resource of Array.isArray(resources) ? resources : []) {
+    const urn = isPlainObject(resource) ? resource.urn : undefined;
+    if (typeof urn === "string") into.names.add(urn.slice(urn.lastIndexOf("::") + 2));
+  }
+}
+
+/** From the configured declarations (`<project>:sources`, name → Source arguments). */
+export function fromDeclarations(declared: Record<string, unknown>, into: Existing): void {
+  for (const [name, args] of Object.entries(declared)) {
+    into.names.add(name);
+    if (isPlainObject(args) && typeof args.adoptSourceId === "string") into.ids.add(args.adoptSourceId);
+  }
+}
+
+/** From a TypeScript module import wrote before: its `new Source("name", ...)` names and adopted ids. */
+export function fromModule(file: string, into: Existing): void {
+  if (!fs.existsSync(file)) return;
+  const text = fs.readFileSync(file, "utf8");
+  for (const [, name] of text.matchAll(/new Source\(\s*"((?:[^"\\]|\\.)*)"/g)) into.names.add(JSON.parse(`"${name}"`) as string);
+  for (const [, id] of text.matchAll(/adoptSourceId"?\s*:\s*"([A-Za-z0-9]+)"/g)) into.ids.add(id!);
+}

@@ -1,0 +1,112 @@
+// `asset-delivery import`: brings Sources made outside Pulumi under a stack's management. Lists
+// the account's Sources (narrowed by the API's filters), leaves out those the stack already manages
+// or declares, and declares the rest with `adoptSourceId`, as the server has them: into the stack's
+// configuration (`<project>:sources`, read by the root program) or a TypeScript module. Reads the
+// API only; writes only the configuration file or the module.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { createClient, isPlainObject, type Source } from "@asset-delivery/sdk";
+import { declarationOf } from "@asset-delivery/provider";
+import { resolveCredentials } from "@asset-delivery/provider/drift";
+import { DriftError, explainFailure } from "../drift/failure";
+import { readStack } from "../drift/stack";
+import { accountSources } from "../sources/account";
+import type { SourceQuery } from "../sources/filters";
+import { fromDeclarations, fromModule, fromState, type Existing } from "./existing";
+import { baseName, uniqueName } from "./names";
+import { renderModule, renderReport, type ImportedSource } from "./render";
+
+export { renderModule, renderReport, type ImportedSource } from "./render";
+
+export const IMPORT_FORMATS = ["config", "typescript"] as const;
+
+export interface ImportOptions {
+  stack: string;
+  /** The Pulumi project's folder. */
+  workDir: string;
+  query: SourceQuery;
+  format: (typeof IMPORT_FORMATS)[number];
+  /** The TypeScript module to write (with format typescript). */
+  out?: string;
+  dryRun: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ImportOutcome {
+  imported: ImportedSource[];
+  /** What was written (or, with dryRun, would be): the configuration's new entries as YAML-ready JSON, or the module text. */
+  written: string;
+  report: string;
+}
+
+export async function importSources(options: ImportOptions): Promise<ImportOutcome> {
+  const workDir = path.resolve(options.workDir);
+  const { state, config } = await readStack(options.stack, workDir);
+  const workspace = await LocalWorkspace.create({ workDir });
+  const sourcesKey = `${(await workspace.projectSettings()).name}:sources`;
+  const declared = parsedDeclarations(config[sourcesKey], sourcesKey);
+  const outFile = options.out === undefined ? undefined : path.resolve(workDir, options.out);
+
+  const existing: Existing = { ids: new Set(), names: new Set() };
+  fromState(state, existing);
+  if (options.format === "config") fromDeclarations(declared, existing);
+  else fromModule(outFile!, existing);
+
+  const matching = await listAccount(options, config);
+  const fresh = matching.filter((source) => !existing.ids.has(source.id)).sort((a, b) => a.id.localeCompare(b.id));
+  const imported = fresh.map((source) => ({
+    name: uniqueName(baseName(source.attributes.name), existing.names),
+    declaration: declarationOf(source),
+    type: source.attributes.deployment.type,
+  }));
+
+  const common = { stack: options.stack, imported, alreadyManaged: matching.length - fresh.length, dryRun: options.dryRun };
+  if (options.format === "typescript") {
+    const whole = !fs.existsSync(outFile!);
+    const written = imported.length > 0 ? renderModule(imported, options.stack, whole) : "";
+    if (!options.dryRun && written !== "") fs.appendFileSync(outFile!, whole ? written : `\n${written}`);
+    return { imported, written, report: renderReport({ ...common, target: path.relative(process.cwd(), outFile!) || outFile! }) };
+  }
+  const entries = Object.fromEntries(imported.map(({ name, declaration }) => [name, declaration.args]));
+  if (!options.dryRun && imported.length > 0) {
+    const merged = { ...declared, ...entries };
+    await workspace.setAllConfigJson(options.stack, JSON.stringify({ [sourcesKey]: { value: JSON.stringify(merged), objectValue: merged, secret: false } }));
+  }
+  const secretCommand = (name: string, field: string) => `pulumi config set --stack ${options.stack} --secret --path 'sourceSecrets.${name}.${field}' <value>`;
+  return {
+    imported,
+    written: imported.length > 0 ? JSON.stringify({ [sourcesKey]: entries }, null, 2) + "\n" : "",
+    report: renderReport({ ...common, target: `Pulumi.${options.stack}.yaml (${sourcesKey})`, secretCommand }),
+  };
+}
+
+/** The configured declarations: name → Source arguments (a JSON object in the config's value). */
+function parsedDeclarations(value: string | undefined, key: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!isPlainObject(parsed)) throw new DriftError(`the stack's ${key} is not an object of name → Source arguments`);
+  return parsed;
+}
+
+async function listAccount(options: ImportOptions, config: Record<string, string>): Promise<Source[]> {
+  let credentials;
+  try {
+    credentials = resolveCredentials((key) => config[key], options.env ?? process.env);
+  } catch (error) {
+    throw new DriftError(explainFailure(error, undefined), { cause: error });
+  }
+  const client = createClient(credentials);
+  try {
+    return await accountSources(client, options.query);
+  } catch (error) {
+    throw new DriftError(explainFailure(error, credentials.baseUrl), { cause: error });
+  } finally {
+    await client.close();
+  }
+}

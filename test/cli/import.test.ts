@@ -1,0 +1,63 @@
+// The parts of `asset-delivery import` that need no server: filters as the API has them, checked
+// before any request; resource names that are unique and stable; the TypeScript module it writes.
+import { describe, expect, it } from "vitest";
+import { parseFilters } from "@asset-delivery/cli/dist/sources/filters";
+import { baseName, uniqueName } from "@asset-delivery/cli/dist/import/names";
+import { renderModule } from "@asset-delivery/cli/dist/import";
+import { declarationOf } from "@asset-delivery/provider";
+import { sourceResource } from "../support/api-documents";
+
+describe("--filter", () => {
+  it("reads plain and or: filters, booleans and exact values as the API has them", () => {
+    expect(parseFilters(["deployment.type=s3", "enabled=false", "or:name=shop", "or:name=blog"].slice(0, 3))).toEqual({
+      filter: { "deployment.type": "s3", enabled: false },
+      or: { name: "shop" },
+    });
+    expect(parseFilters([])).toEqual({});
+  });
+
+  it("refuses what the API would ignore or reject, naming the filter and the rule", () => {
+    expect(() => parseFilters(["nmae=shop"])).toThrow(/"nmae" is not a Source filter; filter by .*deployment\.type/);
+    expect(() => parseFilters(["deployment.type=s4"])).toThrow('--filter "deployment.type=s4": must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible');
+    expect(() => parseFilters(["enabled=yes"])).toThrow("must be true or false");
+    expect(() => parseFilters(["name"])).toThrow("must be FIELD=VALUE or or:FIELD=VALUE");
+    expect(() => parseFilters(["or:name=a", "or:name=b"])).toThrow("or:name is given twice");
+  });
+});
+
+describe("resource names", () => {
+  it("derive from the Source's name and stay unique against every name in use", () => {
+    expect(baseName("Shop images (EU) — Ünïcode")).toBe("shop-images-eu-unicode");
+    expect(baseName("2024 campaign")).toBe("source-2024-campaign");
+    expect(baseName("***")).toBe("source");
+    const taken = new Set(["shop", "shop-2"]);
+    expect(["shop", "shop", "blog"].map((name) => uniqueName(baseName(name), taken))).toEqual(["shop-3", "shop-4", "blog"]);
+  });
+});
+
+describe("the TypeScript module", () => {
+  it("declares one new Source per Source, adopting it by id, and notes the secrets it holds", () => {
+    const source = sourceResource({ name: "Shop", deployment: { type: "webfolder", service_subdomains: ["shop"], webfolder_base_url: "https://o.example.com/", default_params: { "txt-font": "x" } } });
+    (source.attributes.deployment as Record<string, unknown>).password_set = true;
+    const text = renderModule([{ name: "shop", declaration: declarationOf(source), type: "webfolder" }], "dev", true);
+    expect(text).toContain('import { Source } from "@asset-delivery/provider";');
+    expect(text).toContain(`// Source ${source.id} (webfolder). Holds write-only password (kept as stored unless declared).`);
+    expect(text).toContain(
+      [
+        'new Source("shop", {',
+        '  name: "Shop",',
+        "  deployment: {",
+        '    type: "webfolder",',
+        '    serviceSubdomains: ["shop"],',
+        "    defaultParams: {",
+        '      "txt-font": "x",',
+        "    },",
+        '    webfolderBaseUrl: "https://o.example.com/",',
+        "  },",
+        `  adoptSourceId: "${source.id}",`,
+        "});",
+      ].join("\n"),
+    );
+    expect(renderModule([{ name: "shop", declaration: declarationOf(source), type: "webfolder" }], "dev", false)).not.toContain("import");
+  });
+});
