@@ -5,25 +5,12 @@
 //   asset-delivery:sourceSecrets  (secret) name -> write-only field -> value, e.g.
 //                                 pulumi config set --secret --path 'sourceSecrets.assets.s3SecretKey' <key>
 //
+// `sourcesFromConfig` (from @asset-delivery/provider) turns them into Source resources.
 // Credentials: `assetdelivery:baseUrl` and `assetdelivery:apiKey` (set with --secret), or the
 // ASSET_DELIVERY_BASE_URL and ASSET_DELIVERY_API_KEY environment variables.
-import * as pulumi from "@pulumi/pulumi";
-import { Source, writeOnlyFieldNames, type SourceArgs } from "@asset-delivery/provider";
+import { sourcesFromConfig } from "@asset-delivery/provider";
 
-const config = new pulumi.Config();
-const declared = config.requireObject<Record<string, SourceArgs>>("sources");
-type SourceSecrets = Record<string, Record<string, string>>;
-const sourceSecrets = config.getSecretObject<SourceSecrets>("sourceSecrets") ?? pulumi.secret<SourceSecrets>({});
-
-const sources = Object.entries(declared).map(([name, args]) => {
-  // Each write-only field of the type may come from sourceSecrets; the resource keeps them secret.
-  const secrets = Object.fromEntries(
-    writeOnlyFieldNames(args.deployment.type)
-      .filter((field) => !(field in args.deployment))
-      .map((field) => [field, sourceSecrets.apply((all) => all[name]?.[field])]),
-  );
-  return [name, new Source(name, { ...args, deployment: { ...args.deployment, ...secrets } as SourceArgs["deployment"] })] as const;
-});
+const sources = Object.entries(sourcesFromConfig(undefined, { required: true }));
 
 /** Per Source: its id, deployment status and the hostnames it serves. */
 export const summary = Object.fromEntries(

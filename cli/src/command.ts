@@ -11,6 +11,14 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
+/** The flags of the commands that work on a stack's Sources (drift, import): parseArgs options. */
+export const STACK_SOURCE_OPTIONS = {
+  stack: { type: "string" },
+  cwd: { type: "string" },
+  format: { type: "string" },
+  filter: { type: "string", multiple: true },
+} as const;
+
 /** Wrong arguments: the message and the command's usage are printed, exit code 2. */
 export class UsageError extends Error {
   override name = "UsageError";

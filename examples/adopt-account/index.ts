@@ -6,24 +6,11 @@
 //   adopt-account:sources        name -> Source arguments, as `new Source(...)` takes them
 //   adopt-account:sourceSecrets  (secret) name -> write-only field -> value; import prints the
 //                                `pulumi config set --secret --path ...` command for each one that exists
-import * as pulumi from "@pulumi/pulumi";
-import { Source, writeOnlyFieldNames, type SourceArgs } from "@asset-delivery/provider";
+import { sourcesFromConfig } from "@asset-delivery/provider";
 
-const config = new pulumi.Config();
-// Empty until the first import.
-const declared = config.getObject<Record<string, SourceArgs>>("sources") ?? {};
-type SourceSecrets = Record<string, Record<string, string>>;
-const sourceSecrets = config.getSecretObject<SourceSecrets>("sourceSecrets") ?? pulumi.secret<SourceSecrets>({});
-
-const sources = Object.entries(declared).map(([name, args]) => {
-  // A secret declared in sourceSecrets is managed from here on; one left out stays as stored.
-  const secrets = Object.fromEntries(
-    writeOnlyFieldNames(args.deployment.type)
-      .filter((field) => !(field in args.deployment))
-      .map((field) => [field, sourceSecrets.apply((all) => all[name]?.[field])]),
-  );
-  return [name, new Source(name, { ...args, deployment: { ...args.deployment, ...secrets } as SourceArgs["deployment"] })] as const;
-});
+// Empty until the first import. A secret declared in sourceSecrets is managed from here on; one
+// left out stays as stored.
+const sources = sourcesFromConfig();
 
 /** Per Source: its id and deployment status. */
-export const adopted = Object.fromEntries(sources.map(([name, source]) => [name, { id: source.id, status: source.deploymentStatus }]));
+export const adopted = Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, { id: source.id, status: source.deploymentStatus }]));

@@ -5,4 +5,5 @@ export type * from "./source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./credentials";
 export { writeOnlyFieldNames } from "./source-state";
 export { declarationOf, type SourceImport } from "./declaration";
+export { sourcesFromConfig } from "./config-sources";
 export * from "./functions";

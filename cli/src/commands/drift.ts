@@ -3,7 +3,7 @@
 // JSON. Exit codes as `terraform plan -detailed-exitcode`: 0 no drift, 2 drift, 1 error (bad
 // arguments included, so that CI never mistakes a typo for drift).
 import { parseArgs } from "node:util";
-import { oneOfSetting, type Command } from "../command";
+import { oneOfSetting, STACK_SOURCE_OPTIONS, type Command } from "../command";
 import { DriftError, driftReport, renderJson, renderMarkdown } from "../drift";
 import { parseFilters } from "../sources/filters";
 
@@ -56,10 +56,7 @@ function parseOptions(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      stack: { type: "string" },
-      cwd: { type: "string" },
-      format: { type: "string" },
-      filter: { type: "string", multiple: true },
+      ...STACK_SOURCE_OPTIONS,
       "fail-on-unmanaged": { type: "boolean" },
     },
     strict: true,

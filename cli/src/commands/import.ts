@@ -2,7 +2,7 @@
 // that `pulumi up` adopts them (see cli/src/import). Exit code 0 done (or nothing to do), 1 error,
 // 2 bad arguments.
 import { parseArgs } from "node:util";
-import { oneOfSetting, UsageError, type Command } from "../command";
+import { oneOfSetting, STACK_SOURCE_OPTIONS, UsageError, type Command } from "../command";
 import { DriftError } from "../drift";
 import { IMPORT_FORMATS, importSources } from "../import";
 import { parseFilters } from "../sources/filters";
@@ -52,10 +52,7 @@ function parseOptions(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      stack: { type: "string" },
-      cwd: { type: "string" },
-      filter: { type: "string", multiple: true },
-      format: { type: "string" },
+      ...STACK_SOURCE_OPTIONS,
       out: { type: "string" },
       "dry-run": { type: "boolean" },
     },
