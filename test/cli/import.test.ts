@@ -1,9 +1,15 @@
 // The parts of `asset-delivery import` that need no server: filters as the API has them, checked
-// before any request; resource names that are unique and stable; the TypeScript module it writes.
+// before any request; resource names that are unique and stable; the TypeScript module and the
+// stack configuration it writes.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { parseFilters } from "@asset-delivery/cli/dist/sources/filters";
 import { baseName, uniqueName } from "@asset-delivery/cli/dist/import/names";
 import { renderModule } from "@asset-delivery/cli/dist/import";
+import { addDeclarations, stackConfigFile } from "@asset-delivery/cli/dist/import/stack-config";
 import { declarationOf } from "@asset-delivery/provider";
 import { sourceResource } from "../support/api-documents";
 
@@ -59,5 +65,46 @@ describe("the TypeScript module", () => {
       ].join("\n"),
     );
     expect(renderModule([{ name: "shop", declaration: declarationOf(source), type: "webfolder" }], "dev", false)).not.toContain("import");
+  });
+});
+
+describe("the stack's configuration file", () => {
+  it("gains the declarations under <project>:sources, keeping comments, other values and earlier declarations", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-import-"));
+    try {
+      const file = stackConfigFile(dir, "org/proj/dev", undefined);
+      expect(file).toBe(path.join(dir, "Pulumi.dev.yaml"));
+      fs.writeFileSync(file, "# team settings\nencryptionsalt: v1:abc\nconfig:\n  shop:region: eu # keep me\n  shop:sources:\n    old:\n      name: Old\n");
+      addDeclarations(file, "shop:sources", { fresh: { name: "2024", deployment: { type: "webproxy", serviceSubdomains: ["f"], cacheTtlError: 60 }, adoptSourceId: "a".repeat(24) } });
+      const text = fs.readFileSync(file, "utf8");
+      expect(text).toContain("# team settings");
+      expect(text).toContain("shop:region: eu # keep me");
+      expect(parse(text)).toEqual({
+        encryptionsalt: "v1:abc",
+        config: {
+          "shop:region": "eu",
+          "shop:sources": { old: { name: "Old" }, fresh: { name: "2024", deployment: { type: "webproxy", serviceSubdomains: ["f"], cacheTtlError: 60 }, adoptSourceId: "a".repeat(24) } },
+        },
+      });
+      const empty = path.join(dir, "Pulumi.new.yaml");
+      addDeclarations(empty, "shop:sources", { a: { name: "A" } });
+      expect(parse(fs.readFileSync(empty, "utf8"))).toEqual({ config: { "shop:sources": { a: { name: "A" } } } });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a file that is not YAML, or a key that is not a map, and changes nothing", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-import-"));
+    try {
+      const file = path.join(dir, "Pulumi.dev.yaml");
+      fs.writeFileSync(file, "config:\n  shop:sources: [1, 2]\n");
+      expect(() => addDeclarations(file, "shop:sources", { a: { name: "A" } })).toThrow("config.shop:sources is not a map of name → Source arguments");
+      expect(fs.readFileSync(file, "utf8")).toBe("config:\n  shop:sources: [1, 2]\n");
+      fs.writeFileSync(file, "config: [\n");
+      expect(() => addDeclarations(file, "shop:sources", { a: { name: "A" } })).toThrow("is not valid YAML");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

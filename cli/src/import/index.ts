@@ -16,6 +16,7 @@ import type { SourceQuery } from "../sources/filters";
 import { fromDeclarations, fromModule, fromState, type Existing } from "./existing";
 import { baseName, uniqueName } from "./names";
 import { renderModule, renderReport, type ImportedSource } from "./render";
+import { addDeclarations, stackConfigFile } from "./stack-config";
 
 export { renderModule, renderReport, type ImportedSource } from "./render";
 
@@ -43,8 +44,8 @@ export interface ImportOutcome {
 export async function importSources(options: ImportOptions): Promise<ImportOutcome> {
   const workDir = path.resolve(options.workDir);
   const { state, config } = await readStack(options.stack, workDir);
-  const workspace = await LocalWorkspace.create({ workDir });
-  const sourcesKey = `${(await workspace.projectSettings()).name}:sources`;
+  const project = await (await LocalWorkspace.create({ workDir })).projectSettings();
+  const sourcesKey = `${project.name}:sources`;
   const declared = parsedDeclarations(config[sourcesKey], sourcesKey);
   const outFile = options.out === undefined ? undefined : path.resolve(workDir, options.out);
 
@@ -69,15 +70,15 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
     return { imported, written, report: renderReport({ ...common, target: path.relative(process.cwd(), outFile!) || outFile! }) };
   }
   const entries = Object.fromEntries(imported.map(({ name, declaration }) => [name, declaration.args]));
-  if (!options.dryRun && imported.length > 0) {
-    const merged = { ...declared, ...entries };
-    await workspace.setAllConfigJson(options.stack, JSON.stringify({ [sourcesKey]: { value: JSON.stringify(merged), objectValue: merged, secret: false } }));
-  }
+  // Pulumi.yaml may keep the stacks' files in another folder (stackConfigDir, not in the SDK's type).
+  const stackConfigDir = "stackConfigDir" in project && typeof project.stackConfigDir === "string" ? project.stackConfigDir : undefined;
+  const configFile = stackConfigFile(workDir, options.stack, stackConfigDir);
+  if (!options.dryRun && imported.length > 0) addDeclarations(configFile, sourcesKey, entries);
   const secretCommand = (name: string, field: string) => `pulumi config set --stack ${options.stack} --secret --path 'sourceSecrets.${name}.${field}' <value>`;
   return {
     imported,
     written: imported.length > 0 ? JSON.stringify({ [sourcesKey]: entries }, null, 2) + "\n" : "",
-    report: renderReport({ ...common, target: `Pulumi.${options.stack}.yaml (${sourcesKey})`, secretCommand }),
+    report: renderReport({ ...common, target: `${path.relative(workDir, configFile)} (${sourcesKey})`, secretCommand }),
   };
 }
 

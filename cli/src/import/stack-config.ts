@@ -1,0 +1,25 @@
+// Writing the declarations into the stack's configuration file, Pulumi.<stack>.yaml, under
+// <project>:sources. Edited as a YAML document (comments and every other value kept as written),
+// not through `pulumi config set-all --json`: that takes the whole value as one command-line
+// argument, and the declarations of a large account pass the kernel's 128 KiB limit per argument
+// (about 500 Sources).
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Document, isMap, parseDocument } from "yaml";
+
+/** The stack's configuration file: `Pulumi.<stack>.yaml`, in the project's stackConfigDir if it names one. */
+export function stackConfigFile(workDir: string, stack: string, stackConfigDir: string | undefined): string {
+  // A fully qualified stack name (org/project/stack) has its file named after the stack alone.
+  return path.join(workDir, stackConfigDir ?? "", `Pulumi.${stack.split("/").pop()}.yaml`);
+}
+
+/** Adds `entries` (name → Source arguments) to the map at config.<key>, creating the file, section or key as needed. */
+export function addDeclarations(file: string, key: string, entries: Record<string, unknown>): void {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  const document: Document = text.trim() === "" ? new Document({}) : parseDocument(text);
+  if (document.errors.length > 0) throw new Error(`${file} is not valid YAML: ${document.errors[0]!.message}`);
+  const section = document.getIn(["config", key]);
+  if (section !== undefined && !isMap(section)) throw new Error(`${file}: config.${key} is not a map of name → Source arguments`);
+  for (const [name, args] of Object.entries(entries)) document.setIn(["config", key, name], document.createNode(args));
+  fs.writeFileSync(file, document.toString());
+}
