@@ -1,14 +1,15 @@
 // What to declare for a Source made elsewhere (the dashboard, a script) to bring it under
 // management (`asset-delivery import`): the arguments of `new Source(...)` that reproduce it, with
 // `adoptSourceId`, so that `pulumi up` adopts it without a write; and which write-only secrets it
-// holds, which the API never returns. Fields equal to the default `check` fills in are left out,
-// so that a declaration reads like one written by hand; the server's generated annotation too (an
-// undeclared annotation is not compared). Undeclared secrets stay as stored: adoption keeps them.
+// holds, which the API never returns. Fields equal to the API's default (the sdk's field table,
+// which `check` fills in) are left out, so that a declaration reads like one written by hand; the
+// server's generated annotation too (an undeclared annotation is not compared). Undeclared secrets
+// stay as stored: adoption keeps them.
 import deepEqual from "fast-deep-equal";
-import { requiredWriteOnlyFields, secretPresenceFlags, writeOnlyFields, type Source } from "@asset-delivery/sdk";
-import { checkSource } from "./check";
+import type { z } from "zod";
+import { deploymentFieldsByType, requiredWriteOnlyFields, secretPresenceFlags, writeOnlyFields, type Source, type SourceType } from "@asset-delivery/sdk";
 import { camelCase } from "./names";
-import { declarableDeployment, type SourceInputs } from "./source-state";
+import { declarableDeployment, type CamelDeployment } from "./source-state";
 
 export interface SourceImport {
   /** The arguments of `new Source(...)`, camelCase; `enabled` only when false. */
@@ -17,32 +18,41 @@ export interface SourceImport {
   secrets: { field: string; set: boolean | undefined }[];
 }
 
-// Never left out, even where a default exists: what a reader needs to recognise the Source.
-const ALWAYS_SHOWN = new Set(["type", "serviceSubdomains"]);
-
 export function declarationOf(source: Source): SourceImport {
   const { annotation: _generated, ...deployment } = declarableDeployment(source);
   const args = {
     name: source.attributes.name,
     ...(source.attributes.enabled ? {} : { enabled: false as const }),
-    deployment: withoutDefaults(deployment, source.attributes.name),
+    deployment: withoutDefaults(deployment),
     adoptSourceId: source.id,
   };
   return { args, secrets: secretsOf(source) };
 }
 
-/** The deployment without the fields whose value `check` would fill in by itself. */
-function withoutDefaults(deployment: Record<string, unknown>, name: string): Record<string, unknown> {
+/** The deployment without the fields whose value is the API's default (what `check` would fill in by itself). */
+function withoutDefaults(deployment: CamelDeployment): Record<string, unknown> {
   // The fields that say what the Source is come first; the rest as the API orders them.
   const { type, serviceSubdomains, ...rest } = deployment;
-  const kept: Record<string, unknown> = { type, serviceSubdomains, ...rest };
-  for (const field of Object.keys(deployment)) {
-    if (ALWAYS_SHOWN.has(field)) continue;
-    const { [field]: value, ...without } = kept;
-    const checked = checkSource({ name, deployment: without, adoptSourceId: "0".repeat(24) });
-    if (checked.failures.length === 0 && deepEqual((checked.inputs as SourceInputs).deployment[field], value)) delete kept[field];
-  }
+  const defaults = defaultsOf(type);
+  const kept: Record<string, unknown> = { type, serviceSubdomains };
+  for (const [field, value] of Object.entries(rest)) if (!(field in defaults) || !deepEqual(defaults[field], value)) kept[field] = value;
   return kept;
+}
+
+const defaultsByType = new Map<SourceType, Record<string, unknown>>();
+
+/** A type's default values by camelCase field, from the sdk's field table (worked out once per type). */
+function defaultsOf(type: SourceType): Record<string, unknown> {
+  let defaults = defaultsByType.get(type);
+  if (!defaults) {
+    defaults = {};
+    for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+      const filled = (schema as z.ZodType).safeParse(undefined);
+      if (filled.success && filled.data !== undefined) defaults[camelCase(name)] = filled.data;
+    }
+    defaultsByType.set(type, defaults);
+  }
+  return defaults;
 }
 
 function secretsOf(source: Source): SourceImport["secrets"] {
