@@ -8,6 +8,7 @@ import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
 import { camelCase } from "./names";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
 import type { CamelDeployment, SourceDeclaration, SourceInputs } from "./source-state";
+import type { SourceReadOnlyValues } from "./source-types";
 import { containsUnknown } from "./unknowns";
 
 /** The attributes sent to the API, as the resource names them. */
@@ -20,7 +21,7 @@ export interface SourceDiff {
   changed: (SourceAttributeKey | keyof ProviderOptions)[];
 }
 
-export function diffSource(id: string, olds: SourceDeclaration & ProviderOptions, news: SourceInputs): SourceDiff {
+export function diffSource(id: string, olds: SourceDeclaration & SourceReadOnlyValues & ProviderOptions, news: SourceInputs): SourceDiff {
   const changed: SourceDiff["changed"] = changedAttributes(olds, news);
   for (const key of PROVIDER_OPTION_KEYS) {
     if (key !== "adoptSourceId" && (containsUnknown(news[key]) || !deepEqual(olds[key], news[key]))) changed.push(key);
@@ -34,7 +35,7 @@ export function diffSource(id: string, olds: SourceDeclaration & ProviderOptions
  * The attributes in which a declaration differs from a Source (its state, or the server's copy).
  * During a preview a value not known yet counts as a change, and is not compared.
  */
-export function changedAttributes(olds: SourceDeclaration, news: SourceInputs): SourceAttributeKey[] {
+export function changedAttributes(olds: SourceDeclaration & SourceReadOnlyValues, news: SourceInputs): SourceAttributeKey[] {
   const changed: SourceAttributeKey[] = [];
   const differs = (key: SourceAttributeKey, compare: () => boolean) => {
     if (containsUnknown(news[key]) || !compare()) changed.push(key);
@@ -42,7 +43,7 @@ export function changedAttributes(olds: SourceDeclaration, news: SourceInputs): 
   differs("name", () => olds.name === news.name);
   differs("enabled", () => olds.enabled === news.enabled);
   differs("deployment", () => deepEqual(comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment)));
-  differs("deploymentSecrets", () => deepEqual(olds.deploymentSecrets, news.deploymentSecrets) && secretFlagMismatches(olds.deployment, news).length === 0);
+  differs("deploymentSecrets", () => deepEqual(olds.deploymentSecrets, news.deploymentSecrets) && secretFlagMismatches(olds, news).length === 0);
   return changed;
 }
 
@@ -55,18 +56,21 @@ export interface SecretFlagMismatch {
   liveSet: boolean;
 }
 
+/** A Source as the server has it (a state, or a live Source): its deployment's type, and its read-only flags at the top level. */
+export type LiveFlags = { deployment: Pick<CamelDeployment, "type"> } & SourceReadOnlyValues;
+
 /**
- * Declared secrets against the read-only flags of a deployment as the server has it (camelCase,
- * flags included): a declared value means set, a declared null means cleared, and an undeclared
- * secret is the server's to keep. After a type change the declared secrets belong to the other
- * type, so nothing is compared.
+ * Declared secrets against the read-only flags of a Source as the server has it: a declared value
+ * means set, a declared null means cleared, and an undeclared secret is the server's to keep.
+ * After a type change the declared secrets belong to the other type, so nothing is compared.
  */
-export function secretFlagMismatches(liveDeployment: CamelDeployment, declared: SourceDeclaration): SecretFlagMismatch[] {
-  if (declared.deployment.type !== liveDeployment.type) return [];
-  return secretPresenceFlags(liveDeployment.type).flatMap(({ flag, secret }) => {
+export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaration): SecretFlagMismatch[] {
+  if (declared.deployment.type !== live.deployment.type) return [];
+  const flags: Readonly<Record<string, unknown>> = live;
+  return secretPresenceFlags(live.deployment.type).flatMap(({ flag, secret }) => {
     const value = declared.deploymentSecrets[camelCase(secret)];
     if (value === undefined) return [];
-    const mismatch = { secret: camelCase(secret), flag: camelCase(flag), declaredSet: value !== null, liveSet: liveDeployment[camelCase(flag)] === true };
+    const mismatch = { secret: camelCase(secret), flag: camelCase(flag), declaredSet: value !== null, liveSet: flags[camelCase(flag)] === true };
     return mismatch.declaredSet === mismatch.liveSet ? [] : [mismatch];
   });
 }

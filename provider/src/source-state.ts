@@ -44,7 +44,11 @@ export type SourceInputs = SourceDeclaration &
     [PROVIDER_KEY]?: string;
   };
 
-/** The state Pulumi keeps for a Source: what the server returned, plus the declared secrets and options. */
+/**
+ * The state Pulumi keeps for a Source: what the server returned, plus the declared secrets and
+ * options. The read-only deployment fields are at the top level only (states written before kept
+ * them inside `deployment` too; every reader of a state drops them there).
+ */
 export type SourceState = SourceInputs &
   SourceReadOnlyValues & {
     deploymentStatus: DeploymentStatus;
@@ -52,6 +56,9 @@ export type SourceState = SourceInputs &
     /** Present while secure URLs are on. */
     secureUrlToken?: string;
   };
+
+/** The declared Source as the API's attributes, `enabled` always stated. */
+export type DeclaredAttributes = SourceCreateAttributes & { enabled: boolean };
 
 /** What only the program knows, carried from the inputs (or an earlier state) into the state. */
 export type DeclaredOnly = Pick<SourceInputs, "deploymentSecrets"> & ProviderOptions;
@@ -83,34 +90,40 @@ export function splitSecrets<D extends Record<string, unknown>>(deployment: D): 
  * The declared Source as the API's attributes, secrets back in the deployment. The inputs met
  * every rule of the create schema in `check`, and renaming keys changes no value.
  */
-export function apiAttributes(inputs: SourceDeclaration): SourceCreateAttributes {
+export function apiAttributes(inputs: SourceDeclaration): DeclaredAttributes {
   const deployment = renameDeployment({ ...inputs.deployment, ...inputs.deploymentSecrets }, "toApi");
-  return { name: inputs.name, enabled: inputs.enabled, deployment } as SourceCreateAttributes;
+  return { name: inputs.name, enabled: inputs.enabled, deployment } as DeclaredAttributes;
 }
 
-/** The camelCase deployment a Source has on the server, read-only fields included. */
-export function camelDeployment(source: Source): CamelDeployment {
-  return { type: source.attributes.deployment.type, ...renameDeployment(source.attributes.deployment, "toCamel") };
+/**
+ * A Source's deployment as the resource keeps it: the declarable fields (camelCase, the server's
+ * annotation included) and, apart, the read-only ones (`passwordSet`, `allowsUpload`), which the
+ * state holds once, at its top level.
+ */
+function splitDeployment(source: Source): { deployment: CamelDeployment; readOnly: SourceReadOnlyValues } {
+  const { deployment } = source.attributes;
+  const readOnlyNames = new Set(readOnlyFields(deployment.type));
+  const writable: Record<string, unknown> = {};
+  const readOnly: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(deployment)) (readOnlyNames.has(key) ? readOnly : writable)[key] = value;
+  return { deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") }, readOnly: renameDeployment(readOnly, "toCamel") as SourceReadOnlyValues };
 }
 
 /** The camelCase deployment a Source has on the server, without its read-only fields. */
 export function declarableDeployment(source: Source): CamelDeployment {
-  const { deployment } = source.attributes;
-  const readOnly = new Set(readOnlyFields(deployment.type));
-  const writable = Object.fromEntries(Object.entries(deployment).filter(([key]) => !readOnly.has(key)));
-  return { type: deployment.type, ...renameDeployment(writable, "toCamel") };
+  return splitDeployment(source).deployment;
 }
 
 /** What the server has, as a declaration to compare with: its secrets cannot be read, so none are known. */
-export function liveDeclaration(source: Source): SourceDeclaration {
-  return { name: source.attributes.name, enabled: source.attributes.enabled, deployment: camelDeployment(source), deploymentSecrets: {} };
+export function liveDeclaration(source: Source): SourceDeclaration & SourceReadOnlyValues {
+  const { deployment, readOnly } = splitDeployment(source);
+  return { name: source.attributes.name, enabled: source.attributes.enabled, deployment, deploymentSecrets: {}, ...readOnly };
 }
 
-/** Every attribute the API returned, camelCase; the read-only deployment fields also at the top level. */
+/** Every attribute the API returned, camelCase; the read-only deployment fields at the top level. */
 export function sourceAttributes(source: Source): Omit<SourceState, keyof DeclaredOnly> {
   const { attributes } = source;
-  const deployment = camelDeployment(source);
-  const readOnly = Object.fromEntries(readOnlyFields(attributes.deployment.type).map((name) => [camelCase(name), deployment[camelCase(name)]]));
+  const { deployment, readOnly } = splitDeployment(source);
   return {
     name: attributes.name,
     enabled: attributes.enabled,

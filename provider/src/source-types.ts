@@ -32,13 +32,16 @@ export interface SourceArgs extends SourceOptionArgs {
   deployment: SourceDeploymentArgs;
 }
 
-/** A type-`T` deployment as the API returns it (secrets never included), with camelCase keys. */
-export type SourceDeploymentOf<T extends SourceType> = Simplify<CamelKeys<DeploymentOf<T>>>;
-export type SourceDeployment = { [T in SourceType]: SourceDeploymentOf<T> }[SourceType];
-
 // Write-only fields are those one can send but never read back; read-only the reverse.
 type WriteOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentInputOf<T>, keyof DeploymentOf<T>> & string;
 type ReadOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentOf<T>, keyof DeploymentInputOf<T>> & string;
+
+/**
+ * A type-`T` deployment as the API returns it (secrets never included), with camelCase keys; its
+ * read-only fields are outputs of their own (SourceReadOnlyOutputs).
+ */
+export type SourceDeploymentOf<T extends SourceType> = Simplify<CamelKeys<Omit<DeploymentOf<T>, ReadOnlyKeyOf<T>>>>;
+export type SourceDeployment = { [T in SourceType]: SourceDeploymentOf<T> }[SourceType];
 
 /** The write-only values declared for a type-`T` deployment, as kept (secret) in the state. */
 export type SourceDeploymentSecretsOf<T extends SourceType> = Simplify<CamelKeys<Pick<DeploymentInputOf<T>, WriteOnlyKeyOf<T>>>>;

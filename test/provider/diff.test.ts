@@ -2,7 +2,7 @@
 // Source replaces.
 import { describe, expect, it } from "vitest";
 import { diffSource } from "@asset-delivery/provider/dist/diff";
-import { patchFor } from "@asset-delivery/provider/dist/lifecycle/patch";
+import { planPatches } from "@asset-delivery/provider/dist/lifecycle/patch";
 import { apiAttributes, sourceOutputs, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { sourceResource } from "../support/api-documents";
@@ -48,10 +48,7 @@ describe("diff", () => {
 
   describe("a secret whose presence the server's flag contradicts (seen by a refresh)", () => {
     /** The state after a refresh that saw the server's `*_set` flags as given. */
-    const refreshedState = (inputs: ReturnType<typeof declared>, flags: Record<string, boolean>) => {
-      const state = stateOf(inputs);
-      return { ...state, deployment: { ...state.deployment, ...flags } };
-    };
+    const refreshedState = (inputs: ReturnType<typeof declared>, flags: Record<string, boolean>) => ({ ...stateOf(inputs), ...flags });
 
     it("is a change when a declared secret was cleared on the server", () => {
       const inputs = declared({}, { password: "pw-declared", requestHandshake: null });
@@ -76,8 +73,18 @@ describe("diff", () => {
     it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
       const { changed } = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
-      expect(patchFor(changed, apiAttributes(inputs))?.deployment).toMatchObject({ type: "webfolder", password: "pw-declared" });
+      expect(planPatches(changed, apiAttributes(inputs), true).patches).toEqual([{ deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) }]);
     });
+  });
+
+  it("finds no change in a state written before the read-only flags were kept once (also inside deployment): an upgrade shows no diff", () => {
+    const inputs = declared({}, { password: "pw-declared" });
+    const state = stateOf(inputs);
+    expect(state.deployment).not.toHaveProperty("passwordSet");
+    expect(state).toMatchObject({ passwordSet: false, requestHandshakeSet: false, requestSigningKeySet: false });
+    const flags = { passwordSet: true, requestHandshakeSet: false, requestSigningKeySet: false };
+    const before = { ...state, ...flags, deployment: { ...state.deployment, ...flags } };
+    expect(diffSource(ID, before, inputs)).toEqual({ changes: false, replaces: [], changed: [] });
   });
 
   it("compares a declared annotation, and ignores the server's own otherwise", () => {

@@ -5,6 +5,9 @@ import { createClient } from "@asset-delivery/sdk";
 import { declarationOf } from "@asset-delivery/provider";
 import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
 import { createSource } from "@asset-delivery/provider/dist/lifecycle/create";
+import { updateSource } from "@asset-delivery/provider/dist/lifecycle/update";
+import type { Session } from "@asset-delivery/provider/dist/session";
+import { apiAttributes } from "@asset-delivery/provider/dist/source-state";
 import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
 import { ReadCoalescer } from "@asset-delivery/provider/dist/read-coalescer";
 import { checkedSource } from "../support/checked-source";
@@ -62,11 +65,12 @@ describe("create", () => {
       deploymentStatus: "deployed",
       passwordSet: true,
       requestHandshakeSet: false,
-      deployment: { type: "webfolder", serviceSubdomains: [subdomain], passwordSet: true },
+      deployment: { type: "webfolder", serviceSubdomains: [subdomain] },
       deploymentSecrets: { password: "origin-password" },
       waitForDeployment: true,
     });
-    expect(outs!.deployment).not.toHaveProperty("password");
+    expect(outs.deployment).not.toHaveProperty("password");
+    expect(outs.deployment).not.toHaveProperty("passwordSet"); // kept once, at the top level
     expect(id).toMatch(/^[A-Za-z0-9]{24}$/);
   });
 
@@ -142,6 +146,29 @@ describe("update", () => {
     expect((await sourceProvider.read(id, after)).id).toBe(id);
   });
 
+  it("waits for the change's deployment when a read right after it still shows the one before", async () => {
+    const lagging = await startTestServer({ deployDelayMs: 0, deployLagMs: 600 });
+    const client = createClient({ baseUrl: lagging.url, apiKey: lagging.adminKey });
+    const session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
+    try {
+      const subdomain = label("lag");
+      const { id, outs } = await createSource(session, webfolder(subdomain));
+      expect(outs).toMatchObject({ deploymentStatus: "deployed" });
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // the next deployment's date differs from this one's
+      lagging.resetRequestCount();
+      const changedAt = Date.now();
+      const { outs: renamed } = await updateSource(session, id, outs, { ...webfolder(subdomain), name: "Renamed" });
+      expect(renamed.dateDeployed).toBe(outs.dateDeployed); // a rename starts no deployment: nothing to wait for
+      expect(lagging.requestCount("GET")).toBe(0);
+      const { outs: after } = await updateSource(session, id, renamed, { ...webfolder(subdomain, { deployment: { cacheTtlError: 60 } }), name: "Renamed" });
+      expect(lagging.requestCount("GET")).toBeGreaterThanOrEqual(1);
+      expect(after.dateDeployed).toBeGreaterThanOrEqual(Math.floor(changedAt / 1000));
+    } finally {
+      await client.close();
+      await lagging.close();
+    }
+  });
+
   it("needs no request when only the way of waiting changes", async () => {
     const before = webfolder(label("options"));
     const { id, outs } = await sourceProvider.create(before);
@@ -210,11 +237,109 @@ describe("delete", () => {
     const again = await sourceProvider.create(webfolder(subdomain, { name: "Photos again" }));
     expect(again.id).toBe(id);
     expect(again.outs).toMatchObject({ enabled: true, name: "Photos again", deploymentStatus: "deployed" });
-    expect(bodies.map((b) => b.method)).toEqual(["POST", "GET", "PATCH"]);
+    // The refused POST, one lookup per declared hostname, then enabled alone before the change.
+    expect(bodies.map((b) => b.method)).toEqual(["POST", "GET", "PATCH", "PATCH"]);
+    expect(patches()).toEqual([{ enabled: true }, { name: "Photos again" }]);
   });
 
   it("tolerates a Source that is already gone", async () => {
     await expect(sourceProvider.delete("q".repeat(24))).resolves.toBeUndefined();
+  });
+});
+
+describe("adoption of a retired Source", () => {
+  /** A server whose error objects carry only what the spec promises: no `source` member. */
+  let minimal: TestServer;
+  let session: Session;
+  beforeAll(async () => {
+    minimal = await startTestServer({
+      deployDelayMs: 0,
+      deployLagMs: 0,
+      configure(app) {
+        app.addHook("onSend", async (_request, _reply, payload) => {
+          if (typeof payload !== "string" || !payload.includes('"errors"')) return payload;
+          const document = JSON.parse(payload) as { errors: Record<string, unknown>[] };
+          return JSON.stringify({ ...document, errors: document.errors.map(({ source: _source, ...error }) => error) });
+        });
+      },
+    });
+    const client = createClient({ baseUrl: minimal.url, apiKey: minimal.adminKey });
+    session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
+  });
+  afterAll(async () => {
+    await session.client.close();
+    await minimal.close();
+  });
+
+  it("finds the holder by looking up every declared hostname, not by reading the refusal", async () => {
+    const subdomain = label("lookup");
+    const declared = webfolder(subdomain, { deployment: { customDomains: [`${subdomain}.example.com`] } });
+    const retired = await session.client.sources.create({ ...apiAttributes(declared), enabled: false });
+    minimal.resetRequestCount();
+    const { id, outs } = await createSource(session, declared);
+    expect(id).toBe(retired.id);
+    expect(outs).toMatchObject({ enabled: true, deploymentStatus: "deployed" });
+    expect(minimal.requestCount("POST")).toBe(1);
+    expect(minimal.requestCount("GET", "/api/v1/sources")).toBe(2); // one per hostname
+    expect(minimal.requestCount("PATCH")).toBe(1); // nothing else differs: enabling is the whole change
+  });
+
+  it("names the holders when a hostname belongs to an enabled Source", async () => {
+    const subdomain = label("held");
+    const domain = `${subdomain}.example.com`;
+    const holder = await session.client.sources.create({ name: "Holder", deployment: { type: "webproxy", service_subdomains: [`${subdomain}-other`], custom_domains: [domain] } });
+    await expect(createSource(session, webfolder(subdomain, { deployment: { customDomains: [domain] } }))).rejects.toThrow(
+      new RegExp(`"${domain}" to Source ${holder.id} \\("Holder", enabled\\).*adoptSourceId`),
+    );
+  });
+
+  it("raises a refusal with another cause as it is, after finding no holder", async () => {
+    const subdomain = label("free");
+    const declared = webfolder(subdomain);
+    // A Source of another account holds the subdomain: this account cannot see it.
+    const other = createClient({ baseUrl: minimal.url, apiKey: minimal.accountKey(["Sources"], "other-account") });
+    await other.sources.create({ name: "Elsewhere", deployment: { type: "webproxy", service_subdomains: [subdomain] } });
+    await other.close();
+    await expect(createSource(session, declared)).rejects.toThrow(/^POST \/api\/v1\/sources failed with 400/);
+  });
+});
+
+describe("the order of changes (a disabled Source takes no change but being enabled)", () => {
+  it("renames and then disables", async () => {
+    const before = webfolder(label("disable"));
+    const { id, outs } = await sourceProvider.create(before);
+    bodies.length = 0;
+    const { outs: after } = await sourceProvider.update(id, outs, { ...before, name: "Renamed", enabled: false });
+    expect(patches()).toEqual([{ name: "Renamed" }, { enabled: false }]);
+    expect(after).toMatchObject({ name: "Renamed", enabled: false, deploymentStatus: "disabled" });
+  });
+
+  it("enables alone first, then renames", async () => {
+    const before = webfolder(label("enable"), { options: { enabled: false } });
+    const { id, outs } = await sourceProvider.create(before);
+    expect(outs).toMatchObject({ enabled: false, deploymentStatus: "disabled" });
+    bodies.length = 0;
+    const { outs: after } = await sourceProvider.update(id, outs, { ...before, name: "Renamed", enabled: true });
+    expect(patches()).toEqual([{ enabled: true }, { name: "Renamed" }]);
+    expect(after).toMatchObject({ name: "Renamed", enabled: true, deploymentStatus: "deployed" });
+  });
+
+  it("changes a Source that stays disabled by enabling it, changing it and disabling it again", async () => {
+    const before = webfolder(label("stays"), { options: { enabled: false } });
+    const { id, outs } = await sourceProvider.create(before);
+    bodies.length = 0;
+    const { outs: after } = await sourceProvider.update(id, outs, { ...before, name: "Renamed" });
+    expect(patches()).toEqual([{ enabled: true }, { name: "Renamed" }, { enabled: false }]);
+    expect(after).toMatchObject({ name: "Renamed", enabled: false, deploymentStatus: "disabled" });
+  });
+
+  it("enables or disables alone in one PATCH", async () => {
+    const before = webfolder(label("toggle"));
+    const { id, outs } = await sourceProvider.create(before);
+    bodies.length = 0;
+    const { outs: disabled } = await sourceProvider.update(id, outs, { ...before, enabled: false });
+    await sourceProvider.update(id, disabled, before);
+    expect(patches()).toEqual([{ enabled: false }, { enabled: true }]);
   });
 });
 

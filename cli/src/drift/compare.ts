@@ -89,7 +89,7 @@ function shown({ path, declared, live }: Difference, secretPaths: readonly strin
 
 /** Declared write-only values against the server's flags, by the provider's rule (see secretFlagMismatches). */
 function secretDrift(declared: SourceInputs, source: Source): SecretDrift[] {
-  return secretFlagMismatches(sourceAttributes(source).deployment, declared).map(({ secret, flag, declaredSet, liveSet }) => ({
+  return secretFlagMismatches(sourceAttributes(source), declared).map(({ secret, flag, declaredSet, liveSet }) => ({
     field: fieldPath(["deployment", secret]),
     secret: true,
     declared: presence(declaredSet),

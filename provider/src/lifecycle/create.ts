@@ -1,11 +1,10 @@
 // `create`: POST the declared Source (the sdk reconciles ambiguous failures, so a retried POST
 // never makes two), or adopt: the Source named by `adoptSourceId`, or the retired Source of this
-// account that still holds the declared subdomains after a `destroy`. Then wait until deployed.
-import type { Source, SourceCreateAttributes } from "@asset-delivery/sdk";
+// account that still holds the declared hostnames after a `destroy`. Then wait until deployed.
 import type { Session } from "../session";
-import { apiAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
+import { apiAttributes, sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../source-state";
 import { adoptById, bringToDeclaredState, retiredHolder } from "./adopt";
-import { settle } from "./settle";
+import { settle, type Written } from "./settle";
 
 export async function createSource(session: Session, inputs: SourceInputs): Promise<{ id: string; outs: SourceState }> {
   const attributes = apiAttributes(inputs);
@@ -15,9 +14,10 @@ export async function createSource(session: Session, inputs: SourceInputs): Prom
   return { id: source.id, outs: sourceOutputs(source, inputs) };
 }
 
-async function createOrReclaim(session: Session, inputs: SourceInputs, attributes: SourceCreateAttributes): Promise<Source> {
+async function createOrReclaim(session: Session, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
   try {
-    return await session.client.sources.create(attributes);
+    // A new Source is `deploying` until its first deployment completes: no earlier read can fool the wait.
+    return { source: await session.client.sources.create(attributes) };
   } catch (error) {
     const retired = await retiredHolder(session, error, attributes);
     return bringToDeclaredState(session, retired, inputs, attributes);

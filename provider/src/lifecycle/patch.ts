@@ -1,13 +1,38 @@
-// The PATCH that brings a Source to the declared state. PATCH replaces whole lists and objects, so
+// The PATCHes that bring a Source to the declared state. PATCH replaces whole lists and objects, so
 // a changed deployment (or a changed secret inside it) is sent whole, with the program's secrets;
 // top-level attributes that did not change are not sent.
-import type { SourceCreateAttributes, SourcePatchAttributes } from "@asset-delivery/sdk";
+//
+// The real service refuses every change to a disabled Source but enabling it (a public Terraform
+// provider for this API enables first, then updates). So a disabled Source is enabled alone
+// first, and a Source to be disabled is changed first, then disabled: one PATCH when the Source
+// stays enabled, up to three (enable, change, disable) for a change to a Source that stays disabled.
+import type { Source, SourcePatchAttributes } from "@asset-delivery/sdk";
 import type { SourceDiff } from "../diff";
+import type { Session } from "../session";
+import type { DeclaredAttributes } from "../source-state";
 
-export function patchFor(changed: SourceDiff["changed"], declared: SourceCreateAttributes): SourcePatchAttributes | undefined {
-  const patch: SourcePatchAttributes = {};
-  if (changed.includes("name")) patch.name = declared.name;
-  if (changed.includes("enabled")) patch.enabled = declared.enabled;
-  if (changed.includes("deployment") || changed.includes("deploymentSecrets")) patch.deployment = declared.deployment;
-  return Object.keys(patch).length > 0 ? patch : undefined;
+export interface PatchPlan {
+  patches: SourcePatchAttributes[];
+  /**
+   * Whether the PATCHes start a deployment: a changed deployment field, or enabling. A rename does
+   * not, and neither does a secret sent again unchanged (secrets cannot be read back to tell).
+   */
+  deploys: boolean;
+}
+
+export function planPatches(changed: SourceDiff["changed"], declared: DeclaredAttributes, liveEnabled: boolean): PatchPlan {
+  const change: SourcePatchAttributes = {};
+  if (changed.includes("name")) change.name = declared.name;
+  if (changed.includes("deployment") || changed.includes("deploymentSecrets")) change.deployment = declared.deployment;
+  const enables = declared.enabled && !liveEnabled;
+  const deploys = enables || (changed.includes("deployment") && declared.enabled);
+  if (Object.keys(change).length === 0) return { patches: declared.enabled === liveEnabled ? [] : [{ enabled: declared.enabled }], deploys };
+  return { patches: [...(liveEnabled ? [] : [{ enabled: true }]), change, ...(declared.enabled ? [] : [{ enabled: false }])], deploys };
+}
+
+/** Sends the PATCHes in order; the Source as the last one left it (undefined when there were none). */
+export async function sendPatches(session: Session, id: string, patches: readonly SourcePatchAttributes[]): Promise<Source | undefined> {
+  let source: Source | undefined;
+  for (const patch of patches) source = await session.client.sources.update(id, patch);
+  return source;
 }

@@ -1,7 +1,8 @@
-// After a write, wait (unless told not to) until the Source is `deployed`, or `disabled` when it
-// is declared disabled. A Source that does not get there in time was still written: the error
-// carries its id and state, so that Pulumi records it instead of forgetting it.
-import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
+// After a write, wait (unless told not to) until the Source has settled by the sdk's one rule
+// (isDeploymentSettled): `deployed` by a deployment no older than the write that started one, or
+// `disabled` when it is declared disabled. A Source that does not get there in time was still
+// written: the error carries its id and state, so that Pulumi records it instead of forgetting it.
+import { DeploymentTimeoutError, isDeploymentSettled, type Source } from "@asset-delivery/sdk";
 import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
@@ -18,16 +19,18 @@ export class SourceNotReadyError extends Error {
   }
 }
 
-export function isSettled(source: Source): boolean {
-  const { deployment_status: status, enabled } = source.attributes;
-  return status === "deployed" || (status === "disabled" && !enabled);
+/** What a write left: the Source as its response showed it, and when the write that starts a deployment was sent. */
+export interface Written {
+  source: Source;
+  /** Milliseconds since the epoch, taken before the request; absent when no write started a deployment (or a create did). */
+  changedAt?: number;
 }
 
-export async function settle(session: Session, source: Source, inputs: SourceInputs): Promise<Source> {
-  if (!inputs.waitForDeployment || isSettled(source)) return source;
+export async function settle(session: Session, { source, changedAt }: Written, inputs: SourceInputs): Promise<Source> {
+  if (!inputs.waitForDeployment || isDeploymentSettled(source, changedAt)) return source;
   const seconds = inputs.deploymentTimeoutSeconds;
   try {
-    return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000 });
+    return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000, changedAt });
   } catch (error) {
     if (!(error instanceof DeploymentTimeoutError)) throw error;
     const properties = { ...sourceOutputs(source, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };

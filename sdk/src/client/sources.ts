@@ -2,10 +2,12 @@
 // subdomain and waiting for a deployment.
 import { z } from "zod";
 import {
+  domainNameSchema,
   expected,
   MAX_PAGE_SIZE,
   sourceListSpec,
   subdomainLabelSchema,
+  type HostnameField,
   type ListQuery,
   type SelectedSource,
   type Source,
@@ -78,16 +80,26 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
     return (await callEndpoint(this.send, endpoints.updateSource, { params: { id }, input: attributes })).data;
   }
 
-  /**
-   * The Source serving `label` as a service subdomain. The API's filter matches substrings of any
-   * member, so the results are checked for the exact label (case-insensitively, as DNS compares).
-   */
+  /** The Source serving `label` as a service subdomain. */
   async findBySubdomain(label: string): Promise<Source | undefined> {
-    const given = checked(subdomainLabelSchema, label, "findBySubdomain argument", ["label"]);
+    return this.holderOf("service_subdomains", checked(subdomainLabelSchema, label, "findBySubdomain argument", ["label"]));
+  }
+
+  /**
+   * The Source of this account that holds `name` in a hostname list (`service_subdomains` labels,
+   * `custom_domains`). The API's filter matches substrings of any member, so the results are
+   * checked for the exact name (case-insensitively, as DNS compares).
+   */
+  async findByHostname(field: HostnameField, name: string): Promise<Source | undefined> {
+    const schema = field === "service_subdomains" ? subdomainLabelSchema : domainNameSchema;
+    return this.holderOf(field, checked(schema, name, "findByHostname argument", ["name"]));
+  }
+
+  private async holderOf(field: HostnameField, given: string): Promise<Source | undefined> {
     const wanted = given.toLowerCase();
-    const matches = this.iterate({ filter: { "deployment.service_subdomains": given }, page: { size: MAX_PAGE_SIZE } });
+    const matches = this.iterate({ filter: { [`deployment.${field}`]: given }, page: { size: MAX_PAGE_SIZE } });
     for await (const source of matches) {
-      if (source.attributes.deployment.service_subdomains.some((s) => s.toLowerCase() === wanted)) {
+      if (source.attributes.deployment[field].some((s) => s.toLowerCase() === wanted)) {
         await matches.return?.();
         return source;
       }

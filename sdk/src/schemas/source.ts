@@ -83,6 +83,13 @@ const commonDeploymentFields = {
   service_subdomains: uniqueNames(subdomainLabelSchema, { min: { count: 1, error: "must name at least one subdomain" }, max: HOSTNAMES_MAX }),
 };
 
+/**
+ * The deployment fields that hold host names: no two Sources (of any account) may share one,
+ * compared case-insensitively.
+ */
+export const HOSTNAME_FIELDS = ["service_subdomains", "custom_domains"] as const satisfies readonly (keyof typeof commonDeploymentFields)[];
+export type HostnameField = (typeof HOSTNAME_FIELDS)[number];
+
 // Credentials the service uses to upload to a storage origin. Only the update example shows this
 // object; we accept it on storage types and report its presence through `allows_upload`.
 const uploadCredentialsSchema = writeOnly(

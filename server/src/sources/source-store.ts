@@ -1,14 +1,11 @@
 // Persistence of Sources: one row per Source (the returned deployment as JSON, write-only values
 // and the secure URL token encrypted), plus the hostname index that keeps subdomains and custom
 // domains unique across all accounts. Every statement is prepared once.
-import type { FieldIssue, ParsedListQuery } from "@asset-delivery/sdk";
+import { HOSTNAME_FIELDS, type FieldIssue, type ParsedListQuery } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import type { SecretBox } from "../store/secret-box";
 import { DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, listSql } from "./list-sql";
 import type { PublicDeployment, SourceRecord } from "./source-record";
-
-/** The hostname lists of a deployment that are unique across all Sources. */
-export const HOSTNAME_FIELDS = ["service_subdomains", "custom_domains"] as const;
 
 /** The stored columns of a Source row, as read for an update. */
 interface StoredRow {

@@ -185,6 +185,23 @@ describe("a Source's life through pulumi", () => {
     expect((await serverSource("legacy")).attributes).toMatchObject({ name: "Legacy proxy", deployment: { "robots.txt": "disallow-all" } });
   }, STEP_TIMEOUT);
 
+  it("a Source declared disabled together with a rename is renamed, then disabled; enabled again, it is enabled first", async () => {
+    const photosS3 = { name: "Photos", deployment: { type: "s3", serviceSubdomains: ["e2e-photos"], s3AccessKey: "AKIAPHOTOS", s3Bucket: "e2e-photos-bucket" } };
+    const legacy = { name: "Legacy proxy", adoptSourceId: ids.legacy, deployment: { type: "webproxy", serviceSubdomains: ["e2e-legacy"], robotsTxt: "disallow-all" } };
+    await program.set({ sources: { photos: photosS3, assets, legacy: { ...legacy, name: "Legacy, switched off", enabled: false } } });
+    const off = await counted(() => program.stack.up());
+    expect(off.result.summary.resourceChanges).toEqual({ update: 1, same: 3 });
+    expect(off.requests).toEqual({ PATCH: 2 });
+    expect((await serverSource("legacy")).attributes).toMatchObject({ name: "Legacy, switched off", enabled: false, deployment_status: "disabled" });
+    expect((await counted(() => program.stack.preview({ expectNoChanges: true }))).requests).toEqual({});
+
+    await program.set({ sources: { photos: photosS3, assets, legacy } });
+    const on = await counted(() => program.stack.up());
+    expect(on.result.summary.resourceChanges).toEqual({ update: 1, same: 3 });
+    expect(on.requests).toEqual({ PATCH: 2 });
+    expect((await serverSource("legacy")).attributes).toMatchObject({ name: "Legacy proxy", enabled: true, deployment_status: "deployed" });
+  }, STEP_TIMEOUT);
+
   it("keeps every secret out of the state file, and serializes the provider as a require", async () => {
     const state = program.stateFile();
     const token = (await serverSource("assets")).attributes.secure_url_token!;
@@ -212,8 +229,9 @@ describe("a Source's life through pulumi", () => {
   it("up again adopts the retired Sources instead of failing on their subdomains", async () => {
     const { result, requests } = await counted(() => program.stack.up());
     expect(result.summary.resourceChanges).toEqual({ create: 4 });
-    // photos and assets: a refused POST, a lookup by subdomain, a PATCH; legacy (adoptSourceId): GET and PATCH.
-    expect(requests).toEqual({ POST: 2, GET: 3, PATCH: 3 });
+    // photos and assets: a refused POST, a lookup per declared hostname, enabling alone (the real
+    // service changes no disabled Source), then the deployment with its secrets; legacy (adoptSourceId): a read and enabling.
+    expect(requests).toEqual({ POST: 2, GET: 3, PATCH: 5 });
     expect(result.outputs.ids!.value).toEqual(ids);
     for (const name of ["photos", "assets", "legacy"]) expect((await serverSource(name)).attributes).toMatchObject({ enabled: true, deployment_status: "deployed" });
   }, STEP_TIMEOUT);
