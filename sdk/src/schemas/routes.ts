@@ -23,3 +23,12 @@ export const API_ROUTES = {
   purge: { method: "POST", path: "/api/v1/purge", endpointClass: "purgeAsset" },
   getVideoResult: { method: "GET", path: "/api/v1/generations/video/{job_id}/result", endpointClass: "default" },
 } as const satisfies Record<string, ApiRoute>;
+
+/** The route's path with its parameters filled in (each URI-encoded), e.g. for a Location header. */
+export function routePath(route: ApiRoute, params: Record<string, string>): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${route.method} ${route.path} needs its ${name} parameter`);
+    return encodeURIComponent(value);
+  });
+}

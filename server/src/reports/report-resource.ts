@@ -1,9 +1,9 @@
 // A stored report as the API shows it (spec 2.4), with `files` as absolute download URLs.
-import { selectFields, type SelectedReport } from "@asset-delivery/sdk";
+import { API_ROUTES, routePath, selectFields, type SelectedReport } from "@asset-delivery/sdk";
 import type { StoredReport } from "./report-store";
 
 export function reportFilePath(reportId: string, number: number): string {
-  return `/api/v1/reports/${reportId}/files/${number}`;
+  return routePath(API_ROUTES.getReportFile, { report_id: reportId, file_number: String(number) });
 }
 
 /** `fields` as parsed from `fields[reports]` (null: all); `account` selects the relationship. */

@@ -13,6 +13,7 @@ import {
   updateDocumentSchema,
   type ParsedListQuery,
   API_ROUTES,
+  routePath,
 } from "@asset-delivery/sdk";
 import { listDocument, listDocumentJson, singleDocument, singleDocumentJson } from "../http/documents";
 import { ApiError, notFound, VALIDATION_ERROR } from "../http/errors";
@@ -71,7 +72,7 @@ export function registerSources(app: FastifyInstance): void {
     summary: "Create a Source; it starts deploying",
     handler({ request, reply, auth, body }) {
       const id = service.create(auth, body.data.attributes);
-      reply.header("location", API_ROUTES.getSource.path.replace("{id}", id));
+      reply.header("location", routePath(API_ROUTES.getSource, { id }));
       return sourceDocument(request, auth.accountId, id, null);
     },
   });

@@ -1,10 +1,10 @@
 // A stored job as the API shows it (spec 2.5): times in Unix seconds, `result` only when ready,
 // `error` only when errored.
-import { API_ROUTES, type VideoJob } from "@asset-delivery/sdk";
+import { API_ROUTES, routePath, type VideoJob } from "@asset-delivery/sdk";
 import type { StoredJob } from "./job-store";
 
 function resultPath(jobId: string): string {
-  return API_ROUTES.getVideoResult.path.replace("{job_id}", jobId);
+  return routePath(API_ROUTES.getVideoResult, { job_id: jobId });
 }
 
 export function jobResource(job: StoredJob, baseUrl: string): VideoJob {
