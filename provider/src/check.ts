@@ -36,7 +36,6 @@ export function checkSource(news: UncheckedInputs): CheckResult {
 
   const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(parsedOptions.success ? [] : fieldIssues(parsedOptions.error))];
   const failures = issues
-    .map((issue) => ({ segments: issue.segments ?? [issue.path], rule: issue.rule }))
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
     .map((issue) => ({ property: "", reason: `${describePath(issue.segments)}: ${issue.rule}` }));
 

@@ -4,16 +4,17 @@
 // - API attributes: what the Management API reads and writes (snake_case, secrets in `deployment`);
 // - state: what Pulumi keeps (every returned attribute, plus the declared secrets and options).
 import {
+  READ_ONLY_SOURCE_ATTRIBUTES,
   readOnlyFields,
   SOURCE_TYPES,
-  withoutUndefined,
   writeOnlyFields,
-  type DeploymentStatus,
+  type ReadOnlySourceAttribute,
   type Source,
+  type SourceAttributes,
   type SourceCreateAttributes,
   type SourceType,
 } from "@asset-delivery/sdk";
-import { camelCase, renameDeployment } from "./names";
+import { camelCase, renameDeployment, type CamelKeys } from "./names";
 import { providerOptions, type ProviderOptions } from "./provider-options";
 import type { PROVIDER_KEY } from "./serialized-provider";
 import type { SourceReadOnlyValues } from "./source-types";
@@ -49,13 +50,13 @@ export type SourceInputs = SourceDeclaration &
  * options. The read-only deployment fields are at the top level only (states written before kept
  * them inside `deployment` too; every reader of a state drops them there).
  */
-export type SourceState = SourceInputs &
-  SourceReadOnlyValues & {
-    deploymentStatus: DeploymentStatus;
-    dateDeployed: number | null;
-    /** Present while secure URLs are on. */
-    secureUrlToken?: string;
-  };
+export type SourceState = SourceInputs & SourceReadOnlyAttributes & SourceReadOnlyValues;
+
+/** The Source's read-only attributes, camelCase: `deploymentStatus`, `dateDeployed`, `secureUrlToken` (present while secure URLs are on). */
+export type SourceReadOnlyAttributes = CamelKeys<Pick<SourceAttributes, ReadOnlySourceAttribute>>;
+
+/** The names of those attributes as the resource has them. */
+export const READ_ONLY_ATTRIBUTE_NAMES: readonly string[] = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
 
 /** The declared Source as the API's attributes, `enabled` always stated. */
 export type DeclaredAttributes = SourceCreateAttributes & { enabled: boolean };
@@ -124,15 +125,9 @@ export function liveDeclaration(source: Source): SourceDeclaration & SourceReadO
 export function sourceAttributes(source: Source): Omit<SourceState, keyof DeclaredOnly> {
   const { attributes } = source;
   const { deployment, readOnly } = splitDeployment(source);
-  return {
-    name: attributes.name,
-    enabled: attributes.enabled,
-    deployment,
-    deploymentStatus: attributes.deployment_status,
-    dateDeployed: attributes.date_deployed,
-    ...withoutUndefined({ secureUrlToken: attributes.secure_url_token }),
-    ...readOnly,
-  };
+  // Absent ones (the token while secure URLs are off) are left out: Pulumi's wire format has no undefined.
+  const readOnlyAttributes = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.flatMap((name) => (attributes[name] === undefined ? [] : [[camelCase(name), attributes[name]]])));
+  return { name: attributes.name, enabled: attributes.enabled, deployment, ...(readOnlyAttributes as SourceReadOnlyAttributes), ...readOnly };
 }
 
 /** The state kept for a Source: what the API returned, the declared secrets and the provider options. */

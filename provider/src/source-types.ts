@@ -2,11 +2,10 @@
 // deployment types with camelCase keys. `deployment` is a union discriminated by `type`, so an
 // editor completes each type's fields and rejects another type's.
 import type * as pulumi from "@pulumi/pulumi";
-import type { DeploymentInputOf, DeploymentOf, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
+import type { DeploymentInputOf, DeploymentOf, Simplify, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
 import type { CamelCase, CamelKeys } from "./names";
 import type { ProviderOptionsInput } from "./provider-options";
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** A field as a Pulumi input; a list may hold inputs too. */
 type InputField<V> = [V] extends [readonly (infer E)[] | undefined] ? pulumi.Input<pulumi.Input<E>[]> | Extract<V, undefined> : pulumi.Input<V>;

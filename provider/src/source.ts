@@ -7,7 +7,7 @@ import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./seria
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { isPlainObject } from "@asset-delivery/sdk";
 import { PROVIDER_OPTION_KEYS } from "./provider-options";
-import { READ_ONLY_NAMES, splitSecrets } from "./source-state";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets } from "./source-state";
 
 export type { SourceArgs } from "./source-types";
 
@@ -45,10 +45,7 @@ export class Source extends pulumi.CustomResource {
       deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
       ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, args[key]])),
       // Outputs only: declared here so that the resource has them.
-      deploymentStatus: undefined,
-      dateDeployed: undefined,
-      secureUrlToken: undefined,
-      ...Object.fromEntries(READ_ONLY_NAMES.map((key) => [key, undefined])),
+      ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), "secureUrlToken", "deploymentSecrets"];
     super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });

@@ -3,4 +3,4 @@
 export * from "./schemas";
 export * from "./rendering-parameters";
 export * from "./client";
-export { isPlainObject, withoutUndefined } from "./objects";
+export { isPlainObject, withoutUndefined, type Simplify } from "./objects";

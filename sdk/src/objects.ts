@@ -5,6 +5,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** An intersection or mapped type shown as one plain object type (in editors and errors). */
+export type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
 /** The object without its `undefined` members: JSON and Pulumi's wire format have no `undefined`. */
 export function withoutUndefined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };

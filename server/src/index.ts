@@ -9,7 +9,7 @@ export { changeCounter } from "./store/change-counter";
 export { allMigrations, openMigratedDatabase } from "./migrations";
 export { loadOrCreateSecretKey, parseSecretKey, secretKeyFileFor, SECRET_KEY_ENV } from "./store/secret-key";
 export { defineRoute, type RouteDefinition, type RegisteredRoute, type RouteContext } from "./http/route";
-export { ApiError, notFound, badRequest, validationFailed, invalidParameters, ERROR_TITLES, VALIDATION_ERROR } from "./http/errors";
+export { HttpError, notFound, badRequest, validationFailed, invalidParameters, ERROR_TITLES, VALIDATION_ERROR } from "./http/errors";
 export { singleDocument, listDocument, errorDocument, SERVER_INFO } from "./http/documents";
 export {
   generateReports,

@@ -1,6 +1,7 @@
 // Every failure is a JSON:API error document (spec 7) with the request id; unknown paths 404,
 // unknown methods 405 with Allow, unsupported media types 415, malformed JSON 400.
-import { errorDocumentSchema, JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
+import { errorDocumentSchema, fieldIssue, JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
+import { validationFailed } from "@asset-delivery/server";
 import { request, type Dispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type ApiResponse, type TestServer } from "../support/server";
@@ -99,5 +100,13 @@ describe("error documents", () => {
   it("ignores a request id sent by the client", async () => {
     const response = await apiRequest(`${server.url}/api/v1/nowhere`, { headers: { "x-request-id": "client-chosen" } });
     expect(response.headers.get("x-request-id")).not.toBe("client-chosen");
+  });
+});
+
+describe("validation errors", () => {
+  it("point at a field whose name holds a dot, and name it without the document's prefix", async () => {
+    const error = validationFailed([fieldIssue(["data", "attributes", "deployment", "robots.txt"], "must be one of origin, allow-all, disallow-all")]);
+    expect(error.detail).toBe("deployment.robots.txt: must be one of origin, allow-all, disallow-all");
+    expect(error.entries[0]!.source).toEqual({ pointer: "/data/attributes/deployment/robots.txt" });
   });
 });

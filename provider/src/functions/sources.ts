@@ -1,7 +1,7 @@
 // getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape.
 import { MAX_PAGE_SIZE, type SourceListQuery } from "@asset-delivery/sdk";
 import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
-import { sourceAttributes } from "../source-state";
+import { sourceAttributes, type SourceReadOnlyAttributes } from "../source-state";
 import { outputForm, withClient } from "./client";
 
 /** A Source as the server has it: the Source resource's outputs, without what only the program knows. */
@@ -10,11 +10,8 @@ export type SourceResult = {
   name: string;
   enabled: boolean;
   deployment: SourceDeployment;
-  deploymentStatus: string;
-  dateDeployed: number | null;
-  /** Present while secure URLs are on; the `...Output` forms are secret then. */
-  secureUrlToken?: string;
-} & SourceReadOnlyValues;
+} & SourceReadOnlyAttributes & // `secureUrlToken` while secure URLs are on: the `...Output` forms are secret then
+  SourceReadOnlyValues;
 
 export interface GetSourceArgs {
   /** The Source's 24-character id. */

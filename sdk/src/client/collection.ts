@@ -1,6 +1,6 @@
 // What every list resource offers (spec 4.1): list one page, iterate all pages, collect with a cap,
 // and get one object; `fields` switches to the schema of a partial object.
-import { encodeListQuery, parseListQuery, type ListQuery, type ListSpec } from "../schemas";
+import { encodeListQuery, fieldIssue, parseListQuery, type ListQuery, type ListSpec } from "../schemas";
 import type { z } from "zod";
 import { callEndpoint, type Endpoint } from "./endpoint";
 import { RequestValidationError } from "./errors";
@@ -62,7 +62,7 @@ export class Collection<L extends ListSpec, Full, Selected> {
   private encode(query: ListQuery<L> | undefined): URLSearchParams {
     const params = encodeListQuery(this.spec, query);
     const parsed = parseListQuery(this.spec, Object.fromEntries(params));
-    if (!parsed.ok) throw new RequestValidationError("list query", parsed.issues.map((i) => ({ path: i.parameter, rule: i.message })));
+    if (!parsed.ok) throw new RequestValidationError("list query", parsed.issues.map((i) => fieldIssue([i.parameter], i.message)));
     return params;
   }
 }

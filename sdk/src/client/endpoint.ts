@@ -1,10 +1,10 @@
 // Endpoints as data: each is a small spec, and `callEndpoint` is the one function that fills the
 // path, checks the caller's input, sends, and validates the response with the sdk's schemas.
 import type { z } from "zod";
-import { fieldIssues, JSONAPI_MEDIA_TYPE, type ApiRoute, type EndpointClass } from "../schemas";
+import { fieldIssue, fieldIssues, JSONAPI_MEDIA_TYPE, type ApiRoute, type EndpointClass, type HttpMethod } from "../schemas";
 import { checked } from "./checked";
 import { RequestValidationError, ResponseValidationError } from "./errors";
-import type { HttpMethod, Send } from "./transport";
+import type { Send } from "./transport";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySchema = z.ZodType<any, any>;
@@ -65,7 +65,7 @@ function fillPath(parts: readonly string[], params: Record<string, string>): str
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i]!;
     const value = params[name];
-    if (value === undefined || value === "") throw new RequestValidationError("request", [{ path: name, rule: "is required" }]);
+    if (value === undefined || value === "") throw new RequestValidationError("request", [fieldIssue([name], "is required")]);
     path += encodeURIComponent(value) + parts[i + 1]!;
   }
   return path;
@@ -76,7 +76,7 @@ function decode<E extends Endpoint>(ep: E, target: string, body: Buffer): Respon
   try {
     json = JSON.parse(body.toString("utf8"));
   } catch {
-    throw new ResponseValidationError(ep.method, target, [{ path: "(document)", rule: "must be a JSON document" }]);
+    throw new ResponseValidationError(ep.method, target, [fieldIssue([], "must be a JSON document")]);
   }
   const result = ep.response.safeParse(json);
   if (!result.success) throw new ResponseValidationError(ep.method, target, fieldIssues(result.error));

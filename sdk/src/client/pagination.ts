@@ -1,7 +1,7 @@
 // Paging (spec 4.1): one async iterator that chains pages by hasNextPage/nextPage, and `collect`
 // on top of it, which refuses to gather a list without a cap (stripe's autoPagingToArray).
 import { z } from "zod";
-import type { Pagination } from "../schemas";
+import { fieldIssue, type Pagination } from "../schemas";
 import { checked } from "./checked";
 import { ResponseValidationError } from "./errors";
 
@@ -58,7 +58,7 @@ export class PageIterator<T> implements AsyncIterableIterator<T> {
       if (this.nextPage !== null && this.nextPage <= requested) {
         this.nextPage = null;
         throw new ResponseValidationError("GET", this.path, [
-          { path: "meta.pagination.nextPage", rule: `must be after page ${requested} when hasNextPage is true (got ${page.pagination.nextPage})` },
+          fieldIssue(["meta", "pagination", "nextPage"], `must be after page ${requested} when hasNextPage is true (got ${page.pagination.nextPage})`),
         ]);
       }
     }

@@ -1,7 +1,8 @@
 // Retrying (stripe's _shouldRetry as one pure function, and a layer around the paced core).
 import type { Clock } from "./clock";
 import { ConnectionError, RateLimitError, ServerError, TimeoutError } from "./errors";
-import type { HttpMethod, Send } from "./transport";
+import type { HttpMethod } from "../schemas";
+import type { Send } from "./transport";
 
 export interface RetryPolicy {
   maxRetries: number;

@@ -22,6 +22,7 @@ import { endpoints } from "./endpoints";
 import { isDeploymentSettled, predatesChange } from "./deployment";
 import { DeploymentTimeoutError, SourceDeletedError } from "./errors";
 import { positiveMs } from "./options";
+import { poll } from "./poll";
 import { createWithoutDuplicate } from "./reconcile-create";
 import { backoffDelay, type BackoffPolicy } from "./retry";
 import type { Send } from "./transport";
@@ -113,17 +114,19 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
    */
   async waitForDeployment(id: string, options: WaitForDeploymentOptions = {}): Promise<Source> {
     const { timeoutMs, intervalMs, changedAt } = checked(waitOptionsSchema, options, "waitForDeployment options");
-    const startedAt = this.clock.now();
-    for (;;) {
-      const source = await this.get(id);
-      const { deployment_status: status, enabled } = source.attributes;
-      if (isDeploymentSettled(source, changedAt)) return source;
-      if (status === "deleted") throw new SourceDeletedError(id);
-      const waited = this.clock.now() - startedAt;
-      if (waited + intervalMs > timeoutMs) {
-        throw new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waited, predatesChange(source, changedAt));
-      }
-      await this.clock.sleep(intervalMs);
-    }
+    return poll({
+      clock: this.clock,
+      intervalMs,
+      read: () => this.get(id),
+      settled: (source) => {
+        if (source.attributes.deployment_status === "deleted") throw new SourceDeletedError(id);
+        return isDeploymentSettled(source, changedAt) ? source : undefined;
+      },
+      giveUp: (source, { waitedMs }) => {
+        if (waitedMs + intervalMs <= timeoutMs) return undefined;
+        const { deployment_status: status, enabled } = source.attributes;
+        return new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waitedMs, predatesChange(source, changedAt));
+      },
+    });
   }
 }

@@ -1,12 +1,9 @@
 // The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
 // hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
-import type { Agent as UndiciAgent, Dispatcher } from "undici";
-import { errorDocumentSchema, errorObjectSchema, type ApiRoute, type EndpointClass, type ErrorObject } from "../schemas";
-import { createDeadlines } from "./deadlines";
+import { Agent, type Dispatcher } from "undici";
+import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject, type HttpMethod } from "../schemas";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
 import type { ResolvedOptions } from "./options";
-
-export type HttpMethod = ApiRoute["method"];
 
 export interface HttpRequest {
   method: HttpMethod;
@@ -28,17 +25,8 @@ export interface HttpResponse {
 /** Sends one request; resolves with a 2xx response, rejects with the client's errors. */
 export type Send = (request: HttpRequest) => Promise<HttpResponse>;
 
-// undici's index also loads fetch, WebSocket, the caches and the mocks: about 70 ms in every process
-// that loads the client, each Pulumi provider process included. The client needs only the Agent and
-// the request API (which the index copies onto Dispatcher.prototype); a test checks that these are
-// the very objects undici exports, so an upgrade that moves them fails loudly.
-/* eslint-disable @typescript-eslint/no-require-imports */
-const Agent: typeof UndiciAgent = require("undici/lib/dispatcher/agent");
-const dispatcherApi: { request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> } = require("undici/lib/api");
-/* eslint-enable @typescript-eslint/no-require-imports */
-
 /** The keep-alive connection pool a client owns when none is injected. */
-export function createAgent(timeoutMs: number): UndiciAgent {
+export function createAgent(timeoutMs: number): Agent {
   return new Agent({
     connections: 16,
     keepAliveTimeout: 10_000,
@@ -51,7 +39,6 @@ export function createAgent(timeoutMs: number): UndiciAgent {
 
 export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): Send {
   const api = { origin: options.baseUrl.origin, pathPrefix: options.baseUrl.pathname.replace(/\/+$/, "") };
-  const deadlines = createDeadlines(options.timeoutMs);
   return async (req) => {
     const { origin, path, shownPath } = resolveTarget(api, req.target);
     const info = { method: req.method, path: shownPath, endpointClass: req.endpointClass, attempt: req.attempt ?? 0 };
@@ -60,23 +47,21 @@ export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): 
     if (origin === api.origin) headers.authorization = `Bearer ${options.apiKey}`;
     if (req.body) headers["content-type"] = req.body.contentType;
 
-    const deadline = deadlines.start();
+    const deadline = AbortSignal.timeout(options.timeoutMs);
     const started = performance.now();
     options.onRequest?.(info);
     let res: Dispatcher.ResponseData;
     let body: Buffer;
     try {
-      // The request API with origin and path: undici's top-level request(url) parses a URL we already know.
-      res = await dispatcherApi.request.call(dispatcher, { origin, path, method: req.method, headers, body: req.body?.text, signal: deadline.signal });
+      // The dispatcher's request API with origin and path: undici's top-level request(url) parses a URL we already know.
+      res = await dispatcher.request({ origin, path, method: req.method, headers, body: req.body?.text, signal: deadline });
       body = Buffer.from(await res.body.arrayBuffer());
     } catch (error) {
-      const failure = deadline.expired
+      const failure = deadline.aborted
         ? new TimeoutError(req.method, shownPath, "request", options.timeoutMs, { cause: error })
         : networkFailure(error, req.method, shownPath, options.timeoutMs);
       options.onResponse?.({ ...info, status: undefined, durationMs: performance.now() - started, error: failure.name });
       throw failure;
-    } finally {
-      deadline.clear();
     }
     options.onResponse?.({ ...info, status: res.statusCode, durationMs: performance.now() - started });
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: res.headers, body };

@@ -1,12 +1,13 @@
 // `client.videos` (spec 4.4): create a generation job, read it, and the reference polling routine.
 import { z } from "zod";
-import { videoJobPhase, type VideoCreateRequest, type VideoJob } from "../schemas";
+import { fieldIssue, videoJobPhase, type VideoCreateRequest, type VideoJob } from "../schemas";
 import { checked } from "./checked";
 import type { Clock } from "./clock";
 import { callEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 import { ResponseValidationError, VideoJobFailedError, VideoJobTimeoutError } from "./errors";
 import { positiveMs } from "./options";
+import { poll } from "./poll";
 import type { Send } from "./transport";
 
 export interface WaitForResultOptions {
@@ -41,17 +42,17 @@ export class VideosResource {
    */
   async waitForResult(id: string, options: WaitForResultOptions = {}): Promise<string> {
     const { intervalMs, maxAttempts } = checked(waitOptionsSchema, options, "waitForResult options");
-    const startedAt = this.clock.now();
-    let status = "";
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const job = await this.get(id);
-      status = job.attributes.status;
-      const phase = videoJobPhase(job.attributes.status);
-      if (phase === "ready") return resultUrl(job);
-      if (phase === "errored") throw new VideoJobFailedError(id, job.attributes.error?.code, job.attributes.error?.message ?? "no error message given");
-      if (attempt < maxAttempts) await this.clock.sleep(intervalMs);
-    }
-    throw new VideoJobTimeoutError(id, maxAttempts, this.clock.now() - startedAt, status);
+    return poll({
+      clock: this.clock,
+      intervalMs,
+      read: () => this.get(id),
+      settled: (job) => {
+        const phase = videoJobPhase(job.attributes.status);
+        if (phase === "errored") throw new VideoJobFailedError(id, job.attributes.error?.code, job.attributes.error?.message ?? "no error message given");
+        return phase === "ready" ? resultUrl(job) : undefined;
+      },
+      giveUp: (job, { waitedMs, attempts }) => (attempts < maxAttempts ? undefined : new VideoJobTimeoutError(id, maxAttempts, waitedMs, job.attributes.status)),
+    });
   }
 }
 
@@ -59,7 +60,7 @@ function resultUrl(job: VideoJob): string {
   const url = job.attributes.result?.url;
   if (url === undefined) {
     throw new ResponseValidationError("GET", endpoints.getVideo.path.replace("{id}", encodeURIComponent(job.id)), [
-      { path: "data.attributes.result.url", rule: `is required when status is "${job.attributes.status}"` },
+      fieldIssue(["data", "attributes", "result", "url"], `is required when status is "${job.attributes.status}"`),
     ]);
   }
   return url;

@@ -3,8 +3,11 @@
 // this table, so a limit follows the route a request matched, never the text of its URL.
 import type { EndpointClass } from "./limits";
 
+/** The methods the API's routes use. */
+export type HttpMethod = "GET" | "POST" | "PATCH";
+
 export interface ApiRoute {
-  method: "GET" | "POST" | "PATCH";
+  method: HttpMethod;
   /** Path template; parameters in braces, e.g. `/api/v1/sources/{id}`. */
   path: string;
   endpointClass: EndpointClass;

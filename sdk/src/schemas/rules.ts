@@ -19,6 +19,22 @@ export function readOnly<T extends z.ZodType>(schema: T): ReadOnly<T> {
   return schema.meta({ ...schema.meta(), readOnly: true }) as ReadOnly<T>;
 }
 
+/**
+ * A read-only flag that reports whether the write-only field `secret` is set (`password_set`
+ * reports `password`). The pair is metadata of the flag, so it also shows in the OpenAPI document.
+ */
+export function presenceFlag(secret: string): ReadOnly<z.ZodBoolean> {
+  return readOnly(z.boolean().meta({ [PRESENCE_OF]: secret }));
+}
+
+const PRESENCE_OF = "x-presence-of";
+
+/** The write-only field a presence flag reports, if the schema is one. */
+export function presenceOf(schema: z.ZodType): string | undefined {
+  const secret = schema.meta()?.[PRESENCE_OF];
+  return typeof secret === "string" ? secret : undefined;
+}
+
 export function isWriteOnly(schema: z.ZodType): boolean {
   return schema.meta()?.writeOnly === true;
 }

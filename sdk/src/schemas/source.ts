@@ -3,6 +3,7 @@
 // and response schemas below are all derived from these tables.
 import { z } from "zod";
 import { isRenderingParameter } from "../rendering-parameters";
+import type { Simplify } from "../objects";
 import {
   annotationSchema,
   azureAccountSchema,
@@ -20,6 +21,8 @@ import {
   latin1Key32Schema,
   MAX_HOSTNAMES_PER_SOURCE,
   prefixSchema,
+  presenceFlag,
+  presenceOf,
   readOnly,
   type ReadOnly,
   regionSchema,
@@ -107,7 +110,7 @@ const uploadCredentialsSchema = writeOnly(
 );
 
 const storageFields = {
-  allows_upload: readOnly(z.boolean()),
+  allows_upload: presenceFlag("upload_credentials"), // uploads need credentials for the origin
   upload_credentials: uploadCredentialsSchema,
   "robots.txt": robotsTxt,
 };
@@ -116,11 +119,11 @@ const storageFields = {
 const webAuthFields = {
   username: basicAuthPartSchema.nullable().default(null),
   password: writeOnly(basicAuthPartSchema.nullable().optional()),
-  password_set: readOnly(z.boolean()),
+  password_set: presenceFlag("password"),
   request_handshake: writeOnly(latin1Key32Schema.nullable().optional()),
-  request_handshake_set: readOnly(z.boolean()),
+  request_handshake_set: presenceFlag("request_handshake"),
   request_signing_key: writeOnly(latin1Key32Schema.nullable().optional()),
-  request_signing_key_set: readOnly(z.boolean()),
+  request_signing_key_set: presenceFlag("request_signing_key"),
 };
 
 /** Each deployment type's fields, keyed by type. The single table the schemas derive from. */
@@ -201,19 +204,13 @@ export const writeOnlyFields: (type: SourceType) => string[] = fieldNamesWhere(i
 /** Names of a type's read-only fields: returned, ignored when sent. */
 export const readOnlyFields: (type: SourceType) => string[] = fieldNamesWhere(isReadOnly);
 
-/**
- * The write-only field whose presence a read-only flag reports: `password_set` → `password`,
- * `allows_upload` → `upload_credentials` (uploads need credentials for the origin).
- */
-export function secretBehindFlag(flag: string): string {
-  if (flag === "allows_upload") return "upload_credentials";
-  if (flag.endsWith("_set")) return flag.slice(0, -"_set".length);
-  throw new Error(`no write-only field is behind the read-only field "${flag}"`);
-}
-
-/** A type's read-only flags, each with the write-only field whose presence it reports. */
+/** A type's read-only flags, each with the write-only field whose presence it reports (declared in the table: presenceFlag). */
 export function secretPresenceFlags(type: SourceType): { flag: string; secret: string }[] {
-  return readOnlyFields(type).map((flag) => ({ flag, secret: secretBehindFlag(flag) }));
+  const fields: Record<string, z.ZodType> = deploymentFieldsByType[type];
+  return readOnlyFields(type).flatMap((flag) => {
+    const secret = presenceOf(fields[flag]!);
+    return secret === undefined ? [] : [{ flag, secret }];
+  });
 }
 
 /** Write-only fields that a type requires at creation (its secrets without a default). */
@@ -284,7 +281,6 @@ export const deploymentSchema = deploymentUnion(deploymentResponse) as unknown a
 
 // ---- TypeScript types, derived from the same tables ----
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type KeysBranded<S, B> = { [K in keyof S]: S[K] extends B ? K : never }[keyof S];
 type ReadOnlyKeys<T extends SourceType> = KeysBranded<FieldsOf<T>, ReadOnly<z.ZodType>>;
 type WriteOnlyKeys<T extends SourceType> = KeysBranded<FieldsOf<T>, WriteOnly<z.ZodType>>;
@@ -311,16 +307,28 @@ export type Deployment = { [T in SourceType]: DeploymentOf<T> }[SourceType];
 
 // ---- Source attributes ----
 
+/** A Source's attributes that the API returns and never accepts (spec 2.2), each once. */
+const readOnlyAttributes = {
+  deployment_status: z.enum(DEPLOYMENT_STATUSES),
+  date_deployed: z.int().nullable(),
+  /** Present only while secure URLs are on. */
+  secure_url_token: z.string().optional(),
+};
+
+/** The read-only attributes of a Source (`deployment_status`, `date_deployed`, `secure_url_token`). */
+export const READ_ONLY_SOURCE_ATTRIBUTES = z.object(readOnlyAttributes).keyof().options;
+export type ReadOnlySourceAttribute = (typeof READ_ONLY_SOURCE_ATTRIBUTES)[number];
+
+// Read-only attributes sent back as received are ignored.
+const ignoredReadOnlyAttributes = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.map((name) => [name, ignoredOnInput])) as Record<ReadOnlySourceAttribute, typeof ignoredOnInput>;
+
 /** Attributes of a Source in a create request. */
 export const sourceCreateAttributesSchema = z.strictObject(
   {
     name: sourceNameSchema,
     enabled: booleanSchema.default(true),
     deployment: deploymentCreateSchema,
-    // Read-only attributes sent back as received are ignored.
-    date_deployed: ignoredOnInput,
-    deployment_status: ignoredOnInput,
-    secure_url_token: ignoredOnInput,
+    ...ignoredReadOnlyAttributes,
   },
   expected("an object of Source attributes"),
 );
@@ -331,21 +339,17 @@ export const sourcePatchAttributesSchema = z.strictObject(
     name: sourceNameSchema.optional(),
     enabled: booleanSchema.optional(),
     deployment: deploymentPatchSchema.optional(),
-    date_deployed: ignoredOnInput,
-    deployment_status: ignoredOnInput,
-    secure_url_token: ignoredOnInput,
+    ...ignoredReadOnlyAttributes,
   },
   expected("an object of Source attributes"),
 );
 
-/** Attributes of a Source as returned. `secure_url_token` is present only while secure URLs are on. */
+/** Attributes of a Source as returned. */
 export const sourceAttributesSchema = z.object({
   name: z.string(),
   enabled: z.boolean(),
   deployment: deploymentSchema,
-  deployment_status: z.enum(DEPLOYMENT_STATUSES),
-  date_deployed: z.int().nullable(),
-  secure_url_token: z.string().optional(),
+  ...readOnlyAttributes,
 });
 
 export const sourceIdSchema = z.string(expected("a 24-character Source id")).regex(/^[A-Za-z0-9]{24}$/, { error: "must be a 24-character Source id" });

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { grants } from "@asset-delivery/sdk";
 import type { AuthContext, KeyStore } from "../accounts/key-store";
-import { ApiError, ERROR_TITLES } from "./errors";
+import { HttpError, ERROR_TITLES } from "./errors";
 
 export type { AuthContext } from "../accounts/key-store";
 
@@ -18,10 +18,10 @@ const BEARER = /^Bearer +([A-Za-z0-9]+) *$/i;
 // Paths of the API: each route under them must declare a permission (or be marked public).
 const API_PREFIXES = ["/api/", "/v1/"];
 
-function unauthorized(detail: string, invalidToken: boolean): ApiError {
+function unauthorized(detail: string, invalidToken: boolean): HttpError {
   // RFC 6750: error="invalid_token" when a key was presented but is not valid.
   const challenge = invalidToken ? 'Bearer realm="asset-delivery", error="invalid_token"' : 'Bearer realm="asset-delivery"';
-  return new ApiError(401, ERROR_TITLES[401]!, detail, { headers: { "www-authenticate": challenge } });
+  return new HttpError(401, ERROR_TITLES[401]!, detail, { headers: { "www-authenticate": challenge } });
 }
 
 function authenticate(keys: KeyStore, request: FastifyRequest): AuthContext {
@@ -58,7 +58,7 @@ export function registerAuth(app: FastifyInstance, keys: KeyStore): void {
       const auth = authenticate(keys, request);
       request.auth = auth;
       if (needed !== "any" && !grants(auth.permissions, needed)) {
-        throw new ApiError(403, ERROR_TITLES[403]!, `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`);
+        throw new HttpError(403, ERROR_TITLES[403]!, `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`);
       }
       done();
     } catch (error) {

@@ -3,36 +3,36 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
 import { errorDocument, serializeDocument } from "./documents";
-import { ApiError, ERROR_TITLES, titleFor } from "./errors";
+import { HttpError, ERROR_TITLES, titleFor } from "./errors";
 
 /** Fastify's own request errors, with details a client can act on. */
-function fromFastifyError(error: FastifyError, request: FastifyRequest): ApiError | undefined {
+function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError | undefined {
   const status = error.statusCode;
   if (status === undefined || status < 400 || status >= 500) return undefined;
   switch (error.code) {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return new ApiError(
+      return new HttpError(
         415,
         ERROR_TITLES[415]!,
         `Content-Type "${request.headers["content-type"] ?? ""}" is not supported: send ${JSONAPI_MEDIA_TYPE} (or application/json).`,
       );
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
-      return new ApiError(400, ERROR_TITLES[400]!, "The request body is empty but its Content-Type says JSON: send a JSON document.");
+      return new HttpError(400, ERROR_TITLES[400]!, "The request body is empty but its Content-Type says JSON: send a JSON document.");
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiError(413, ERROR_TITLES[413]!, "The request body is larger than the server accepts.");
+      return new HttpError(413, ERROR_TITLES[413]!, "The request body is larger than the server accepts.");
   }
   // The JSON parser throws a SyntaxError carrying status 400.
   if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
-    return new ApiError(400, ERROR_TITLES[400]!, `The request body is not valid JSON: ${error.message}`);
+    return new HttpError(400, ERROR_TITLES[400]!, `The request body is not valid JSON: ${error.message}`);
   }
-  return new ApiError(status, titleFor(status), error.message);
+  return new HttpError(status, titleFor(status), error.message);
 }
 
-function internalError(request: FastifyRequest): ApiError {
-  return new ApiError(500, ERROR_TITLES[500]!, `The server failed to handle this request. Quote request id ${request.id} to support.`);
+function internalError(request: FastifyRequest): HttpError {
+  return new HttpError(500, ERROR_TITLES[500]!, `The server failed to handle this request. Quote request id ${request.id} to support.`);
 }
 
-function send(reply: FastifyReply, request: FastifyRequest, error: ApiError) {
+function send(reply: FastifyReply, request: FastifyRequest, error: HttpError) {
   return reply
     .code(error.status)
     .headers(error.headers)
@@ -43,7 +43,7 @@ function send(reply: FastifyReply, request: FastifyRequest, error: ApiError) {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof ApiError ? error : fromFastifyError(error, request);
+    const known = error instanceof HttpError ? error : fromFastifyError(error, request);
     if (known && known.status < 500) return send(reply, request, known);
     // 5xx: the details stay in the log, under the request id the client sees.
     request.log.error({ err: error, reqId: request.id }, "request failed");
@@ -52,6 +52,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
-    return send(reply, request, new ApiError(404, ERROR_TITLES[404]!, `The resource ${path} was not found: no such path in this API.`));
+    return send(reply, request, new HttpError(404, ERROR_TITLES[404]!, `The resource ${path} was not found: no such path in this API.`));
   });
 }

@@ -1,6 +1,6 @@
-// Errors the API answers with. Handlers throw ApiError; the central error handler (error-handler.ts)
+// Errors the API answers with. Handlers throw HttpError; the central error handler (error-handler.ts)
 // turns it, and anything else, into a JSON:API error document (spec section 7).
-import { type FieldIssue } from "@asset-delivery/sdk";
+import { dottedPath, type FieldIssue } from "@asset-delivery/sdk";
 
 export interface ErrorSource {
   /** JSON pointer into the request document, e.g. `/data/attributes/deployment/cache_ttl_error`. */
@@ -17,7 +17,7 @@ export interface ErrorEntry {
   meta?: Record<string, unknown>;
 }
 
-export interface ApiErrorOptions {
+export interface HttpErrorOptions {
   source?: ErrorSource;
   meta?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -50,7 +50,7 @@ export function titleFor(status: number): string {
   return ERROR_TITLES[status] ?? (status >= 500 ? "InternalServerError" : "BadRequest");
 }
 
-export class ApiError extends Error {
+export class HttpError extends Error {
   readonly status: number;
   readonly title: string;
   readonly detail: string;
@@ -58,11 +58,11 @@ export class ApiError extends Error {
   /** Every error object of the response: this one first. */
   readonly entries: ErrorEntry[];
 
-  constructor(status: number, title: string, detail: string, options: ApiErrorOptions = {}) {
+  constructor(status: number, title: string, detail: string, options: HttpErrorOptions = {}) {
     const first: ErrorEntry = { title, detail, ...(options.source && { source: options.source }), ...(options.meta && { meta: options.meta }) };
     const entries = [first, ...(options.more ?? [])];
     super(entries.map((entry) => entry.detail).join("; "));
-    this.name = "ApiError";
+    this.name = "HttpError";
     this.status = status;
     this.title = title;
     this.detail = detail;
@@ -71,13 +71,13 @@ export class ApiError extends Error {
   }
 }
 
-export function badRequest(detail: string, source?: ErrorSource): ApiError {
-  return new ApiError(400, ERROR_TITLES[400]!, detail, { source });
+export function badRequest(detail: string, source?: ErrorSource): HttpError {
+  return new HttpError(400, ERROR_TITLES[400]!, detail, { source });
 }
 
 /** 404 for an object that does not exist or belongs to another account (never 403: no leak). */
-export function notFound(what: string, id: string): ApiError {
-  return new ApiError(404, ERROR_TITLES[404]!, `${what} "${id}" was not found.`);
+export function notFound(what: string, id: string): HttpError {
+  return new HttpError(404, ERROR_TITLES[404]!, `${what} "${id}" was not found.`);
 }
 
 /** JSON pointer of a path (RFC 6901: `~` and `/` escaped). */
@@ -87,20 +87,25 @@ export function jsonPointer(segments: readonly (string | number)[]): string {
 
 // Issues found by parsing a whole request document start with data.attributes; the detail names
 // the field as the caller knows it (`deployment.cache_ttl_error`), the pointer keeps the full path.
-const ATTRIBUTES_PREFIX = "data.attributes.";
+const ATTRIBUTES_PREFIX = ["data", "attributes"];
+
+function shownSegments(segments: readonly (string | number)[]): readonly (string | number)[] {
+  const inAttributes = segments.length > ATTRIBUTES_PREFIX.length && ATTRIBUTES_PREFIX.every((name, i) => segments[i] === name);
+  return inAttributes ? segments.slice(ATTRIBUTES_PREFIX.length) : segments;
+}
 
 /** 400 with one error object per issue, each naming the field and the rule, with a `source.pointer`. */
-export function validationFailed(issues: readonly FieldIssue[], pointerPrefix = ""): ApiError {
+export function validationFailed(issues: readonly FieldIssue[], pointerPrefix = ""): HttpError {
   const entries: ErrorEntry[] = issues.map((issue) => ({
     title: VALIDATION_ERROR,
-    detail: `${issue.path.startsWith(ATTRIBUTES_PREFIX) ? issue.path.slice(ATTRIBUTES_PREFIX.length) : issue.path}: ${issue.rule}`,
-    source: { pointer: pointerPrefix + jsonPointer(issue.segments ?? (issue.path === "(document)" ? [] : issue.path.split("."))) },
+    detail: `${dottedPath(shownSegments(issue.segments))}: ${issue.rule}`,
+    source: { pointer: pointerPrefix + jsonPointer(issue.segments) },
   }));
   return errorOfEntries(400, entries);
 }
 
 /** 400 for bad query parameters, one error object per parameter. */
-export function invalidParameters(issues: readonly { parameter: string; message: string }[]): ApiError {
+export function invalidParameters(issues: readonly { parameter: string; message: string }[]): HttpError {
   const entries: ErrorEntry[] = issues.map((issue) => ({
     title: ERROR_TITLES[400]!,
     detail: `${issue.parameter}: ${issue.message}`,
@@ -109,8 +114,8 @@ export function invalidParameters(issues: readonly { parameter: string; message:
   return errorOfEntries(400, entries);
 }
 
-function errorOfEntries(status: number, entries: readonly ErrorEntry[]): ApiError {
+function errorOfEntries(status: number, entries: readonly ErrorEntry[]): HttpError {
   const [first, ...more] = entries;
   if (!first) throw new Error("an error response needs at least one error object");
-  return new ApiError(status, first.title, first.detail, { source: first.source, meta: first.meta, more });
+  return new HttpError(status, first.title, first.detail, { source: first.source, meta: first.meta, more });
 }

@@ -4,7 +4,7 @@
 // without an answer, either before the handler runs (nothing written) or after it has committed.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { seededRandom } from "../store/seeded-random";
-import { ApiError, ERROR_TITLES } from "./errors";
+import { HttpError, ERROR_TITLES } from "./errors";
 
 export interface FaultOptions {
   /** Share of API requests that fail, from 0 to 1. */
@@ -56,9 +56,9 @@ export function registerFaults(app: FastifyInstance, options: FaultOptions | und
     injected[kind]++;
     switch (kind) {
       case "server-error":
-        throw new ApiError(500, ERROR_TITLES[500]!, `Injected fault (server started with faults): the request was not processed. Request id ${request.id}.`);
+        throw new HttpError(500, ERROR_TITLES[500]!, `Injected fault (server started with faults): the request was not processed. Request id ${request.id}.`);
       case "rate-limited":
-        throw new ApiError(429, ERROR_TITLES[429]!, "Injected fault (server started with faults): rate limited; retry in 1 s.", {
+        throw new HttpError(429, ERROR_TITLES[429]!, "Injected fault (server started with faults): rate limited; retry in 1 s.", {
           headers: { "retry-after": "1" },
         });
       case "drop-before-handler":

@@ -1,7 +1,7 @@
 // 405 with an `Allow` header for a method a known path does not support (the API has, e.g., no
 // DELETE for Sources). Derived from the route registry, so it must be registered after all routes.
 import type { FastifyInstance } from "fastify";
-import { ApiError, ERROR_TITLES } from "./errors";
+import { HttpError, ERROR_TITLES } from "./errors";
 
 export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void> {
   // Every method Fastify routes (TRACE and QUERY too): any of them a path lacks is a 405, not a 404.
@@ -23,7 +23,7 @@ export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void
       config: { public: true },
       // Refused before the body is read, so a bad body cannot mask the 405.
       onRequest(request, _reply, done) {
-        done(new ApiError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } }));
+        done(new HttpError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } }));
       },
       handler() {
         throw new Error("unreachable: the onRequest hook refuses every request");

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from "fastify";
 import { RATE_LIMITS, type EndpointClass } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
-import { ApiError, ERROR_TITLES } from "./errors";
+import { HttpError, ERROR_TITLES } from "./errors";
 
 export interface Bucket {
   tokens: number;
@@ -87,7 +87,7 @@ export function registerRateLimits(app: FastifyInstance, db: Database, now: () =
     const admission = buckets.take(request.auth.keyId, endpointClass, now());
     if (admission.allowed) return;
     const { limit, intervalMs } = RATE_LIMITS[endpointClass];
-    throw new ApiError(
+    throw new HttpError(
       429,
       ERROR_TITLES[429]!,
       `Rate limit exceeded: this API key may make ${limit} such requests per ${intervalName(intervalMs)}; retry in ${admission.retryAfterSeconds} s.`,

@@ -4,12 +4,10 @@
 // in the app's route registry, from which the 405 answers and the OpenAPI document are derived.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ApiRoute, type EndpointClass, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
+import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ApiRoute, type EndpointClass, type HttpMethod, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
 import type { AuthContext } from "./auth";
 import { SerializedDocument, serializeDocument } from "./documents";
-import { ApiError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
-
-export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+import { HttpError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
 
 export interface RouteContext<Body> {
   request: FastifyRequest;
@@ -113,7 +111,7 @@ function fastifyPath(template: string): string {
 
 function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body === undefined || body === null) {
-    throw new ApiError(400, ERROR_TITLES[400]!, `The request has no body: send a JSON document with Content-Type ${JSONAPI_MEDIA_TYPE}.`);
+    throw new HttpError(400, ERROR_TITLES[400]!, `The request has no body: send a JSON document with Content-Type ${JSONAPI_MEDIA_TYPE}.`);
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw validationFailed(fieldIssues(parsed.error));

@@ -5,11 +5,11 @@
 import type { FastifyInstance } from "fastify";
 import { API_ROUTES, createDocumentSchema, PURGE_REPEAT_WINDOW_MS, purgeAttributesSchema, purgeSchema, singleDocumentSchema, type Purge } from "@asset-delivery/sdk";
 import { singleDocument } from "../http/documents";
-import { ApiError, ERROR_TITLES, validationFailed } from "../http/errors";
+import { HttpError, ERROR_TITLES, validationFailed } from "../http/errors";
 import { defineRoute } from "../http/route";
 import type { PurgeStore } from "./purge-store";
 
-function fieldError(field: "url" | "source_id", rule: string): ApiError {
+function fieldError(field: "url" | "source_id", rule: string): HttpError {
   return validationFailed([{ path: `data.attributes.${field}`, rule, segments: ["data", "attributes", field] }]);
 }
 
@@ -48,7 +48,7 @@ export function definePurgeRoutes(app: FastifyInstance, purges: PurgeStore, deli
       const at = now();
       const last = purges.lastPurgedAt(auth.accountId, purgedUrl);
       if (last !== undefined && at - last < PURGE_REPEAT_WINDOW_MS) {
-        throw new ApiError(
+        throw new HttpError(
           409,
           ERROR_TITLES[409]!,
           `${purgedUrl} is already being purged (accepted ${Math.max(0, Math.round((at - last) / 1000))} s ago); purges of the same URL must be at least ${PURGE_REPEAT_WINDOW_MS / 1000} seconds apart.`,

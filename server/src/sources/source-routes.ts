@@ -16,7 +16,7 @@ import {
   routePath,
 } from "@asset-delivery/sdk";
 import { listDocument, listDocumentJson, singleDocument, singleDocumentJson } from "../http/documents";
-import { ApiError, notFound, VALIDATION_ERROR } from "../http/errors";
+import { HttpError, notFound, VALIDATION_ERROR } from "../http/errors";
 import { defineRoute } from "../http/route";
 import { createSecretBox } from "../store/secret-box";
 import { createSourceService, type SourceService } from "./source-service";
@@ -100,7 +100,7 @@ export function registerSources(app: FastifyInstance): void {
     handler({ request, auth, params, body }) {
       const id = params.id!;
       if (body.data.id !== id) {
-        throw new ApiError(400, VALIDATION_ERROR, `data.id: must be the id in the URL ("${id}"), got "${body.data.id}"`, {
+        throw new HttpError(400, VALIDATION_ERROR, `data.id: must be the id in the URL ("${id}"), got "${body.data.id}"`, {
           source: { pointer: "/data/id" },
         });
       }

@@ -3,6 +3,7 @@
 // and global hostname uniqueness. Each operation is one transaction: a rejected one changes nothing.
 import { isDeepStrictEqual } from "node:util";
 import {
+  fieldIssue,
   requiredWriteOnlyFields,
   writeOnlyFields,
   type FieldIssue,
@@ -124,7 +125,7 @@ function applyDeployment(record: SourceRecord, supplied: Partial<StoredDeploymen
     for (const name of requiredWriteOnlyFields(supplied.type)) {
       if (secrets[name] === undefined || secrets[name] === null) {
         const segments = ["data", "attributes", "deployment", name];
-        missing.push({ path: segments.join("."), segments, rule: `is required when the deployment type changes to ${supplied.type} (stored secrets are not carried over)` });
+        missing.push(fieldIssue(segments, `is required when the deployment type changes to ${supplied.type} (stored secrets are not carried over)`));
       }
     }
   }

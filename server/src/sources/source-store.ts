@@ -1,7 +1,7 @@
 // Persistence of Sources: one row per Source (the returned deployment as JSON, write-only values
 // and the secure URL token encrypted), plus the hostname index that keeps subdomains and custom
 // domains unique across all accounts. Every statement is prepared once.
-import { HOSTNAME_FIELDS, type FieldIssue, type ParsedListQuery } from "@asset-delivery/sdk";
+import { fieldIssue, HOSTNAME_FIELDS, type FieldIssue, type ParsedListQuery } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import type { SecretBox } from "../store/secret-box";
 import { DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, listSql } from "./list-sql";
@@ -128,11 +128,7 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
         ((deployment[kind] as string[] | undefined) ?? []).forEach((name, index) => {
           if (hostnameOwner.get({ kind, name: name.toLowerCase(), id }) === undefined) return;
           const segments = ["data", "attributes", "deployment", kind, index];
-          issues.push({
-            path: segments.join("."),
-            segments,
-            rule: `"${name}" is already used by another Source (${kind} are unique across all Sources, compared case-insensitively)`,
-          });
+          issues.push(fieldIssue(segments, `"${name}" is already used by another Source (${kind} are unique across all Sources, compared case-insensitively)`));
         });
       }
       return issues;

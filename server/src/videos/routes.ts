@@ -8,7 +8,7 @@ import { z } from "zod";
 import { API_ROUTES, singleDocumentSchema, type ApiRoute, videoCreateRequestSchema, videoJobSchema } from "@asset-delivery/sdk";
 import { baseUrlOf } from "../http/base-url";
 import { singleDocument } from "../http/documents";
-import { ApiError, ERROR_TITLES, notFound } from "../http/errors";
+import { HttpError, ERROR_TITLES, notFound } from "../http/errors";
 import { defineRoute } from "../http/route";
 import type { JobStore } from "./job-store";
 import { jobResource } from "./job-resource";
@@ -32,7 +32,7 @@ export function defineVideoRoutes(app: FastifyInstance, jobs: JobStore, onCreate
       summary: "Start generating a video from an image (answers with the job, status preparing)",
       handler({ request, auth, body }) {
         if (!app.accounts.findById(auth.accountId)?.videoEnabled) {
-          throw new ApiError(403, ERROR_TITLES[403]!, "Image-to-video generation is not enabled for this account.");
+          throw new HttpError(403, ERROR_TITLES[403]!, "Image-to-video generation is not enabled for this account.");
         }
         const job = jobs.create(auth.accountId, body);
         onCreated();
@@ -67,7 +67,7 @@ export function defineVideoRoutes(app: FastifyInstance, jobs: JobStore, onCreate
       const job = jobs.findForAccount(auth.accountId, params.job_id!);
       if (!job) throw notFound("Video job", params.job_id!);
       if (job.status !== "ready" || !job.videoPath) {
-        throw new ApiError(404, ERROR_TITLES[404]!, `Video job "${job.id}" has no video to download: its status is ${job.status}.`);
+        throw new HttpError(404, ERROR_TITLES[404]!, `Video job "${job.id}" has no video to download: its status is ${job.status}.`);
       }
       reply.header("content-disposition", `attachment; filename="${job.id}.mp4"`);
       return fs.readFile(path.join(app.appOptions.dataDir, job.videoPath));

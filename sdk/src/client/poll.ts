@@ -1,0 +1,25 @@
+// The one polling loop of the client (a Source's deployment, a video job's result): read, stop
+// when the read settles it, else give up or sleep and read again.
+import type { Clock } from "./clock";
+
+export interface Polling<T, R> {
+  clock: Clock;
+  intervalMs: number;
+  read: () => Promise<T>;
+  /** The result once a read settles it (or a throw when the read shows a failure); undefined: not yet. */
+  settled: (read: T) => R | undefined;
+  /** After an unsettled read: the error to give up with, or undefined to poll again. */
+  giveUp: (read: T, progress: { waitedMs: number; attempts: number }) => Error | undefined;
+}
+
+export async function poll<T, R>({ clock, intervalMs, read, settled, giveUp }: Polling<T, R>): Promise<R> {
+  const startedAt = clock.now();
+  for (let attempts = 1; ; attempts++) {
+    const value = await read();
+    const result = settled(value);
+    if (result !== undefined) return result;
+    const failure = giveUp(value, { waitedMs: clock.now() - startedAt, attempts });
+    if (failure) throw failure;
+    await clock.sleep(intervalMs);
+  }
+}
