@@ -1,6 +1,6 @@
 // Client-side rate pacing (Octokit's throttling, as a layer around the request core): one token
 // bucket per endpoint class, so a caller at full speed waits here instead of receiving 429s.
-import type { EndpointClass } from "../schemas";
+import { refilledTokens, type EndpointClass } from "../schemas";
 import type { Clock } from "./clock";
 import type { Send } from "./transport";
 
@@ -14,12 +14,14 @@ export type RateLimitTable = Record<EndpointClass, { limit: number; intervalMs: 
  * that spare token absorbs network jitter that would otherwise make a request arrive a moment early.
  */
 export class TokenBucket {
+  private readonly rate: { limit: number; intervalMs: number };
   private readonly capacity: number;
   private readonly msPerToken: number;
   private tokens: number;
   private updatedAt: number;
 
   constructor(limit: number, intervalMs: number, now: number) {
+    this.rate = { limit, intervalMs };
     this.capacity = Math.max(1, limit - 1);
     this.msPerToken = intervalMs / limit;
     this.tokens = this.capacity;
@@ -28,8 +30,7 @@ export class TokenBucket {
 
   /** Takes a token; returns how many milliseconds to wait before using it. */
   reserve(now: number): number {
-    const elapsed = Math.max(0, now - this.updatedAt);
-    this.tokens = Math.min(this.capacity, this.tokens + elapsed / this.msPerToken);
+    this.tokens = refilledTokens({ tokens: this.tokens, updatedAt: this.updatedAt }, now, this.rate, this.capacity);
     this.updatedAt = Math.max(now, this.updatedAt);
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : Math.ceil(-this.tokens * this.msPerToken);

@@ -14,3 +14,17 @@ export const RATE_LIMITS = {
 } as const;
 
 export type EndpointClass = keyof typeof RATE_LIMITS;
+
+/** A token bucket's state: its tokens (fractional) as of `updatedAt` (milliseconds). */
+export interface BucketState {
+  tokens: number;
+  updatedAt: number;
+}
+
+/**
+ * The bucket's tokens at `now`, refilled continuously at `limit` per `intervalMs` and never above
+ * `capacity`: the one refill rule of the server's limits and the client's pacing.
+ */
+export function refilledTokens(bucket: BucketState, now: number, rate: { limit: number; intervalMs: number }, capacity: number): number {
+  return Math.min(capacity, bucket.tokens + Math.max(0, now - bucket.updatedAt) * (rate.limit / rate.intervalMs));
+}

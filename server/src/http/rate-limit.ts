@@ -6,14 +6,11 @@
 // emulator never hands a client a fresh budget; the per-second ones stay in memory (a restart
 // refills them anyway, and a write on every request would cost every request).
 import type { FastifyInstance } from "fastify";
-import { RATE_LIMITS, type EndpointClass } from "@asset-delivery/sdk";
+import { RATE_LIMITS, refilledTokens, type BucketState, type EndpointClass } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import { HttpError, ERROR_TITLES } from "./errors";
 
-export interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
+export type Bucket = BucketState;
 
 export type Admission = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -58,11 +55,12 @@ export class TokenBuckets {
   ) {}
 
   take(caller: string, endpointClass: EndpointClass, nowMs: number): Admission {
-    const { limit, intervalMs } = RATE_LIMITS[endpointClass];
+    const rate = RATE_LIMITS[endpointClass];
+    const { limit, intervalMs } = rate;
     const perMs = limit / intervalMs;
     const store = intervalMs >= STORED_FROM_INTERVAL_MS ? this.stored : this.inMemory;
     const previous = store.get(caller, endpointClass) ?? { tokens: limit, updatedAt: nowMs };
-    const tokens = Math.min(limit, previous.tokens + Math.max(0, nowMs - previous.updatedAt) * perMs);
+    const tokens = refilledTokens(previous, nowMs, rate, limit);
     const allowed = tokens >= 1;
     store.set(caller, endpointClass, { tokens: allowed ? tokens - 1 : tokens, updatedAt: nowMs });
     if (allowed) return { allowed: true };
