@@ -3,8 +3,18 @@
 // environment. Read when needed, never captured into the serialized provider.
 import type { PacingOptions } from "@asset-delivery/sdk";
 
-export const CONFIG_KEYS = { baseUrl: "assetdelivery:baseUrl", apiKey: "assetdelivery:apiKey", pacing: "assetdelivery:pacing" } as const;
-export const ENV_VARS = { baseUrl: "ASSET_DELIVERY_BASE_URL", apiKey: "ASSET_DELIVERY_API_KEY", pacing: "ASSET_DELIVERY_PACING" } as const;
+export const CONFIG_KEYS = {
+  baseUrl: "assetdelivery:baseUrl",
+  apiKey: "assetdelivery:apiKey",
+  pacing: "assetdelivery:pacing",
+  deliveryDomain: "assetdelivery:deliveryDomain",
+} as const;
+export const ENV_VARS = {
+  baseUrl: "ASSET_DELIVERY_BASE_URL",
+  apiKey: "ASSET_DELIVERY_API_KEY",
+  pacing: "ASSET_DELIVERY_PACING",
+  deliveryDomain: "ASSET_DELIVERY_DELIVERY_DOMAIN",
+} as const;
 
 export interface Credentials {
   baseUrl: string;
@@ -14,6 +24,8 @@ export interface Credentials {
    * or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits.
    */
   pacing?: boolean | PacingOptions;
+  /** The service's delivery domain, for `purgeAfterUpdate` paths: `<service subdomain>.<it>`. Default the emulator's. */
+  deliveryDomain?: string;
 }
 
 /** Reads a full config key such as `assetdelivery:apiKey`. */
@@ -24,12 +36,18 @@ export function resolveCredentials(config: ConfigReader, env: NodeJS.ProcessEnv 
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
   const pacing = pick("pacing");
+  const deliveryDomain = pick("deliveryDomain");
   const missing = [
     baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
     apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
   ].filter(Boolean);
   if (baseUrl === undefined || apiKey === undefined) throw new Error(`Asset Delivery credentials missing: set ${missing.join(" and ")}`);
-  return pacing === undefined ? { baseUrl, apiKey } : { baseUrl, apiKey, pacing: parsePacing(pacing) };
+  return {
+    baseUrl,
+    apiKey,
+    ...(pacing !== undefined && { pacing: parsePacing(pacing) }),
+    ...(deliveryDomain !== undefined && { deliveryDomain }),
+  };
 }
 
 /** The pacing setting is JSON; its members are checked by the client, which names a bad one. */

@@ -2,7 +2,15 @@
 // to adopt. Never sent to the API. This schema is their one list: `check` parses them with it, the
 // resource's arguments and the state take their names and types from it.
 import { z } from "zod";
-import { expected, sourceIdSchema } from "@asset-delivery/sdk";
+import { expected, isHttpUrl, sourceIdSchema } from "@asset-delivery/sdk";
+
+const MAX_PURGE_TARGETS = 100;
+const purgeTargetSchema = z
+  .string(expected("a string"))
+  .max(2048, { error: "must be at most 2048 characters" })
+  .refine((value) => value.startsWith("/") || isHttpUrl(value), {
+    error: "must be a path starting with / (on the Source's first service subdomain) or an absolute http:// or https:// URL on one of its hostnames",
+  });
 
 export const providerOptionsSchema = z.object({
   /** Wait after create and update until the Source is `deployed`. Default true. */
@@ -18,6 +26,15 @@ export const providerOptionsSchema = z.object({
    * the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
    */
   adoptSourceId: sourceIdSchema.optional(),
+  /**
+   * Paths or URLs purged once an update that changes rendering (default parameters, error and
+   * missing images, caching, secure URLs) has deployed; never on create or on other updates. A
+   * failed purge is a warning, not a failed update.
+   */
+  purgeAfterUpdate: z
+    .array(purgeTargetSchema, expected("a list of paths or URLs"))
+    .max(MAX_PURGE_TARGETS, { error: `must list at most ${MAX_PURGE_TARGETS} paths or URLs` })
+    .optional(),
 });
 
 /** The options as `check` leaves them: defaults filled in. */

@@ -1,10 +1,12 @@
 // `update`: the PATCHes of what differs (see patch.ts: one, unless `enabled` changes too), then wait
-// until deployed. A change of the provider's own options alone (how to wait) needs no request.
+// until deployed, then purge what `purgeAfterUpdate` lists if rendering changed (purge.ts). A
+// change of the provider's own options alone (how to wait, what to purge) needs no request.
 import type { Session } from "../session";
 import { diffSource } from "../diff";
 import { providerOptions, withoutProviderOptions } from "../provider-options";
 import { apiAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
 import { planPatches, sendPatches } from "./patch";
+import { purgeAfterUpdate } from "./purge";
 import { settle } from "./settle";
 
 export async function updateSource(session: Session, id: string, olds: SourceState, news: SourceInputs): Promise<{ outs: SourceState }> {
@@ -14,5 +16,6 @@ export async function updateSource(session: Session, id: string, olds: SourceSta
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
   const source = await settle(session, { source: patched, changedAt: plan.deploys ? changedAt : undefined }, news);
   session.reads.remember(source);
+  await purgeAfterUpdate(session, olds.deployment, news, source);
   return { outs: sourceOutputs(source, news) };
 }

@@ -35,6 +35,21 @@ export function presenceOf(schema: z.ZodType): string | undefined {
   return typeof secret === "string" ? secret : undefined;
 }
 
+// An OpenAPI extension keyword, so the mark may show in the generated document.
+const AFFECTS_RENDERING = "x-affects-rendering";
+
+/**
+ * Marks a field whose change alters how images render (so previously rendered derivatives may
+ * need purging, spec 3.1).
+ */
+export function affectsRendering<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...schema.meta(), [AFFECTS_RENDERING]: true }) as T;
+}
+
+export function isRenderingField(schema: z.ZodType): boolean {
+  return schema.meta()?.[AFFECTS_RENDERING] === true;
+}
+
 export function isWriteOnly(schema: z.ZodType): boolean {
   return schema.meta()?.writeOnly === true;
 }
@@ -132,7 +147,7 @@ export const NOT_BLANK_PATTERN = "[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200
 
 const HTTP_URL = new RegExp(HTTP_URL_PATTERN);
 
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.length > 0;

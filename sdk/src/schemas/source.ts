@@ -16,7 +16,9 @@ import {
   expected,
   gcsBucketSchema,
   httpUrlSchema,
+  affectsRendering,
   isReadOnly,
+  isRenderingField,
   isWriteOnly,
   latin1Key32Schema,
   MAX_HOSTNAMES_PER_SOURCE,
@@ -72,17 +74,17 @@ const HOSTNAMES_MAX = { count: MAX_HOSTNAMES_PER_SOURCE, error: TOO_MANY_HOSTNAM
 // Fields of every deployment type (spec 2.3, first table).
 const commonDeploymentFields = {
   annotation: annotationSchema.optional(), // the server writes a default naming the acting user
-  cache_ttl_behavior: oneOf(["respect_origin", "override_origin", "enforce_minimum"]).default("respect_origin"),
-  cache_ttl_error: cacheTtlErrorSchema.default(300),
-  cache_ttl_value: cacheTtlValueSchema.default(31_536_000),
+  cache_ttl_behavior: affectsRendering(oneOf(["respect_origin", "override_origin", "enforce_minimum"]).default("respect_origin")),
+  cache_ttl_error: affectsRendering(cacheTtlErrorSchema.default(300)),
+  cache_ttl_value: affectsRendering(cacheTtlValueSchema.default(31_536_000)),
   crossdomain_xml_enabled: booleanSchema.default(false),
   custom_domains: uniqueNames(domainNameSchema, { max: HOSTNAMES_MAX }).default([]),
-  default_params: defaultParamsSchema.default({}),
-  image_error: httpUrlSchema.nullable().default(null),
-  image_error_append_qs: booleanSchema.default(false),
-  image_missing: httpUrlSchema.nullable().default(null),
-  image_missing_append_qs: booleanSchema.default(false),
-  secure_url_enabled: booleanSchema.default(false),
+  default_params: affectsRendering(defaultParamsSchema.default({})),
+  image_error: affectsRendering(httpUrlSchema.nullable().default(null)),
+  image_error_append_qs: affectsRendering(booleanSchema.default(false)),
+  image_missing: affectsRendering(httpUrlSchema.nullable().default(null)),
+  image_missing_append_qs: affectsRendering(booleanSchema.default(false)),
+  secure_url_enabled: affectsRendering(booleanSchema.default(false)),
   service_subdomains: uniqueNames(subdomainLabelSchema, { min: { count: 1, error: "must name at least one subdomain" }, max: HOSTNAMES_MAX }),
 };
 
@@ -203,6 +205,9 @@ export const writeOnlyFields: (type: SourceType) => string[] = fieldNamesWhere(i
 
 /** Names of a type's read-only fields: returned, ignored when sent. */
 export const readOnlyFields: (type: SourceType) => string[] = fieldNamesWhere(isReadOnly);
+
+/** Names of a type's fields whose change alters rendering (default params, error and missing images, caching, secure URLs). */
+export const renderingFields: (type: SourceType) => string[] = fieldNamesWhere(isRenderingField);
 
 /** A type's read-only flags, each with the write-only field whose presence it reports (declared in the table: presenceFlag). */
 export function secretPresenceFlags(type: SourceType): { flag: string; secret: string }[] {

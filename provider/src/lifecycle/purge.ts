@@ -1,0 +1,41 @@
+// `purgeAfterUpdate`: once an update that changes how images render (a field the sdk's table marks
+// as affecting rendering, or the deployment type) has deployed, the declared paths or URLs are
+// purged, so the new configuration is served (spec 3.1: previously rendered derivatives may need
+// purging). Never on create, never after other updates; a failed purge is a warning, not a failed
+// update (the Source was updated).
+import deepEqual from "fast-deep-equal";
+import { renderingFields, type Source } from "@asset-delivery/sdk";
+import { warn } from "../engine-log";
+import { camelCase } from "../names";
+import type { Session } from "../session";
+import type { CamelDeployment, SourceInputs } from "../source-state";
+
+export function changesRendering(olds: CamelDeployment, news: CamelDeployment): boolean {
+  if (olds.type !== news.type) return true;
+  return renderingFields(news.type).some((field) => !deepEqual(olds[camelCase(field)], news[camelCase(field)]));
+}
+
+/** A declared path is on the Source's first service subdomain; a URL is taken as it is. */
+export function purgeUrl(target: string, source: Source, deliveryDomain: string): string {
+  if (!target.startsWith("/")) return target;
+  return `https://${source.attributes.deployment.service_subdomains[0]}.${deliveryDomain}${target}`;
+}
+
+export async function purgeAfterUpdate(session: Session, olds: CamelDeployment, news: SourceInputs, source: Source): Promise<void> {
+  const targets = news.purgeAfterUpdate ?? [];
+  if (targets.length === 0 || !changesRendering(olds, news.deployment)) return;
+  // Without the wait, the Source may still be deploying the old configuration.
+  if (!news.waitForDeployment) {
+    await warn(`Source ${source.id}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`);
+    return;
+  }
+  // One at a time: the client paces them to the purge limit (10 per second).
+  for (const target of targets) {
+    const url = purgeUrl(target, source, session.deliveryDomain);
+    try {
+      await session.client.purges.create(url);
+    } catch (error) {
+      await warn(`Source ${source.id}: purging ${url} after the update failed (the update itself succeeded): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// `purgeAfterUpdate` against a real server, counted there: purged exactly once after an update
+// that changes rendering, never on create, never after a rename or another non-rendering change;
+// a failed purge warns and the update still succeeds; a bad list is refused by check.
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
+import { createPurgeStore } from "@asset-delivery/server";
+import { checkSource } from "@asset-delivery/provider/dist/check";
+import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
+import { checkedSource } from "../support/checked-source";
+import { startTestServer, type TestServer } from "../support/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
+  const config: Record<string, string> = { "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey };
+  await sourceProvider.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+});
+afterAll(() => server.close());
+afterEach(() => vi.restoreAllMocks());
+
+let labels = 0;
+const purgedUrls = (id: string) => createPurgeStore(server.db).listBySource(id).map((p) => p.url);
+
+function declared(subdomain: string, extra: { name?: string; deployment?: Record<string, unknown>; purgeAfterUpdate?: string[] } = {}) {
+  return checkedSource({
+    name: extra.name ?? "Photos",
+    deployment: { type: "webfolder", serviceSubdomains: [subdomain], webfolderBaseUrl: "https://origin.example.com/", customDomains: [`${subdomain}.example.com`], ...extra.deployment },
+    deploymentSecrets: {},
+    purgeAfterUpdate: extra.purgeAfterUpdate ?? ["/hero.jpg", `https://${subdomain}.example.com/banner.png?w=1`],
+  });
+}
+
+describe("purgeAfterUpdate", () => {
+  it("purges each listed path or URL exactly once after a rendering change, never on create or after a rename", async () => {
+    const subdomain = `purge-after-${++labels}`;
+    const { id, outs } = await sourceProvider.create(declared(subdomain));
+    expect(purgedUrls(id)).toEqual([]); // never on create
+
+    const { outs: renamed } = await sourceProvider.update(id, outs!, declared(subdomain, { name: "Renamed" }));
+    expect(purgedUrls(id)).toEqual([]); // a rename does not change rendering
+
+    server.resetRequestCount();
+    const { outs: rendered } = await sourceProvider.update(id, renamed!, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
+    expect(server.requestCount("POST", "/api/v1/purge")).toBe(2);
+    expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/hero.jpg`, `https://${subdomain}.example.com/banner.png`]);
+
+    // The same declaration again: nothing changes, nothing is purged.
+    await sourceProvider.update(id, rendered!, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
+    // A change that is not about rendering (another custom domain): no purge either.
+    await sourceProvider.update(id, rendered!, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" }, customDomains: [`${subdomain}.example.com`, `${subdomain}.example.org`] } }));
+    expect(purgedUrls(id)).toHaveLength(2);
+  });
+
+  it.each([
+    ["cacheTtlError", { cacheTtlError: 60 }],
+    ["imageMissing", { imageMissing: "https://origin.example.com/missing.png" }],
+    ["secureUrlEnabled", { secureUrlEnabled: true }],
+  ])("counts a change of %s as a rendering change", async (_field, deployment) => {
+    const subdomain = `purge-field-${++labels}`;
+    const { id, outs } = await sourceProvider.create(declared(subdomain, { purgeAfterUpdate: ["/a.jpg"] }));
+    await sourceProvider.update(id, outs!, declared(subdomain, { deployment, purgeAfterUpdate: ["/a.jpg"] }));
+    expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/a.jpg`]);
+  });
+
+  it("warns about a purge that fails and still completes the update", async () => {
+    const warnings: string[] = [];
+    vi.spyOn(console, "warn").mockImplementation((message: string) => void warnings.push(message));
+    const subdomain = `purge-warn-${++labels}`;
+    const targets = ["https://elsewhere.example.org/a.jpg", "/b.jpg"];
+    const { id, outs } = await sourceProvider.create(declared(subdomain, { purgeAfterUpdate: targets }));
+    const { outs: updated } = await sourceProvider.update(id, outs!, declared(subdomain, { deployment: { cacheTtlError: 120 }, purgeAfterUpdate: targets }));
+    expect(updated).toMatchObject({ deployment: { cacheTtlError: 120 } });
+    expect(warnings).toEqual([expect.stringMatching(/purging https:\/\/elsewhere\.example\.org\/a\.jpg after the update failed \(the update itself succeeded\): .*url: the host/)]);
+    expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/b.jpg`]);
+  });
+
+  it("refuses a list entry that is neither a path nor an http(s) URL, naming it", () => {
+    const result = checkSource({ name: "x", deployment: { type: "webproxy", serviceSubdomains: ["x"] }, purgeAfterUpdate: ["hero.jpg"] });
+    expect(result.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^purgeAfterUpdate\[0\]: must be a path starting with \//)]);
+  });
+});
