@@ -9,7 +9,7 @@ import { updateSource } from "@asset-delivery/provider/dist/lifecycle/update";
 import type { Session } from "@asset-delivery/provider/dist/session";
 import { apiAttributes } from "@asset-delivery/provider/dist/source-state";
 import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
-import { openSession } from "@asset-delivery/provider/dist/session";
+import { ReadCoalescer } from "@asset-delivery/provider/dist/read-coalescer";
 import { checkedSource } from "../support/checked-source";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -77,8 +77,8 @@ describe("create", () => {
   it("waits until the Source is deployed", async () => {
     const slow = await startTestServer({ deployDelayMs: 1500 });
     try {
-      const session = openSession({ baseUrl: slow.url, apiKey: slow.adminKey });
-      const client = session.client;
+      const client = createClient({ baseUrl: slow.url, apiKey: slow.adminKey });
+      const session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
       const { outs } = await createSource(session, webfolder(label("slow")));
       expect(outs.deploymentStatus).toBe("deployed");
       expect(slow.requestCount("GET")).toBeGreaterThanOrEqual(2);

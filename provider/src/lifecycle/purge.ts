@@ -4,7 +4,7 @@
 // purging). Never on create, never after other updates; a failed purge is a warning, not a failed
 // update (the Source was updated).
 import deepEqual from "fast-deep-equal";
-import { renderingFields, type Source } from "@asset-delivery/sdk";
+import { DEFAULT_DELIVERY_DOMAIN, renderingFields, type Source } from "@asset-delivery/sdk";
 import { warn } from "../engine-log";
 import { camelCase } from "../names";
 import type { Session } from "../session";
@@ -31,7 +31,7 @@ export async function purgeAfterUpdate(session: Session, olds: CamelDeployment, 
   }
   // One at a time: the client paces them to the purge limit (10 per second).
   for (const target of targets) {
-    const url = purgeUrl(target, source, session.deliveryDomain);
+    const url = purgeUrl(target, source, session.deliveryDomain ?? DEFAULT_DELIVERY_DOMAIN);
     try {
       await session.client.purges.create(url);
     } catch (error) {
