@@ -1,19 +1,25 @@
-// Baseline of bench/provider.ts: one dynamic resource per name in the `names` config, whose
-// provider does nothing (no API, no network). What the Pulumi engine and the dynamic-provider
-// plugin cost by themselves, for the same number of resources as the Source stack.
+// Baseline of bench/provider.ts and bench/scale.ts: one dynamic resource per name in the `names`
+// config, whose provider does nothing (no API, no network). What the Pulumi engine and the
+// dynamic-provider plugin cost by themselves, for the same number of resources as the Source stack.
+// `touched`: the name of one resource whose input changes, for an up with one update.
 import * as pulumi from "@pulumi/pulumi";
 
 const nothing: pulumi.dynamic.ResourceProvider = {
   async create(inputs) {
     return { id: String(inputs.key), outs: inputs };
   },
+  async update(_id, _olds, news) {
+    return { outs: news };
+  },
 };
 
 class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, props: { key: string }) {
+  constructor(name: string, props: { key: string; touched?: boolean }) {
     super(nothing, name, props);
   }
 }
 
-const names = new pulumi.Config().requireObject<string[]>("names");
-for (const name of names) new Noop(name, { key: name });
+const config = new pulumi.Config();
+const names = config.requireObject<string[]>("names");
+const touched = config.get("touched");
+for (const name of names) new Noop(name, name === touched ? { key: name, touched: true } : { key: name });

@@ -1,0 +1,194 @@
+// How the provider's costs grow with the stack: stacks of 100, 300 and 1,000 Sources through the
+// real Pulumi CLI (Automation API, local file backend) against the real server at the spec's rate
+// limits, each figure beside a stack of as many no-op dynamic resources (bench/programs/noop) in the
+// same run. Per size, in this order:
+//   - import + up: the Sources exist already (made through the API), `asset-delivery import`
+//     declares them in the stack's configuration (examples/adopt-account), and `pulumi up` adopts
+//     them: GETs, PATCHes and 429s counted at a proxy in front of the server, 429s shown to the user;
+//   - refresh: requests, and wall time against the no-op stack's refresh;
+//   - preview of the unchanged stack: requests, and wall time against the no-op preview;
+//   - up with one changed Source: PATCHes, and wall time against a no-op up with one changed resource.
+// The client's pacing is on (as users run it): at the spec's 4 requests a second it spaces the list
+// pages of a big account. Deployments take no time (--deploy-delay-ms 0, --deploy-lag-ms 0), so that
+// what is timed is the provider. One round per size (the CPU is shared); targets are checked at
+// every size for request counts and at the largest size for ratios.
+//
+//   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/scale.ts
+//   (as `npm run bench -- scale` runs it; env BENCH_SIZES, default 100,300,1000)
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { createClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
+import { programStack, type ProgramStack } from "../test/provider/e2e/program-stack";
+import { repoRoot } from "../test/support/pulumi";
+
+// CommonJS helpers shared with the .mjs benchmarks.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createBenchData, startServe } = require("./lib/serve.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { check, summarize } = require("./lib/report.cjs");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startCountingProxy } = require("./lib/counting-proxy.cjs");
+
+// The Pulumi programs this starts find their own TypeScript settings.
+delete process.env.TS_NODE_PROJECT;
+
+const SIZES = (process.env.BENCH_SIZES ?? "100,300,1000").split(",").map(Number);
+const TARGETS = { refreshRequests: 12, refreshRatio: 1.25, previewRequests: 0, previewRatio: 1.2, changedPatches: 1, upRatio: 1.2, importGets: 12, importPatches: 0 };
+const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
+const ADOPT_PROGRAM = path.join(repoRoot(), "examples", "adopt-account");
+const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
+const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
+
+interface Proxy {
+  url: string;
+  counts: { requests: number; byStatus: Record<number, number>; byRequest: Record<string, number> };
+  retarget(origin: string): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function seconds<T>(run: () => Promise<T>): Promise<{ seconds: number; result: T }> {
+  const started = performance.now();
+  const result = await run();
+  return { seconds: (performance.now() - started) / 1000, result };
+}
+
+/** Requests by method (GET, PATCH, ...) that passed the proxy since its last reset. */
+function byMethod(proxy: Proxy): Record<string, number> {
+  const methods: Record<string, number> = {};
+  for (const [request, count] of Object.entries(proxy.counts.byRequest)) methods[request.split(" ")[0]!] = (methods[request.split(" ")[0]!] ?? 0) + count;
+  return methods;
+}
+
+/** `count` Sources of two types, as a team made them by hand. */
+function handMade(size: number, count: number): SourceCreateAttributes[] {
+  return Array.from({ length: count }, (_, i) =>
+    i % 2 === 0
+      ? { name: `Scale ${size} proxy ${i}`, deployment: { type: "webproxy", service_subdomains: [`s${size}-${i}`] } }
+      : { name: `Scale ${size} folder ${i}`, deployment: { type: "webfolder", service_subdomains: [`s${size}-${i}`], webfolder_base_url: `https://origin.example.com/${i}/`, cache_ttl_error: 60 } },
+  );
+}
+
+/** `asset-delivery import --stack NAME` in the program's folder, as a user runs it. */
+function runImport(program: ProgramStack): Promise<string> {
+  const env = { ...process.env, ...(program.stack.workspace as LocalWorkspace).envVars };
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, [CLI_BIN, "import", "--stack", program.stack.name], { env, cwd: program.workDir, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`import failed: ${stderr || error.message}`)) : resolve(stdout),
+    ),
+  );
+}
+
+async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
+  const data = createBenchData(`asset-delivery-bench-scale${size}-`);
+  let server = await startServe(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
+  try {
+    // Setup, not timed: the account's Sources, made through the API with the limits off.
+    const client = createClient({ baseUrl: server.url, apiKey: data.key, pacing: false });
+    const attributes = handMade(size, size);
+    for (let i = 0; i < attributes.length; i += 20) await Promise.all(attributes.slice(i, i + 20).map((a) => client.sources.create(a)));
+    await client.close();
+    await server.stop();
+    server = await startServe(data.dbPath, ["--rate-limits", "spec", ...SERVE_ARGS]);
+    proxy.retarget(server.url);
+
+    const sources = await programStack(ADOPT_PROGRAM, `scale${size}`, { baseUrl: proxy.url, apiKey: data.key });
+    stacks.push(sources);
+    const noop = await programStack(NOOP_PROGRAM, `noop${size}`, { baseUrl: proxy.url, apiKey: data.key });
+    stacks.push(noop);
+    const noopNames = Array.from({ length: size }, (_, i) => `noop-${i}`);
+    await noop.set({ names: noopNames });
+    await noop.stack.up();
+
+    // Import + up: adoption of every existing Source.
+    proxy.reset();
+    const imported = await seconds(() => runImport(sources));
+    const importRequests = proxy.counts.requests;
+    proxy.reset();
+    let shown = "";
+    const adopted = await seconds(() => sources.stack.up({ onOutput: (text: string) => (shown += text) }));
+    const methods = byMethod(proxy);
+    const adoption = { GET: methods.GET ?? 0, PATCH: methods.PATCH ?? 0, refused: proxy.counts.byStatus[429] ?? 0, shown: /\b429\b|TooManyRequests|rate limit/i.test(shown) };
+    const creates = adopted.result.summary.resourceChanges?.create ?? 0;
+    console.log(
+      `  ${size}: import ${imported.seconds.toFixed(1)} s (${importRequests} requests); up adopting ${creates - 1}: ${adopted.seconds.toFixed(1)} s, ` +
+        `GET ${adoption.GET}, PATCH ${adoption.PATCH}, 429 ${adoption.refused}${adoption.shown ? " (shown)" : ""}`,
+    );
+
+    // Refresh, Sources then no-op.
+    proxy.reset();
+    const refresh = await seconds(() => sources.stack.refresh());
+    const refreshRequests = proxy.counts.requests;
+    const noopRefresh = await seconds(() => noop.stack.refresh());
+    console.log(`  ${size}: refresh ${refresh.seconds.toFixed(1)} s (${refreshRequests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${noopRefresh.seconds.toFixed(1)} s`);
+
+    // Preview of the unchanged stacks.
+    proxy.reset();
+    const preview = await seconds(() => sources.stack.preview({ expectNoChanges: true }));
+    const previewRequests = proxy.counts.requests;
+    const noopPreview = await seconds(() => noop.stack.preview({ expectNoChanges: true }));
+    console.log(`  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s`);
+
+    // Up with one changed resource on each side.
+    const declared = JSON.parse((await sources.stack.getConfig("adopt-account:sources")).value) as Record<string, { name: string }>;
+    const [first] = Object.keys(declared).sort();
+    await sources.stack.setConfig(`sources.${first}.name`, { value: `${declared[first!]!.name} (renamed)` }, true);
+    await noop.set({ names: noopNames, touched: noopNames[0] });
+    proxy.reset();
+    const changed = await seconds(() => sources.stack.up());
+    const changedPatches = byMethod(proxy).PATCH ?? 0;
+    const noopChanged = await seconds(() => noop.stack.up());
+    console.log(`  ${size}: up with one change ${changed.seconds.toFixed(1)} s (${changedPatches} PATCH, ${proxy.counts.requests} requests), no-op ${noopChanged.seconds.toFixed(1)} s`);
+
+    return {
+      size,
+      import: { seconds: imported.seconds + adopted.seconds, gets: adoption.GET, patches: adoption.PATCH, refused: adoption.refused, shown: adoption.shown },
+      refresh: { requests: refreshRequests, ratio: refresh.seconds / noopRefresh.seconds },
+      preview: { requests: previewRequests, ratio: preview.seconds / noopPreview.seconds },
+      changed: { patches: changedPatches, ratio: changed.seconds / noopChanged.seconds },
+    };
+  } finally {
+    await server.stop();
+    data.remove();
+  }
+}
+
+async function main(): Promise<void> {
+  const proxy: Proxy = await startCountingProxy("http://127.0.0.1:9");
+  const stacks: ProgramStack[] = [];
+  const results = [];
+  try {
+    for (const size of SIZES) {
+      results.push(await measureSize(size, proxy, stacks));
+      for (const made of stacks.splice(0)) await made.remove();
+    }
+  } finally {
+    for (const made of stacks) await made.remove();
+    await proxy.close();
+  }
+  console.log("\nsize   refresh req  ratio | preview req  ratio | one change PATCH  ratio | import+up GET PATCH 429");
+  for (const r of results) {
+    console.log(
+      `${String(r.size).padStart(5)}  ${String(r.refresh.requests).padStart(11)}  ${r.refresh.ratio.toFixed(2)}x | ${String(r.preview.requests).padStart(11)}  ${r.preview.ratio.toFixed(2)}x | ` +
+        `${String(r.changed.patches).padStart(16)}  ${r.changed.ratio.toFixed(2)}x | ${String(r.import.gets).padStart(13)} ${String(r.import.patches).padStart(5)} ${String(r.import.refused).padStart(3)}`,
+    );
+  }
+  const largest = results[results.length - 1]!;
+  const checks = [
+    check("refresh requests (max)", Math.max(...results.map((r) => r.refresh.requests)), TARGETS.refreshRequests, { atMost: true, unit: "" }),
+    check(`refresh at ${largest.size}`, largest.refresh.ratio, TARGETS.refreshRatio, { atMost: true, describe: "no-op" }),
+    check("preview requests (max)", Math.max(...results.map((r) => r.preview.requests)), TARGETS.previewRequests, { atMost: true, unit: "" }),
+    check(`preview at ${largest.size}`, largest.preview.ratio, TARGETS.previewRatio, { atMost: true, describe: "no-op" }),
+    check("one-change PATCHes (max)", Math.max(...results.map((r) => r.changed.patches)), TARGETS.changedPatches, { atMost: true, unit: "" }),
+    check(`up with one change at ${largest.size}`, largest.changed.ratio, TARGETS.upRatio, { atMost: true, describe: "no-op" }),
+    check("import+up GETs (max)", Math.max(...results.map((r) => r.import.gets)), TARGETS.importGets, { atMost: true, unit: "" }),
+    check("import+up PATCHes + 429s shown", Math.max(...results.map((r) => r.import.patches + (r.import.shown ? 1 : 0))), TARGETS.importPatches, { atMost: true, unit: "" }),
+  ];
+  summarize("scale", checks);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
