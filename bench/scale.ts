@@ -113,7 +113,7 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     const creates = adopted.result.summary.resourceChanges?.create ?? 0;
     console.log(
       `  ${size}: import ${imported.seconds.toFixed(1)} s (${importRequests} requests); up adopting ${creates - 1}: ${adopted.seconds.toFixed(1)} s, ` +
-        `GET ${adoption.GET}, PATCH ${adoption.PATCH}, 429 ${adoption.refused}${adoption.shown ? " (shown)" : ""}`,
+        `GET ${adoption.GET}, PATCH ${adoption.PATCH}, 429 ${adoption.refused}${adoption.shown ? " (shown)" : ""} ${JSON.stringify(proxy.counts.byRequest)}`,
     );
 
     // Refresh, Sources then no-op.

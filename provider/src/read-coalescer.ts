@@ -14,10 +14,14 @@
 // then costs the account's pages, whatever the stack's size. A Source missing from the complete
 // listing is confirmed gone by a GET: the API promises no order, so a page may shift when a Source
 // is created meanwhile, and dropping a live Source from the state would be worse than one request.
-// A listing answers each Source once (a refresh or an import reads each once), and only for
-// `maxAgeMs` after it began: a Source read again is asked of the server again, in a new listing, so
-// that a process living through several operations (tests, a drift review after a write) never
-// answers from a copy older than its last read. What this process writes replaces a listed copy.
+// A listing serves one wave of reads, as one operation asks them: each Source once (a refresh or an
+// import reads each once; a Source read again is asked of the server again, in a new listing), and
+// only while reads keep coming (`maxIdleMs` since the last one) and for `maxAgeMs` at most. The wave
+// of a big stack's adoptions is as long as the engine takes to create them all (minutes for 1,000),
+// so a fixed lifetime of a minute listed the account again and again within one `pulumi up`; a pause
+// means a new operation in a process that lives through several (tests, a drift review after a
+// write), which then never answers from a copy older than its last read. What this process writes
+// replaces a listed copy.
 import { MAX_PAGE_SIZE, NotFoundError, type Source } from "@asset-delivery/sdk";
 
 export interface SourceLookup {
@@ -26,7 +30,9 @@ export interface SourceLookup {
 }
 
 export interface ReadCoalescerOptions {
-  /** How long a listing answers reads after it began. Default 60 s. */
+  /** How long a listing answers reads after the last read it was asked. Default 30 s. */
+  maxIdleMs?: number;
+  /** How long a listing answers reads after it began, however busy. Default 15 min. */
   maxAgeMs?: number;
   now?: () => number;
 }
@@ -39,6 +45,8 @@ interface Waiter {
 /** One pass over the account's pages. */
 interface Listing {
   startedAt: number;
+  /** When it was last asked for a Source. */
+  lastReadAt: number;
   /** Sources seen in its pages, or written by this process since. */
   sources: Map<string, Source>;
   /** Distinct ids asked of this listing. */
@@ -57,6 +65,7 @@ interface Listing {
 }
 
 export class ReadCoalescer {
+  private readonly maxIdleMs: number;
   private readonly maxAgeMs: number;
   private readonly now: () => number;
   private listing: Listing | undefined;
@@ -65,7 +74,8 @@ export class ReadCoalescer {
     private readonly lookup: SourceLookup,
     options: ReadCoalescerOptions = {},
   ) {
-    this.maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.maxIdleMs = options.maxIdleMs ?? 30_000;
+    this.maxAgeMs = options.maxAgeMs ?? 15 * 60_000;
     this.now = options.now ?? Date.now;
   }
 
@@ -103,13 +113,17 @@ export class ReadCoalescer {
    */
   private current(id: string): Listing {
     const listing = this.listing;
-    if (listing && this.now() - listing.startedAt < this.maxAgeMs && !listing.answered.has(id)) return listing;
-    return this.startListing();
+    const now = this.now();
+    const fresh = listing && now - listing.lastReadAt < this.maxIdleMs && now - listing.startedAt < this.maxAgeMs && !listing.answered.has(id);
+    const current = fresh ? listing : this.startListing();
+    current.lastReadAt = now;
+    return current;
   }
 
   private startListing(): Listing {
     const listing: Listing = {
       startedAt: this.now(),
+      lastReadAt: this.now(),
       sources: new Map(),
       asked: new Set(),
       answered: new Set(),

@@ -112,15 +112,29 @@ describe("read coalescer", () => {
     expect(calls.list).toHaveLength(3);
   });
 
-  it("lists again once the listing is older than its lifetime", async () => {
+  it("keeps one listing while reads keep coming, however long the wave, and lists again after a pause", async () => {
     const { sources, calls, lookup } = account(10);
     let now = 0;
-    const coalescer = new ReadCoalescer(lookup, { now: () => now, maxAgeMs: 1000 });
-    const ids = sources.map((s) => s.id);
-    await refresh(coalescer, ids.slice(0, 5), 8);
-    await refresh(coalescer, ids.slice(5, 8), 8);
-    now = 1000;
-    await refresh(coalescer, ids.slice(8), 8);
+    const coalescer = new ReadCoalescer(lookup, { now: () => now, maxIdleMs: 1000, maxAgeMs: 10_000 });
+    // Reads 900 ms apart for 3.6 s: one wave, one listing.
+    for (const source of sources.slice(0, 5)) {
+      await coalescer.read(source.id);
+      now += 900;
+    }
+    expect(calls.list).toEqual([0]);
+    now += 1000; // a pause: the next read starts a new listing
+    await coalescer.read(sources[5]!.id);
+    expect(calls.list).toEqual([0, 0]);
+  });
+
+  it("lists again once the listing is older than its lifetime, however busy", async () => {
+    const { sources, calls, lookup } = account(10);
+    let now = 0;
+    const coalescer = new ReadCoalescer(lookup, { now: () => now, maxIdleMs: 1000, maxAgeMs: 2000 });
+    for (const source of sources.slice(0, 4)) {
+      await coalescer.read(source.id);
+      now += 700;
+    }
     expect(calls.list).toEqual([0, 0]);
   });
 
