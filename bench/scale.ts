@@ -2,9 +2,12 @@
 // real Pulumi CLI (Automation API, local file backend) against the real server at the spec's rate
 // limits, each figure beside a stack of as many no-op dynamic resources (bench/programs/noop) in the
 // same run. Per size, in this order:
-//   - import + up: the Sources exist already (made through the API), `asset-delivery import`
-//     declares them in the stack's configuration (examples/adopt-account), and `pulumi up` adopts
-//     them: GETs, PATCHes and 429s counted at a proxy in front of the server, 429s shown to the user;
+//   - import + up: the Sources exist already (made through the API), `asset-delivery import
+//     --format typescript` declares them in a module of the program (bench/programs/imported), and
+//     `pulumi up` adopts them: GETs, PATCHes and 429s counted at a proxy in front of the server,
+//     429s shown to the user. (Not the configuration format: Pulumi hands a Node.js program its
+//     whole configuration in one environment variable, which the kernel caps at 128 KiB, so that
+//     1,000 Sources' declarations cannot be run from Pulumi.<stack>.yaml; import refuses them there.)
 //   - refresh: requests, and wall time against the no-op stack's refresh;
 //   - preview of the unchanged stack: requests, and wall time against the no-op preview;
 //   - up with one changed Source: PATCHes, and wall time against a no-op up with one changed resource.
@@ -16,6 +19,7 @@
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/scale.ts
 //   (as `npm run bench -- scale` runs it; env BENCH_SIZES, default 100,300,1000)
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { createClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
@@ -36,8 +40,10 @@ delete process.env.TS_NODE_PROJECT;
 const SIZES = (process.env.BENCH_SIZES ?? "100,300,1000").split(",").map(Number);
 const TARGETS = { refreshRequests: 12, refreshRatio: 1.25, previewRequests: 0, previewRatio: 1.2, changedPatches: 1, upRatio: 1.2, importGets: 12, importPatches: 0 };
 const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
-const ADOPT_PROGRAM = path.join(repoRoot(), "examples", "adopt-account");
+const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
 const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
+/** The module import writes, in the program's work folder. */
+const MODULE = "sources.ts";
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 
 interface Proxy {
@@ -73,8 +79,9 @@ function handMade(size: number, count: number): SourceCreateAttributes[] {
 /** `asset-delivery import --stack NAME` in the program's folder, as a user runs it. */
 function runImport(program: ProgramStack): Promise<string> {
   const env = { ...process.env, ...(program.stack.workspace as LocalWorkspace).envVars };
+  const args = [CLI_BIN, "import", "--stack", program.stack.name, "--format", "typescript", "--out", MODULE];
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, [CLI_BIN, "import", "--stack", program.stack.name], { env, cwd: program.workDir, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+    execFile(process.execPath, args, { env, cwd: program.workDir, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
       error ? reject(new Error(`import failed: ${stderr || error.message}`)) : resolve(stdout),
     ),
   );
@@ -93,7 +100,7 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     server = await startServe(data.dbPath, ["--rate-limits", "spec", ...SERVE_ARGS]);
     proxy.retarget(server.url);
 
-    const sources = await programStack(ADOPT_PROGRAM, `scale${size}`, { baseUrl: proxy.url, apiKey: data.key });
+    const sources = await programStack(IMPORTED_PROGRAM, `scale${size}`, { baseUrl: proxy.url, apiKey: data.key });
     stacks.push(sources);
     const noop = await programStack(NOOP_PROGRAM, `noop${size}`, { baseUrl: proxy.url, apiKey: data.key });
     stacks.push(noop);
@@ -131,9 +138,8 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     console.log(`  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s`);
 
     // Up with one changed resource on each side.
-    const declared = JSON.parse((await sources.stack.getConfig("adopt-account:sources")).value) as Record<string, { name: string }>;
-    const [first] = Object.keys(declared).sort();
-    await sources.stack.setConfig(`sources.${first}.name`, { value: `${declared[first!]!.name} (renamed)` }, true);
+    const module = path.join(sources.workDir, MODULE);
+    fs.writeFileSync(module, fs.readFileSync(module, "utf8").replace(/^( {2}name: "[^"]*)"/m, '$1 (renamed)"'));
     await noop.set({ names: noopNames, touched: noopNames[0] });
     proxy.reset();
     const changed = await seconds(() => sources.stack.up());

@@ -9,7 +9,7 @@ import { parse } from "yaml";
 import { parseFilters } from "@asset-delivery/cli/dist/sources/filters";
 import { baseName, uniqueName } from "@asset-delivery/cli/dist/import/names";
 import { renderModule } from "@asset-delivery/cli/dist/import";
-import { addDeclarations, stackConfigFile } from "@asset-delivery/cli/dist/import/stack-config";
+import { addDeclarations, configSizeProblem, stackConfigFile } from "@asset-delivery/cli/dist/import/stack-config";
 import { declarationOf } from "@asset-delivery/provider";
 import { sourceResource } from "../support/api-documents";
 
@@ -106,5 +106,16 @@ describe("the stack's configuration file", () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the size of the stack's configuration", () => {
+  it("refuses declarations that Pulumi could not hand to the program (128 KiB in one environment variable)", () => {
+    const declarations = (count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { name: `Source ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`s-${i}`] }, adoptSourceId: "a".repeat(24) }]));
+    expect(configSizeProblem({ "p:region": "eu" }, "p:sources", declarations(100))).toBeUndefined();
+    expect(configSizeProblem({ "p:region": "eu" }, "p:sources", declarations(1000))).toMatch(
+      /^1000 Sources' declarations would make the stack's configuration \d+ KiB, and Pulumi cannot start a Node\.js program whose configuration passes 120 KiB .*--format typescript --out FILE/,
+    );
   });
 });

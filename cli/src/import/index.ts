@@ -16,7 +16,7 @@ import type { SourceQuery } from "../sources/filters";
 import { fromDeclarations, fromModule, fromState, type Existing } from "./existing";
 import { baseName, uniqueName } from "./names";
 import { renderModule, renderReport, type ImportedSource } from "./render";
-import { addDeclarations, stackConfigFile } from "./stack-config";
+import { addDeclarations, configSizeProblem, stackConfigFile } from "./stack-config";
 
 export { renderModule, renderReport, type ImportedSource } from "./render";
 
@@ -73,6 +73,10 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
   // Pulumi.yaml may keep the stacks' files in another folder (stackConfigDir, not in the SDK's type).
   const stackConfigDir = "stackConfigDir" in project && typeof project.stackConfigDir === "string" ? project.stackConfigDir : undefined;
   const configFile = stackConfigFile(workDir, options.stack, stackConfigDir);
+  if (imported.length > 0) {
+    const problem = configSizeProblem(config, sourcesKey, { ...declared, ...entries });
+    if (problem) throw new DriftError(problem);
+  }
   if (!options.dryRun && imported.length > 0) addDeclarations(configFile, sourcesKey, entries);
   const secretCommand = (name: string, field: string) => `pulumi config set --stack ${options.stack} --secret --path 'sourceSecrets.${name}.${field}' <value>`;
   return {

@@ -2,7 +2,7 @@
 // <project>:sources. Edited as a YAML document (comments and every other value kept as written),
 // not through `pulumi config set-all --json`: that takes the whole value as one command-line
 // argument, and the declarations of a large account pass the kernel's 128 KiB limit per argument
-// (about 500 Sources).
+// (about 500 Sources). The same limit caps what a stack can declare there at all (configSizeProblem).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Document, isMap, parseDocument } from "yaml";
@@ -22,4 +22,20 @@ export function addDeclarations(file: string, key: string, entries: Record<strin
   if (section !== undefined && !isMap(section)) throw new Error(`${file}: config.${key} is not a map of name → Source arguments`);
   for (const [name, args] of Object.entries(entries)) document.setIn(["config", key, name], document.createNode(args));
   fs.writeFileSync(file, document.toString());
+}
+
+// Pulumi hands a Node.js program its whole configuration as JSON in one environment variable
+// (PULUMI_CONFIG), and the kernel refuses to start a process with a variable over 128 KiB
+// ("argument list too long"): about 500 Sources' declarations. Kept a little under, for the rest.
+const MAX_CONFIG_BYTES = 120 * 1024;
+
+/** Why these declarations would leave the stack unable to run its program, or undefined when they fit. */
+export function configSizeProblem(config: Record<string, string>, key: string, declarations: Record<string, unknown>): string | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify({ ...config, [key]: JSON.stringify(declarations) }));
+  if (bytes <= MAX_CONFIG_BYTES) return undefined;
+  return (
+    `${Object.keys(declarations).length} Sources' declarations would make the stack's configuration ${Math.ceil(bytes / 1024)} KiB, and Pulumi ` +
+      `cannot start a Node.js program whose configuration passes ${MAX_CONFIG_BYTES / 1024} KiB (it is handed over in one environment variable): ` +
+      "import them as code with --format typescript --out FILE, or a part at a time into several stacks with --filter"
+  );
 }
