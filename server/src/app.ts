@@ -1,6 +1,5 @@
 // The application as a Fastify instance: plugins, stores and routes, without listening (listen.ts
 // does that). Tests and the CLI build it with one options object.
-import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { createAccountStore, type AccountStore } from "./accounts/account-store";
@@ -10,6 +9,7 @@ import { checkPublicBaseUrl } from "./http/base-url";
 import { registerContentTypes } from "./http/content-types";
 import { registerErrorHandling } from "./http/error-handler";
 import { registerFaults, type FaultOptions } from "./http/faults";
+import { registerProfile, type Profile } from "./http/profile";
 import { methodNotAllowedPlugin } from "./http/method-not-allowed";
 import { registerRateLimits } from "./http/rate-limit";
 import { allMigrations } from "./migrations";
@@ -18,6 +18,7 @@ import { registerPurges } from "./purges";
 import { registerReports } from "./reports";
 import { registerSources } from "./sources/source-routes";
 import { migrate, type Database } from "./store/database";
+import { newRequestId } from "./store/random";
 import { registerVideos } from "./videos";
 
 export interface AppOptions {
@@ -56,6 +57,12 @@ export interface AppOptions {
    * Unset: the request's scheme and Host header, which a client chooses.
    */
   publicBaseUrl?: string;
+  /**
+   * "full" (default): responses may carry more than the spec promises (error `source` pointers and
+   * `meta`, `Retry-After`, `X-Request-Id`, ...); "minimal": only what the spec names, to prove that
+   * clients rely on nothing else (server/src/http/profile.ts).
+   */
+  profile?: Profile;
   /** Fault injection for resilience runs (server/src/http/faults.ts); off when absent. */
   faults?: FaultOptions;
 }
@@ -67,6 +74,7 @@ export interface ResolvedAppOptions extends AppOptions {
   now: () => number;
   deployLagMs: number;
   deliveryDomain: string;
+  profile: Profile;
 }
 
 declare module "fastify" {
@@ -93,6 +101,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     now: options.now ?? Date.now,
     deployLagMs: options.deployLagMs ?? DEFAULT_DEPLOY_LAG_MS,
     deliveryDomain: options.deliveryDomain ?? DEFAULT_DELIVERY_DOMAIN,
+    profile: options.profile ?? "full",
   };
   migrate(options.db, allMigrations);
 
@@ -101,7 +110,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Requests log through the app's logger, not a child logger made for each request (~2 µs
     // apiece): only failures are logged, and the error handler writes their request id itself.
     childLoggerFactory: (logger) => logger,
-    genReqId: () => randomUUID(),
+    genReqId: newRequestId,
     // Ids come from us, never from the client, so they are unique for support.
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -117,6 +126,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.header("x-request-id", request.id);
     done();
   });
+  registerProfile(app, resolved.profile);
   registerContentTypes(app);
   registerErrorHandling(app);
   registerAuth(app, app.keys);

@@ -30,3 +30,5 @@ export { buildOpenApiDocument, OPENAPI_PATH } from "./openapi";
 export { TokenBuckets } from "./http/rate-limit";
 export { createPurgeStore, PURGE_RECORD_DAYS, type PurgeRecord } from "./purges";
 export { FAULT_KINDS, type FaultKind, type FaultOptions } from "./http/faults";
+export { PROFILES, HEADERS_BEYOND_SPEC, type Profile } from "./http/profile";
+export { UNAUTHORIZED_DETAIL } from "./http/auth";

@@ -29,17 +29,18 @@ const routes = () => [
 ];
 
 describe("authentication", () => {
+  // The real service's one 401 detail, whatever is wrong with the key (a live-API capture).
   it.each([
-    ["no Authorization header", undefined, /API key is required/],
-    ["another scheme", "Basic dXNlcjpwYXNz", /Bearer scheme/],
-    ["a Bearer without key", "Bearer ", /Bearer scheme/],
-    ["an unknown key", "Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", /not valid/],
-  ])("answers 401 with WWW-Authenticate for %s", async (_case, authorization, detail) => {
+    ["no Authorization header", undefined],
+    ["another scheme", "Basic dXNlcjpwYXNz"],
+    ["a Bearer without key", "Bearer "],
+    ["an unknown key", "Bearer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"],
+  ])("answers 401 with WWW-Authenticate for %s", async (_case, authorization) => {
     const response = await apiRequest(`${server.url}/api/v1/sources`, { headers: authorization === undefined ? {} : { authorization } });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/^Bearer realm=/);
     expect(response.body.errors[0]).toMatchObject({ status: "401", title: "Unauthorized" });
-    expect(response.body.errors[0].detail).toMatch(detail);
+    expect(response.body.errors[0].detail).toBe("A valid API key is required and could not be determined.");
     expect(response.body.meta.authentication).toEqual({ authorized: false, key_id: null });
   });
 
@@ -66,7 +67,7 @@ describe("authentication", () => {
     expect(revoked.status, revoked.stderr).toBe(0);
     const response = await apiRequest(sources, { key: fresh.key });
     expect(response.status).toBe(401);
-    expect(response.body.errors[0].detail).toMatch(/revoked/);
+    expect(response.body.errors[0].detail).toBe("A valid API key is required and could not be determined.");
   });
 
   it("accepts the scheme name in any case", async () => {

@@ -1,7 +1,7 @@
-// The Source resource written as JSON text from the stored row (the GET and list hot path) must be
-// valid JSON and the same resource the schema describes, whatever the row holds.
+// The Source resource built from the stored row (the GET and list path): the same resource the
+// schema describes, with the computed flags, whatever the row holds.
 import { deploymentCreateSchema, sourceSchema } from "@asset-delivery/sdk";
-import { sourceResourceJson, sparseSourceResource } from "@asset-delivery/server/dist/sources/source-view";
+import { sourceResource, sparseSourceResource } from "@asset-delivery/server/dist/sources/source-view";
 import { describe, expect, it } from "vitest";
 
 // A complete stored deployment: the schema's defaults filled in.
@@ -14,7 +14,7 @@ const deployment = deploymentCreateSchema.parse({
 
 function row(overrides: Record<string, unknown> = {}) {
   return {
-    id: "A".repeat(24),
+    id: "a".repeat(24),
     account_id: "B".repeat(24),
     deploy_starts_at: 1_799_999_998_000,
     deploy_ready_at: 1_799_999_999_000,
@@ -29,11 +29,10 @@ function row(overrides: Record<string, unknown> = {}) {
   };
 }
 
-describe("sourceResourceJson", () => {
-  it("writes valid JSON with the computed flags and escaped strings", () => {
-    const resource = JSON.parse(sourceResourceJson(row(), "TOKEN123"));
-    expect(resource).toEqual({
-      id: "A".repeat(24),
+describe("sourceResource", () => {
+  it("has the computed flags and the token", () => {
+    expect(sourceResource(row(), "TOKEN123")).toEqual({
+      id: "a".repeat(24),
       type: "sources",
       attributes: {
         name: 'quote " backslash \\ newline \n',
@@ -46,19 +45,17 @@ describe("sourceResourceJson", () => {
     });
   });
 
-  it("reads the type even when a stored deployment does not start with it", () => {
-    const { type, ...rest } = deployment;
-    const resource = JSON.parse(sourceResourceJson(row({ deployment: JSON.stringify({ ...rest, type }), enabled: 0, date_deployed: null }), null));
-    expect(resource.attributes.deployment.password_set).toBe(true);
+  it("has no token while secure URLs are off, and a disabled Source says so", () => {
+    const resource = sourceResource(row({ enabled: 0, date_deployed: null }), null);
     expect(resource.attributes).not.toHaveProperty("secure_url_token");
     expect(resource.attributes).toMatchObject({ enabled: false, date_deployed: null });
   });
 
   it("selects sparse fields from the same resource", () => {
-    expect(sparseSourceResource(sourceResourceJson(row(), null), ["name", "deployment.password_set"]).attributes).toEqual({ name: row().name, deployment: { password_set: true } });
+    expect(sparseSourceResource(sourceResource(row(), null), ["name", "deployment.password_set"]).attributes).toEqual({ name: row().name, deployment: { password_set: true } });
   });
 
   it("matches the response schema", () => {
-    expect(sourceSchema.safeParse(JSON.parse(sourceResourceJson(row(), null))).success).toBe(true);
+    expect(sourceSchema.safeParse(sourceResource(row(), null)).success).toBe(true);
   });
 });

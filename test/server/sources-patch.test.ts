@@ -126,7 +126,7 @@ describe("PATCH semantics", () => {
     await sources.createOk({ name: "holder", deployment: minimalDeployment("webproxy", taken) });
     const invalid = await sources.patch(id, { name: "changed", enabled: false, deployment: { type: "webproxy", service_subdomains: ["ok"], cache_ttl_value: 5 } });
     expect(invalid.status).toBe(400);
-    const conflict = await sources.patch(id, { name: "changed", enabled: false, deployment: { type: "webproxy", service_subdomains: [taken] } });
+    const conflict = await sources.patch(id, { name: "changed", deployment: { type: "webproxy", service_subdomains: [taken] } });
     expect(conflict.status).toBe(400);
     expect(conflict.body.errors[0].source.pointer).toBe("/data/attributes/deployment/service_subdomains/0");
     expect(await current(id)).toEqual(before);

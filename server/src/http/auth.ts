@@ -18,21 +18,22 @@ const BEARER = /^Bearer +([A-Za-z0-9]+) *$/i;
 // Paths of the API: each route under them must declare a permission (or be marked public).
 const API_PREFIXES = ["/api/", "/v1/"];
 
-function unauthorized(detail: string, invalidToken: boolean): HttpError {
+/** The real service's detail for every 401, missing, malformed or unknown key alike (a live-API capture). */
+export const UNAUTHORIZED_DETAIL = "A valid API key is required and could not be determined.";
+
+function unauthorized(invalidToken: boolean): HttpError {
   // RFC 6750: error="invalid_token" when a key was presented but is not valid.
   const challenge = invalidToken ? 'Bearer realm="asset-delivery", error="invalid_token"' : 'Bearer realm="asset-delivery"';
-  return new HttpError(401, ERROR_TITLES[401]!, detail, { headers: { "www-authenticate": challenge } });
+  return new HttpError(401, ERROR_TITLES[401]!, UNAUTHORIZED_DETAIL, { headers: { "www-authenticate": challenge } });
 }
 
 function authenticate(keys: KeyStore, request: FastifyRequest): AuthContext {
   const header = request.headers.authorization;
-  if (header === undefined || header === "") {
-    throw unauthorized("An API key is required: send it as \"Authorization: Bearer <API key>\".", false);
-  }
+  if (header === undefined || header === "") throw unauthorized(false);
   const match = BEARER.exec(header);
-  if (!match) throw unauthorized("The Authorization header must use the Bearer scheme: \"Authorization: Bearer <API key>\".", false);
+  if (!match) throw unauthorized(false);
   const auth = keys.authenticate(match[1]!);
-  if (!auth) throw unauthorized("The API key is not valid: it is unknown or has been revoked.", true);
+  if (!auth) throw unauthorized(true);
   return auth;
 }
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ApiRoute, type EndpointClass, type HttpMethod, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
 import type { AuthContext } from "./auth";
-import { SerializedDocument, serializeDocument } from "./documents";
+import { serializeDocument } from "./documents";
 import { HttpError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
 
 export interface RouteContext<Body> {
@@ -135,7 +135,7 @@ function parseFields(spec: ListSpec, request: FastifyRequest): ParsedListQuery {
 
 /** A response that breaks its own schema is a server bug: a 500, with the issues in the log. */
 function assertResponse(definition: RegisteredRoute, result: unknown): void {
-  const parsed = definition.response.safeParse(result instanceof SerializedDocument ? JSON.parse(result.json) : result);
+  const parsed = definition.response.safeParse(result);
   if (!parsed.success) {
     throw new Error(`response of ${definition.method} ${definition.url} breaks its schema: ${JSON.stringify(parsed.error.issues)}`);
   }

@@ -1,4 +1,4 @@
-// Sources as returned by GET and lists, as JSON text, through caches of rendered resources and of
+// Sources as returned by GET and lists, through caches of rendered resources and of
 // list pages: those are the hot paths, and stored Sources change only when they are written.
 //
 // An entry is valid while nothing at all was written through this database connection (the
@@ -6,15 +6,15 @@
 // can change by itself (the end of a deployment in progress). Writes by other
 // processes are not seen: one server per database file; the CLI's account and key commands never
 // touch Sources.
-import type { ParsedListQuery } from "@asset-delivery/sdk";
+import type { ParsedListQuery, Source } from "@asset-delivery/sdk";
 import { changeCounter } from "../store/change-counter";
 import type { Database } from "../store/database";
 import type { SourceRow, SourceStore } from "./source-store";
-import { sourceResourceJson } from "./source-view";
+import { sourceResource } from "./source-view";
 
 interface Rendered {
   accountId: string;
-  json: string;
+  resource: Source;
   /** Milliseconds: the entry must not be used from then on. */
   validUntil: number;
 }
@@ -60,7 +60,7 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
   function render(row: SourceRow, readAt: number): Rendered {
     const entry = {
       accountId: row.account_id,
-      json: sourceResourceJson(row, store.openToken(row)),
+      resource: sourceResource(row, store.openToken(row)),
       validUntil: row.deploy_starts_at > readAt ? row.deploy_starts_at : row.deploy_ready_at > readAt ? row.deploy_ready_at : Infinity,
     };
     if (rendered.size >= MAX_ENTRIES) rendered.delete(rendered.keys().next().value!);
@@ -74,28 +74,28 @@ export function createSourceReader(db: Database, store: SourceStore, now: () => 
   }
 
   return {
-    /** The Source's resource as JSON text; undefined when it is not this account's. */
-    one(accountId: string, id: string): string | undefined {
+    /** The Source's resource; undefined when it is not this account's. */
+    one(accountId: string, id: string): Source | undefined {
       forgetIfChanged();
       const at = now();
       const cached = fresh(id, at);
-      if (cached) return cached.accountId === accountId ? cached.json : undefined;
+      if (cached) return cached.accountId === accountId ? cached.resource : undefined;
       const row = store.find(accountId, id);
-      return row && render(row, at).json;
+      return row && render(row, at).resource;
     },
 
-    /** A list page's resources as JSON text, in order, and the number of matching Sources. */
-    page(accountId: string, query: ParsedListQuery): { resources: string[]; total: number } {
+    /** A list page's resources, in order, and the number of matching Sources. */
+    page(accountId: string, query: ParsedListQuery): { resources: Source[]; total: number } {
       forgetIfChanged();
       const at = now();
       const { ids, total } = pageOf(accountId, query, at);
-      const json = new Map<string, string>();
+      const resources = new Map<string, Source>();
       for (const id of ids) {
         const cached = fresh(id, at);
-        if (cached) json.set(id, cached.json);
+        if (cached) resources.set(id, cached.resource);
       }
-      for (const row of store.rows(ids.filter((id) => !json.has(id)))) json.set(row.id, render(row, at).json);
-      return { resources: ids.map((id) => json.get(id)!), total };
+      for (const row of store.rows(ids.filter((id) => !resources.has(id)))) resources.set(row.id, render(row, at).resource);
+      return { resources: ids.map((id) => resources.get(id)!), total };
     },
   };
 }

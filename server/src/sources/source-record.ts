@@ -43,14 +43,13 @@ export function splitDeployment(deployment: Partial<StoredDeployment> & { type: 
   return { fields, secrets };
 }
 
-// Which secret each read-only flag reports, per type, with the flag's JSON key: derived from the
-// schemas once, not per request.
-const FLAGS_BY_TYPE = {} as Record<SourceType, readonly (readonly [jsonKey: string, secret: string])[]>;
-for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = secretPresenceFlags(type).map(({ flag, secret }) => [JSON.stringify(flag), secret] as const);
+// Which secret each read-only flag reports, per type: derived from the schemas once, not per request.
+const FLAGS_BY_TYPE = {} as Record<SourceType, readonly { flag: string; secret: string }[]>;
+for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = secretPresenceFlags(type);
 
-/** A type's read-only flags as JSON members to append to a deployment object's text: `,"password_set":true,...`. */
-export function computedFlagsJson(type: SourceType, storedSecrets: Record<string, unknown>): string {
-  let members = "";
-  for (const [jsonKey, secret] of FLAGS_BY_TYPE[type]) members += `,${jsonKey}:${secret in storedSecrets}`;
-  return members;
+/** A type's read-only flags: `{ password_set: true, ... }`, each saying whether its secret is stored. */
+export function computedFlags(type: SourceType, storedSecrets: Record<string, unknown>): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  for (const { flag, secret } of FLAGS_BY_TYPE[type]) flags[flag] = secret in storedSecrets;
+  return flags;
 }

@@ -15,7 +15,7 @@ import {
   API_ROUTES,
   routePath,
 } from "@asset-delivery/sdk";
-import { listDocument, listDocumentJson, singleDocument, singleDocumentJson } from "../http/documents";
+import { listDocument, singleDocument } from "../http/documents";
 import { HttpError, notFound, VALIDATION_ERROR } from "../http/errors";
 import { defineRoute } from "../http/route";
 import { createSecretBox } from "../store/secret-box";
@@ -42,9 +42,9 @@ export function registerSources(app: FastifyInstance): void {
 
   /** The Source's document as of now; 404 when it is not this account's. */
   function sourceDocument(request: FastifyRequest, accountId: string, id: string, fields: ParsedListQuery["fields"]) {
-    const json = reader.one(accountId, id);
-    if (json === undefined) throw notFound("Source", id);
-    return fields === null ? singleDocumentJson(request, json) : singleDocument(request, sparseSourceResource(json, fields));
+    const resource = reader.one(accountId, id);
+    if (resource === undefined) throw notFound("Source", id);
+    return singleDocument(request, fields === null ? resource : sparseSourceResource(resource, fields));
   }
 
   defineRoute(app, {
@@ -58,8 +58,7 @@ export function registerSources(app: FastifyInstance): void {
     handler({ request, auth, list }) {
       const { resources, total } = reader.page(auth.accountId, list);
       const fields = list.fields;
-      if (fields === null) return listDocumentJson(request, resources, list.page, total);
-      return listDocument(request, resources.map((json) => sparseSourceResource(json, fields)), list.page, total);
+      return listDocument(request, fields === null ? resources : resources.map((resource) => sparseSourceResource(resource, fields)), list.page, total);
     },
   });
 

@@ -13,7 +13,7 @@ import {
 import type { AuthContext } from "../accounts/key-store";
 import { notFound, validationFailed } from "../http/errors";
 import type { Database } from "../store/database";
-import { newId, randomAlphanumeric } from "../store/random";
+import { newSourceId, randomAlphanumeric } from "../store/random";
 import { splitDeployment, type PublicDeployment, type SourceRecord } from "./source-record";
 import type { SourceStore } from "./source-store";
 
@@ -71,7 +71,7 @@ export function createSourceService(db: Database, store: SourceStore, options: D
       const { fields, secrets } = splitDeployment(input.deployment);
       const deployment = { ...fields, annotation: input.deployment.annotation ?? defaultAnnotation(auth.userName) } as PublicDeployment;
       const record: SourceRecord = {
-        id: newId(),
+        id: newSourceId(),
         accountId: auth.accountId,
         name: input.name,
         enabled: input.enabled,

@@ -37,12 +37,6 @@ const LIST_CACHE_SIZE = 256;
 // Decrypted secure URL tokens, keyed by Source id and ciphertext (a new token has a new ciphertext).
 const TOKEN_CACHE_SIZE = 10_000;
 
-/** `type` first: readers take it from the text's start without parsing it (source-view.ts). */
-function deploymentJson(deployment: PublicDeployment): string {
-  const { type, ...rest } = deployment;
-  return JSON.stringify({ type, ...rest });
-}
-
 export type SourceStore = ReturnType<typeof createSourceStore>;
 
 export function createSourceStore(db: Database, box: SecretBox, now: () => number) {
@@ -100,7 +94,7 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       account_id: record.accountId,
       name: record.name,
       enabled: record.enabled ? 1 : 0,
-      deployment: deploymentJson(record.deployment),
+      deployment: JSON.stringify(record.deployment),
       secrets: sealSecrets(record.id, record.secrets),
       secure_url_token: record.secureUrlToken === null ? null : box.seal(record.secureUrlToken, `${record.id}:secure_url_token`),
       deploy_starts_at: record.deployStartsAt,

@@ -17,7 +17,22 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
-/** Ids of Sources (spec: 24 characters), accounts and keys. */
+/** Ids of accounts and keys. */
 export function newId(): string {
   return randomAlphanumeric(24);
+}
+
+/** `bytes` random bytes as lowercase hexadecimal (twice as many characters). */
+export function randomHex(bytes: number): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+/** Ids of Sources: 24 characters (spec 2.2), hexadecimal as the real service's are. */
+export function newSourceId(): string {
+  return randomHex(12);
+}
+
+/** Request ids: 32 hexadecimal characters, as the real service's are. */
+export function newRequestId(): string {
+  return randomHex(16);
 }
