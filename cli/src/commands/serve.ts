@@ -1,13 +1,13 @@
 // `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
-import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_DEPLOY_LAG_MS, DEFAULT_HOST, DEFAULT_PORT, startServer } from "@asset-delivery/server";
+import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_DEPLOY_LAG_MS, DEFAULT_HOST, DEFAULT_PORT, PROFILES, startServer } from "@asset-delivery/server";
 import { databasePath, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
 
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
-                      [--deploy-lag-ms N] [--faults RATE [--faults-seed N]] [--public-url URL]
-                      [--allow-private-image-urls]
+                      [--deploy-lag-ms N] [--profile full|minimal] [--faults RATE [--faults-seed N]]
+                      [--public-url URL] [--allow-private-image-urls]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -17,6 +17,8 @@ export const serveCommand: Command = {
   --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})
   --deploy-lag-ms    how long after a change its deployment starts; until then reads still show the deployment
                      before it, as the real service's do (env ASSET_DELIVERY_DEPLOY_LAG_MS, default ${DEFAULT_DEPLOY_LAG_MS})
+  --profile          "full" answers with more than the spec promises (error source pointers, Retry-After,
+                     X-Request-Id, ...); "minimal" only what the spec names (env ASSET_DELIVERY_PROFILE, default full)
   --faults           share of API requests (0 to 1) that fail on purpose: 500, 429, or the connection dropped
                      before or after the write commits; for resilience runs (env ASSET_DELIVERY_FAULTS, default 0)
   --faults-seed      seed of which requests fail (env ASSET_DELIVERY_FAULTS_SEED, default 1)
@@ -37,6 +39,7 @@ export const serveCommand: Command = {
         "rate-limits": { type: "string" },
         "deploy-delay-ms": { type: "string" },
         "deploy-lag-ms": { type: "string" },
+        profile: { type: "string" },
         faults: { type: "string" },
         "faults-seed": { type: "string" },
         "allow-private-image-urls": { type: "boolean" },
@@ -62,6 +65,7 @@ export const serveCommand: Command = {
         min: 0,
         max: 3_600_000,
       }),
+      profile: oneOfSetting(values.profile ?? env.ASSET_DELIVERY_PROFILE, "profile", PROFILES, "full"),
       // Request logging costs throughput; only failures are logged.
       logger: { level: "error" },
       ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),
