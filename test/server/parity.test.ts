@@ -1,7 +1,7 @@
 // What the emulator does because the real service does it (README "Known differences from the
-// real service"), in both response profiles: error objects and ids have the real shapes, every
-// JSON object's keys are in alphabetical order, and a change's deployment starts after a lag.
-// The minimal profile sends nothing the spec does not name.
+// real service"), in both response profiles: a disabled Source refuses updates, error objects and
+// ids have the real shapes, every JSON object's keys are in alphabetical order, and a change's
+// deployment starts after a lag. The minimal profile sends nothing the spec does not name.
 import { createClient } from "@asset-delivery/sdk";
 import { HEADERS_BEYOND_SPEC, PROFILES, type Profile } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +42,46 @@ describe.each(PROFILES)("the %s profile", (profile: Profile) => {
     }
     return response.body.errors as { detail: string; title: string }[];
   }
+
+  describe("a disabled Source refuses updates", () => {
+    async function disabledSource(name: string) {
+      const deployment = minimalDeployment("webproxy");
+      const id = await sources.createOk({ name, deployment });
+      expect((await sources.patch(id, { enabled: false })).status).toBe(200);
+      return { id, deployment };
+    }
+
+    it("refuses a rename, naming enabled and the rule, and changes nothing", async () => {
+      const { id } = await disabledSource("renamed while disabled");
+      const before = (await sources.get(id)).body.data.attributes;
+      const [error] = expectError(await sources.patch(id, { name: "new name" }), 400);
+      expect(error!.detail).toBe("enabled: a disabled Source cannot be updated: send enabled: true alone first, then the other changes");
+      expect((await sources.get(id)).body.data.attributes).toEqual(before);
+    });
+
+    it("refuses enabling together with a change", async () => {
+      const { id, deployment } = await disabledSource("enabled with a change");
+      expectError(await sources.patch(id, { enabled: true, deployment: { ...deployment, cache_ttl_error: 77 } }), 400);
+      expect((await sources.get(id)).body.data.attributes).toMatchObject({ enabled: false, deployment: { cache_ttl_error: 300 } });
+    });
+
+    it("refuses disabling together with a change", async () => {
+      const deployment = minimalDeployment("webproxy");
+      const id = await sources.createOk({ name: "disabled with a change", deployment });
+      const [error] = expectError(await sources.patch(id, { enabled: false, name: "other" }), 400);
+      expect(error!.detail).toBe("enabled: a Source cannot be disabled together with other changes: send the changes first, then enabled: false alone");
+      expect((await sources.get(id)).body.data.attributes).toMatchObject({ enabled: true, name: "disabled with a change" });
+    });
+
+    it("accepts enabling alone, then the change; and a PATCH that resends the stored values", async () => {
+      const { id, deployment } = await disabledSource("enabled first");
+      // Resending what is stored is no change: a retried retirement or adoption still succeeds.
+      expect((await sources.patch(id, { enabled: false, name: "enabled first", deployment })).status).toBe(200);
+      expect((await sources.patch(id, { enabled: true, deployment })).status).toBe(200);
+      const changed = await sources.patch(id, { name: "changed after", deployment: { ...deployment, cache_ttl_error: 77 } });
+      expect(changed.body.data.attributes).toMatchObject({ enabled: true, name: "changed after", deployment: { cache_ttl_error: 77 } });
+    });
+  });
 
   describe("shapes of the real service", () => {
     it("401: the real detail", async () => {

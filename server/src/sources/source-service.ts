@@ -95,15 +95,30 @@ export function createSourceService(db: Database, store: SourceStore, options: D
         const record = store.load(auth.accountId, id);
         if (!record) throw notFound("Source", id);
         const wasEnabled = record.enabled;
+        const renamed = input.name !== undefined && input.name !== record.name;
         if (input.name !== undefined) record.name = input.name;
         if (input.enabled !== undefined) record.enabled = input.enabled;
         const deploymentChanged = input.deployment !== undefined && applyDeployment(record, input.deployment, auth.userName);
+        if ((renamed || deploymentChanged) && !(wasEnabled && record.enabled)) throw disabledSourceChange(wasEnabled);
         if (deploymentChanged || (record.enabled && !wasEnabled)) redeploy(record);
         if (deploymentChanged) rejectConflicts(record);
         store.update(record);
       }).immediate();
     },
   };
+}
+
+// The real service refuses updates to a disabled Source (a public Terraform provider for it
+// enables first and then updates, and to disable with other changes, updates first and then
+// disables). Ours: any change but `enabled` is refused while the Source is disabled before or
+// after the PATCH; resending the stored values is no change, so a repeated PATCH still succeeds.
+const ENABLED_SEGMENTS = ["data", "attributes", "enabled"];
+
+function disabledSourceChange(wasEnabled: boolean) {
+  const rule = wasEnabled
+    ? "a Source cannot be disabled together with other changes: send the changes first, then enabled: false alone"
+    : "a disabled Source cannot be updated: send enabled: true alone first, then the other changes";
+  return validationFailed([{ path: ENABLED_SEGMENTS.join("."), segments: ENABLED_SEGMENTS, rule }]);
 }
 
 /**
