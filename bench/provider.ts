@@ -17,13 +17,10 @@
 import * as path from "node:path";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../test/provider/e2e/program-stack";
 
-// CommonJS helpers shared with the .mjs benchmarks.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createBenchData, startServe } = require("./lib/serve.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { check, median, summarize } = require("./lib/report.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startCountingProxy } = require("./lib/counting-proxy.cjs");
+// CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).
+import { startCountingProxy } from "./lib/counting-proxy.cjs";
+import { check, median, summarize, type Check } from "./lib/report.cjs";
+import { createBenchData, startServe, type Child } from "./lib/serve.cjs";
 
 // The Pulumi programs this starts find their own TypeScript settings.
 delete process.env.TS_NODE_PROJECT;
@@ -34,11 +31,6 @@ const STACK_SIZE = 100;
 const NEW_SOURCES = 50;
 const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
 const TARGETS = { refreshRequests: 3, refreshRatio: 1.3, previewRequests: 0, upRatio: 1.5 };
-
-interface Serve {
-  url: string;
-  stop(): Promise<unknown>;
-}
 
 /** `count` webproxy Sources named after `prefix`, as the test program declares them. */
 function sources(prefix: string, count: number) {
@@ -60,7 +52,7 @@ async function seconds(run: () => Promise<unknown>): Promise<number> {
 async function main(): Promise<void> {
   const data = createBenchData("asset-delivery-bench-provider-");
   const stacks: ProgramStack[] = [];
-  let server: Serve = await startServe(data.dbPath, ["--rate-limits", "off", "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"]);
+  let server: Child = await startServe(data.dbPath, ["--rate-limits", "off", "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"]);
   // The stacks' one address, whichever server runs behind it; it counts the requests that pass.
   const proxy = await startCountingProxy(server.url);
   const serveWith = async (limits: "spec" | "off") => {
@@ -75,7 +67,7 @@ async function main(): Promise<void> {
     return made;
   };
   const sourcesProgram = path.join(TEST_PROGRAMS, "sources");
-  const checks = [];
+  const checks: Check[] = [];
   // Up of new Sources, limits off against the no-op stack, then at the spec's limits.
   const measureUps = async () => {
     // Limits off, against up of as many no-op resources.

@@ -1,7 +1,6 @@
 // Yesterday's credit report: the `credit_analytics_daily` report of the previous UTC day (the API
 // has it by 04:00 UTC), its rows parsed, and the credits per Source as stack outputs. Data-source
 // functions run in the program with the same credentials as the resources.
-import * as pulumi from "@pulumi/pulumi";
 import { getReportOutput, getReportsOutput } from "@asset-delivery/provider";
 
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10).replace(/-/g, "");

@@ -49,7 +49,7 @@ export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOption
 export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {
   const picked: Partial<Record<ProviderOptionKey, unknown>> = {};
   for (const key of PROVIDER_OPTION_KEYS) if (from[key] !== undefined) picked[key] = from[key];
-  return picked as Pick<T, ProviderOptionKey>;
+  return picked;
 }
 
 /** Everything but the provider options. */

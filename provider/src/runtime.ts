@@ -24,7 +24,7 @@ function session(): Session {
 // create, update and read returned as the state: the methods take those types.
 export const sourceProvider = {
   async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    stackConfig = (key) => request.config.get(key) as string | undefined;
+    stackConfig = (key) => request.config.get(key);
   },
   async check(_olds: unknown, news: UncheckedInputs): Promise<pulumi.dynamic.CheckResult> {
     return checkSource(news);

@@ -11,11 +11,15 @@ import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets } from "./sour
 
 export type { SourceArgs } from "./source-types";
 
+// Merged into the class: its members come from a mapped type (the sdk's list), which a class cannot
+// `declare`; like the declared outputs below, the engine sets them.
 /** The read-only deployment fields (`allowsUpload`, `passwordSet`, ...) are outputs too. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- see above
 export interface Source extends SourceReadOnlyOutputs {}
 
 // A dynamic resource written directly (see serialized-provider.ts), not through
 // pulumi.dynamic.Resource, whose serialized provider is forty times the size of ours.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface above
 export class Source extends pulumi.CustomResource {
   /** Display name, as the server has it. */
   declare readonly name: pulumi.Output<string>;

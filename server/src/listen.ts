@@ -16,7 +16,7 @@ export interface ServerOptions extends Partial<Omit<AppOptions, "db">> {
   /** 0 picks a free port. */
   port?: number;
   /** Called with the built app before it listens (extra hooks, e.g. a test's request counter). */
-  configure?(app: FastifyInstance): void;
+  configure?: (app: FastifyInstance) => void;
 }
 
 export interface RunningServer {

@@ -31,9 +31,10 @@ function cliProcess(...args: string[]): CliResult {
 /** `asset-delivery ARGS --db <db>` through the CLI's main(), its output captured. */
 async function cli(...args: string[]): Promise<CliResult> {
   const result = { code: null as number | null, stdout: "", stderr: "" };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- put back on the same streams below
   const write = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = ((chunk: string) => ((result.stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((result.stderr += chunk), true)) as typeof process.stderr.write;
+  process.stdout.write = (chunk: string) => ((result.stdout += chunk), true);
+  process.stderr.write = (chunk: string) => ((result.stderr += chunk), true);
   try {
     result.code = await main([...args, "--db", db]);
   } finally {

@@ -110,7 +110,7 @@ describe("update", () => {
     const { id, outs } = await sourceProvider.create(before);
     server.resetRequestCount();
     bodies.length = 0;
-    const { outs: after } = await sourceProvider.update(id, outs!, { ...before, name: "Renamed" });
+    const { outs: after } = await sourceProvider.update(id, outs, { ...before, name: "Renamed" });
     expect(patches()).toEqual([{ name: "Renamed" }]);
     expect(server.requestCount()).toBe(1);
     expect(after).toMatchObject({ name: "Renamed", deploymentStatus: "deployed" });
@@ -121,7 +121,7 @@ describe("update", () => {
     const before = webfolder(subdomain, { secrets: { password: "pw-1" } });
     const { id, outs } = await sourceProvider.create(before);
     bodies.length = 0;
-    await sourceProvider.update(id, outs!, webfolder(subdomain, { deployment: { cacheTtlError: 60, customDomains: ["img.example.com"] }, secrets: { password: "pw-1" } }));
+    await sourceProvider.update(id, outs, webfolder(subdomain, { deployment: { cacheTtlError: 60, customDomains: ["img.example.com"] }, secrets: { password: "pw-1" } }));
     const [patch] = patches() as { deployment: Record<string, unknown> }[];
     expect(Object.keys(patch!)).toEqual(["deployment"]);
     expect(patch!.deployment).toMatchObject({ type: "webfolder", cache_ttl_error: 60, custom_domains: ["img.example.com"], service_subdomains: [subdomain], password: "pw-1" });
@@ -131,7 +131,7 @@ describe("update", () => {
     const subdomain = label("rotate");
     const { id, outs } = await sourceProvider.create(webfolder(subdomain, { secrets: { password: "pw-1" } }));
     bodies.length = 0;
-    const { outs: after } = await sourceProvider.update(id, outs!, webfolder(subdomain, { secrets: { password: "pw-2" } }));
+    const { outs: after } = await sourceProvider.update(id, outs, webfolder(subdomain, { secrets: { password: "pw-2" } }));
     expect(patches()).toEqual([expect.objectContaining({ deployment: expect.objectContaining({ password: "pw-2" }) })]);
     expect(after).toMatchObject({ deploymentSecrets: { password: "pw-2" }, passwordSet: true });
   });
@@ -140,7 +140,7 @@ describe("update", () => {
     const subdomain = label("retype");
     const { id, outs } = await sourceProvider.create(webfolder(subdomain));
     const s3 = checkedSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: [subdomain], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } });
-    const { outs: after } = await sourceProvider.update(id, outs!, s3);
+    const { outs: after } = await sourceProvider.update(id, outs, s3);
     expect(after).toMatchObject({ deployment: { type: "s3", s3Bucket: "bucket" }, allowsUpload: false });
     expect(after).not.toHaveProperty("passwordSet");
     expect((await sourceProvider.read(id, after)).id).toBe(id);
@@ -173,7 +173,7 @@ describe("update", () => {
     const before = webfolder(label("options"));
     const { id, outs } = await sourceProvider.create(before);
     server.resetRequestCount();
-    const { outs: after } = await sourceProvider.update(id, outs!, { ...before, waitForDeployment: false });
+    const { outs: after } = await sourceProvider.update(id, outs, { ...before, waitForDeployment: false });
     expect(server.requestCount()).toBe(0);
     expect(after).toMatchObject({ waitForDeployment: false, name: "Photos" });
   });
@@ -185,10 +185,10 @@ describe("read", () => {
     const { id, outs } = await sourceProvider.create(webfolder(subdomain, { secrets: { password: "pw" } }));
     const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
     const current = await client.sources.get(id);
-    await client.sources.update(id, { name: "Changed elsewhere", deployment: { ...current.attributes.deployment, cache_ttl_error: 42 } as never });
+    await client.sources.update(id, { name: "Changed elsewhere", deployment: { ...current.attributes.deployment, cache_ttl_error: 42 } });
     await client.close();
     server.resetRequestCount();
-    const read = await sourceProvider.read(id, outs!);
+    const read = await sourceProvider.read(id, outs);
     expect(server.requestCount()).toBe(1);
     expect(read.props).toMatchObject({ name: "Changed elsewhere", deployment: { cacheTtlError: 42 }, deploymentSecrets: { password: "pw" } });
     expect(read.inputs).toMatchObject({ name: "Changed elsewhere", deployment: { cacheTtlError: 42 }, deploymentSecrets: { password: "pw" } });
@@ -198,7 +198,7 @@ describe("read", () => {
 
   it("returns no inputs for a Source unchanged since the state was written, so the engine keeps the inputs it has", async () => {
     const { id, outs } = await sourceProvider.create(webfolder(label("same"), { secrets: { password: "pw" } }));
-    const settled = await sourceProvider.read(id, outs!);
+    const settled = await sourceProvider.read(id, outs);
     // The state as the engine passes it back: the outputs and the serialized provider.
     const state = { ...settled.props, __provider: "serialized provider" };
     server.resetRequestCount();

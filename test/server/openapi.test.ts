@@ -312,8 +312,8 @@ describe("accuracy against the running server", () => {
       await check({ ...probe, key, body: operation === "POST /api/v1/sources" ? source("limit") : probe.body }, 429);
     }
 
-    for (const [path, operations] of Object.entries(document.paths) as [string, any][]) {
-      for (const [method, operation] of Object.entries(operations) as [string, any][]) {
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
         const name = `${method.toUpperCase()} ${path}`;
         const documented = Object.keys(operation.responses).map(Number).filter((status) => status !== 500);
         expect([...(seen.get(name) ?? [])].sort(), name).toEqual(documented.sort());

@@ -91,7 +91,7 @@ function rawRequest(method: string, path: string, key: string, body: unknown): P
     const request = http.request(
       { hostname, port, method, path, headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json", "content-length": Buffer.byteLength(text) } },
       (response) => {
-        response.resume().on("end", () => resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] as string | undefined }));
+        response.resume().on("end", () => resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] }));
       },
     );
     request.on("error", reject).end(text);

@@ -2,7 +2,7 @@
 // image served on loopback by this test, downloaded and checked with ffprobe; every failure path.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -40,7 +40,7 @@ function holdSlowRequests(): void {
 beforeAll(async () => {
   const png = testImage("photo", "png");
   const jpeg = testImage("photo", "jpg");
-  images = createServer(async (request, response) => {
+  const serveImage = async (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? "";
     if (url.startsWith("/slow/")) await slowGate;
     if (url.endsWith("/photo.png")) response.writeHead(200, { "content-type": "image/png" }).end(png);
@@ -65,6 +65,10 @@ beforeAll(async () => {
       response.on("error", () => undefined);
       more();
     } else response.writeHead(404, { "content-type": "text/plain" }).end("no such image");
+  };
+  // A failure while answering ends that response, not the test run (as an unhandled rejection).
+  images = createServer((request, response) => {
+    serveImage(request, response).catch((error: Error) => response.destroy(error));
   });
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   imagesUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;

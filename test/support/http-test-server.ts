@@ -27,7 +27,7 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const state = { connections: 0 };
-  const server = createServer(async (req, res) => {
+  const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? "/", "http://test");
@@ -45,6 +45,10 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
     } catch (error) {
       res.writeHead(599).end(String(error));
     }
+  };
+  // Reading the body fails when the client drops the connection: that response ends, not the test run.
+  const server = createServer((req, res) => {
+    answer(req, res).catch((error: Error) => res.destroy(error));
   });
   server.on("connection", (socket) => {
     state.connections++;

@@ -31,12 +31,12 @@ export async function startServeProcess(dbPath: string, args: string[] = [], env
     child.on("exit", (code, signal) => resolve({ code, signal })),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
       const match = READY_LINE.exec(output);
       if (match) resolve(match[1]!);
     });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     void exited.then(({ code, signal }) => reject(new Error(`serve exited (${code ?? signal}) before it was ready:\n${output}`)));
   });
   return {

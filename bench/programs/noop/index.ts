@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 
 const nothing: pulumi.dynamic.ResourceProvider = {
-  async create(inputs) {
+  async create(inputs: { key: string }) {
     return { id: String(inputs.key), outs: inputs };
   },
   async update(_id, _olds, news) {

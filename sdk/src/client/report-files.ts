@@ -37,11 +37,11 @@ export function parseCsv(text: Buffer, file: string): CsvTable {
   let header: string[] = [];
   let rows: Record<string, string>[];
   try {
-    rows = parse(text, {
+    rows = parse<Record<string, string>>(text, {
       bom: true,
       columns: (names: string[]) => (header = names),
       skip_empty_lines: true,
-    }) as Record<string, string>[];
+    });
   } catch (error) {
     throw new ReportFormatError(`file ${file}`, `is not valid CSV (${(error as Error).message})`);
   }

@@ -124,7 +124,7 @@ export function parseListQuery(
     const field = match[2]!;
     // Own keys only: `filter[constructor]` or `filter[__proto__]` name no filter (and are ignored).
     if (!Object.hasOwn(spec.filters, field)) continue;
-    const kind = (spec.filters as Record<string, FilterKind>)[field]!;
+    const kind = spec.filters[field]!;
     const text = single(name) ?? "";
     let value: string | boolean = text;
     if (kind.kind === "boolean") {

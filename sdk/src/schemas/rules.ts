@@ -182,7 +182,7 @@ export const httpUrlSchema = z
   .meta({ pattern: HTTP_URL_PATTERN });
 
 // Control characters are C0, DEL and C1.
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Basic-auth username and password toward the origin. */

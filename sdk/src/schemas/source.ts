@@ -191,7 +191,7 @@ function fieldNamesWhere(test: (schema: z.ZodType) => boolean): (type: SourceTyp
   return (type) => {
     let names = byType.get(type);
     if (names === undefined) {
-      names = Object.entries(deploymentFieldsByType[type])
+      names = Object.entries<z.ZodType>(deploymentFieldsByType[type])
         .filter(([, schema]) => test(schema))
         .map(([name]) => name);
       byType.set(type, names);
@@ -228,7 +228,7 @@ const ignoredOnInput = z.unknown().optional().transform(() => undefined);
 
 function deploymentInput(type: SourceType, relaxSecrets: boolean) {
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+  for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
     shape[name] = isReadOnly(schema) ? ignoredOnInput : relaxSecrets && isWriteOnly(schema) ? schema.optional() : schema;
   }
   // Each list is bounded on its own (stated in the OpenAPI document); this bounds the two together.
@@ -268,7 +268,7 @@ export const deploymentPatchSchema = deploymentUnion((type) => deploymentInput(t
 
 function deploymentResponse(type: SourceType) {
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+  for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
     if (!isWriteOnly(schema)) shape[name] = fieldAsReturned(schema);
   }
   return z.object({ type: z.literal(type), ...shape, annotation: z.string() });
@@ -373,7 +373,7 @@ export const sourceSchema = z.object({
 function selectedDeploymentSchema() {
   const shape: Record<string, z.ZodType> = { type: z.enum(SOURCE_TYPES).optional(), annotation: z.string().optional() };
   for (const type of SOURCE_TYPES) {
-    for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
+    for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
       if (!isWriteOnly(schema) && !(name in shape)) shape[name] = fieldAsReturned(schema).optional();
     }
   }

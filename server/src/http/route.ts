@@ -44,7 +44,7 @@ export interface RouteDefinition<B extends z.ZodType | undefined = z.ZodType | u
   summary: string;
   /** Media type of the success response; JSON:API by default. */
   mediaType?: string;
-  handler(context: RouteContext<B extends z.ZodType ? z.output<B> : undefined>): unknown;
+  handler: (context: RouteContext<B extends z.ZodType ? z.output<B> : undefined>) => unknown;
 }
 
 export type RegisteredRoute = Omit<RouteDefinition, "handler" | "route"> & {
@@ -68,7 +68,7 @@ declare module "fastify" {
   }
 }
 
-const NO_LIST: ParsedListQuery = Object.freeze({ all: [], any: [], sort: [], fields: null, page: { number: 0, size: 0 } }) as ParsedListQuery;
+const NO_LIST: ParsedListQuery = Object.freeze({ all: [], any: [], sort: [], fields: null, page: { number: 0, size: 0 } });
 
 export function defineRoute<B extends z.ZodType | undefined = undefined>(app: FastifyInstance, definition: RouteDefinition<B>): void {
   const { handler, route, ...rest } = definition;

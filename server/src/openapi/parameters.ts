@@ -77,7 +77,7 @@ function listParameters(spec: ListSpec): Parameter[] {
       schema: { type: "string", pattern: sortPattern(spec.sorts) },
     },
   ];
-  for (const [field, kind] of Object.entries(spec.filters as Record<string, FilterKind>)) {
+  for (const [field, kind] of Object.entries(spec.filters)) {
     parameters.push({ name: `filter[${field}]`, in: "query", required: false, description: `${filterDescription(kind)} on ${field}; filters combine with AND.`, schema: filterSchema(kind) });
     parameters.push({ name: `filter[or:${field}]`, in: "query", required: false, description: `${filterDescription(kind)} on ${field}; or: filters combine with OR.`, schema: filterSchema(kind) });
   }

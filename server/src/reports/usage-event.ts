@@ -88,7 +88,7 @@ export function parseUsageLines(text: string): UsageEvent[] {
     try {
       events.push(parseUsageEvent(JSON.parse(line)));
     } catch (error) {
-      throw new TypeError(`line ${index + 1}: ${(error as Error).message}`);
+      throw new TypeError(`line ${index + 1}: ${(error as Error).message}`, { cause: error });
     }
   });
   return events;

@@ -6,7 +6,7 @@
 // be used to scan ports or tell a closed port from a missing page.
 import * as dns from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import type { Dispatcher } from "undici";
+import type { buildConnector, Dispatcher, request as undiciRequest } from "undici";
 import { VIDEO_ERROR_CODES, VideoJobFailure } from "./failures";
 import { IMAGE_FORMATS, sniffImageFormat, type ImageFormat } from "./image-format";
 import { isPublicAddress } from "./public-address";
@@ -38,14 +38,14 @@ export type ImageFetcher = ReturnType<typeof createImageFetcher>;
 
 export function createImageFetcher(options: ImageFetchOptions) {
   const isAllowed = options.isAllowedAddress ?? (options.allowPrivateAddresses ? () => true : isPublicAddress);
-  const lookup = checkedLookup(options.lookup ?? (dns.lookup as LookupFunction), isAllowed);
+  const lookup = checkedLookup(options.lookup ?? dns.lookup, isAllowed);
   // Loaded on the first download: most processes importing the server (the CLI) never fetch an image.
-  let client: Promise<{ request: typeof import("undici").request; dispatcher: Dispatcher }> | undefined;
+  let client: Promise<{ request: typeof undiciRequest; dispatcher: Dispatcher }> | undefined;
   const loadClient = () =>
     (client ??= import("undici").then((undici) => {
       const connectVia = undici.buildConnector({ timeout: options.timeoutMs, lookup });
       // An IP literal (`http://127.0.0.1/`, or a redirect to one) is connected to without a lookup.
-      const connect: import("undici").buildConnector.connector = (target, callback) => {
+      const connect: buildConnector.connector = (target, callback) => {
         if (isIP(target.hostname) && !isAllowed(target.hostname)) callback(new RefusedAddressError(target.hostname), null);
         else connectVia(target, callback);
       };

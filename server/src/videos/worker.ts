@@ -81,7 +81,7 @@ export function createVideoWorker(options: VideoWorkerOptions) {
       if (stopping.signal.aborted) return;
       if (error instanceof VideoJobFailure) {
         // The caller sees the neutral message; the operator's log keeps the cause.
-        log.warn({ jobId: job.id, code: error.code, cause: String((error.cause as Error | undefined)?.message ?? error.cause ?? "") }, `video job errored: ${error.message}`);
+        log.warn({ jobId: job.id, code: error.code, cause: error.cause instanceof Error ? error.cause.message : typeof error.cause === "string" ? error.cause : "" }, `video job errored: ${error.message}`);
         jobs.errored(job.id, error.code, error.message);
       } else if (job.attempts + 1 >= MAX_RENDER_ATTEMPTS) {
         log.error({ err: error, jobId: job.id }, "video render failed; job errored");

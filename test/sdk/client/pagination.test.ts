@@ -117,7 +117,7 @@ describe("sources.iterate", () => {
     });
     const names: string[] = [];
     const error = await (async () => {
-      for await (const source of client(server!).sources.iterate()) names.push(source.attributes.name);
+      for await (const source of client(server).sources.iterate()) names.push(source.attributes.name);
     })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as Error).message).toContain("meta.pagination.nextPage");

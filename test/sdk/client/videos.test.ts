@@ -1,6 +1,6 @@
 // Video generation: plain JSON create, and the reference polling routine in both status vocabularies.
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, PermissionError, RequestValidationError, VideoJobFailedError, VideoJobTimeoutError, type VideoJob } from "@asset-delivery/sdk";
+import { createClient, PermissionError, type RequestValidationError, VideoJobFailedError, VideoJobTimeoutError, type VideoJob } from "@asset-delivery/sdk";
 import { errorDocument, videoJob } from "../../support/api-documents";
 import { FakeClock } from "../../support/fake-clock";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server";

@@ -7,6 +7,7 @@ export interface FileArgs {
 }
 
 // Serialized into the dynamic-provider plugin: it may only use what it requires itself.
+/* eslint-disable @typescript-eslint/no-require-imports -- see above */
 const fileProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: FileArgs) {
     require("node:fs").writeFileSync(inputs.path, inputs.content);
@@ -20,6 +21,7 @@ const fileProvider: pulumi.dynamic.ResourceProvider = {
     require("node:fs").rmSync(id, { force: true });
   },
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export class SmokeFile extends pulumi.dynamic.Resource {
   constructor(name: string, args: FileArgs) {

@@ -19,7 +19,7 @@ const valueOf = (name: string, field: string) => secretValues!.apply((all) => al
 const sources = Object.entries(declared).map(([name, args]) => {
   const secrets = Object.fromEntries((secretFields[name] ?? []).map((field) => [field, valueOf(name, field)]));
   const plain = Object.fromEntries((plainFields[name] ?? []).map((field) => [field, pulumi.unsecret(valueOf(name, field))]));
-  return new Source(name, { ...args, deployment: { ...args.deployment, ...secrets, ...plain } as SourceArgs["deployment"] });
+  return new Source(name, { ...args, deployment: { ...args.deployment, ...secrets, ...plain } });
 });
 
 export const ids = Object.fromEntries(sources.map((source, i) => [Object.keys(declared)[i]!, source.id]));

@@ -1,0 +1,8 @@
+// Types of report.cjs, for the TypeScript benchmark.
+export interface Check {
+  pass: boolean;
+  text: string;
+}
+export function median(values: readonly number[]): number;
+export function check(label: string, value: number, target: number, options?: { atMost?: boolean; unit?: string; describe?: string }): Check;
+export function summarize(name: string, checks: readonly Check[]): void;
