@@ -23,7 +23,7 @@ export function sourcesFromConfig(config: pulumi.Config = new pulumi.Config(), {
           .filter((field) => !(field in args.deployment))
           .map((field) => [field, sourceSecrets.apply((all) => all[name]?.[field])]),
       );
-      return [name, new Source(name, { ...args, deployment: { ...args.deployment, ...secrets } as SourceArgs["deployment"] })];
+      return [name, new Source(name, { ...args, deployment: { ...args.deployment, ...secrets } })];
     }),
   );
 }

@@ -107,7 +107,7 @@ function splitDeployment(source: Source): { deployment: CamelDeployment; readOnl
   const writable: Record<string, unknown> = {};
   const readOnly: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(deployment)) (readOnlyNames.has(key) ? readOnly : writable)[key] = value;
-  return { deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") }, readOnly: renameDeployment(readOnly, "toCamel") as SourceReadOnlyValues };
+  return { deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") }, readOnly: renameDeployment(readOnly, "toCamel") };
 }
 
 /** The camelCase deployment a Source has on the server, without its read-only fields. */

@@ -8,7 +8,7 @@ import { createSource } from "@asset-delivery/provider/dist/lifecycle/create";
 import { updateSource } from "@asset-delivery/provider/dist/lifecycle/update";
 import type { Session } from "@asset-delivery/provider/dist/session";
 import { apiAttributes } from "@asset-delivery/provider/dist/source-state";
-import { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
+import type { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
 import { ReadCoalescer } from "@asset-delivery/provider/dist/read-coalescer";
 import { checkedSource } from "../support/checked-source";
 import { startTestServer, type TestServer } from "../support/server";

@@ -23,7 +23,7 @@ export function parseFilters(values: readonly string[]): SourceQuery {
     if (field in target) throw new UsageError(`--filter "${text}": ${orPrefix ?? ""}${field} is given twice (the API takes one value per filter)`);
     target[field] = filterValue(text, kind, raw);
   }
-  return { ...(Object.keys(filter).length > 0 && { filter }), ...(Object.keys(or).length > 0 && { or }) } as SourceQuery;
+  return { ...(Object.keys(filter).length > 0 && { filter }), ...(Object.keys(or).length > 0 && { or }) };
 }
 
 function filterValue(text: string, kind: FilterKind, raw: string): string | boolean {

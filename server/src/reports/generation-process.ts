@@ -29,7 +29,7 @@ export type GenerationReply = { id: number; ok: true; generated: number } | { id
 
 export interface GenerationProcess {
   /** Generates the account's missing reports of the day; resolves with how many it generated. */
-  generate(account: Account, date: ReportDate): Promise<number>;
+  generate: (account: Account, date: ReportDate) => Promise<number>;
   /** Ends the process; a job in progress is abandoned (generation is idempotent: it is redone later). */
   close(): Promise<void>;
 }
