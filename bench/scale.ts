@@ -26,13 +26,10 @@ import { createClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
 import { programStack, type ProgramStack } from "../test/provider/e2e/program-stack";
 import { repoRoot } from "../test/support/pulumi";
 
-// CommonJS helpers shared with the .mjs benchmarks.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createBenchData, startServe } = require("./lib/serve.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { check, summarize } = require("./lib/report.cjs");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startCountingProxy } = require("./lib/counting-proxy.cjs");
+// CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).
+import { startCountingProxy } from "./lib/counting-proxy.cjs";
+import { check, summarize } from "./lib/report.cjs";
+import { createBenchData, startServe } from "./lib/serve.cjs";
 
 // The Pulumi programs this starts find their own TypeScript settings.
 delete process.env.TS_NODE_PROJECT;

@@ -36,18 +36,18 @@ describe("purgeAfterUpdate", () => {
     const { id, outs } = await sourceProvider.create(declared(subdomain));
     expect(purgedUrls(id)).toEqual([]); // never on create
 
-    const { outs: renamed } = await sourceProvider.update(id, outs!, declared(subdomain, { name: "Renamed" }));
+    const { outs: renamed } = await sourceProvider.update(id, outs, declared(subdomain, { name: "Renamed" }));
     expect(purgedUrls(id)).toEqual([]); // a rename does not change rendering
 
     server.resetRequestCount();
-    const { outs: rendered } = await sourceProvider.update(id, renamed!, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
+    const { outs: rendered } = await sourceProvider.update(id, renamed, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
     expect(server.requestCount("POST", "/api/v1/purge")).toBe(2);
     expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/hero.jpg`, `https://${subdomain}.example.com/banner.png`]);
 
     // The same declaration again: nothing changes, nothing is purged.
-    await sourceProvider.update(id, rendered!, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
+    await sourceProvider.update(id, rendered, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
     // A change that is not about rendering (another custom domain): no purge either.
-    await sourceProvider.update(id, rendered!, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" }, customDomains: [`${subdomain}.example.com`, `${subdomain}.example.org`] } }));
+    await sourceProvider.update(id, rendered, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" }, customDomains: [`${subdomain}.example.com`, `${subdomain}.example.org`] } }));
     expect(purgedUrls(id)).toHaveLength(2);
   });
 
@@ -58,7 +58,7 @@ describe("purgeAfterUpdate", () => {
   ])("counts a change of %s as a rendering change", async (_field, deployment) => {
     const subdomain = `purge-field-${++labels}`;
     const { id, outs } = await sourceProvider.create(declared(subdomain, { purgeAfterUpdate: ["/a.jpg"] }));
-    await sourceProvider.update(id, outs!, declared(subdomain, { deployment, purgeAfterUpdate: ["/a.jpg"] }));
+    await sourceProvider.update(id, outs, declared(subdomain, { deployment, purgeAfterUpdate: ["/a.jpg"] }));
     expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/a.jpg`]);
   });
 
@@ -68,7 +68,7 @@ describe("purgeAfterUpdate", () => {
     const subdomain = `purge-warn-${++labels}`;
     const targets = ["https://elsewhere.example.org/a.jpg", "/b.jpg"];
     const { id, outs } = await sourceProvider.create(declared(subdomain, { purgeAfterUpdate: targets }));
-    const { outs: updated } = await sourceProvider.update(id, outs!, declared(subdomain, { deployment: { cacheTtlError: 120 }, purgeAfterUpdate: targets }));
+    const { outs: updated } = await sourceProvider.update(id, outs, declared(subdomain, { deployment: { cacheTtlError: 120 }, purgeAfterUpdate: targets }));
     expect(updated).toMatchObject({ deployment: { cacheTtlError: 120 } });
     expect(warnings).toEqual([expect.stringMatching(/purging https:\/\/elsewhere\.example\.org\/a\.jpg after the update failed \(the update itself succeeded\): .*url: the host/)]);
     expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/b.jpg`]);

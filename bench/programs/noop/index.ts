@@ -8,7 +8,7 @@ const nothing: pulumi.dynamic.ResourceProvider = {
   async create(inputs: { key: string }) {
     return { id: String(inputs.key), outs: inputs };
   },
-  async update(_id, _olds, news) {
+  async update(_id: string, _olds: unknown, news: { key: string }) {
     return { outs: news };
   },
 };

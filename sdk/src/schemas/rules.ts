@@ -43,7 +43,7 @@ const AFFECTS_RENDERING = "x-affects-rendering";
  * need purging, spec 3.1).
  */
 export function affectsRendering<T extends z.ZodType>(schema: T): T {
-  return schema.meta({ ...schema.meta(), [AFFECTS_RENDERING]: true }) as T;
+  return schema.meta({ ...schema.meta(), [AFFECTS_RENDERING]: true });
 }
 
 export function isRenderingField(schema: z.ZodType): boolean {

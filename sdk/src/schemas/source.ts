@@ -25,7 +25,6 @@ import {
   prefixSchema,
   presenceFlag,
   presenceOf,
-  readOnly,
   type ReadOnly,
   regionSchema,
   s3BucketSchema,

@@ -16,6 +16,13 @@
 // Not implemented (the gRPC "unimplemented" error): code generation (`pulumi convert`, `pulumi
 // package gen-sdk`), RunPlugin (providers written as Node.js plugin projects), Pack, Link,
 // policy packs. Inline programs of the Automation API need no language host at all.
+//
+// Credit: what the engine and users see from Run mirrors Pulumi's own host (pulumi/pulumi,
+// sdk/nodejs/cmd/pulumi-language-nodejs/main.go, Apache-2.0), written anew here: the exit code 32
+// that @pulumi/pulumi's run script uses after it has reported an error (answered with Bail, so
+// nothing more is printed), and the messages "Program exited with non-zero exit code: %d",
+// "Program exited due to a signal", "Problem executing program (could not run language executor)"
+// and "could not find node on the $PATH".
 package main
 
 import (
