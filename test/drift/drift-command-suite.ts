@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { createClient, type AssetDeliveryClient, type Source, type SourcePatchAttributes } from "@asset-delivery/sdk";
+import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import type { Profile } from "@asset-delivery/server";
 import { startTestServer, type TestServer } from "../support/server";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../provider/e2e/program-stack";
@@ -67,7 +67,7 @@ export function driftCommandSuite(profile: Profile): void {
   /** A PATCH of the whole deployment as the server has it, with some fields changed: how an operator edits a Source by hand. */
   async function editDeployment(id: string, changes: Record<string, unknown>): Promise<Source> {
     const live = await client.sources.get(id);
-    return client.sources.update(id, { deployment: { ...live.attributes.deployment, ...changes } as SourcePatchAttributes["deployment"] });
+    return client.sources.update(id, { deployment: { ...live.attributes.deployment, ...changes } });
   }
 
   beforeAll(async () => {

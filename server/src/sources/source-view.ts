@@ -1,13 +1,13 @@
 // A stored Source as the API returns it (spec 2.2): the deployment with its computed read-only
 // flags, no write-only value, and the secure URL token only while secure URLs are on.
-import { selectFields, type Source, type SourceAttributes, type SourceType } from "@asset-delivery/sdk";
+import { selectFields, type Source, type SourceAttributes } from "@asset-delivery/sdk";
 import { computedFlags, type PublicDeployment } from "./source-record";
 import type { SourceRow } from "./source-store";
 
 /** The resource of a row read for a response (the serializer orders its keys). */
 export function sourceResource(row: SourceRow, secureUrlToken: string | null): Source {
   const stored = JSON.parse(row.deployment) as PublicDeployment;
-  const deployment = { ...stored, ...computedFlags(stored.type as SourceType, JSON.parse(row.secrets) as Record<string, unknown>) };
+  const deployment = { ...stored, ...computedFlags(stored.type, JSON.parse(row.secrets) as Record<string, unknown>) };
   const attributes = {
     date_deployed: row.date_deployed,
     deployment,

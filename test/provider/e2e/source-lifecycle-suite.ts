@@ -109,7 +109,7 @@ export function sourceLifecycleSuite(profile: Profile): void {
     it("refresh shows changes made behind Pulumi's back, and up restores the declared state", async () => {
       await client.sources.update(ids.assets!, { name: "Renamed by hand" });
       const current = (await serverSource("photos")).attributes.deployment;
-      await client.sources.update(ids.photos!, { deployment: { ...current, secure_url_enabled: true } as never });
+      await client.sources.update(ids.photos!, { deployment: { ...current, secure_url_enabled: true } });
       const refreshed: Record<string, unknown>[] = [];
       const refresh = await counted(() =>
         program.stack.refresh({ onEvent: (event) => void (event.resOutputsEvent && refreshed.push(event.resOutputsEvent.metadata.new?.outputs ?? {})) }),
