@@ -16,6 +16,11 @@ const sources = Object.entries(sourcesFromConfig(undefined, { required: true }))
 export const summary = Object.fromEntries(
   sources.map(([name, source]) => [
     name,
-    { id: source.id, status: source.deploymentStatus, subdomains: source.deployment.apply((d) => d.serviceSubdomains), customDomains: source.deployment.apply((d) => d.customDomains) },
+    {
+      id: source.id,
+      status: source.deploymentStatus,
+      subdomains: source.deployment.apply((d) => d.serviceSubdomains),
+      customDomains: source.deployment.apply((d) => d.customDomains),
+    },
   ]),
 );

@@ -35,7 +35,10 @@ const TARGETS = { refreshRequests: 3, refreshRatio: 1.3, previewRequests: 0, upR
 /** `count` webproxy Sources named after `prefix`, as the test program declares them. */
 function sources(prefix: string, count: number) {
   return Object.fromEntries(
-    Array.from({ length: count }, (_, i) => [`${prefix}-${i}`, { name: `${prefix} ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`${prefix}-${i}`] } }]),
+    Array.from({ length: count }, (_, i) => [
+      `${prefix}-${i}`,
+      { name: `${prefix} ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`${prefix}-${i}`] } },
+    ]),
   );
 }
 
@@ -74,11 +77,16 @@ async function main(): Promise<void> {
     await serveWith("off");
     const up = { sources: [] as number[], noop: [] as number[] };
     for (let round = 0; round < ROUNDS; round++) {
-      const fresh = await stack(sourcesProgram, `new${round}`, { "assetdelivery:pacing": "false", sources: sources(`new${round}`, NEW_SOURCES) });
+      const fresh = await stack(sourcesProgram, `new${round}`, {
+        "assetdelivery:pacing": "false",
+        sources: sources(`new${round}`, NEW_SOURCES),
+      });
       const freshNoop = await stack(NOOP_PROGRAM, `noop${round}`, { names: names(`noop${round}`, NEW_SOURCES) });
       up.sources.push(await seconds(() => fresh.stack.up()));
       up.noop.push(await seconds(() => freshNoop.stack.up()));
-      console.log(`  up of ${NEW_SOURCES} round ${round + 1}: sources ${up.sources.at(-1)!.toFixed(1)} s, no-op ${up.noop.at(-1)!.toFixed(1)} s`);
+      console.log(
+        `  up of ${NEW_SOURCES} round ${round + 1}: sources ${up.sources.at(-1)!.toFixed(1)} s, no-op ${up.noop.at(-1)!.toFixed(1)} s`,
+      );
     }
 
     // Up of new Sources with the spec's limits and the client's pacing on.
@@ -94,7 +102,9 @@ async function main(): Promise<void> {
     );
     const refused = proxy.counts.byStatus[429] ?? 0;
     const rateLimitShown = /\b429\b|TooManyRequests|rate limit/i.test(shown + (failure ?? ""));
-    console.log(`  up of ${NEW_SOURCES} at the spec's limits: ${pacedSeconds.toFixed(1)} s, ${failure ? `failed: ${failure.slice(0, 300)}` : "succeeded"}; server answered 429 ${refused} times; shown to the user: ${rateLimitShown ? "yes" : "no"}`);
+    console.log(
+      `  up of ${NEW_SOURCES} at the spec's limits: ${pacedSeconds.toFixed(1)} s, ${failure ? `failed: ${failure.slice(0, 300)}` : "succeeded"}; server answered 429 ${refused} times; shown to the user: ${rateLimitShown ? "yes" : "no"}`,
+    );
 
     const upSources = median(up.sources);
     const upNoop = median(up.noop);
@@ -121,7 +131,9 @@ async function main(): Promise<void> {
       refresh.sources.push(await seconds(() => big.stack.refresh()));
       refresh.requests.push(proxy.counts.requests);
       refresh.noop.push(await seconds(() => bigNoop.stack.refresh()));
-      console.log(`  refresh round ${round + 1}: sources ${refresh.sources.at(-1)!.toFixed(1)} s (${proxy.counts.requests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${refresh.noop.at(-1)!.toFixed(1)} s`);
+      console.log(
+        `  refresh round ${round + 1}: sources ${refresh.sources.at(-1)!.toFixed(1)} s (${proxy.counts.requests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${refresh.noop.at(-1)!.toFixed(1)} s`,
+      );
     }
     proxy.reset();
     const previewSeconds = await seconds(() => big.stack.preview({ expectNoChanges: true }));

@@ -21,7 +21,11 @@ const DAY_SECONDS = 86_400;
 async function api(url, key, method = "GET", body) {
   const response = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json", ...(body && { "content-type": "application/vnd.api+json" }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      accept: "application/vnd.api+json",
+      ...(body && { "content-type": "application/vnd.api+json" }),
+    },
     body: body && JSON.stringify(body),
   });
   const json = await response.json();
@@ -43,13 +47,17 @@ function steadyLoad(url, key, { until, durationS }) {
   const inFlight = new Set();
   const send = (dueAt) => {
     const done = new Promise((resolve) => {
-      const request = http.get(url, { agent, headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json" } }, (response) => {
-        response.resume().on("end", () => {
-          if (response.statusCode === 200) latencies.push([performance.now() - dueAt, dueAt - startedAt]);
-          else failures++;
-          resolve();
-        });
-      });
+      const request = http.get(
+        url,
+        { agent, headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json" } },
+        (response) => {
+          response.resume().on("end", () => {
+            if (response.statusCode === 200) latencies.push([performance.now() - dueAt, dueAt - startedAt]);
+            else failures++;
+            resolve();
+          });
+        },
+      );
       request.on("error", () => (failures++, resolve()));
     });
     inFlight.add(done);
@@ -73,7 +81,13 @@ function steadyLoad(url, key, { until, durationS }) {
       if (failures) return reject(new Error(`${url}: ${failures} requests failed`));
       // The first seconds measure a cold server (connections, JIT), not the generation: left out of both runs.
       const sorted = latencies.filter(([, dueAfter]) => dueAfter >= WARM_UP_MS).sort((x, y) => x[0] - y[0]);
-      if (process.env.BENCH_DEBUG) console.log(sorted.slice(-15).map(([l, t]) => `${l.toFixed(0)}ms@${(t / 1000).toFixed(2)}s`).join(" "));
+      if (process.env.BENCH_DEBUG)
+        console.log(
+          sorted
+            .slice(-15)
+            .map(([l, t]) => `${l.toFixed(0)}ms@${(t / 1000).toFixed(2)}s`)
+            .join(" "),
+        );
       const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))][0] * 10) / 10;
       resolve({ p99: at(0.99), p50: at(0.5), max: at(1), total: sorted.length, seconds: (performance.now() - startedAt) / 1000 });
     };
@@ -92,7 +106,10 @@ try {
   const ids = [];
   for (let i = 0; i < SOURCES; i++) {
     const created = await api(`${server.url}/api/v1/sources`, data.key, "POST", {
-      data: { type: "sources", attributes: { name: `stall ${i}`, deployment: { type: "webproxy", service_subdomains: [`stall-${process.pid}-${i}`] } } },
+      data: {
+        type: "sources",
+        attributes: { name: `stall ${i}`, deployment: { type: "webproxy", service_subdomains: [`stall-${process.pid}-${i}`] } },
+      },
     });
     ids.push(created.data.id);
   }
@@ -106,7 +123,9 @@ try {
     db.close();
   }
   const expectedReports = reportTypesFor({ plan: "enterprise", disabledReports: [] }).length;
-  console.log(`reports-stall: ${seeded.events} usage events on ${seeded.days[0]} over ${SOURCES} Sources; GET at a steady ${RATE} requests/s`);
+  console.log(
+    `reports-stall: ${seeded.events} usage events on ${seeded.days[0]} over ${SOURCES} Sources; GET at a steady ${RATE} requests/s`,
+  );
 
   // Loaded: from the server's start until its reports are listed.
   const startedAt = performance.now();
@@ -121,13 +140,18 @@ try {
     }
   })();
   const during = await steadyLoad(target, data.key, { until: generated });
-  console.log(`  during generation (${generationS.toFixed(1)} s from start): p99 ${during.p99} ms, p50 ${during.p50} ms, max ${during.max} ms, ${during.total} requests`);
+  console.log(
+    `  during generation (${generationS.toFixed(1)} s from start): p99 ${during.p99} ms, p50 ${during.p50} ms, max ${during.max} ms, ${during.total} requests`,
+  );
   const idle = await steadyLoad(target, data.key, { durationS: Math.max(5, Math.round(during.seconds)) });
   console.log(`  idle: p99 ${idle.p99} ms, p50 ${idle.p50} ms, max ${idle.max} ms, ${idle.total} requests`);
 
   summarize("reports-stall", [
     check("p99 during generation", during.p99, TARGETS.p99Ms, { atMost: true, unit: " ms" }),
-    check("p99 during/idle", Math.round((during.p99 / Math.max(1, idle.p99)) * 100) / 100, TARGETS.ratio, { atMost: true, describe: `(idle p99 ${idle.p99} ms)` }),
+    check("p99 during/idle", Math.round((during.p99 / Math.max(1, idle.p99)) * 100) / 100, TARGETS.ratio, {
+      atMost: true,
+      describe: `(idle p99 ${idle.p99} ms)`,
+    }),
   ]);
 } finally {
   await server?.stop();

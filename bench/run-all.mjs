@@ -14,9 +14,16 @@ const BENCHMARKS = {
   server: { args: [path.join(here, "server.mjs")], env: {} },
   sdk: { args: [path.join(here, "sdk.mjs")], env: {} },
   "reports-stall": { args: [path.join(here, "reports-stall.mjs")], env: {} },
-  provider: { args: ["-r", "ts-node/register", path.join(here, "provider.ts")], env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") } },
+  provider: {
+    args: ["-r", "ts-node/register", path.join(here, "provider.ts")],
+    env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
+  },
   // Not in the default run: 1,000-Source stacks take long on a shared machine. `npm run bench -- scale`.
-  scale: { args: ["-r", "ts-node/register", path.join(here, "scale.ts")], env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") }, optIn: true },
+  scale: {
+    args: ["-r", "ts-node/register", path.join(here, "scale.ts")],
+    env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
+    optIn: true,
+  },
 };
 
 const chosen = process.argv.slice(2);
@@ -36,7 +43,9 @@ function run(name) {
       const lines = chunk.toString().trim().split("\n");
       lastLine = lines[lines.length - 1] || lastLine;
     });
-    child.on("exit", (code, signal) => resolve({ name, ok: code === 0, summary: lastLine.startsWith("bench ") ? lastLine : `bench ${name}: failed (${code ?? signal})` }));
+    child.on("exit", (code, signal) =>
+      resolve({ name, ok: code === 0, summary: lastLine.startsWith("bench ") ? lastLine : `bench ${name}: failed (${code ?? signal})` }),
+    );
   });
 }
 

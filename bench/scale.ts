@@ -35,7 +35,16 @@ import { createBenchData, startServe } from "./lib/serve.cjs";
 delete process.env.TS_NODE_PROJECT;
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,300,1000").split(",").map(Number);
-const TARGETS = { refreshRequests: 12, refreshRatio: 1.25, previewRequests: 0, previewRatio: 1.2, changedPatches: 1, upRatio: 1.2, importGets: 12, importPatches: 0 };
+const TARGETS = {
+  refreshRequests: 12,
+  refreshRatio: 1.25,
+  previewRequests: 0,
+  previewRatio: 1.2,
+  changedPatches: 1,
+  upRatio: 1.2,
+  importGets: 12,
+  importPatches: 0,
+};
 const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
 const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
 const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
@@ -60,7 +69,8 @@ async function seconds<T>(run: () => Promise<T>): Promise<{ seconds: number; res
 /** Requests by method (GET, PATCH, ...) that passed the proxy since its last reset. */
 function byMethod(proxy: Proxy): Record<string, number> {
   const methods: Record<string, number> = {};
-  for (const [request, count] of Object.entries(proxy.counts.byRequest)) methods[request.split(" ")[0]!] = (methods[request.split(" ")[0]!] ?? 0) + count;
+  for (const [request, count] of Object.entries(proxy.counts.byRequest))
+    methods[request.split(" ")[0]!] = (methods[request.split(" ")[0]!] ?? 0) + count;
   return methods;
 }
 
@@ -69,7 +79,15 @@ function handMade(size: number, count: number): SourceCreateAttributes[] {
   return Array.from({ length: count }, (_, i) =>
     i % 2 === 0
       ? { name: `Scale ${size} proxy ${i}`, deployment: { type: "webproxy", service_subdomains: [`s${size}-${i}`] } }
-      : { name: `Scale ${size} folder ${i}`, deployment: { type: "webfolder", service_subdomains: [`s${size}-${i}`], webfolder_base_url: `https://origin.example.com/${i}/`, cache_ttl_error: 60 } },
+      : {
+          name: `Scale ${size} folder ${i}`,
+          deployment: {
+            type: "webfolder",
+            service_subdomains: [`s${size}-${i}`],
+            webfolder_base_url: `https://origin.example.com/${i}/`,
+            cache_ttl_error: 60,
+          },
+        },
   );
 }
 
@@ -113,7 +131,12 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     let shown = "";
     const adopted = await seconds(() => sources.stack.up({ onOutput: (text: string) => (shown += text) }));
     const methods = byMethod(proxy);
-    const adoption = { GET: methods.GET ?? 0, PATCH: methods.PATCH ?? 0, refused: proxy.counts.byStatus[429] ?? 0, shown: /\b429\b|TooManyRequests|rate limit/i.test(shown) };
+    const adoption = {
+      GET: methods.GET ?? 0,
+      PATCH: methods.PATCH ?? 0,
+      refused: proxy.counts.byStatus[429] ?? 0,
+      shown: /\b429\b|TooManyRequests|rate limit/i.test(shown),
+    };
     const creates = adopted.result.summary.resourceChanges?.create ?? 0;
     console.log(
       `  ${size}: import ${imported.seconds.toFixed(1)} s (${importRequests} requests); up adopting ${creates - 1}: ${adopted.seconds.toFixed(1)} s, ` +
@@ -125,14 +148,18 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     const refresh = await seconds(() => sources.stack.refresh());
     const refreshRequests = proxy.counts.requests;
     const noopRefresh = await seconds(() => noop.stack.refresh());
-    console.log(`  ${size}: refresh ${refresh.seconds.toFixed(1)} s (${refreshRequests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${noopRefresh.seconds.toFixed(1)} s`);
+    console.log(
+      `  ${size}: refresh ${refresh.seconds.toFixed(1)} s (${refreshRequests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${noopRefresh.seconds.toFixed(1)} s`,
+    );
 
     // Preview of the unchanged stacks.
     proxy.reset();
     const preview = await seconds(() => sources.stack.preview({ expectNoChanges: true }));
     const previewRequests = proxy.counts.requests;
     const noopPreview = await seconds(() => noop.stack.preview({ expectNoChanges: true }));
-    console.log(`  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s`);
+    console.log(
+      `  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s`,
+    );
 
     // Up with one changed resource on each side.
     const module = path.join(sources.workDir, MODULE);
@@ -142,11 +169,19 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     const changed = await seconds(() => sources.stack.up());
     const changedPatches = byMethod(proxy).PATCH ?? 0;
     const noopChanged = await seconds(() => noop.stack.up());
-    console.log(`  ${size}: up with one change ${changed.seconds.toFixed(1)} s (${changedPatches} PATCH, ${proxy.counts.requests} requests), no-op ${noopChanged.seconds.toFixed(1)} s`);
+    console.log(
+      `  ${size}: up with one change ${changed.seconds.toFixed(1)} s (${changedPatches} PATCH, ${proxy.counts.requests} requests), no-op ${noopChanged.seconds.toFixed(1)} s`,
+    );
 
     return {
       size,
-      import: { seconds: imported.seconds + adopted.seconds, gets: adoption.GET, patches: adoption.PATCH, refused: adoption.refused, shown: adoption.shown },
+      import: {
+        seconds: imported.seconds + adopted.seconds,
+        gets: adoption.GET,
+        patches: adoption.PATCH,
+        refused: adoption.refused,
+        shown: adoption.shown,
+      },
       refresh: { requests: refreshRequests, ratio: refresh.seconds / noopRefresh.seconds },
       preview: { requests: previewRequests, ratio: preview.seconds / noopPreview.seconds },
       changed: { patches: changedPatches, ratio: changed.seconds / noopChanged.seconds },
@@ -179,14 +214,28 @@ async function main(): Promise<void> {
   }
   const largest = results[results.length - 1]!;
   const checks = [
-    check("refresh requests (max)", Math.max(...results.map((r) => r.refresh.requests)), TARGETS.refreshRequests, { atMost: true, unit: "" }),
+    check("refresh requests (max)", Math.max(...results.map((r) => r.refresh.requests)), TARGETS.refreshRequests, {
+      atMost: true,
+      unit: "",
+    }),
     check(`refresh at ${largest.size}`, largest.refresh.ratio, TARGETS.refreshRatio, { atMost: true, describe: "no-op" }),
-    check("preview requests (max)", Math.max(...results.map((r) => r.preview.requests)), TARGETS.previewRequests, { atMost: true, unit: "" }),
+    check("preview requests (max)", Math.max(...results.map((r) => r.preview.requests)), TARGETS.previewRequests, {
+      atMost: true,
+      unit: "",
+    }),
     check(`preview at ${largest.size}`, largest.preview.ratio, TARGETS.previewRatio, { atMost: true, describe: "no-op" }),
-    check("one-change PATCHes (max)", Math.max(...results.map((r) => r.changed.patches)), TARGETS.changedPatches, { atMost: true, unit: "" }),
+    check("one-change PATCHes (max)", Math.max(...results.map((r) => r.changed.patches)), TARGETS.changedPatches, {
+      atMost: true,
+      unit: "",
+    }),
     check(`up with one change at ${largest.size}`, largest.changed.ratio, TARGETS.upRatio, { atMost: true, describe: "no-op" }),
     check("import+up GETs (max)", Math.max(...results.map((r) => r.import.gets)), TARGETS.importGets, { atMost: true, unit: "" }),
-    check("import+up PATCHes + 429s shown", Math.max(...results.map((r) => r.import.patches + (r.import.shown ? 1 : 0))), TARGETS.importPatches, { atMost: true, unit: "" }),
+    check(
+      "import+up PATCHes + 429s shown",
+      Math.max(...results.map((r) => r.import.patches + (r.import.shown ? 1 : 0))),
+      TARGETS.importPatches,
+      { atMost: true, unit: "" },
+    ),
   ];
   summarize("scale", checks);
 }

@@ -56,7 +56,9 @@ try {
   const sdk = median(times.sdk);
   const raw = median(times.raw);
   console.log(`rounds (sdk/raw µs per call): ${times.sdk.map((t, i) => `${t.toFixed(0)}/${times.raw[i].toFixed(0)}`).join(" ")}`);
-  console.log(`sources.get: sdk ${sdk.toFixed(0)} µs/call (${(1e6 / sdk).toFixed(0)} calls/s), raw undici ${raw.toFixed(0)} µs/call (${(1e6 / raw).toFixed(0)} calls/s)`);
+  console.log(
+    `sources.get: sdk ${sdk.toFixed(0)} µs/call (${(1e6 / sdk).toFixed(0)} calls/s), raw undici ${raw.toFixed(0)} µs/call (${(1e6 / raw).toFixed(0)} calls/s)`,
+  );
   summarize("sdk", [check("sources.get", raw / sdk, Number(TARGET.toFixed(2)), { describe: "raw undici speed" })]);
 } finally {
   await client.close();

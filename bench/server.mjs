@@ -22,7 +22,11 @@ const LIST_QUERY = "filter[deployment.type]=webfolder&filter[name]=bench&sort=-n
 async function api(url, key, method = "GET", body) {
   const response = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json", ...(body && { "content-type": "application/vnd.api+json" }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      accept: "application/vnd.api+json",
+      ...(body && { "content-type": "application/vnd.api+json" }),
+    },
     body: body && JSON.stringify(body),
   });
   const bytes = Buffer.from(await response.arrayBuffer());
@@ -36,9 +40,16 @@ async function seed(url, key) {
   for (let i = 0; i < SOURCES; i++) {
     const deployment =
       i % 2 === 0
-        ? { type: "webfolder", service_subdomains: [`bench-${i}`], webfolder_base_url: "https://origin.example.com/images/", default_params: { w: 800, q: 75 } }
+        ? {
+            type: "webfolder",
+            service_subdomains: [`bench-${i}`],
+            webfolder_base_url: "https://origin.example.com/images/",
+            default_params: { w: 800, q: 75 },
+          }
         : { type: "s3", service_subdomains: [`bench-${i}`], s3_access_key: "AKIABENCH", s3_bucket: "bench", s3_secret_key: "bench-secret" };
-    const created = await api(`${url}/api/v1/sources`, key, "POST", { data: { type: "sources", attributes: { name: `bench source ${String(i).padStart(3, "0")}`, deployment } } });
+    const created = await api(`${url}/api/v1/sources`, key, "POST", {
+      data: { type: "sources", attributes: { name: `bench source ${String(i).padStart(3, "0")}`, deployment } },
+    });
     firstId ??= JSON.parse(created.body.toString()).data.id;
   }
   return firstId;
@@ -55,7 +66,12 @@ async function load(server, target, key) {
 function autocannonRun(url, key) {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url, connections: CONNECTIONS, duration: DURATION, headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json" } },
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json" },
+      },
       (error, result) => {
         if (error) return reject(error);
         if (result.non2xx || result.errors) return reject(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
@@ -67,7 +83,9 @@ function autocannonRun(url, key) {
 
 const data = createBenchData();
 const profileDir = process.env.BENCH_PROFILE;
-const real = await startServe(data.dbPath, ["--rate-limits", "off"], { nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [] });
+const real = await startServe(data.dbPath, ["--rate-limits", "off"], {
+  nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
+});
 let bare;
 try {
   const id = await seed(real.url, data.key);
@@ -81,7 +99,9 @@ try {
   }
   const capturedFile = path.join(data.dir, "captured.json");
   fs.writeFileSync(capturedFile, JSON.stringify(captured));
-  bare = await startChild(path.join(REPO_ROOT, "bench", "lib", "bare-server.mjs"), [capturedFile], { ready: /bare server listening on (http:\/\/\S+)/ });
+  bare = await startChild(path.join(REPO_ROOT, "bench", "lib", "bare-server.mjs"), [capturedFile], {
+    ready: /bare server listening on (http:\/\/\S+)/,
+  });
   console.log(`server: ${SOURCES} Sources; ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds; list page: ?${LIST_QUERY}`);
 
   const runs = { get: { real: [], bare: [] }, list: { real: [], bare: [] } };
@@ -90,10 +110,15 @@ try {
     // Warm-up: JIT and SQLite's page cache, on both.
     for (const server of [real, bare]) await load(server, target, data.key);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [label, server] of [["real", real], ["bare", bare]]) {
+      for (const [label, server] of [
+        ["real", real],
+        ["bare", bare],
+      ]) {
         const run = await load(server, target, data.key);
         runs[name][label].push(run);
-        console.log(`  ${name} round ${round + 1} ${label}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} ms, server CPU ${run.cpuUsPerRequest.toFixed(0)} µs/request`);
+        console.log(
+          `  ${name} round ${round + 1} ${label}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} ms, server CPU ${run.cpuUsPerRequest.toFixed(0)} µs/request`,
+        );
       }
     }
   }

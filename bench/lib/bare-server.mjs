@@ -13,7 +13,11 @@ const captured = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const answers = new Map(
   Object.entries(captured).map(([target, { status, headers, body }]) => [
     target,
-    { status, headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_CONNECTION.has(name))), body: Buffer.from(body, "base64") },
+    {
+      status,
+      headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_CONNECTION.has(name))),
+      body: Buffer.from(body, "base64"),
+    },
   ]),
 );
 

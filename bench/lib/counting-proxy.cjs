@@ -15,7 +15,14 @@ function startCountingProxy(target) {
     const key = `${req.method} ${req.url.split("?")[0]}`;
     counts.byRequest[key] = (counts.byRequest[key] ?? 0) + 1;
     const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, agent },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+        agent,
+      },
       (answer) => {
         counts.byStatus[answer.statusCode] = (counts.byStatus[answer.statusCode] ?? 0) + 1;
         res.writeHead(answer.statusCode, answer.headers);

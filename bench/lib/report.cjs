@@ -14,7 +14,10 @@ function check(label, value, target, { atMost = false, unit = "x", describe } = 
   const pass = atMost ? value <= target : value >= target;
   const shown = unit === "x" ? `${value.toFixed(2)}x` : `${value}${unit}`;
   const targetShown = unit === "x" ? `${target}` : `${target}${unit}`;
-  return { pass, text: `${label} ${shown}${describe ? ` ${describe}` : ""} (target ${atMost ? "<=" : ">="} ${targetShown}) ${pass ? "PASS" : "FAIL"}` };
+  return {
+    pass,
+    text: `${label} ${shown}${describe ? ` ${describe}` : ""} (target ${atMost ? "<=" : ">="} ${targetShown}) ${pass ? "PASS" : "FAIL"}`,
+  };
 }
 
 /** Prints `bench <name>: <check>; <check>` and sets the exit code when any check failed. */

@@ -4,5 +4,10 @@ export interface Check {
   text: string;
 }
 export function median(values: readonly number[]): number;
-export function check(label: string, value: number, target: number, options?: { atMost?: boolean; unit?: string; describe?: string }): Check;
+export function check(
+  label: string,
+  value: number,
+  target: number,
+  options?: { atMost?: boolean; unit?: string; describe?: string },
+): Check;
 export function summarize(name: string, checks: readonly Check[]): void;

@@ -31,7 +31,10 @@ function createBenchData(prefix = "asset-delivery-bench-") {
  * matching `ready` (whose first group is the URL).
  */
 function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   let output = "";
   const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
   const url = new Promise((resolve, reject) => {
@@ -41,7 +44,9 @@ function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] 
       if (match) resolve(match[1]);
     });
     child.stderr.on("data", (chunk) => (output += chunk));
-    exited.then(({ code, signal }) => reject(new Error(`${path.basename(script)} exited (${code ?? signal}) before it was ready:\n${output}`)));
+    exited.then(({ code, signal }) =>
+      reject(new Error(`${path.basename(script)} exited (${code ?? signal}) before it was ready:\n${output}`)),
+    );
   });
   return url.then((u) => ({
     url: u,

@@ -51,14 +51,21 @@ export function fractionSetting(value: string | undefined, name: string, fallbac
 
 export function oneOfSetting<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {
   if (value === undefined || value === "") return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${name}: must be one of ${allowed.join(", ")} (got "${value}")`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${name}: must be one of ${allowed.join(", ")} (got "${value}")`);
   return value as T;
 }
 
 /** Prints rows as aligned columns under a header. */
 export function printTable(header: string[], rows: string[][], out: NodeJS.WritableStream = process.stdout): void {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? "").length)));
-  for (const row of [header, ...rows]) out.write(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd() + "\n");
+  for (const row of [header, ...rows])
+    out.write(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd() + "\n",
+    );
 }
 
 export function isoDate(unixSeconds: number | null): string {

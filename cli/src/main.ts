@@ -17,7 +17,9 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 
 async function overview(): Promise<string> {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = await Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(width)}  ${(await load()).summary}`));
+  const lines = await Promise.all(
+    Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(width)}  ${(await load()).summary}`),
+  );
   return `Usage: asset-delivery <command> [options]   (asset-delivery <command> --help for details)\n\nCommands:\n${lines.join("\n")}\n`;
 }
 

@@ -13,4 +13,6 @@ import { sourcesFromConfig } from "@asset-delivery/provider";
 const sources = sourcesFromConfig();
 
 /** Per Source: its id and deployment status. */
-export const adopted = Object.fromEntries(Object.entries(sources).map(([name, source]) => [name, { id: source.id, status: source.deploymentStatus }]));
+export const adopted = Object.fromEntries(
+  Object.entries(sources).map(([name, source]) => [name, { id: source.id, status: source.deploymentStatus }]),
+);

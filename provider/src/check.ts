@@ -2,7 +2,14 @@
 // a bad Source with the property path as the user wrote it (camelCase) and the rule. Values not
 // known yet are tolerated. A valid Source is parsed once, here, into `SourceInputs`: the API's
 // defaults filled in, secrets apart; every later step takes that type.
-import { deploymentPatchSchema, fieldIssues, isPlainObject, sourceCreateAttributesSchema, withoutUndefined, type StoredDeployment } from "@asset-delivery/sdk";
+import {
+  deploymentPatchSchema,
+  fieldIssues,
+  isPlainObject,
+  sourceCreateAttributesSchema,
+  withoutUndefined,
+  type StoredDeployment,
+} from "@asset-delivery/sdk";
 import { camelSegments, renameDeployment } from "./names";
 import { providerOptions, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 import { splitSecrets, type CamelDeployment, type SourceInputs } from "./source-state";
@@ -46,7 +53,9 @@ export function checkSource(news: UncheckedInputs): CheckResult {
 /** The declared attributes with the API's names, secrets back in the deployment, as the schema reads them. */
 function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
   const { deployment, deploymentSecrets } = news;
-  const merged = isPlainObject(deployment) ? renameDeployment({ ...deployment, ...(isPlainObject(deploymentSecrets) ? deploymentSecrets : {}) }, "toApi") : deployment;
+  const merged = isPlainObject(deployment)
+    ? renameDeployment({ ...deployment, ...(isPlainObject(deploymentSecrets) ? deploymentSecrets : {}) }, "toApi")
+    : deployment;
   return withoutUndefined({ name: news.name, enabled: news.enabled, deployment: merged });
 }
 
@@ -55,13 +64,25 @@ function describePath(segments: readonly (string | number)[]): string {
   const camel = camelSegments(segments);
   if (camel.length === 0) return "(Source)";
   return camel
-    .map((segment, index) => (typeof segment === "number" ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${index ? "." : ""}${segment}` : `[${JSON.stringify(segment)}]`))
+    .map((segment, index) =>
+      typeof segment === "number"
+        ? `[${segment}]`
+        : /^[A-Za-z_$][\w$]*$/.test(segment)
+          ? `${index ? "." : ""}${segment}`
+          : `[${JSON.stringify(segment)}]`,
+    )
     .join("");
 }
 
 /** Parsed attributes back in the resource's shape: defaults filled, secrets apart. */
-function normalized(attributes: { name: string; enabled: boolean; deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type"> }, options: ProviderOptions): SourceInputs {
-  const camel: CamelDeployment = { type: attributes.deployment.type, ...renameDeployment(withoutUndefined(attributes.deployment), "toCamel") };
+function normalized(
+  attributes: { name: string; enabled: boolean; deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type"> },
+  options: ProviderOptions,
+): SourceInputs {
+  const camel: CamelDeployment = {
+    type: attributes.deployment.type,
+    ...renameDeployment(withoutUndefined(attributes.deployment), "toCamel"),
+  };
   const { deployment, secrets } = splitSecrets(camel);
   return { name: attributes.name, enabled: attributes.enabled, deployment, deploymentSecrets: secrets, ...providerOptions(options) };
 }

@@ -12,8 +12,13 @@ import type { SourceArgs } from "./source-types";
 type SourceSecrets = Record<string, Record<string, string>>;
 
 /** One Source per entry of `sources`, by name; `required`: a stack without the key fails, instead of declaring none. */
-export function sourcesFromConfig(config: pulumi.Config = new pulumi.Config(), { required = false }: { required?: boolean } = {}): Record<string, Source> {
-  const declared = required ? config.requireObject<Record<string, SourceArgs>>("sources") : (config.getObject<Record<string, SourceArgs>>("sources") ?? {});
+export function sourcesFromConfig(
+  config: pulumi.Config = new pulumi.Config(),
+  { required = false }: { required?: boolean } = {},
+): Record<string, Source> {
+  const declared = required
+    ? config.requireObject<Record<string, SourceArgs>>("sources")
+    : (config.getObject<Record<string, SourceArgs>>("sources") ?? {});
   const sourceSecrets = config.getSecretObject<SourceSecrets>("sourceSecrets") ?? pulumi.secret<SourceSecrets>({});
   return Object.fromEntries(
     Object.entries(declared).map(([name, args]) => {

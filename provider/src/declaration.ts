@@ -7,7 +7,14 @@
 // stay as stored: adoption keeps them.
 import deepEqual from "fast-deep-equal";
 import type { z } from "zod";
-import { deploymentFieldsByType, requiredWriteOnlyFields, secretPresenceFlags, writeOnlyFields, type Source, type SourceType } from "@asset-delivery/sdk";
+import {
+  deploymentFieldsByType,
+  requiredWriteOnlyFields,
+  secretPresenceFlags,
+  writeOnlyFields,
+  type Source,
+  type SourceType,
+} from "@asset-delivery/sdk";
 import { camelCase } from "./names";
 import { declarableDeployment, type CamelDeployment } from "./source-state";
 

@@ -42,8 +42,13 @@ export function changedAttributes(olds: SourceDeclaration & SourceReadOnlyValues
   };
   differs("name", () => olds.name === news.name);
   differs("enabled", () => olds.enabled === news.enabled);
-  differs("deployment", () => deepEqual(comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment)));
-  differs("deploymentSecrets", () => deepEqual(olds.deploymentSecrets, news.deploymentSecrets) && secretFlagMismatches(olds, news).length === 0);
+  differs("deployment", () =>
+    deepEqual(comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment)),
+  );
+  differs(
+    "deploymentSecrets",
+    () => deepEqual(olds.deploymentSecrets, news.deploymentSecrets) && secretFlagMismatches(olds, news).length === 0,
+  );
   return changed;
 }
 
@@ -70,7 +75,12 @@ export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaratio
   return secretPresenceFlags(live.deployment.type).flatMap(({ flag, secret }) => {
     const value = declared.deploymentSecrets[camelCase(secret)];
     if (value === undefined) return [];
-    const mismatch = { secret: camelCase(secret), flag: camelCase(flag), declaredSet: value !== null, liveSet: flags[camelCase(flag)] === true };
+    const mismatch = {
+      secret: camelCase(secret),
+      flag: camelCase(flag),
+      declaredSet: value !== null,
+      liveSet: flags[camelCase(flag)] === true,
+    };
     return mismatch.declaredSet === mismatch.liveSet ? [] : [mismatch];
   });
 }
@@ -83,6 +93,8 @@ export function comparableDeployment(deployment: CamelDeployment, declared: Came
   const readOnly = new Set(readOnlyFields(deployment.type).map(camelCase));
   const annotationDeclared = declared.annotation !== undefined;
   return Object.fromEntries(
-    Object.entries(deployment).filter(([key, value]) => value !== undefined && !readOnly.has(key) && (key !== "annotation" || annotationDeclared)),
+    Object.entries(deployment).filter(
+      ([key, value]) => value !== undefined && !readOnly.has(key) && (key !== "annotation" || annotationDeclared),
+    ),
   );
 }

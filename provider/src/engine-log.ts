@@ -13,7 +13,10 @@ let engine: engineGrpc.EngineClient | null | undefined;
 
 function engineClient(): engineGrpc.EngineClient | null {
   if (engine !== undefined) return engine;
-  const address = process.argv.slice(2).reverse().find((arg) => /^[\w.-]+:\d+$/.test(arg));
+  const address = process.argv
+    .slice(2)
+    .reverse()
+    .find((arg) => /^[\w.-]+:\d+$/.test(arg));
   if (!address) return (engine = null);
   const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
   const { EngineClient } = requireFromPulumi("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineGrpc;

@@ -98,7 +98,8 @@ export function camelSegments(segments: readonly (string | number)[]): (string |
   let level: NameLevel | undefined;
   return segments.map((segment, index) => {
     const renamed = typeof segment === "string" && level ? (level.toCamel.get(segment) ?? segment) : segment;
-    level = typeof segment !== "string" ? undefined : index === 0 && segment === "deployment" ? deploymentNames : level?.nested.get(segment);
+    level =
+      typeof segment !== "string" ? undefined : index === 0 && segment === "deployment" ? deploymentNames : level?.nested.get(segment);
     return renamed;
   });
 }

@@ -9,7 +9,8 @@ const purgeTargetSchema = z
   .string(expected("a string"))
   .max(2048, { error: "must be at most 2048 characters" })
   .refine((value) => value.startsWith("/") || isHttpUrl(value), {
-    error: "must be a path starting with / (on the Source's first service subdomain) or an absolute http:// or https:// URL on one of its hostnames",
+    error:
+      "must be a path starting with / (on the Source's first service subdomain) or an absolute http:// or https:// URL on one of its hostnames",
   });
 
 export const providerOptionsSchema = z.object({

@@ -114,7 +114,8 @@ export class ReadCoalescer {
   private current(id: string): Listing {
     const listing = this.listing;
     const now = this.now();
-    const fresh = listing && now - listing.lastReadAt < this.maxIdleMs && now - listing.startedAt < this.maxAgeMs && !listing.answered.has(id);
+    const fresh =
+      listing && now - listing.lastReadAt < this.maxIdleMs && now - listing.startedAt < this.maxAgeMs && !listing.answered.has(id);
     const current = fresh ? listing : this.startListing();
     current.lastReadAt = now;
     return current;

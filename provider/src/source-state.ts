@@ -107,7 +107,10 @@ function splitDeployment(source: Source): { deployment: CamelDeployment; readOnl
   const writable: Record<string, unknown> = {};
   const readOnly: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(deployment)) (readOnlyNames.has(key) ? readOnly : writable)[key] = value;
-  return { deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") }, readOnly: renameDeployment(readOnly, "toCamel") };
+  return {
+    deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") },
+    readOnly: renameDeployment(readOnly, "toCamel"),
+  };
 }
 
 /** The camelCase deployment a Source has on the server, without its read-only fields. */
@@ -126,8 +129,16 @@ export function sourceAttributes(source: Source): Omit<SourceState, keyof Declar
   const { attributes } = source;
   const { deployment, readOnly } = splitDeployment(source);
   // Absent ones (the token while secure URLs are off) are left out: Pulumi's wire format has no undefined.
-  const readOnlyAttributes = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.flatMap((name) => (attributes[name] === undefined ? [] : [[camelCase(name), attributes[name]]])));
-  return { name: attributes.name, enabled: attributes.enabled, deployment, ...(readOnlyAttributes as SourceReadOnlyAttributes), ...readOnly };
+  const readOnlyAttributes = Object.fromEntries(
+    READ_ONLY_SOURCE_ATTRIBUTES.flatMap((name) => (attributes[name] === undefined ? [] : [[camelCase(name), attributes[name]]])),
+  );
+  return {
+    name: attributes.name,
+    enabled: attributes.enabled,
+    deployment,
+    ...(readOnlyAttributes as SourceReadOnlyAttributes),
+    ...readOnly,
+  };
 }
 
 /** The state kept for a Source: what the API returned, the declared secrets and the provider options. */

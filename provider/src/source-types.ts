@@ -6,9 +6,10 @@ import type { DeploymentInputOf, DeploymentOf, Simplify, SourceCreateAttributes,
 import type { CamelCase, CamelKeys } from "./names";
 import type { ProviderOptionsInput } from "./provider-options";
 
-
 /** A field as a Pulumi input; a list may hold inputs too. */
-type InputField<V> = [V] extends [readonly (infer E)[] | undefined] ? pulumi.Input<pulumi.Input<E>[]> | Extract<V, undefined> : pulumi.Input<V>;
+type InputField<V> = [V] extends [readonly (infer E)[] | undefined]
+  ? pulumi.Input<pulumi.Input<E>[]> | Extract<V, undefined>
+  : pulumi.Input<V>;
 
 /**
  * The deployment of a type-`T` Source as declared in a program. `type` is a plain value (not an
@@ -45,7 +46,9 @@ export type SourceDeployment = { [T in SourceType]: SourceDeploymentOf<T> }[Sour
 /** The write-only values declared for a type-`T` deployment, as kept (secret) in the state. */
 export type SourceDeploymentSecretsOf<T extends SourceType> = Simplify<CamelKeys<Pick<DeploymentInputOf<T>, WriteOnlyKeyOf<T>>>>;
 
-type ReadOnlyValue<K extends string> = { [T in SourceType]: K extends ReadOnlyKeyOf<T> & keyof DeploymentOf<T> ? DeploymentOf<T>[K] : never }[SourceType];
+type ReadOnlyValue<K extends string> = {
+  [T in SourceType]: K extends ReadOnlyKeyOf<T> & keyof DeploymentOf<T> ? DeploymentOf<T>[K] : never;
+}[SourceType];
 type AnyReadOnlyKey = { [T in SourceType]: ReadOnlyKeyOf<T> }[SourceType];
 
 /** The deployment's read-only fields (`allowsUpload`, `passwordSet`, ...); absent where the type has none. */

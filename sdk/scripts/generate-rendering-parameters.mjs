@@ -46,7 +46,16 @@ if (errors.length) fail();
 const KEY_SYNTAX = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const FLAGS = ["deprecated", "disabled", "experimental", "disallow_base64"];
 const KNOWN_FIELDS = new Set([
-  "display_name", "category", "available_in", "expects", "aliases", "depends", "default", "url", "short_description", ...FLAGS,
+  "display_name",
+  "category",
+  "available_in",
+  "expects",
+  "aliases",
+  "depends",
+  "default",
+  "url",
+  "short_description",
+  ...FLAGS,
 ]);
 
 const names = Object.keys(upstream.parameters);
@@ -95,7 +104,9 @@ if (unknownFields.size) warnings.push(`fields not carried over: ${[...unknownFie
 if (errors.length) fail();
 
 const aliasCount = parameters.reduce((n, p) => n + p.aliases.length, 0);
-const rel = relative(join(here, "..", ".."), fileURLToPath(import.meta.url)).split("\\").join("/");
+const rel = relative(join(here, "..", ".."), fileURLToPath(import.meta.url))
+  .split("\\")
+  .join("/");
 const header = {
   _generated: `Generated from imgix-url-params dist/parameters.json (version ${upstream.version}); do not edit by hand. Regenerate with node ${rel} <parameters.json>`,
   source: {

@@ -59,7 +59,13 @@ export interface RenderingParameter {
 }
 
 interface GeneratedRenderingParameters {
-  readonly source: { readonly repository: string; readonly package: string; readonly path: string; readonly version: string; readonly sha256: string };
+  readonly source: {
+    readonly repository: string;
+    readonly package: string;
+    readonly path: string;
+    readonly version: string;
+    readonly sha256: string;
+  };
   readonly parameterCount: number;
   readonly aliasCount: number;
   readonly categories: readonly string[];

@@ -24,10 +24,13 @@ function requireAccount(db: Database, name: string): Account {
 
 export function createAccount(db: Database, input: { name: string; plan?: string; video?: boolean }): Account {
   if (!ACCOUNT_NAME.test(input.name)) {
-    throw new AdminError(`account name: must be 1 to 64 letters, digits, dots, underscores or hyphens, starting with a letter or digit (got "${input.name}")`);
+    throw new AdminError(
+      `account name: must be 1 to 64 letters, digits, dots, underscores or hyphens, starting with a letter or digit (got "${input.name}")`,
+    );
   }
   const accounts = createAccountStore(db);
-  if (accounts.findByName(input.name)) throw new AdminError(`account "${input.name}" already exists (names are compared case-insensitively)`);
+  if (accounts.findByName(input.name))
+    throw new AdminError(`account "${input.name}" already exists (names are compared case-insensitively)`);
   return accounts.create({ name: input.name, plan: checkPlan(input.plan ?? "enterprise"), videoEnabled: input.video ?? false });
 }
 
@@ -68,15 +71,19 @@ export function createKey(db: Database, input: { account: string; permissions: r
   const userName = input.userName ?? input.account;
   if (userName.trim() === "" || userName.length > 255) throw new AdminError("user name: must be 1 to 255 characters and not blank");
 
-  return db.transaction(() => {
-    const account = requireAccount(db, input.account);
-    const keys = createKeyStore(db);
-    if (keys.countActive(account.id) >= MAX_KEYS_PER_ACCOUNT) {
-      throw new AdminError(`account "${account.name}" already has ${MAX_KEYS_PER_ACCOUNT} active API keys, the limit per account: revoke one first`);
-    }
-    const { record, key } = keys.create({ accountId: account.id, userName, permissions: [...new Set(permissions)] });
-    return { id: record.id, key, account: account.name, userName: record.userName, permissions: record.permissions };
-  }).immediate();
+  return db
+    .transaction(() => {
+      const account = requireAccount(db, input.account);
+      const keys = createKeyStore(db);
+      if (keys.countActive(account.id) >= MAX_KEYS_PER_ACCOUNT) {
+        throw new AdminError(
+          `account "${account.name}" already has ${MAX_KEYS_PER_ACCOUNT} active API keys, the limit per account: revoke one first`,
+        );
+      }
+      const { record, key } = keys.create({ accountId: account.id, userName, permissions: [...new Set(permissions)] });
+      return { id: record.id, key, account: account.name, userName: record.userName, permissions: record.permissions };
+    })
+    .immediate();
 }
 
 export function listKeys(db: Database, input: { account: string }): ApiKeyRecord[] {

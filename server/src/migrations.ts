@@ -5,12 +5,7 @@ import { coreMigrations } from "./store/core-migrations";
 import { migrate, openDatabase, type Database, type Migration } from "./store/database";
 import { videoMigrations } from "./videos/migrations";
 
-export const allMigrations: readonly Migration[] = [
-  ...coreMigrations,
-  ...reportMigrations,
-  ...videoMigrations,
-  ...purgeMigrations,
-];
+export const allMigrations: readonly Migration[] = [...coreMigrations, ...reportMigrations, ...videoMigrations, ...purgeMigrations];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */
 export function openMigratedDatabase(file: string): Database {

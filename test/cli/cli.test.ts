@@ -55,10 +55,27 @@ describe("asset-delivery", () => {
   });
 
   it("creates a key shown once, lists keys without it, and revokes", () => {
-    const created = cli("keys", "create", "--account", "acme", "--permission", "Sources", "--permission", "Analytics", "--user", "ada", "--json");
+    const created = cli(
+      "keys",
+      "create",
+      "--account",
+      "acme",
+      "--permission",
+      "Sources",
+      "--permission",
+      "Analytics",
+      "--user",
+      "ada",
+      "--json",
+    );
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout);
-    expect(key).toEqual({ id: expect.any(String), key: expect.stringMatching(/^[A-Za-z0-9]{40}$/), account: "acme", permissions: ["Sources", "Analytics"] });
+    expect(key).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^[A-Za-z0-9]{40}$/),
+      account: "acme",
+      permissions: ["Sources", "Analytics"],
+    });
     const plain = cli("keys", "create", "--account", "acme", "--permission", "Purge");
     expect(plain.stdout.trim()).toMatch(/^[A-Za-z0-9]{40}$/);
 
@@ -91,7 +108,9 @@ describe("asset-delivery", () => {
     expect(first).toMatchObject({ account: "demo", permissions: ["Account Admin"] });
     expect(second.key).not.toBe(first.key);
     const accounts = JSON.parse(cli("accounts", "list", "--json").stdout);
-    expect(accounts.filter((a: { name: string }) => a.name === "demo")).toEqual([expect.objectContaining({ plan: "enterprise", videoEnabled: true })]);
+    expect(accounts.filter((a: { name: string }) => a.name === "demo")).toEqual([
+      expect.objectContaining({ plan: "enterprise", videoEnabled: true }),
+    ]);
   });
 
   it("serves the API on the database, and stops cleanly on SIGTERM", async () => {
@@ -113,7 +132,10 @@ describe("asset-delivery", () => {
     const flag = cli("serve", "--rate-limits", "sometimes");
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("rate-limits: must be one of spec, off");
-    const env = spawnSync(process.execPath, [BIN, "serve", "--db", db], { encoding: "utf8", env: { ...process.env, ASSET_DELIVERY_DEPLOY_DELAY_MS: "-5" } });
+    const env = spawnSync(process.execPath, [BIN, "serve", "--db", db], {
+      encoding: "utf8",
+      env: { ...process.env, ASSET_DELIVERY_DEPLOY_DELAY_MS: "-5" },
+    });
     expect(env.status).toBe(2);
     expect(env.stderr).toContain("deploy-delay-ms: must be a whole number");
   });

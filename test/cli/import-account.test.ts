@@ -21,11 +21,36 @@ const CONFIG_KEY = "adopt-account:sources";
 /** 30 Sources of six types, as a team made them in the dashboard. */
 function handMade(): SourceCreateAttributes[] {
   const kinds: ((i: number) => SourceCreateAttributes["deployment"])[] = [
-    (i) => ({ type: "webfolder", service_subdomains: [`hand-wf-${i}`], webfolder_base_url: `https://origin.example.com/${i}/`, cache_ttl_error: 60 }),
+    (i) => ({
+      type: "webfolder",
+      service_subdomains: [`hand-wf-${i}`],
+      webfolder_base_url: `https://origin.example.com/${i}/`,
+      cache_ttl_error: 60,
+    }),
     (i) => ({ type: "webproxy", service_subdomains: [`hand-wp-${i}`], "robots.txt": "disallow-all" }),
-    (i) => ({ type: "s3", service_subdomains: [`hand-s3-${i}`], s3_bucket: `bucket-${i}`, s3_access_key: "AKIAEXAMPLE", s3_secret_key: "s3-secret", default_params: { auto: "format" } }),
-    (i) => ({ type: "gcs", service_subdomains: [`hand-gcs-${i}`], gcs_bucket: `gcs-bucket-${i}`, gcs_access_key: "GOOGEXAMPLE", gcs_secret_key: "gcs-secret" }),
-    (i) => ({ type: "azure", service_subdomains: [`hand-az-${i}`], azure_account: `account${i}`, azure_bucket: `container-${i}`, azure_sas_string: "sv=2020&sig=abc", azure_service_type: "blob" }),
+    (i) => ({
+      type: "s3",
+      service_subdomains: [`hand-s3-${i}`],
+      s3_bucket: `bucket-${i}`,
+      s3_access_key: "AKIAEXAMPLE",
+      s3_secret_key: "s3-secret",
+      default_params: { auto: "format" },
+    }),
+    (i) => ({
+      type: "gcs",
+      service_subdomains: [`hand-gcs-${i}`],
+      gcs_bucket: `gcs-bucket-${i}`,
+      gcs_access_key: "GOOGEXAMPLE",
+      gcs_secret_key: "gcs-secret",
+    }),
+    (i) => ({
+      type: "azure",
+      service_subdomains: [`hand-az-${i}`],
+      azure_account: `account${i}`,
+      azure_bucket: `container-${i}`,
+      azure_sas_string: "sv=2020&sig=abc",
+      azure_service_type: "blob",
+    }),
     (i) => ({
       type: "s3_compatible",
       service_subdomains: [`hand-s3c-${i}`],
@@ -86,67 +111,98 @@ afterAll(async () => {
 }, STEP_TIMEOUT);
 
 describe("asset-delivery import of a whole account", () => {
-  it("--dry-run prints the declarations and writes nothing", async () => {
-    const run = await cli(["import", "--stack", STACK, "--dry-run"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`"${CONFIG_KEY}": {`);
-    expect(run.stdout).toContain("Would import 30 Sources into Pulumi.adopt.yaml (adopt-account:sources):");
-    expect(await declaredNames()).toEqual([]);
-  }, STEP_TIMEOUT);
+  it(
+    "--dry-run prints the declarations and writes nothing",
+    async () => {
+      const run = await cli(["import", "--stack", STACK, "--dry-run"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`"${CONFIG_KEY}": {`);
+      expect(run.stdout).toContain("Would import 30 Sources into Pulumi.adopt.yaml (adopt-account:sources):");
+      expect(await declaredNames()).toEqual([]);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("declares all 30 in the stack's configuration, with stable unique names and the secrets to declare", async () => {
-    const run = await cli(["import", "--stack", STACK]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("Imported 30 Sources into Pulumi.adopt.yaml (adopt-account:sources):");
-    const names = await declaredNames();
-    expect(names).toHaveLength(30);
-    expect(names).toEqual(expect.arrayContaining(["shop-images", "shop-images-2", "hand-made-0", "hand-made-29"]));
-    // The password of Source 0, which the API reports only through password_set.
-    expect(run.stdout).toContain(`pulumi config set --stack ${STACK} --secret --path 'sourceSecrets.hand-made-0.password' <value>`);
-    expect(run.stdout).toContain(`'sourceSecrets.hand-made-2.s3SecretKey'`);
-    expect(run.stdout).not.toContain("sourceSecrets.hand-made-1.");
-    const yaml = fs.readFileSync(path.join(program.workDir, `Pulumi.${STACK}.yaml`), "utf8");
-    expect(yaml).toContain(`adoptSourceId: ${made[0]}`);
-    expect(yaml).not.toContain("origin-password");
-  }, STEP_TIMEOUT);
+  it(
+    "declares all 30 in the stack's configuration, with stable unique names and the secrets to declare",
+    async () => {
+      const run = await cli(["import", "--stack", STACK]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("Imported 30 Sources into Pulumi.adopt.yaml (adopt-account:sources):");
+      const names = await declaredNames();
+      expect(names).toHaveLength(30);
+      expect(names).toEqual(expect.arrayContaining(["shop-images", "shop-images-2", "hand-made-0", "hand-made-29"]));
+      // The password of Source 0, which the API reports only through password_set.
+      expect(run.stdout).toContain(`pulumi config set --stack ${STACK} --secret --path 'sourceSecrets.hand-made-0.password' <value>`);
+      expect(run.stdout).toContain(`'sourceSecrets.hand-made-2.s3SecretKey'`);
+      expect(run.stdout).not.toContain("sourceSecrets.hand-made-1.");
+      const yaml = fs.readFileSync(path.join(program.workDir, `Pulumi.${STACK}.yaml`), "utf8");
+      expect(yaml).toContain(`adoptSourceId: ${made[0]}`);
+      expect(yaml).not.toContain("origin-password");
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("pulumi up adopts all 30 without a single write", async () => {
-    server.resetRequestCount();
-    const up = await program.stack.up();
-    expect(up.summary.resourceChanges).toEqual({ create: 31 });
-    expect(server.requestCount("PATCH")).toBe(0);
-    expect(server.requestCount("POST")).toBe(0);
-    expect(server.requestCount()).toBeLessThanOrEqual(3);
-    const adopted = up.outputs.adopted!.value as Record<string, { id: string; status: string }>;
-    expect(Object.values(adopted).map((a) => a.id).sort()).toEqual([...made].sort());
-    expect(adopted["hand-made-5"]!.status).toBe("disabled");
-  }, STEP_TIMEOUT);
+  it(
+    "pulumi up adopts all 30 without a single write",
+    async () => {
+      server.resetRequestCount();
+      const up = await program.stack.up();
+      expect(up.summary.resourceChanges).toEqual({ create: 31 });
+      expect(server.requestCount("PATCH")).toBe(0);
+      expect(server.requestCount("POST")).toBe(0);
+      expect(server.requestCount()).toBeLessThanOrEqual(3);
+      const adopted = up.outputs.adopted!.value as Record<string, { id: string; status: string }>;
+      expect(
+        Object.values(adopted)
+          .map((a) => a.id)
+          .sort(),
+      ).toEqual([...made].sort());
+      expect(adopted["hand-made-5"]!.status).toBe("disabled");
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("preview --expect-no-changes passes", async () => {
-    server.resetRequestCount();
-    const preview = await program.stack.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: 31 });
-    expect(server.requestCount()).toBe(0);
-  }, STEP_TIMEOUT);
+  it(
+    "preview --expect-no-changes passes",
+    async () => {
+      server.resetRequestCount();
+      const preview = await program.stack.preview({ expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: 31 });
+      expect(server.requestCount()).toBe(0);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("a Source added by hand afterwards is unmanaged in drift, and import picks up only that one", async () => {
-    const extra = await client.sources.create({ name: "Added later", deployment: { type: "webproxy", service_subdomains: ["hand-later"] } });
-    const drift = await cli(["drift", "--stack", STACK]);
-    expect(drift.code).toBe(0);
-    expect(drift.stdout).toContain("Unmanaged: 1 enabled Source of the account is managed by no resource of stack `adopt`");
-    expect(drift.stdout).toContain(`| \`${extra.id}\` | \`Added later\` | webproxy | \`hand-later\` |`);
-    const strict = await cli(["drift", "--stack", STACK, "--fail-on-unmanaged", "--format", "json"]);
-    expect(strict.code).toBe(2);
-    expect(JSON.parse(strict.stdout).unmanaged).toEqual([{ id: extra.id, name: "Added later", type: "webproxy", serviceSubdomains: ["hand-later"] }]);
+  it(
+    "a Source added by hand afterwards is unmanaged in drift, and import picks up only that one",
+    async () => {
+      const extra = await client.sources.create({
+        name: "Added later",
+        deployment: { type: "webproxy", service_subdomains: ["hand-later"] },
+      });
+      const drift = await cli(["drift", "--stack", STACK]);
+      expect(drift.code).toBe(0);
+      expect(drift.stdout).toContain("Unmanaged: 1 enabled Source of the account is managed by no resource of stack `adopt`");
+      expect(drift.stdout).toContain(`| \`${extra.id}\` | \`Added later\` | webproxy | \`hand-later\` |`);
+      const strict = await cli(["drift", "--stack", STACK, "--fail-on-unmanaged", "--format", "json"]);
+      expect(strict.code).toBe(2);
+      expect(JSON.parse(strict.stdout).unmanaged).toEqual([
+        { id: extra.id, name: "Added later", type: "webproxy", serviceSubdomains: ["hand-later"] },
+      ]);
 
-    const before = await declaredNames();
-    const again = await cli(["import", "--stack", STACK]);
-    expect(again.code).toBe(0);
-    expect(again.stdout).toContain("Imported 1 Source into Pulumi.adopt.yaml (adopt-account:sources):");
-    expect(again.stdout).toContain("Left out 30 matching Sources the stack already manages or declares.");
-    expect(await declaredNames()).toEqual([...before, "added-later"].sort());
-    const third = await cli(["import", "--stack", STACK]);
-    expect(third.stdout).toBe("Nothing to import: every matching Source is already managed by stack adopt.\nLeft out 31 matching Sources the stack already manages or declares.\n");
-  }, STEP_TIMEOUT);
+      const before = await declaredNames();
+      const again = await cli(["import", "--stack", STACK]);
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain("Imported 1 Source into Pulumi.adopt.yaml (adopt-account:sources):");
+      expect(again.stdout).toContain("Left out 30 matching Sources the stack already manages or declares.");
+      expect(await declaredNames()).toEqual([...before, "added-later"].sort());
+      const third = await cli(["import", "--stack", STACK]);
+      expect(third.stdout).toBe(
+        "Nothing to import: every matching Source is already managed by stack adopt.\nLeft out 31 matching Sources the stack already manages or declares.\n",
+      );
+    },
+    STEP_TIMEOUT,
+  );
 });

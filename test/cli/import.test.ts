@@ -24,7 +24,9 @@ describe("--filter", () => {
 
   it("refuses what the API would ignore or reject, naming the filter and the rule", () => {
     expect(() => parseFilters(["nmae=shop"])).toThrow(/"nmae" is not a Source filter; filter by .*deployment\.type/);
-    expect(() => parseFilters(["deployment.type=s4"])).toThrow('--filter "deployment.type=s4": must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible');
+    expect(() => parseFilters(["deployment.type=s4"])).toThrow(
+      '--filter "deployment.type=s4": must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible',
+    );
     expect(() => parseFilters(["enabled=yes"])).toThrow("must be true or false");
     expect(() => parseFilters(["name"])).toThrow("must be FIELD=VALUE or or:FIELD=VALUE");
     expect(() => parseFilters(["or:name=a", "or:name=b"])).toThrow("or:name is given twice");
@@ -43,7 +45,15 @@ describe("resource names", () => {
 
 describe("the TypeScript module", () => {
   it("declares one new Source per Source, adopting it by id, and notes the secrets it holds", () => {
-    const source = sourceResource({ name: "Shop", deployment: { type: "webfolder", service_subdomains: ["shop"], webfolder_base_url: "https://o.example.com/", default_params: { "txt-font": "x" } } });
+    const source = sourceResource({
+      name: "Shop",
+      deployment: {
+        type: "webfolder",
+        service_subdomains: ["shop"],
+        webfolder_base_url: "https://o.example.com/",
+        default_params: { "txt-font": "x" },
+      },
+    });
     (source.attributes.deployment as Record<string, unknown>).password_set = true;
     const text = renderModule([{ name: "shop", declaration: declarationOf(source), type: "webfolder" }], "dev", true);
     expect(text).toContain('import { Source } from "@asset-delivery/provider";');
@@ -74,8 +84,17 @@ describe("the stack's configuration file", () => {
     try {
       const file = stackConfigFile(dir, "org/proj/dev", undefined);
       expect(file).toBe(path.join(dir, "Pulumi.dev.yaml"));
-      fs.writeFileSync(file, "# team settings\nencryptionsalt: v1:abc\nconfig:\n  shop:region: eu # keep me\n  shop:sources:\n    old:\n      name: Old\n");
-      addDeclarations(file, "shop:sources", { fresh: { name: "2024", deployment: { type: "webproxy", serviceSubdomains: ["f"], cacheTtlError: 60 }, adoptSourceId: "a".repeat(24) } });
+      fs.writeFileSync(
+        file,
+        "# team settings\nencryptionsalt: v1:abc\nconfig:\n  shop:region: eu # keep me\n  shop:sources:\n    old:\n      name: Old\n",
+      );
+      addDeclarations(file, "shop:sources", {
+        fresh: {
+          name: "2024",
+          deployment: { type: "webproxy", serviceSubdomains: ["f"], cacheTtlError: 60 },
+          adoptSourceId: "a".repeat(24),
+        },
+      });
       const text = fs.readFileSync(file, "utf8");
       expect(text).toContain("# team settings");
       expect(text).toContain("shop:region: eu # keep me");
@@ -83,7 +102,14 @@ describe("the stack's configuration file", () => {
         encryptionsalt: "v1:abc",
         config: {
           "shop:region": "eu",
-          "shop:sources": { old: { name: "Old" }, fresh: { name: "2024", deployment: { type: "webproxy", serviceSubdomains: ["f"], cacheTtlError: 60 }, adoptSourceId: "a".repeat(24) } },
+          "shop:sources": {
+            old: { name: "Old" },
+            fresh: {
+              name: "2024",
+              deployment: { type: "webproxy", serviceSubdomains: ["f"], cacheTtlError: 60 },
+              adoptSourceId: "a".repeat(24),
+            },
+          },
         },
       });
       const empty = path.join(dir, "Pulumi.new.yaml");
@@ -99,7 +125,9 @@ describe("the stack's configuration file", () => {
     try {
       const file = path.join(dir, "Pulumi.dev.yaml");
       fs.writeFileSync(file, "config:\n  shop:sources: [1, 2]\n");
-      expect(() => addDeclarations(file, "shop:sources", { a: { name: "A" } })).toThrow("config.shop:sources is not a map of name → Source arguments");
+      expect(() => addDeclarations(file, "shop:sources", { a: { name: "A" } })).toThrow(
+        "config.shop:sources is not a map of name → Source arguments",
+      );
       expect(fs.readFileSync(file, "utf8")).toBe("config:\n  shop:sources: [1, 2]\n");
       fs.writeFileSync(file, "config: [\n");
       expect(() => addDeclarations(file, "shop:sources", { a: { name: "A" } })).toThrow("is not valid YAML");
@@ -112,7 +140,12 @@ describe("the stack's configuration file", () => {
 describe("the size of the stack's configuration", () => {
   it("refuses declarations that Pulumi could not hand to the program (128 KiB in one environment variable)", () => {
     const declarations = (count: number) =>
-      Object.fromEntries(Array.from({ length: count }, (_, i) => [`s${i}`, { name: `Source ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`s-${i}`] }, adoptSourceId: "a".repeat(24) }]));
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [
+          `s${i}`,
+          { name: `Source ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`s-${i}`] }, adoptSourceId: "a".repeat(24) },
+        ]),
+      );
     expect(configSizeProblem({ "p:region": "eu" }, "p:sources", declarations(100))).toBeUndefined();
     expect(configSizeProblem({ "p:region": "eu" }, "p:sources", declarations(1000))).toMatch(
       /^1000 Sources' declarations would make the stack's configuration \d+ KiB, and Pulumi cannot start a Node\.js program whose configuration passes 120 KiB .*--format typescript --out FILE/,

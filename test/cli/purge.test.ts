@@ -40,8 +40,14 @@ describe("asset-delivery purge", () => {
   it("purges each URL and records it with its Source; the same URL again is already purging", async () => {
     const first = await purge(`${host}/one.jpg`, `${host}/two.jpg?w=10`);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(new RegExp(`^purging ${host}/one.jpg \\(purge [0-9a-f-]{36}\\)\\npurging ${host}/two.jpg\\?w=10 \\(purge [0-9a-f-]{36}\\)\\n$`));
-    expect(createPurgeStore(server.db).listBySource(sourceId).map((p) => p.url)).toEqual([`${host}/one.jpg`, `${host}/two.jpg`]);
+    expect(first.stdout).toMatch(
+      new RegExp(`^purging ${host}/one.jpg \\(purge [0-9a-f-]{36}\\)\\npurging ${host}/two.jpg\\?w=10 \\(purge [0-9a-f-]{36}\\)\\n$`),
+    );
+    expect(
+      createPurgeStore(server.db)
+        .listBySource(sourceId)
+        .map((p) => p.url),
+    ).toEqual([`${host}/one.jpg`, `${host}/two.jpg`]);
     const again = await purge(`${host}/one.jpg`);
     expect(again).toMatchObject({ code: 0, stdout: `already purging ${host}/one.jpg\n` });
   });
@@ -56,7 +62,9 @@ describe("asset-delivery purge", () => {
 
   it("exits 2 without URLs or without credentials", async () => {
     expect((await purge()).code).toBe(2);
-    const noKey = await run(process.execPath, [CLI_BIN, "purge", `${host}/x.jpg`], { env: { ...process.env, ASSET_DELIVERY_API_KEY: "", ASSET_DELIVERY_BASE_URL: server.url } }).catch((e) => e);
+    const noKey = await run(process.execPath, [CLI_BIN, "purge", `${host}/x.jpg`], {
+      env: { ...process.env, ASSET_DELIVERY_API_KEY: "", ASSET_DELIVERY_BASE_URL: server.url },
+    }).catch((e) => e);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("an API key is needed");
   });

@@ -67,7 +67,12 @@ beforeAll(async () => {
     const response = await fetch(`${url}/api/v1/sources`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" },
-      body: JSON.stringify({ data: { type: "sources", attributes: { name: "cli", deployment: { type: "webproxy", service_subdomains: [`cli-${process.pid}`] } } } }),
+      body: JSON.stringify({
+        data: {
+          type: "sources",
+          attributes: { name: "cli", deployment: { type: "webproxy", service_subdomains: [`cli-${process.pid}`] } },
+        },
+      }),
     });
     expect(response.status).toBe(201);
     return ((await response.json()) as any).data.id;
@@ -81,7 +86,15 @@ describe("asset-delivery usage", async () => {
     expect(seeded.stdout).toMatch(/^Seeded \d+ usage events for 1 Sources, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}/);
 
     const file = path.join(dir, "usage.jsonl");
-    const event = { timestamp: `${yesterday}T12:00:00Z`, source_id: sourceId, path: "/imported.jpg", status: 200, bytes: 1234, cache_hit: false, response_ms: 12 };
+    const event = {
+      timestamp: `${yesterday}T12:00:00Z`,
+      source_id: sourceId,
+      path: "/imported.jpg",
+      status: 200,
+      bytes: 1234,
+      cache_hit: false,
+      response_ms: 12,
+    };
     fs.writeFileSync(file, `${JSON.stringify(event)}\n${JSON.stringify({ ...event, path: "/second.jpg" })}\n`);
     const imported = await cli("usage", "import", file);
     expect(imported).toMatchObject({ code: 0, stdout: "Imported 2 usage events\n" });
@@ -103,14 +116,18 @@ describe("asset-delivery usage", async () => {
 describe("asset-delivery reports", async () => {
   it("switches report types per account", async () => {
     const trimmed = await cli("reports", "types", "--account", "acme", "--disable", "mild_errors");
-    expect(trimmed.stdout).toBe("acme receives: cdn_logs, credit_analytics_daily, credit_analytics_mtd, image_analytics, source_analytics\n");
+    expect(trimmed.stdout).toBe(
+      "acme receives: cdn_logs, credit_analytics_daily, credit_analytics_mtd, image_analytics, source_analytics\n",
+    );
     const refused = await cli("reports", "types", "--account", "acme", "--enable", "mild_errors", "--disable", "image_analytics");
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("image_analytics is part of every paid plan");
   });
 
   it("generates a day's reports that the server then lists and serves", async () => {
-    expect((await cli("reports", "types", "--account", "acme", "--enable", "mild_errors")).stdout).toContain("image_analytics, mild_errors, source_analytics");
+    expect((await cli("reports", "types", "--account", "acme", "--enable", "mild_errors")).stdout).toContain(
+      "image_analytics, mild_errors, source_analytics",
+    );
     const generated = cliProcess("reports", "generate", "--date", yesterday);
     expect(generated.code).toBe(0);
     const compact = yesterday.replaceAll("-", "");
@@ -119,7 +136,9 @@ describe("asset-delivery reports", async () => {
     expect((await cli("reports", "generate", "--date", yesterday, "--account", "acme")).stdout).toBe(generated.stdout);
 
     await withServer(async (url) => {
-      const list = (await (await fetch(`${url}/api/v1/reports?filter[report_type]=cdn_logs`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+      const list = (await (
+        await fetch(`${url}/api/v1/reports?filter[report_type]=cdn_logs`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as any;
       expect(list.data).toHaveLength(1);
       const file = await fetch(list.data[0].attributes.files[0], { headers: { authorization: `Bearer ${key}` } });
       const csv = gunzipSync(Buffer.from(await file.arrayBuffer())).toString();

@@ -5,7 +5,9 @@ import { describe, expect, it } from "vitest";
 import { exportedSubpaths, unexportedRequires } from "../support/package-boundaries";
 import { repoRoot } from "../support/pulumi";
 
-const PACKAGES = Object.fromEntries(["sdk", "server", "provider", "cli"].map((name) => [`@asset-delivery/${name}`, path.join(repoRoot(), name)]));
+const PACKAGES = Object.fromEntries(
+  ["sdk", "server", "provider", "cli"].map((name) => [`@asset-delivery/${name}`, path.join(repoRoot(), name)]),
+);
 
 describe("package boundaries", () => {
   it("no built module requires another package's path that the package does not export", () => {

@@ -22,7 +22,9 @@ const run = promisify(execFile);
 const PACKAGES = ["sdk", "server", "provider", "cli"];
 const STEP_TIMEOUT = 180_000;
 
-const rootManifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+const rootManifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {
+  devDependencies: Record<string, string>;
+};
 const PULUMI_VERSION = process.env.CONSUMER_PULUMI_VERSION || rootManifest.devDependencies["@pulumi/pulumi"]!;
 
 // What every state written before the provider's `./runtime` export existed holds.
@@ -48,7 +50,15 @@ export const name = photos.name;
 export const deploymentStatus = photos.deploymentStatus;
 `;
 const TSCONFIG = {
-  compilerOptions: { strict: true, outDir: "bin", target: "es2020", module: "commonjs", moduleResolution: "node", sourceMap: true, forceConsistentCasingInFileNames: true },
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    sourceMap: true,
+    forceConsistentCasingInFileNames: true,
+  },
   files: ["index.ts"],
 };
 
@@ -60,7 +70,9 @@ let stack: Stack | undefined;
 
 /** The environment of a user's shell: no npm variables of the `npm test` running this. */
 function userEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || /^npm_config_(registry|cache)$/i.test(key)));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || /^npm_config_(registry|cache)$/i.test(key)),
+  );
 }
 
 async function npm(args: string[], cwd: string): Promise<string> {
@@ -86,7 +98,10 @@ beforeAll(async () => {
 
   // The tarballs `npm publish` would upload, from the built dist/ (npm test builds first).
   const packed = JSON.parse(
-    await npm(["pack", "--json", "--ignore-scripts", "--pack-destination", tarballs, ...PACKAGES.map((p) => `--workspace=${p}`)], repoRoot()),
+    await npm(
+      ["pack", "--json", "--ignore-scripts", "--pack-destination", tarballs, ...PACKAGES.map((p) => `--workspace=${p}`)],
+      repoRoot(),
+    ),
   ) as { filename: string }[];
   expect(packed).toHaveLength(PACKAGES.length);
 
@@ -119,7 +134,10 @@ beforeAll(async () => {
   const stateDir = path.join(tmp, "state");
   // NODE_PATH empty: the program and the dynamic provider find packages in the project only.
   const envVars = { ...pulumiEnv({ stateDir }), NODE_PATH: "" };
-  stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: project }, { pulumiCommand: await pulumiCommand(), envVars });
+  stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "dev", workDir: project },
+    { pulumiCommand: await pulumiCommand(), envVars },
+  );
   await stack.setAllConfig({
     "assetdelivery:baseUrl": { value: proxy.url },
     "assetdelivery:apiKey": { value: key, secret: true },
@@ -137,53 +155,76 @@ afterAll(async () => {
 
 describe("the packed packages in a user's project", () => {
   it("install with only declared exports between them", () => {
-    const installed = Object.fromEntries(PACKAGES.map((p) => [`@asset-delivery/${p}`, path.join(project, "node_modules", "@asset-delivery", p)]));
+    const installed = Object.fromEntries(
+      PACKAGES.map((p) => [`@asset-delivery/${p}`, path.join(project, "node_modules", "@asset-delivery", p)]),
+    );
     for (const dir of Object.values(installed)) expect(fs.existsSync(path.join(dir, "package.json")), dir).toBe(true);
     expect(unexportedRequires(installed)).toEqual([]);
   });
 
-  it("up creates the Source", async () => {
-    const { result, requests } = await counted(() => stack!.up());
-    expect(result.summary.resourceChanges).toEqual({ create: 2 });
-    expect(requests.POST).toBe(1);
-    expect(requests.PATCH).toBeUndefined();
-    expect(result.outputs.id!.value).toMatch(/^\w{24}$/);
-    expect(result.outputs.deploymentStatus!.value).toBe("deployed");
-  }, STEP_TIMEOUT);
+  it(
+    "up creates the Source",
+    async () => {
+      const { result, requests } = await counted(() => stack!.up());
+      expect(result.summary.resourceChanges).toEqual({ create: 2 });
+      expect(requests.POST).toBe(1);
+      expect(requests.PATCH).toBeUndefined();
+      expect(result.outputs.id!.value).toMatch(/^\w{24}$/);
+      expect(result.outputs.deploymentStatus!.value).toBe("deployed");
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("preview finds nothing to change and sends no request", async () => {
-    const { requests } = await counted(() => stack!.preview({ expectNoChanges: true }));
-    expect(requests).toEqual({});
-  }, STEP_TIMEOUT);
+  it(
+    "preview finds nothing to change and sends no request",
+    async () => {
+      const { requests } = await counted(() => stack!.preview({ expectNoChanges: true }));
+      expect(requests).toEqual({});
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("an edit (a new name, a rotated secret) is one PATCH", async () => {
-    await stack!.setAllConfig({ sourceName: { value: "Product photos" }, originPassword: { value: "origin-password-TWO", secret: true } });
-    const { result, requests } = await counted(() => stack!.up());
-    expect(result.summary.resourceChanges).toEqual({ update: 1, same: 1 });
-    expect(requests.PATCH).toBe(1);
-    expect(requests.POST).toBeUndefined();
-    expect(result.outputs.name!.value).toBe("Product photos");
-  }, STEP_TIMEOUT);
+  it(
+    "an edit (a new name, a rotated secret) is one PATCH",
+    async () => {
+      await stack!.setAllConfig({
+        sourceName: { value: "Product photos" },
+        originPassword: { value: "origin-password-TWO", secret: true },
+      });
+      const { result, requests } = await counted(() => stack!.up());
+      expect(result.summary.resourceChanges).toEqual({ update: 1, same: 1 });
+      expect(requests.PATCH).toBe(1);
+      expect(requests.POST).toBeUndefined();
+      expect(result.outputs.name!.value).toBe("Product photos");
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("a state that names the provider's old path still previews clean, refreshes and destroys", async () => {
-    const deployment = await stack!.exportStack();
-    const state = deployment.deployment as { resources: { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[] };
-    const sources = state.resources.filter((resource) => resource.type === "pulumi-nodejs:dynamic/assetdelivery:Source");
-    expect(sources).toHaveLength(1);
-    // New states name the stable `./runtime` export; the ones written before it name `./dist/runtime`.
-    expect(sources[0]!.inputs!.__provider).toBe('exports.handler = () => require("@asset-delivery/provider/runtime").sourceProvider;\n');
-    for (const source of sources) source.inputs!.__provider = source.outputs!.__provider = LEGACY_PROVIDER;
-    await stack!.importStack(deployment);
+  it(
+    "a state that names the provider's old path still previews clean, refreshes and destroys",
+    async () => {
+      const deployment = await stack!.exportStack();
+      const state = deployment.deployment as {
+        resources: { type: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+      };
+      const sources = state.resources.filter((resource) => resource.type === "pulumi-nodejs:dynamic/assetdelivery:Source");
+      expect(sources).toHaveLength(1);
+      // New states name the stable `./runtime` export; the ones written before it name `./dist/runtime`.
+      expect(sources[0]!.inputs!.__provider).toBe('exports.handler = () => require("@asset-delivery/provider/runtime").sourceProvider;\n');
+      for (const source of sources) source.inputs!.__provider = source.outputs!.__provider = LEGACY_PROVIDER;
+      await stack!.importStack(deployment);
 
-    const preview = await counted(() => stack!.preview({ expectNoChanges: true }));
-    expect(preview.requests).toEqual({});
-    // refresh reads, and destroy retires, through the provider the state's outputs name: the old path.
-    const refresh = await counted(() => stack!.refresh());
-    expect(refresh.result.summary.resourceChanges).toEqual({ same: 2 });
-    expect(refresh.requests.PATCH).toBeUndefined();
-    const destroy = await counted(() => stack!.destroy());
-    expect(destroy.result.summary.resourceChanges).toEqual({ delete: 2 });
-    expect(destroy.requests).toEqual({ PATCH: 1 });
-    expect(destroy.result.stdout).toMatch(/was retired, not deleted/);
-  }, STEP_TIMEOUT);
+      const preview = await counted(() => stack!.preview({ expectNoChanges: true }));
+      expect(preview.requests).toEqual({});
+      // refresh reads, and destroy retires, through the provider the state's outputs name: the old path.
+      const refresh = await counted(() => stack!.refresh());
+      expect(refresh.result.summary.resourceChanges).toEqual({ same: 2 });
+      expect(refresh.requests.PATCH).toBeUndefined();
+      const destroy = await counted(() => stack!.destroy());
+      expect(destroy.result.summary.resourceChanges).toEqual({ delete: 2 });
+      expect(destroy.requests).toEqual({ PATCH: 1 });
+      expect(destroy.result.stdout).toMatch(/was retired, not deleted/);
+    },
+    STEP_TIMEOUT,
+  );
 });

@@ -14,7 +14,9 @@ function declared(args: Record<string, unknown>, name = "photos", id = ID, secre
   return { name, id, inputs: checkedSource({ name: "Photos", ...args }), secretPaths };
 }
 
-const photosArgs = { deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" } };
+const photosArgs = {
+  deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" },
+};
 
 /** The same Source as the server returns it (generated annotation, read-only flags false), then edited. */
 function live(deployment: Record<string, unknown> = {}, attributes: Partial<Source["attributes"]> = {}, id = ID): Source {
@@ -29,7 +31,12 @@ function driftOf(source: DeclaredSource, server: Source | undefined) {
 
 describe("compareSources", () => {
   it("finds no drift when the server has what the state declares (defaults, read-only flags and the generated annotation ignored)", () => {
-    expect(compareSources("dev", [declared(photosArgs)], new Map([[ID, live()]]))).toEqual({ stack: "dev", sourceCount: 1, drifted: [], unmanaged: [] });
+    expect(compareSources("dev", [declared(photosArgs)], new Map([[ID, live()]]))).toEqual({
+      stack: "dev",
+      sourceCount: 1,
+      drifted: [],
+      unmanaged: [],
+    });
   });
 
   it("reports a scalar, a list and the name by their camelCase paths", () => {
@@ -84,13 +91,17 @@ describe("compareSources", () => {
 
   it("reports a Source declared disabled and enabled on the server as changed, and one disabled on both sides as no drift", () => {
     const disabled = declared({ ...photosArgs, enabled: false });
-    expect(driftOf(disabled, live())).toEqual([{ name: "photos", id: ID, status: "changed", fields: [{ field: "enabled", declared: false, live: true }] }]);
+    expect(driftOf(disabled, live())).toEqual([
+      { name: "photos", id: ID, status: "changed", fields: [{ field: "enabled", declared: false, live: true }] },
+    ]);
     expect(driftOf(disabled, live({}, { enabled: false, deployment_status: "disabled" }))).toEqual([]);
   });
 
   it("reports a Source the server does not have, or reports deleted, as gone", () => {
     expect(driftOf(declared(photosArgs), undefined)).toEqual([{ name: "photos", id: ID, status: "gone", fields: [] }]);
-    expect(driftOf(declared(photosArgs), live({}, { deployment_status: "deleted" }))).toEqual([{ name: "photos", id: ID, status: "gone", fields: [] }]);
+    expect(driftOf(declared(photosArgs), live({}, { deployment_status: "deleted" }))).toEqual([
+      { name: "photos", id: ID, status: "gone", fields: [] },
+    ]);
   });
 
   it("reveals a secret's presence through its flag, never its value", () => {
@@ -111,11 +122,23 @@ describe("compareSources", () => {
   });
 
   it("reads upload credentials through allowsUpload, and cannot tell anything of secrets without a flag", () => {
-    const s3 = { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "photos-bucket", s3SecretKey: "s3-secret" };
+    const s3 = {
+      type: "s3",
+      serviceSubdomains: ["photos"],
+      s3AccessKey: "AKIAEXAMPLE",
+      s3Bucket: "photos-bucket",
+      s3SecretKey: "s3-secret",
+    };
     const source = declared({ deployment: { ...s3, uploadCredentials: { type: "s3", s3AccessKey: "AKIAUP", s3SecretKey: "up-secret" } } });
     const server = sourceResource({
       id: ID,
-      deployment: { type: "s3", service_subdomains: ["photos"], s3_access_key: "AKIAEXAMPLE", s3_bucket: "photos-bucket", s3_secret_key: "rotated-by-hand" },
+      deployment: {
+        type: "s3",
+        service_subdomains: ["photos"],
+        s3_access_key: "AKIAEXAMPLE",
+        s3_bucket: "photos-bucket",
+        s3_secret_key: "rotated-by-hand",
+      },
       deployment_status: "deployed",
     });
     expect(driftOf(source, server)[0]!.fields).toEqual([
@@ -124,11 +147,12 @@ describe("compareSources", () => {
   });
 
   it("never shows a value the program passed as a secret, nor a list or object around one", () => {
-    const source = declared({ deployment: { ...photosArgs.deployment, customDomains: ["private.example.com"], imageError: "https://errors.example.com/e.png" } }, "photos", ID, [
-      ["deployment", "customDomains", "0"],
-      ["deployment", "imageError"],
-      ["name"],
-    ]);
+    const source = declared(
+      { deployment: { ...photosArgs.deployment, customDomains: ["private.example.com"], imageError: "https://errors.example.com/e.png" } },
+      "photos",
+      ID,
+      [["deployment", "customDomains", "0"], ["deployment", "imageError"], ["name"]],
+    );
     const server = live({ custom_domains: [], image_error: "https://elsewhere.example.com/e.png" }, { name: "Renamed" });
     const fields = driftOf(source, server)[0]!.fields;
     expect(fields).toEqual([
@@ -143,7 +167,11 @@ describe("compareSources", () => {
 
   it("after a type change on the server, reports the type and each field of either type, and no secret", () => {
     const withPassword = declared({ deployment: { ...photosArgs.deployment, password: "hunter2" } });
-    const server = sourceResource({ id: ID, deployment: { type: "webproxy", service_subdomains: ["photos"] }, deployment_status: "deployed" });
+    const server = sourceResource({
+      id: ID,
+      deployment: { type: "webproxy", service_subdomains: ["photos"] },
+      deployment_status: "deployed",
+    });
     expect(driftOf(withPassword, server)[0]!.fields).toEqual([
       { field: "deployment.type", declared: "webfolder", live: "webproxy" },
       { field: "deployment.webfolderBaseUrl", declared: "https://origin.example.com/images/" },

@@ -43,7 +43,11 @@ describe("declaredSources", () => {
       customDomains: ["public.example.com", { ...SECRET_SIG, plaintext: JSON.stringify("private.example.com") }],
     };
     const [source] = declaredSources(exported([{ ...photos, inputs: { ...photos.inputs, deployment } }]));
-    expect(source!.inputs.deployment).toEqual({ type: "s3", s3AccessKey: "AKIASECRET", customDomains: ["public.example.com", "private.example.com"] });
+    expect(source!.inputs.deployment).toEqual({
+      type: "s3",
+      s3AccessKey: "AKIASECRET",
+      customDomains: ["public.example.com", "private.example.com"],
+    });
     expect(source!.secretPaths).toEqual([["deployment", "s3AccessKey"], ["deployment", "customDomains", "1"], ["deploymentSecrets"]]);
   });
 
@@ -54,7 +58,9 @@ describe("declaredSources", () => {
 
   it("refuses encrypted secrets, naming the resource", () => {
     const encrypted = { ...photos, inputs: { ...photos.inputs, deploymentSecrets: { ...SECRET_SIG, ciphertext: "v1:abc" } } };
-    expect(() => declaredSources(exported([encrypted]))).toThrow(`${urn("photos")}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`);
+    expect(() => declaredSources(exported([encrypted]))).toThrow(
+      `${urn("photos")}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`,
+    );
   });
 
   it("refuses a Source without id or inputs, and a document that is no exported stack", () => {

@@ -20,10 +20,24 @@ const ASSETS_ACCESS_KEY = "AKIAFROMSECRETCONFIG";
 
 // Seven Sources, each meant for one kind of change (stable gets none).
 const declared = {
-  photos: { name: "Photos", deployment: { type: "webfolder", serviceSubdomains: ["drift-photos"], webfolderBaseUrl: "https://origin.example.com/img/", defaultParams: { w: 400 } } },
+  photos: {
+    name: "Photos",
+    deployment: {
+      type: "webfolder",
+      serviceSubdomains: ["drift-photos"],
+      webfolderBaseUrl: "https://origin.example.com/img/",
+      defaultParams: { w: 400 },
+    },
+  },
   assets: {
     name: "Assets",
-    deployment: { type: "s3", serviceSubdomains: ["drift-assets"], s3Bucket: "drift-assets", customDomains: ["assets.example.com"], annotation: "managed by pulumi" },
+    deployment: {
+      type: "s3",
+      serviceSubdomains: ["drift-assets"],
+      s3Bucket: "drift-assets",
+      customDomains: ["assets.example.com"],
+      annotation: "managed by pulumi",
+    },
   },
   docs: { name: "Docs", deployment: { type: "webproxy", serviceSubdomains: ["drift-docs"] } },
   archive: { name: "Archive", enabled: false, deployment: { type: "webproxy", serviceSubdomains: ["drift-archive"] } },
@@ -75,7 +89,9 @@ export function driftCommandSuite(profile: Profile): void {
     client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
     program = await programStack(path.join(TEST_PROGRAMS, "sources"), STACK, { baseUrl: server.url, apiKey: server.adminKey });
     await program.set({ sources: declared, secretFields: { photos: ["password"], assets: ["s3SecretKey", "s3AccessKey"] } });
-    await program.setSecret({ secretValues: { photos: { password: PHOTOS_PASSWORD }, assets: { s3SecretKey: ASSETS_S3_SECRET, s3AccessKey: ASSETS_ACCESS_KEY } } });
+    await program.setSecret({
+      secretValues: { photos: { password: PHOTOS_PASSWORD }, assets: { s3SecretKey: ASSETS_S3_SECRET, s3AccessKey: ASSETS_ACCESS_KEY } },
+    });
     const up = await program.stack.up();
     ids = up.outputs.ids!.value;
   }, STEP_TIMEOUT);
@@ -87,136 +103,157 @@ export function driftCommandSuite(profile: Profile): void {
   }, STEP_TIMEOUT);
 
   describe(`asset-delivery drift (${profile} profile)`, () => {
-    it("reports no drift in one line, exit 0, with one list request", async () => {
-      const run = await drift(["--stack", STACK]);
-      expect(run.stderr).toBe("");
-      expect(run.stdout).toBe("No drift: all 7 Sources of stack `drift` match the server.\n");
-      expect(run.code).toBe(0);
-      expect(run.requests).toEqual({ GET: 1 });
-    }, STEP_TIMEOUT);
+    it(
+      "reports no drift in one line, exit 0, with one list request",
+      async () => {
+        const run = await drift(["--stack", STACK]);
+        expect(run.stderr).toBe("");
+        expect(run.stdout).toBe("No drift: all 7 Sources of stack `drift` match the server.\n");
+        expect(run.code).toBe(0);
+        expect(run.requests).toEqual({ GET: 1 });
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("reports each change made behind the stack's back, field by field, exit 2, changing nothing", async () => {
-      await editDeployment(ids.docs, { cache_ttl_error: 900 }); // a scalar
-      await editDeployment(ids.assets, { custom_domains: ["assets.example.com", "cdn.example.com"], s3_access_key: "AKIAROTATEDBYHAND" }); // a list; a secret value
-      await editDeployment(ids.photos, { default_params: { w: 800, q: 75 }, password: null }); // a nested object; a secret cleared
-      await client.sources.update(ids.archive, { enabled: true }); // declared disabled, enabled by hand
-      await client.sources.update(ids.legacy, { enabled: false }); // retired by hand
-      // The API cannot delete a Source; the operator's side of the service can.
-      server.db.prepare("DELETE FROM sources WHERE id = ?").run(ids.old);
-      const stateBefore = program.stateFile();
+    it(
+      "reports each change made behind the stack's back, field by field, exit 2, changing nothing",
+      async () => {
+        await editDeployment(ids.docs, { cache_ttl_error: 900 }); // a scalar
+        await editDeployment(ids.assets, { custom_domains: ["assets.example.com", "cdn.example.com"], s3_access_key: "AKIAROTATEDBYHAND" }); // a list; a secret value
+        await editDeployment(ids.photos, { default_params: { w: 800, q: 75 }, password: null }); // a nested object; a secret cleared
+        await client.sources.update(ids.archive, { enabled: true }); // declared disabled, enabled by hand
+        await client.sources.update(ids.legacy, { enabled: false }); // retired by hand
+        // The API cannot delete a Source; the operator's side of the service can.
+        server.db.prepare("DELETE FROM sources WHERE id = ?").run(ids.old);
+        const stateBefore = program.stateFile();
 
-      const run = await drift(["--stack", STACK, "--cwd", program.workDir]);
-      expect(run.stderr).toBe("");
-      expect(run.stdout.split("\n")).toEqual([
-        "Drift: 6 of 7 Sources differ from stack `drift`.",
-        "",
-        `#### \`archive\` · Source \`${ids.archive}\`: changed on the server`,
-        "",
-        "| Field | Declared | Live |",
-        "| --- | --- | --- |",
-        "| `enabled` | `false` | `true` |",
-        "",
-        `#### \`assets\` · Source \`${ids.assets}\`: changed on the server`,
-        "",
-        "| Field | Declared | Live |",
-        "| --- | --- | --- |",
-        '| `deployment.customDomains` | `["assets.example.com"]` | `["assets.example.com","cdn.example.com"]` |',
-        "| `deployment.s3AccessKey` | *secret, set* | *changed: different* |",
-        "",
-        `#### \`docs\` · Source \`${ids.docs}\`: changed on the server`,
-        "",
-        "| Field | Declared | Live |",
-        "| --- | --- | --- |",
-        "| `deployment.cacheTtlError` | `300` | `900` |",
-        "",
-        `#### \`legacy\` · Source \`${ids.legacy}\`: retired: disabled on the server`,
-        "",
-        "| Field | Declared | Live |",
-        "| --- | --- | --- |",
-        "| `enabled` | `true` | `false` |",
-        "",
-        `#### \`old\` · Source \`${ids.old}\`: gone: the server no longer has this Source`,
-        "",
-        `#### \`photos\` · Source \`${ids.photos}\`: changed on the server`,
-        "",
-        "| Field | Declared | Live |",
-        "| --- | --- | --- |",
-        "| `deployment.defaultParams.w` | `400` | `800` |",
-        "| `deployment.defaultParams.q` | *absent* | `75` |",
-        "| `deployment.password` | *secret, set* | *changed: not set* (`passwordSet: false`) |",
-        "",
-        "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>",
-        "",
-      ]);
-      expect(run.code).toBe(2);
-      // One page lists all seven; the Source missing from it is confirmed gone by one GET.
-      expect(run.requests).toEqual({ GET: 2 });
-      expect(program.stateFile(), "the state is left as it was").toBe(stateBefore);
-      for (const secret of [PHOTOS_PASSWORD, ASSETS_S3_SECRET, ASSETS_ACCESS_KEY, "AKIAROTATEDBYHAND", server.adminKey]) expect(run.stdout).not.toContain(secret);
-    }, STEP_TIMEOUT);
+        const run = await drift(["--stack", STACK, "--cwd", program.workDir]);
+        expect(run.stderr).toBe("");
+        expect(run.stdout.split("\n")).toEqual([
+          "Drift: 6 of 7 Sources differ from stack `drift`.",
+          "",
+          `#### \`archive\` · Source \`${ids.archive}\`: changed on the server`,
+          "",
+          "| Field | Declared | Live |",
+          "| --- | --- | --- |",
+          "| `enabled` | `false` | `true` |",
+          "",
+          `#### \`assets\` · Source \`${ids.assets}\`: changed on the server`,
+          "",
+          "| Field | Declared | Live |",
+          "| --- | --- | --- |",
+          '| `deployment.customDomains` | `["assets.example.com"]` | `["assets.example.com","cdn.example.com"]` |',
+          "| `deployment.s3AccessKey` | *secret, set* | *changed: different* |",
+          "",
+          `#### \`docs\` · Source \`${ids.docs}\`: changed on the server`,
+          "",
+          "| Field | Declared | Live |",
+          "| --- | --- | --- |",
+          "| `deployment.cacheTtlError` | `300` | `900` |",
+          "",
+          `#### \`legacy\` · Source \`${ids.legacy}\`: retired: disabled on the server`,
+          "",
+          "| Field | Declared | Live |",
+          "| --- | --- | --- |",
+          "| `enabled` | `true` | `false` |",
+          "",
+          `#### \`old\` · Source \`${ids.old}\`: gone: the server no longer has this Source`,
+          "",
+          `#### \`photos\` · Source \`${ids.photos}\`: changed on the server`,
+          "",
+          "| Field | Declared | Live |",
+          "| --- | --- | --- |",
+          "| `deployment.defaultParams.w` | `400` | `800` |",
+          "| `deployment.defaultParams.q` | *absent* | `75` |",
+          "| `deployment.password` | *secret, set* | *changed: not set* (`passwordSet: false`) |",
+          "",
+          "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>",
+          "",
+        ]);
+        expect(run.code).toBe(2);
+        // One page lists all seven; the Source missing from it is confirmed gone by one GET.
+        expect(run.requests).toEqual({ GET: 2 });
+        expect(program.stateFile(), "the state is left as it was").toBe(stateBefore);
+        for (const secret of [PHOTOS_PASSWORD, ASSETS_S3_SECRET, ASSETS_ACCESS_KEY, "AKIAROTATEDBYHAND", server.adminKey])
+          expect(run.stdout).not.toContain(secret);
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("gives the same content as JSON", async () => {
-      const run = await drift(["--stack", STACK, "--format", "json"]);
-      expect(run.code).toBe(2);
-      expect(JSON.parse(run.stdout)).toEqual({
-        stack: "drift",
-        sourceCount: 7,
-        drifted: [
-          { name: "archive", id: ids.archive, status: "changed", fields: [{ field: "enabled", declared: false, live: true }] },
-          {
-            name: "assets",
-            id: ids.assets,
-            status: "changed",
-            fields: [
-              { field: "deployment.customDomains", declared: ["assets.example.com"], live: ["assets.example.com", "cdn.example.com"] },
-              { field: "deployment.s3AccessKey", secret: true, declared: "set", live: "different" },
-            ],
-          },
-          { name: "docs", id: ids.docs, status: "changed", fields: [{ field: "deployment.cacheTtlError", declared: 300, live: 900 }] },
-          { name: "legacy", id: ids.legacy, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] },
-          { name: "old", id: ids.old, status: "gone", fields: [] },
-          {
-            name: "photos",
-            id: ids.photos,
-            status: "changed",
-            fields: [
-              { field: "deployment.defaultParams.w", declared: 400, live: 800 },
-              { field: "deployment.defaultParams.q", live: 75 },
-              { field: "deployment.password", secret: true, declared: "set", live: "not set", flag: "passwordSet" },
-            ],
-          },
-        ],
-        // Every enabled Source of the account is one of the stack's.
-        unmanaged: [],
-      });
-      expect(run.requests).toEqual({ GET: 2 });
-    }, STEP_TIMEOUT);
+    it(
+      "gives the same content as JSON",
+      async () => {
+        const run = await drift(["--stack", STACK, "--format", "json"]);
+        expect(run.code).toBe(2);
+        expect(JSON.parse(run.stdout)).toEqual({
+          stack: "drift",
+          sourceCount: 7,
+          drifted: [
+            { name: "archive", id: ids.archive, status: "changed", fields: [{ field: "enabled", declared: false, live: true }] },
+            {
+              name: "assets",
+              id: ids.assets,
+              status: "changed",
+              fields: [
+                { field: "deployment.customDomains", declared: ["assets.example.com"], live: ["assets.example.com", "cdn.example.com"] },
+                { field: "deployment.s3AccessKey", secret: true, declared: "set", live: "different" },
+              ],
+            },
+            { name: "docs", id: ids.docs, status: "changed", fields: [{ field: "deployment.cacheTtlError", declared: 300, live: 900 }] },
+            { name: "legacy", id: ids.legacy, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] },
+            { name: "old", id: ids.old, status: "gone", fields: [] },
+            {
+              name: "photos",
+              id: ids.photos,
+              status: "changed",
+              fields: [
+                { field: "deployment.defaultParams.w", declared: 400, live: 800 },
+                { field: "deployment.defaultParams.q", live: 75 },
+                { field: "deployment.password", secret: true, declared: "set", live: "not set", flag: "passwordSet" },
+              ],
+            },
+          ],
+          // Every enabled Source of the account is one of the stack's.
+          unmanaged: [],
+        });
+        expect(run.requests).toEqual({ GET: 2 });
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("fails with exit 1 and a clear message for an unknown stack, a wrong passphrase, a bad format, a refused key and an unreachable server", async () => {
-      const unknown = await drift(["--stack", "nope"]);
-      expect(unknown).toMatchObject({ code: 1, stdout: "" });
-      expect(unknown.stderr).toContain(`asset-delivery drift: stack "nope" not found for the project in ${program.workDir}`);
+    it(
+      "fails with exit 1 and a clear message for an unknown stack, a wrong passphrase, a bad format, a refused key and an unreachable server",
+      async () => {
+        const unknown = await drift(["--stack", "nope"]);
+        expect(unknown).toMatchObject({ code: 1, stdout: "" });
+        expect(unknown.stderr).toContain(`asset-delivery drift: stack "nope" not found for the project in ${program.workDir}`);
 
-      const passphrase = await drift(["--stack", STACK], { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase" });
-      expect(passphrase).toMatchObject({ code: 1, stdout: "" });
-      expect(passphrase.stderr).toMatch(/^asset-delivery drift: pulumi failed to read stack "drift": .*incorrect passphrase/);
+        const passphrase = await drift(["--stack", STACK], { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase" });
+        expect(passphrase).toMatchObject({ code: 1, stdout: "" });
+        expect(passphrase.stderr).toMatch(/^asset-delivery drift: pulumi failed to read stack "drift": .*incorrect passphrase/);
 
-      const format = await drift(["--stack", STACK, "--format", "yaml"]);
-      expect(format).toMatchObject({ code: 1, stdout: "" });
-      expect(format.stderr).toContain('asset-delivery drift: format: must be one of markdown, json (got "yaml")');
+        const format = await drift(["--stack", STACK, "--format", "yaml"]);
+        expect(format).toMatchObject({ code: 1, stdout: "" });
+        expect(format.stderr).toContain('asset-delivery drift: format: must be one of markdown, json (got "yaml")');
 
-      await program.stack.setConfig("assetdelivery:apiKey", { value: "not-a-key-of-this-server", secret: true });
-      const refused = await drift(["--stack", STACK]);
-      expect(refused).toMatchObject({ code: 1, stdout: "" });
-      expect(refused.stderr).toBe(`asset-delivery drift: the API at ${server.url} refused the API key (401 Unauthorized): check assetdelivery:apiKey or ASSET_DELIVERY_API_KEY\n`);
-      expect(refused.stderr).not.toContain("not-a-key-of-this-server");
+        await program.stack.setConfig("assetdelivery:apiKey", { value: "not-a-key-of-this-server", secret: true });
+        const refused = await drift(["--stack", STACK]);
+        expect(refused).toMatchObject({ code: 1, stdout: "" });
+        expect(refused.stderr).toBe(
+          `asset-delivery drift: the API at ${server.url} refused the API key (401 Unauthorized): check assetdelivery:apiKey or ASSET_DELIVERY_API_KEY\n`,
+        );
+        expect(refused.stderr).not.toContain("not-a-key-of-this-server");
 
-      await program.stack.setConfig("assetdelivery:apiKey", { value: server.adminKey, secret: true });
-      await program.stack.setConfig("assetdelivery:baseUrl", { value: "http://127.0.0.1:9" });
-      const unreachable = await drift(["--stack", STACK]);
-      expect(unreachable).toMatchObject({ code: 1, stdout: "" });
-      expect(unreachable.stderr).toMatch(/^asset-delivery drift: cannot reach the API at http:\/\/127\.0\.0\.1:9 \(.*connection failed.*\): check assetdelivery:baseUrl or ASSET_DELIVERY_BASE_URL\n$/);
-      await program.stack.setConfig("assetdelivery:baseUrl", { value: server.url });
-    }, STEP_TIMEOUT);
+        await program.stack.setConfig("assetdelivery:apiKey", { value: server.adminKey, secret: true });
+        await program.stack.setConfig("assetdelivery:baseUrl", { value: "http://127.0.0.1:9" });
+        const unreachable = await drift(["--stack", STACK]);
+        expect(unreachable).toMatchObject({ code: 1, stdout: "" });
+        expect(unreachable.stderr).toMatch(
+          /^asset-delivery drift: cannot reach the API at http:\/\/127\.0\.0\.1:9 \(.*connection failed.*\): check assetdelivery:baseUrl or ASSET_DELIVERY_BASE_URL\n$/,
+        );
+        await program.stack.setConfig("assetdelivery:baseUrl", { value: server.url });
+      },
+      STEP_TIMEOUT,
+    );
   });
 }

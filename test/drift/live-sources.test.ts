@@ -13,7 +13,8 @@ beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   const client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
   const created = [];
-  for (let i = 0; i < SOURCES; i++) created.push(await client.sources.create({ name: `Source ${i}`, deployment: { type: "webproxy", service_subdomains: [`live-${i}`] } }));
+  for (let i = 0; i < SOURCES; i++)
+    created.push(await client.sources.create({ name: `Source ${i}`, deployment: { type: "webproxy", service_subdomains: [`live-${i}`] } }));
   ids = created.map((source) => source.id);
   await client.close();
 });
@@ -37,7 +38,10 @@ describe("liveSources", () => {
 
   it("lists the enabled Sources the filters select with the API's filters", async () => {
     server.resetRequestCount();
-    const { enabled } = await liveSources({ baseUrl: server.url, apiKey: server.adminKey }, ids.slice(0, 1), { filter: { name: "Source 14" }, or: { "deployment.service_subdomains": "live-149" } });
+    const { enabled } = await liveSources({ baseUrl: server.url, apiKey: server.adminKey }, ids.slice(0, 1), {
+      filter: { name: "Source 14" },
+      or: { "deployment.service_subdomains": "live-149" },
+    });
     // name contains "Source 14" (Source 14, 140-149) and the one or: condition holds: only Source 149.
     expect(enabled.map((source) => source.attributes.name)).toEqual(["Source 149"]);
     expect(server.requestCount()).toBe(2); // the filtered page, and the one managed Source read from page 0

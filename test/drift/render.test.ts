@@ -47,7 +47,12 @@ describe("renderMarkdown", () => {
   });
 
   it("says retired for a Source disabled on the server, and agrees in number", () => {
-    const retired: DriftReport = { stack: "dev", sourceCount: 1, drifted: [{ name: "a", id: ID, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] }], unmanaged: [] };
+    const retired: DriftReport = {
+      stack: "dev",
+      sourceCount: 1,
+      drifted: [{ name: "a", id: ID, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] }],
+      unmanaged: [],
+    };
     const lines = renderMarkdown(retired).split("\n");
     expect(lines[0]).toBe("Drift: 1 of 1 Source differs from stack `dev`.");
     expect(lines[2]).toBe(`#### \`a\` · Source \`${ID}\`: retired: disabled on the server`);
@@ -64,9 +69,15 @@ describe("renderMarkdown", () => {
   });
 
   it("writes one line when nothing drifted", () => {
-    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [], unmanaged: [] })).toBe("No drift: all 3 Sources of stack `dev` match the server.\n");
-    expect(renderMarkdown({ stack: "dev", sourceCount: 1, drifted: [], unmanaged: [] })).toBe("No drift: the one Source of stack `dev` matches the server.\n");
-    expect(renderMarkdown({ stack: "dev", sourceCount: 0, drifted: [], unmanaged: [] })).toBe("No drift: stack `dev` manages no Sources.\n");
+    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [], unmanaged: [] })).toBe(
+      "No drift: all 3 Sources of stack `dev` match the server.\n",
+    );
+    expect(renderMarkdown({ stack: "dev", sourceCount: 1, drifted: [], unmanaged: [] })).toBe(
+      "No drift: the one Source of stack `dev` matches the server.\n",
+    );
+    expect(renderMarkdown({ stack: "dev", sourceCount: 0, drifted: [], unmanaged: [] })).toBe(
+      "No drift: stack `dev` manages no Sources.\n",
+    );
   });
 
   it("lists the enabled Sources no resource manages, after the drift or after the no-drift line", () => {
@@ -80,8 +91,15 @@ describe("renderMarkdown", () => {
       `| \`${"u".repeat(24)}\` | \`Made \\| by hand\` | webproxy | \`hand\`, \`made\` |`,
       "",
     ];
-    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [], unmanaged }).split("\n")).toEqual(["No drift: all 3 Sources of stack `dev` match the server.", ...table]);
-    expect(renderMarkdown({ ...report, stack: "dev", unmanaged }).split("\n").slice(-table.length)).toEqual(table);
+    expect(renderMarkdown({ stack: "dev", sourceCount: 3, drifted: [], unmanaged }).split("\n")).toEqual([
+      "No drift: all 3 Sources of stack `dev` match the server.",
+      ...table,
+    ]);
+    expect(
+      renderMarkdown({ ...report, stack: "dev", unmanaged })
+        .split("\n")
+        .slice(-table.length),
+    ).toEqual(table);
   });
 });
 

@@ -81,7 +81,9 @@ async function worker(url: string, key: string, index: number): Promise<void> {
       const created = await apiRequest(`${url}/api/v1/sources`, {
         method: "POST",
         key,
-        body: { data: { type: "sources", attributes: { name: entry.inFlight.name, deployment: deployment(entry.subdomain, entry.inFlight) } } },
+        body: {
+          data: { type: "sources", attributes: { name: entry.inFlight.name, deployment: deployment(entry.subdomain, entry.inFlight) } },
+        },
       });
       expect(created.status, created.text).toBe(201);
       entry.id = created.body.data.id;
@@ -92,7 +94,13 @@ async function worker(url: string, key: string, index: number): Promise<void> {
         const patched = await apiRequest(`${url}/api/v1/sources/${entry.id}`, {
           method: "PATCH",
           key,
-          body: { data: { type: "sources", id: entry.id, attributes: { name: entry.inFlight.name, deployment: deployment(entry.subdomain, entry.inFlight) } } },
+          body: {
+            data: {
+              type: "sources",
+              id: entry.id,
+              attributes: { name: entry.inFlight.name, deployment: deployment(entry.subdomain, entry.inFlight) },
+            },
+          },
         });
         expect(patched.status, patched.text).toBe(200);
         [entry.acked, entry.inFlight] = [entry.inFlight, undefined];
@@ -169,7 +177,11 @@ describe("after kill -9 in the middle of a burst of writes", () => {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       expect(db.pragma("foreign_key_check")).toEqual([]);
 
-      const rows = db.prepare("SELECT id, account_id, deployment FROM sources").all() as { id: string; account_id: string; deployment: string }[];
+      const rows = db.prepare("SELECT id, account_id, deployment FROM sources").all() as {
+        id: string;
+        account_id: string;
+        deployment: string;
+      }[];
       const derived = rows
         .flatMap((row) => {
           const d = JSON.parse(row.deployment) as { service_subdomains: string[]; custom_domains: string[] };
@@ -179,7 +191,9 @@ describe("after kill -9 in the middle of a burst of writes", () => {
           ];
         })
         .sort();
-      const indexed = (db.prepare("SELECT kind, name, source_id FROM source_hostnames").all() as { kind: string; name: string; source_id: string }[])
+      const indexed = (
+        db.prepare("SELECT kind, name, source_id FROM source_hostnames").all() as { kind: string; name: string; source_id: string }[]
+      )
         .map((r) => `${r.kind} ${r.name} ${r.source_id}`)
         .sort();
       expect(indexed).toEqual(derived);

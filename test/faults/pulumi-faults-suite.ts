@@ -13,7 +13,10 @@ const COUNT = 20;
 const FAULT_RATE = 0.2;
 
 const declared = Object.fromEntries(
-  Array.from({ length: COUNT }, (_, i) => [`faulty-${i}`, { name: `Faulty ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`faulty-${i}`] } }]),
+  Array.from({ length: COUNT }, (_, i) => [
+    `faulty-${i}`,
+    { name: `Faulty ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`faulty-${i}`] } },
+  ]),
 );
 
 /** The run, against a server answering in `profile` (server/src/http/profile.ts). */
@@ -34,30 +37,43 @@ export function pulumiFaultsSuite(profile: Profile): void {
   });
 
   describe(`pulumi up of ${COUNT} Sources with ${FAULT_RATE * 100}% of requests failing (${profile} profile)`, () => {
-    it("converges without an error, creating each Source exactly once", async () => {
-      const up = await program.stack.up();
-      expect(up.summary.result).toBe("succeeded");
-      expect(up.summary.resourceChanges).toEqual({ create: COUNT + 1 });
+    it(
+      "converges without an error, creating each Source exactly once",
+      async () => {
+        const up = await program.stack.up();
+        expect(up.summary.result).toBe("succeeded");
+        expect(up.summary.resourceChanges).toEqual({ create: COUNT + 1 });
 
-      const injected = server.app.injectedFaults;
-      expect(Object.values(injected).reduce((sum, n) => sum + n, 0), JSON.stringify(injected)).toBeGreaterThan(0);
+        const injected = server.app.injectedFaults;
+        expect(
+          Object.values(injected).reduce((sum, n) => sum + n, 0),
+          JSON.stringify(injected),
+        ).toBeGreaterThan(0);
 
-      const rows = server.db.prepare("SELECT name, json_extract(deployment, '$.service_subdomains[0]') AS subdomain FROM sources ORDER BY name").all() as {
-        name: string;
-        subdomain: string;
-      }[];
-      expect(rows).toHaveLength(COUNT);
-      expect(new Set(rows.map((row) => row.subdomain))).toEqual(new Set(Object.keys(declared)));
-      for (const row of rows) expect(row.name).toBe(declared[row.subdomain]!.name);
-      // The stack's ids are the server's ids.
-      const ids = up.outputs.ids!.value as Record<string, string>;
-      const serverIds = server.db.prepare("SELECT id FROM sources").pluck().all() as string[];
-      expect(new Set(Object.values(ids))).toEqual(new Set(serverIds));
-    }, STEP_TIMEOUT);
+        const rows = server.db
+          .prepare("SELECT name, json_extract(deployment, '$.service_subdomains[0]') AS subdomain FROM sources ORDER BY name")
+          .all() as {
+          name: string;
+          subdomain: string;
+        }[];
+        expect(rows).toHaveLength(COUNT);
+        expect(new Set(rows.map((row) => row.subdomain))).toEqual(new Set(Object.keys(declared)));
+        for (const row of rows) expect(row.name).toBe(declared[row.subdomain]!.name);
+        // The stack's ids are the server's ids.
+        const ids = up.outputs.ids!.value as Record<string, string>;
+        const serverIds = server.db.prepare("SELECT id FROM sources").pluck().all() as string[];
+        expect(new Set(Object.values(ids))).toEqual(new Set(serverIds));
+      },
+      STEP_TIMEOUT,
+    );
 
-    it("then previews no change", async () => {
-      const preview = await program.stack.preview({ expectNoChanges: true });
-      expect(preview.changeSummary).toEqual({ same: COUNT + 1 });
-    }, STEP_TIMEOUT);
+    it(
+      "then previews no change",
+      async () => {
+        const preview = await program.stack.preview({ expectNoChanges: true });
+        expect(preview.changeSummary).toEqual({ same: COUNT + 1 });
+      },
+      STEP_TIMEOUT,
+    );
   });
 }

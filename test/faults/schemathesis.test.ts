@@ -29,7 +29,8 @@ function ensureSchemathesis(): void {
   ];
   for (const [command, args] of steps) {
     const result = spawnSync(command, args, { encoding: "utf8", timeout: 300_000 });
-    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`);
+    if (result.status !== 0)
+      throw new Error(`${command} ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stderr}${result.stdout}`);
   }
 }
 
@@ -52,28 +53,40 @@ function failures(output: string): string {
 }
 
 describe("schemathesis over the OpenAPI document, every check on", () => {
-  it("finds no server error and no response that violates the document", () => {
-    const run = spawnSync(
-      SCHEMATHESIS,
-      [
-        "--config-file", path.join(__dirname, "schemathesis.toml"),
-        "run", `${server.url}/openapi.json`,
-        "--checks", "all",
-        "--header", `Authorization: Bearer ${data.adminKey}`,
-        // Bounded by examples, not by --max-time: with a time budget the fuzzing phase repeats
-        // until it is spent and the stateful phase never runs.
-        "--max-examples", "10",
-        "--seed", "20260101",
-        "--request-timeout", "10",
-        // One worker: with several, schemathesis 4.32 itself may fail on a thread race (SystemError).
-        "--workers", "1",
-        "--no-color",
-      ],
-      { encoding: "utf8", timeout: RUN_TIMEOUT_MS },
-    );
-    const output = `${run.stdout}${run.stderr}`;
-    expect(run.signal, `schemathesis ran past ${RUN_TIMEOUT_MS} ms`).toBeNull();
-    expect(output, output.slice(-3000)).toMatch(/Tested:\s+13/);
-    expect(run.status, failures(output)).toBe(0);
-  }, RUN_TIMEOUT_MS + 10_000);
+  it(
+    "finds no server error and no response that violates the document",
+    () => {
+      const run = spawnSync(
+        SCHEMATHESIS,
+        [
+          "--config-file",
+          path.join(__dirname, "schemathesis.toml"),
+          "run",
+          `${server.url}/openapi.json`,
+          "--checks",
+          "all",
+          "--header",
+          `Authorization: Bearer ${data.adminKey}`,
+          // Bounded by examples, not by --max-time: with a time budget the fuzzing phase repeats
+          // until it is spent and the stateful phase never runs.
+          "--max-examples",
+          "10",
+          "--seed",
+          "20260101",
+          "--request-timeout",
+          "10",
+          // One worker: with several, schemathesis 4.32 itself may fail on a thread race (SystemError).
+          "--workers",
+          "1",
+          "--no-color",
+        ],
+        { encoding: "utf8", timeout: RUN_TIMEOUT_MS },
+      );
+      const output = `${run.stdout}${run.stderr}`;
+      expect(run.signal, `schemathesis ran past ${RUN_TIMEOUT_MS} ms`).toBeNull();
+      expect(output, output.slice(-3000)).toMatch(/Tested:\s+13/);
+      expect(run.status, failures(output)).toBe(0);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
 });

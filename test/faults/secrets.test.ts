@@ -35,9 +35,24 @@ const SECRET_VALUES = {
 };
 
 const SOURCES = {
-  s3: { name: "S3", deployment: { type: "s3", serviceSubdomains: ["leak-s3"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "leak-bucket", secureUrlEnabled: true } },
-  gcs: { name: "GCS", deployment: { type: "gcs", serviceSubdomains: ["leak-gcs"], gcsAccessKey: "GOOGEXAMPLE", gcsBucket: "leak-gcs-bucket" } },
-  azure: { name: "Azure", deployment: { type: "azure", serviceSubdomains: ["leak-azure"], azureAccount: "leakaccount", azureBucket: "leak-container", azureServiceType: "blob" } },
+  s3: {
+    name: "S3",
+    deployment: { type: "s3", serviceSubdomains: ["leak-s3"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "leak-bucket", secureUrlEnabled: true },
+  },
+  gcs: {
+    name: "GCS",
+    deployment: { type: "gcs", serviceSubdomains: ["leak-gcs"], gcsAccessKey: "GOOGEXAMPLE", gcsBucket: "leak-gcs-bucket" },
+  },
+  azure: {
+    name: "Azure",
+    deployment: {
+      type: "azure",
+      serviceSubdomains: ["leak-azure"],
+      azureAccount: "leakaccount",
+      azureBucket: "leak-container",
+      azureServiceType: "blob",
+    },
+  },
   compat: {
     name: "Compatible",
     deployment: {
@@ -50,7 +65,10 @@ const SOURCES = {
       storageProvider: "DigitalOcean",
     },
   },
-  folder: { name: "Folder", deployment: { type: "webfolder", serviceSubdomains: ["leak-folder"], webfolderBaseUrl: "https://origin.example.com/images/" } },
+  folder: {
+    name: "Folder",
+    deployment: { type: "webfolder", serviceSubdomains: ["leak-folder"], webfolderBaseUrl: "https://origin.example.com/images/" },
+  },
   proxy: { name: "Proxy", deployment: { type: "webproxy", serviceSubdomains: ["leak-proxy"] } },
 };
 
@@ -72,8 +90,14 @@ function secretValues(): Record<string, string> {
 }
 
 function signingToken(): string {
-  const row = server.db.prepare("SELECT id FROM sources WHERE json_extract(deployment, '$.service_subdomains[0]') = 'leak-s3'").pluck().get() as string;
-  const token = server.app.sourceStore.load(server.db.prepare("SELECT account_id FROM sources WHERE id = ?").pluck().get(row) as string, row)!.secureUrlToken;
+  const row = server.db
+    .prepare("SELECT id FROM sources WHERE json_extract(deployment, '$.service_subdomains[0]') = 'leak-s3'")
+    .pluck()
+    .get() as string;
+  const token = server.app.sourceStore.load(
+    server.db.prepare("SELECT account_id FROM sources WHERE id = ?").pluck().get(row) as string,
+    row,
+  )!.secureUrlToken;
   expect(token).toMatch(/^[A-Za-z0-9]{32}$/);
   return token!;
 }
@@ -86,7 +110,10 @@ function leaksIn(bytes: Buffer, values: Record<string, string>): string[] {
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile());
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((f) => path.join(dir, f))
+    .filter((f) => fs.statSync(f).isFile());
 }
 
 beforeAll(async () => {
@@ -108,7 +135,11 @@ beforeAll(async () => {
     sources: SOURCES,
     // The web types' values go in unmarked, as a careless program would pass them: the resource must
     // still keep them secret. The others come from secret config.
-    secretFields: Object.fromEntries(Object.entries(SECRET_VALUES).filter(([name]) => name !== "folder" && name !== "proxy").map(([name, f]) => [name, Object.keys(f)])),
+    secretFields: Object.fromEntries(
+      Object.entries(SECRET_VALUES)
+        .filter(([name]) => name !== "folder" && name !== "proxy")
+        .map(([name, f]) => [name, Object.keys(f)]),
+    ),
     plainFields: { folder: Object.keys(SECRET_VALUES.folder), proxy: Object.keys(SECRET_VALUES.proxy) },
   });
   await program.setSecret({ secretValues: SECRET_VALUES });
@@ -144,7 +175,9 @@ describe("after up and refresh of Sources with every kind of write-only value", 
     expect(files.some((f) => f.endsWith(`${path.sep}stacks${path.sep}provider-e2e-sources${path.sep}secrets.json`))).toBe(true);
     expect(files.some((f) => f.includes(`${path.sep}history${path.sep}`))).toBe(true);
     expect(files.some((f) => f.includes(`${path.sep}backups${path.sep}`))).toBe(true);
-    const leaks = files.flatMap((file) => leaksIn(fs.readFileSync(file), values).map((name) => `${name} in ${path.relative(program.workDir, file)}`));
+    const leaks = files.flatMap((file) =>
+      leaksIn(fs.readFileSync(file), values).map((name) => `${name} in ${path.relative(program.workDir, file)}`),
+    );
     expect(leaks).toEqual([]);
   });
 

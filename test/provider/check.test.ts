@@ -18,7 +18,16 @@ describe("check", () => {
       enabled: true,
       waitForDeployment: true,
       deploymentTimeoutSeconds: 300,
-      deployment: { ...webfolder, cacheTtlBehavior: "respect_origin", cacheTtlError: 300, cacheTtlValue: 31_536_000, customDomains: [], defaultParams: {}, robotsTxt: "origin", username: null },
+      deployment: {
+        ...webfolder,
+        cacheTtlBehavior: "respect_origin",
+        cacheTtlError: 300,
+        cacheTtlValue: 31_536_000,
+        customDomains: [],
+        defaultParams: {},
+        robotsTxt: "origin",
+        username: null,
+      },
       deploymentSecrets: {},
     });
     expect(inputs.deployment).not.toHaveProperty("annotation");
@@ -27,7 +36,14 @@ describe("check", () => {
   it("names each broken rule by the camelCase path the user wrote", () => {
     const failures = reasons({
       name: " ",
-      deployment: { ...webfolder, serviceSubdomains: ["photos", "PHOTOS"], cacheTtlError: 0, robotsTxt: "maybe", defaultParams: { w: 100, "not-a-param": 1 }, s3Bucket: "x" },
+      deployment: {
+        ...webfolder,
+        serviceSubdomains: ["photos", "PHOTOS"],
+        cacheTtlError: 0,
+        robotsTxt: "maybe",
+        defaultParams: { w: 100, "not-a-param": 1 },
+        s3Bucket: "x",
+      },
       deploymentSecrets: { requestHandshake: "too short" },
     });
     expect(failures).toEqual(
@@ -63,11 +79,15 @@ describe("check", () => {
   });
 
   it("rejects an unknown deployment type with the list of types", () => {
-    expect(reasons({ name: "x", deployment: { type: "ftp", serviceSubdomains: ["a"] } })).toEqual(["deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible"]);
+    expect(reasons({ name: "x", deployment: { type: "ftp", serviceSubdomains: ["a"] } })).toEqual([
+      "deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible",
+    ]);
   });
 
   it("validates the provider's own inputs", () => {
-    expect(reasons({ name: "x", deployment: webfolder, waitForDeployment: "yes", deploymentTimeoutSeconds: 0, adoptSourceId: "short" })).toEqual([
+    expect(
+      reasons({ name: "x", deployment: webfolder, waitForDeployment: "yes", deploymentTimeoutSeconds: 0, adoptSourceId: "short" }),
+    ).toEqual([
       "waitForDeployment: must be true or false",
       "deploymentTimeoutSeconds: must be from 1 to 3600 seconds",
       "adoptSourceId: must be a 24-character Source id",
@@ -75,8 +95,15 @@ describe("check", () => {
   });
 
   it("keeps secrets apart from the public deployment in the checked inputs", () => {
-    const { inputs } = checkSource({ name: "Assets", deployment: s3, deploymentSecrets: { s3SecretKey: "SECRET", uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" } } });
-    expect(inputs.deploymentSecrets).toEqual({ s3SecretKey: "SECRET", uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" } });
+    const { inputs } = checkSource({
+      name: "Assets",
+      deployment: s3,
+      deploymentSecrets: { s3SecretKey: "SECRET", uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" } },
+    });
+    expect(inputs.deploymentSecrets).toEqual({
+      s3SecretKey: "SECRET",
+      uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" },
+    });
     expect(JSON.stringify(inputs.deployment)).not.toContain("SECRET");
     expect(JSON.stringify(inputs.deployment)).not.toContain("US");
   });

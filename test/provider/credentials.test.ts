@@ -8,22 +8,31 @@ const config = (values: Record<string, string>) => (key: string) => values[key];
 describe("resolveCredentials", () => {
   it("prefers the stack's config to the environment", () => {
     const env = { ASSET_DELIVERY_BASE_URL: "http://env.example", ASSET_DELIVERY_API_KEY: "envkey" };
-    expect(resolveCredentials(config({ "assetdelivery:apiKey": "configkey" }), env)).toEqual({ baseUrl: "http://env.example", apiKey: "configkey" });
+    expect(resolveCredentials(config({ "assetdelivery:apiKey": "configkey" }), env)).toEqual({
+      baseUrl: "http://env.example",
+      apiKey: "configkey",
+    });
   });
 
   it("names every missing setting and how to set it", () => {
     expect(() => resolveCredentials(config({}), {})).toThrow(
       "Asset Delivery credentials missing: set the API address (`pulumi config set assetdelivery:baseUrl <url>` or ASSET_DELIVERY_BASE_URL) and the API key (`pulumi config set --secret assetdelivery:apiKey <key>` or ASSET_DELIVERY_API_KEY)",
     );
-    expect(() => resolveCredentials(config({ "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(/the API key/);
+    expect(() => resolveCredentials(config({ "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(
+      /the API key/,
+    );
   });
 
   it("reads the pacing as JSON, for plans with higher limits", () => {
     const base = { "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": "k" };
     expect(resolveCredentials(config({ ...base, "assetdelivery:pacing": "false" }), {}).pacing).toBe(false);
-    expect(resolveCredentials(config(base), { ASSET_DELIVERY_PACING: '{"limits":{"createSource":{"limit":600,"intervalMs":3600000}}}' }).pacing).toEqual({
+    expect(
+      resolveCredentials(config(base), { ASSET_DELIVERY_PACING: '{"limits":{"createSource":{"limit":600,"intervalMs":3600000}}}' }).pacing,
+    ).toEqual({
       limits: { createSource: { limit: 600, intervalMs: 3_600_000 } },
     });
-    expect(() => resolveCredentials(config({ ...base, "assetdelivery:pacing": "off" }), {})).toThrow('assetdelivery:pacing (or ASSET_DELIVERY_PACING): must be JSON: false, true or {"limits": {...}}');
+    expect(() => resolveCredentials(config({ ...base, "assetdelivery:pacing": "off" }), {})).toThrow(
+      'assetdelivery:pacing (or ASSET_DELIVERY_PACING): must be JSON: false, true or {"limits": {...}}',
+    );
   });
 });

@@ -73,7 +73,9 @@ describe("diff", () => {
     it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
       const { changed } = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
-      expect(planPatches(changed, apiAttributes(inputs), true).patches).toEqual([{ deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) }]);
+      expect(planPatches(changed, apiAttributes(inputs), true).patches).toEqual([
+        { deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) },
+      ]);
     });
   });
 
@@ -94,7 +96,11 @@ describe("diff", () => {
 
   it("updates a type change in place", () => {
     const inputs = declared();
-    const s3 = checkedSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } });
+    const s3 = checkedSource({
+      name: "Photos",
+      deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket" },
+      deploymentSecrets: { s3SecretKey: "SK" },
+    });
     expect(diffSource(ID, stateOf(inputs), s3)).toEqual({ changes: true, replaces: [], changed: ["deployment", "deploymentSecrets"] });
   });
 

@@ -23,12 +23,20 @@ beforeAll(async () => {
   for (let i = 0; i < 105; i++) {
     const deployment: DeploymentInput =
       i % 3 === 0
-        ? { type: "s3", service_subdomains: [`fn-s3-${i}`], s3_access_key: "AK", s3_bucket: "fn-bucket", s3_secret_key: "SK", secure_url_enabled: i === 0 }
+        ? {
+            type: "s3",
+            service_subdomains: [`fn-s3-${i}`],
+            s3_access_key: "AK",
+            s3_bucket: "fn-bucket",
+            s3_secret_key: "SK",
+            secure_url_enabled: i === 0,
+          }
         : { type: "webfolder", service_subdomains: [`fn-web-${i}`], webfolder_base_url: "https://origin.example.com/" };
     created.push(await client.sources.create({ name: `Function source ${String(i).padStart(3, "0")}`, deployment }));
   }
   seedUsage(server.db, { days: 2, account: TEST_ACCOUNT, now: () => NOW });
-  for (const date of ["2024-06-08", "2024-06-09"]) generateReports(server.db, { date, account: TEST_ACCOUNT, dataDir: server.app.appOptions.dataDir, now: () => NOW });
+  for (const date of ["2024-06-08", "2024-06-09"])
+    generateReports(server.db, { date, account: TEST_ACCOUNT, dataDir: server.app.appOptions.dataDir, now: () => NOW });
   images = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<html>not an image</html>"));
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   process.env.ASSET_DELIVERY_BASE_URL = server.url;
@@ -66,7 +74,9 @@ describe("getSource", () => {
 
   it("finds a Source by one of its subdomains", async () => {
     expect((await getSource({ subdomain: "fn-s3-3" })).id).toBe(created[3]!.id);
-    await expect(getSource({ subdomain: "nobody-here" })).rejects.toThrow('getSource: no Source of this account serves the subdomain "nobody-here"');
+    await expect(getSource({ subdomain: "nobody-here" })).rejects.toThrow(
+      'getSource: no Source of this account serves the subdomain "nobody-here"',
+    );
     await expect(getSource({})).rejects.toThrow("getSource: pass exactly one of id and subdomain");
   });
 
@@ -96,7 +106,13 @@ describe("getSources", () => {
 
   it("applies filters, or-conditions, sorting and a cap", async () => {
     const { sources } = await getSources({ filter: { "deployment.type": "s3" }, sort: ["-name"], max: 5 });
-    expect(sources.map((s) => s.name)).toEqual(["Function source 102", "Function source 099", "Function source 096", "Function source 093", "Function source 090"]);
+    expect(sources.map((s) => s.name)).toEqual([
+      "Function source 102",
+      "Function source 099",
+      "Function source 096",
+      "Function source 093",
+      "Function source 090",
+    ]);
     const either = await getSources({ or: { "deployment.service_subdomains": "fn-web-1", name: "source 002" }, sort: ["name"], max: 3 });
     expect(either.sources.map((s) => s.name)).toEqual(["Function source 001", "Function source 002", "Function source 010"]);
   });

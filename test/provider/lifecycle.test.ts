@@ -41,10 +41,18 @@ let labels = 0;
 const label = (prefix: string) => `${prefix}-${++labels}`;
 
 /** Checked inputs of a webfolder Source, as the engine would pass them. */
-function webfolder(subdomain: string, extra: { name?: string; deployment?: Record<string, unknown>; secrets?: Record<string, unknown>; options?: Record<string, unknown> } = {}) {
+function webfolder(
+  subdomain: string,
+  extra: { name?: string; deployment?: Record<string, unknown>; secrets?: Record<string, unknown>; options?: Record<string, unknown> } = {},
+) {
   return checkedSource({
     name: extra.name ?? "Photos",
-    deployment: { type: "webfolder", serviceSubdomains: [subdomain], webfolderBaseUrl: "https://origin.example.com/images/", ...extra.deployment },
+    deployment: {
+      type: "webfolder",
+      serviceSubdomains: [subdomain],
+      webfolderBaseUrl: "https://origin.example.com/images/",
+      ...extra.deployment,
+    },
     deploymentSecrets: extra.secrets ?? {},
     ...extra.options,
   });
@@ -78,14 +86,18 @@ describe("create", () => {
     const slow = await startTestServer({ deployDelayMs: 1500 });
     try {
       const client = createClient({ baseUrl: slow.url, apiKey: slow.adminKey });
-      const session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
+      const session = {
+        client,
+        reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }),
+      };
       const { outs } = await createSource(session, webfolder(label("slow")));
       expect(outs.deploymentStatus).toBe("deployed");
       expect(slow.requestCount("GET")).toBeGreaterThanOrEqual(2);
 
       await expect(createSource(session, webfolder(label("slow"), { options: { deploymentTimeoutSeconds: 1 } }))).rejects.toSatisfy(
         // By name: the module is loaded once by this test and once by the provider's own require.
-        (error: SourceNotReadyError) => error.name === "SourceNotReadyError" && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deploymentStatus === "deploying",
+        (error: SourceNotReadyError) =>
+          error.name === "SourceNotReadyError" && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deploymentStatus === "deploying",
       );
       const { outs: unwaited } = await createSource(session, webfolder(label("slow"), { options: { waitForDeployment: false } }));
       expect(unwaited.deploymentStatus).toBe("deploying");
@@ -121,10 +133,20 @@ describe("update", () => {
     const before = webfolder(subdomain, { secrets: { password: "pw-1" } });
     const { id, outs } = await sourceProvider.create(before);
     bodies.length = 0;
-    await sourceProvider.update(id, outs, webfolder(subdomain, { deployment: { cacheTtlError: 60, customDomains: ["img.example.com"] }, secrets: { password: "pw-1" } }));
+    await sourceProvider.update(
+      id,
+      outs,
+      webfolder(subdomain, { deployment: { cacheTtlError: 60, customDomains: ["img.example.com"] }, secrets: { password: "pw-1" } }),
+    );
     const [patch] = patches() as { deployment: Record<string, unknown> }[];
     expect(Object.keys(patch!)).toEqual(["deployment"]);
-    expect(patch!.deployment).toMatchObject({ type: "webfolder", cache_ttl_error: 60, custom_domains: ["img.example.com"], service_subdomains: [subdomain], password: "pw-1" });
+    expect(patch!.deployment).toMatchObject({
+      type: "webfolder",
+      cache_ttl_error: 60,
+      custom_domains: ["img.example.com"],
+      service_subdomains: [subdomain],
+      password: "pw-1",
+    });
   });
 
   it("sends a rotated secret", async () => {
@@ -139,7 +161,11 @@ describe("update", () => {
   it("changes the deployment type in place, same id", async () => {
     const subdomain = label("retype");
     const { id, outs } = await sourceProvider.create(webfolder(subdomain));
-    const s3 = checkedSource({ name: "Photos", deployment: { type: "s3", serviceSubdomains: [subdomain], s3AccessKey: "AK", s3Bucket: "bucket" }, deploymentSecrets: { s3SecretKey: "SK" } });
+    const s3 = checkedSource({
+      name: "Photos",
+      deployment: { type: "s3", serviceSubdomains: [subdomain], s3AccessKey: "AK", s3Bucket: "bucket" },
+      deploymentSecrets: { s3SecretKey: "SK" },
+    });
     const { outs: after } = await sourceProvider.update(id, outs, s3);
     expect(after).toMatchObject({ deployment: { type: "s3", s3Bucket: "bucket" }, allowsUpload: false });
     expect(after).not.toHaveProperty("passwordSet");
@@ -149,7 +175,10 @@ describe("update", () => {
   it("waits for the change's deployment when a read right after it still shows the one before", async () => {
     const lagging = await startTestServer({ deployDelayMs: 0, deployLagMs: 600 });
     const client = createClient({ baseUrl: lagging.url, apiKey: lagging.adminKey });
-    const session = { client, reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }) };
+    const session = {
+      client,
+      reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }),
+    };
     try {
       const subdomain = label("lag");
       const { id, outs } = await createSource(session, webfolder(subdomain));
@@ -160,7 +189,10 @@ describe("update", () => {
       const { outs: renamed } = await updateSource(session, id, outs, { ...webfolder(subdomain), name: "Renamed" });
       expect(renamed.dateDeployed).toBe(outs.dateDeployed); // a rename starts no deployment: nothing to wait for
       expect(lagging.requestCount("GET")).toBe(0);
-      const { outs: after } = await updateSource(session, id, renamed, { ...webfolder(subdomain, { deployment: { cacheTtlError: 60 } }), name: "Renamed" });
+      const { outs: after } = await updateSource(session, id, renamed, {
+        ...webfolder(subdomain, { deployment: { cacheTtlError: 60 } }),
+        name: "Renamed",
+      });
       expect(lagging.requestCount("GET")).toBeGreaterThanOrEqual(1);
       expect(after.dateDeployed).toBeGreaterThanOrEqual(Math.floor(changedAt / 1000));
     } finally {
@@ -190,8 +222,16 @@ describe("read", () => {
     server.resetRequestCount();
     const read = await sourceProvider.read(id, outs);
     expect(server.requestCount()).toBe(1);
-    expect(read.props).toMatchObject({ name: "Changed elsewhere", deployment: { cacheTtlError: 42 }, deploymentSecrets: { password: "pw" } });
-    expect(read.inputs).toMatchObject({ name: "Changed elsewhere", deployment: { cacheTtlError: 42 }, deploymentSecrets: { password: "pw" } });
+    expect(read.props).toMatchObject({
+      name: "Changed elsewhere",
+      deployment: { cacheTtlError: 42 },
+      deploymentSecrets: { password: "pw" },
+    });
+    expect(read.inputs).toMatchObject({
+      name: "Changed elsewhere",
+      deployment: { cacheTtlError: 42 },
+      deploymentSecrets: { password: "pw" },
+    });
     expect(read.inputs!.deployment).not.toHaveProperty("annotation");
     expect(read.inputs!.deployment).not.toHaveProperty("passwordSet");
   });
@@ -227,7 +267,9 @@ describe("delete", () => {
     const { id } = await sourceProvider.create(webfolder(subdomain));
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     await sourceProvider.delete(id);
-    expect(warnings).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`Source ${id} \\("Photos"\\) was retired, not deleted.*"${subdomain}" stay reserved`)));
+    expect(warnings).toHaveBeenCalledWith(
+      expect.stringMatching(new RegExp(`Source ${id} \\("Photos"\\) was retired, not deleted.*"${subdomain}" stay reserved`)),
+    );
     warnings.mockRestore();
     const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
     expect((await client.sources.get(id)).attributes).toMatchObject({ enabled: false, deployment_status: "disabled" });
@@ -287,7 +329,10 @@ describe("adoption of a retired Source", () => {
   it("names the holders when a hostname belongs to an enabled Source", async () => {
     const subdomain = label("held");
     const domain = `${subdomain}.example.com`;
-    const holder = await session.client.sources.create({ name: "Holder", deployment: { type: "webproxy", service_subdomains: [`${subdomain}-other`], custom_domains: [domain] } });
+    const holder = await session.client.sources.create({
+      name: "Holder",
+      deployment: { type: "webproxy", service_subdomains: [`${subdomain}-other`], custom_domains: [domain] },
+    });
     await expect(createSource(session, webfolder(subdomain, { deployment: { customDomains: [domain] } }))).rejects.toThrow(
       new RegExp(`"${domain}" to Source ${holder.id} \\("Holder", enabled\\).*adoptSourceId`),
     );
@@ -347,23 +392,60 @@ describe("adoption by id", () => {
   it("takes over an existing Source and brings it to the declared state in one PATCH", async () => {
     const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
     const subdomain = label("adopt");
-    const existing = await client.sources.create({ name: "Made by hand", deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://old.example.com/" } });
+    const existing = await client.sources.create({
+      name: "Made by hand",
+      deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://old.example.com/" },
+    });
     await client.close();
     server.resetRequestCount();
     bodies.length = 0;
     const { id, outs } = await sourceProvider.create(webfolder(subdomain, { options: { adoptSourceId: existing.id } }));
     expect(id).toBe(existing.id);
-    expect(outs).toMatchObject({ name: "Photos", deployment: { webfolderBaseUrl: "https://origin.example.com/images/" }, adoptSourceId: existing.id });
+    expect(outs).toMatchObject({
+      name: "Photos",
+      deployment: { webfolderBaseUrl: "https://origin.example.com/images/" },
+      adoptSourceId: existing.id,
+    });
     expect(bodies.map((b) => b.method)).toEqual(["GET", "PATCH"]);
-    expect(patches()).toEqual([{ name: "Photos", deployment: expect.objectContaining({ webfolder_base_url: "https://origin.example.com/images/" }) }]);
+    expect(patches()).toEqual([
+      { name: "Photos", deployment: expect.objectContaining({ webfolder_base_url: "https://origin.example.com/images/" }) },
+    ]);
   });
 
   it("sends no PATCH for a Source already in the declared state, whatever its type", async () => {
     const client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
     const made = await Promise.all([
-      client.sources.create({ name: "Same webfolder", deployment: { type: "webfolder", service_subdomains: [label("same")], webfolder_base_url: "https://o.example.com/", password: "pw", username: "u" } }),
-      client.sources.create({ name: "Same s3", enabled: false, deployment: { type: "s3", service_subdomains: [label("same")], s3_access_key: "AKIA", s3_secret_key: "secret", s3_bucket: "bucket", default_params: { auto: "format" } } }),
-      client.sources.create({ name: "Same proxy", deployment: { type: "webproxy", service_subdomains: [label("same")], custom_domains: [`${label("img")}.example.net`], cache_ttl_behavior: "override_origin" } }),
+      client.sources.create({
+        name: "Same webfolder",
+        deployment: {
+          type: "webfolder",
+          service_subdomains: [label("same")],
+          webfolder_base_url: "https://o.example.com/",
+          password: "pw",
+          username: "u",
+        },
+      }),
+      client.sources.create({
+        name: "Same s3",
+        enabled: false,
+        deployment: {
+          type: "s3",
+          service_subdomains: [label("same")],
+          s3_access_key: "AKIA",
+          s3_secret_key: "secret",
+          s3_bucket: "bucket",
+          default_params: { auto: "format" },
+        },
+      }),
+      client.sources.create({
+        name: "Same proxy",
+        deployment: {
+          type: "webproxy",
+          service_subdomains: [label("same")],
+          custom_domains: [`${label("img")}.example.net`],
+          cache_ttl_behavior: "override_origin",
+        },
+      }),
     ]);
     await client.close();
     bodies.length = 0;
@@ -378,6 +460,8 @@ describe("adoption by id", () => {
   });
 
   it("names the id when the account has no such Source", async () => {
-    await expect(sourceProvider.create(webfolder(label("none"), { options: { adoptSourceId: "n".repeat(24) } }))).rejects.toThrow(`adoptSourceId: the account of the API key has no Source "${"n".repeat(24)}"`);
+    await expect(sourceProvider.create(webfolder(label("none"), { options: { adoptSourceId: "n".repeat(24) } }))).rejects.toThrow(
+      `adoptSourceId: the account of the API key has no Source "${"n".repeat(24)}"`,
+    );
   });
 });

@@ -48,7 +48,11 @@ describe("field names", () => {
     expect(camelSegments(["deployment", "cache_ttl_error"])).toEqual(["deployment", "cacheTtlError"]);
     expect(camelSegments(["deployment", "custom_domains", 1])).toEqual(["deployment", "customDomains", 1]);
     expect(camelSegments(["deployment", "default_params", "txt_font"])).toEqual(["deployment", "defaultParams", "txt_font"]);
-    expect(camelSegments(["deployment", "upload_credentials", "s3_secret_key"])).toEqual(["deployment", "uploadCredentials", "s3SecretKey"]);
+    expect(camelSegments(["deployment", "upload_credentials", "s3_secret_key"])).toEqual([
+      "deployment",
+      "uploadCredentials",
+      "s3SecretKey",
+    ]);
     expect(camelSegments(["name"])).toEqual(["name"]);
   });
 });

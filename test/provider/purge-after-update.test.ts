@@ -19,12 +19,21 @@ afterAll(() => server.close());
 afterEach(() => vi.restoreAllMocks());
 
 let labels = 0;
-const purgedUrls = (id: string) => createPurgeStore(server.db).listBySource(id).map((p) => p.url);
+const purgedUrls = (id: string) =>
+  createPurgeStore(server.db)
+    .listBySource(id)
+    .map((p) => p.url);
 
 function declared(subdomain: string, extra: { name?: string; deployment?: Record<string, unknown>; purgeAfterUpdate?: string[] } = {}) {
   return checkedSource({
     name: extra.name ?? "Photos",
-    deployment: { type: "webfolder", serviceSubdomains: [subdomain], webfolderBaseUrl: "https://origin.example.com/", customDomains: [`${subdomain}.example.com`], ...extra.deployment },
+    deployment: {
+      type: "webfolder",
+      serviceSubdomains: [subdomain],
+      webfolderBaseUrl: "https://origin.example.com/",
+      customDomains: [`${subdomain}.example.com`],
+      ...extra.deployment,
+    },
     deploymentSecrets: {},
     purgeAfterUpdate: extra.purgeAfterUpdate ?? ["/hero.jpg", `https://${subdomain}.example.com/banner.png?w=1`],
   });
@@ -40,14 +49,28 @@ describe("purgeAfterUpdate", () => {
     expect(purgedUrls(id)).toEqual([]); // a rename does not change rendering
 
     server.resetRequestCount();
-    const { outs: rendered } = await sourceProvider.update(id, renamed, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
+    const { outs: rendered } = await sourceProvider.update(
+      id,
+      renamed,
+      declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }),
+    );
     expect(server.requestCount("POST", "/api/v1/purge")).toBe(2);
-    expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/hero.jpg`, `https://${subdomain}.example.com/banner.png`]);
+    expect(purgedUrls(id)).toEqual([
+      `https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/hero.jpg`,
+      `https://${subdomain}.example.com/banner.png`,
+    ]);
 
     // The same declaration again: nothing changes, nothing is purged.
     await sourceProvider.update(id, rendered, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
     // A change that is not about rendering (another custom domain): no purge either.
-    await sourceProvider.update(id, rendered, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" }, customDomains: [`${subdomain}.example.com`, `${subdomain}.example.org`] } }));
+    await sourceProvider.update(
+      id,
+      rendered,
+      declared(subdomain, {
+        name: "Renamed",
+        deployment: { defaultParams: { auto: "format" }, customDomains: [`${subdomain}.example.com`, `${subdomain}.example.org`] },
+      }),
+    );
     expect(purgedUrls(id)).toHaveLength(2);
   });
 
@@ -68,14 +91,24 @@ describe("purgeAfterUpdate", () => {
     const subdomain = `purge-warn-${++labels}`;
     const targets = ["https://elsewhere.example.org/a.jpg", "/b.jpg"];
     const { id, outs } = await sourceProvider.create(declared(subdomain, { purgeAfterUpdate: targets }));
-    const { outs: updated } = await sourceProvider.update(id, outs, declared(subdomain, { deployment: { cacheTtlError: 120 }, purgeAfterUpdate: targets }));
+    const { outs: updated } = await sourceProvider.update(
+      id,
+      outs,
+      declared(subdomain, { deployment: { cacheTtlError: 120 }, purgeAfterUpdate: targets }),
+    );
     expect(updated).toMatchObject({ deployment: { cacheTtlError: 120 } });
-    expect(warnings).toEqual([expect.stringMatching(/purging https:\/\/elsewhere\.example\.org\/a\.jpg after the update failed \(the update itself succeeded\): .*url: the host/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /purging https:\/\/elsewhere\.example\.org\/a\.jpg after the update failed \(the update itself succeeded\): .*url: the host/,
+      ),
+    ]);
     expect(purgedUrls(id)).toEqual([`https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/b.jpg`]);
   });
 
   it("refuses a list entry that is neither a path nor an http(s) URL, naming it", () => {
     const result = checkSource({ name: "x", deployment: { type: "webproxy", serviceSubdomains: ["x"] }, purgeAfterUpdate: ["hero.jpg"] });
-    expect(result.failures.map((f) => f.reason)).toEqual([expect.stringMatching(/^purgeAfterUpdate\[0\]: must be a path starting with \//)]);
+    expect(result.failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/^purgeAfterUpdate\[0\]: must be a path starting with \//),
+    ]);
   });
 });

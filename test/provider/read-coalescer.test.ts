@@ -44,7 +44,11 @@ async function refresh(coalescer: ReadCoalescer, ids: string[], parallel: number
 describe("read coalescer", () => {
   it("refreshes 100 Sources, 8 reads at a time, with one list call", async () => {
     const { sources, calls, lookup } = account(100);
-    const results = await refresh(new ReadCoalescer(lookup), sources.map((s) => s.id), 8);
+    const results = await refresh(
+      new ReadCoalescer(lookup),
+      sources.map((s) => s.id),
+      8,
+    );
     expect(calls).toEqual({ list: [0], get: [] });
     for (const source of sources) expect(results.get(source.id)).toBe(source);
   });
@@ -53,7 +57,11 @@ describe("read coalescer", () => {
     // Never more than 8 reads wait at once: a listing that goes only as far as the waiting reads
     // need turned each of these reads into a GET.
     const { sources, calls, lookup } = account(1000, 2);
-    const results = await refresh(new ReadCoalescer(lookup), sources.map((s) => s.id), 8);
+    const results = await refresh(
+      new ReadCoalescer(lookup),
+      sources.map((s) => s.id),
+      8,
+    );
     expect(calls.get).toEqual([]);
     expect(calls.list.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     for (const source of sources) expect(results.get(source.id)).toBe(source);
@@ -151,7 +159,11 @@ describe("read coalescer", () => {
   it("asks the server again for a Source it already answered", async () => {
     const { sources, calls, lookup } = account(10);
     const coalescer = new ReadCoalescer(lookup);
-    await refresh(coalescer, sources.map((s) => s.id), 8);
+    await refresh(
+      coalescer,
+      sources.map((s) => s.id),
+      8,
+    );
     const renamed = { ...sources[3]!, attributes: { ...sources[3]!.attributes, name: "Renamed elsewhere" } };
     sources[3] = renamed;
     expect(await coalescer.read(renamed.id)).toBe(renamed);

@@ -27,7 +27,9 @@ describe("the serialized provider", () => {
     const exported = Object.keys((nodeRequire("@asset-delivery/provider/package.json") as { exports: object }).exports);
     expect(exported).toEqual(expect.arrayContaining(["./runtime", "./dist/runtime"]));
     // An unexported path is refused: the exports map, not the file layout, is what the texts rely on.
-    expect(() => nodeRequire("@asset-delivery/provider/dist/session")).toThrow(expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }));
+    expect(() => nodeRequire("@asset-delivery/provider/dist/session")).toThrow(
+      expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }),
+    );
   });
 
   it("is one require of the runtime module, under the key the host reads", () => {

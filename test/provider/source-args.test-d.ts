@@ -6,10 +6,31 @@ import type { SourceArgs, SourceDeploymentArgs, SourceDeploymentArgsOf, SourceDe
 
 describe("SourceArgs", () => {
   it("accepts each type with its own fields, camelCase", () => {
-    const s3: SourceDeploymentArgs = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AK", s3Bucket: "bucket", s3SecretKey: "SK", robotsTxt: "origin", cacheTtlBehavior: "override_origin" };
-    const webfolder: SourceDeploymentArgs = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/", password: "pw", requestHandshake: "h".repeat(32) };
+    const s3: SourceDeploymentArgs = {
+      type: "s3",
+      serviceSubdomains: ["assets"],
+      s3AccessKey: "AK",
+      s3Bucket: "bucket",
+      s3SecretKey: "SK",
+      robotsTxt: "origin",
+      cacheTtlBehavior: "override_origin",
+    };
+    const webfolder: SourceDeploymentArgs = {
+      type: "webfolder",
+      serviceSubdomains: ["photos"],
+      webfolderBaseUrl: "https://origin.example.com/",
+      password: "pw",
+      requestHandshake: "h".repeat(32),
+    };
     const webproxy: SourceDeploymentArgs = { type: "webproxy", serviceSubdomains: ["proxy"], robotsTxt: "disallow-all" };
-    const azure: SourceDeploymentArgs = { type: "azure", serviceSubdomains: ["az"], azureAccount: "acct", azureBucket: "cont", azureSasString: "sv=1", azureServiceType: "blob" };
+    const azure: SourceDeploymentArgs = {
+      type: "azure",
+      serviceSubdomains: ["az"],
+      azureAccount: "acct",
+      azureBucket: "cont",
+      azureSasString: "sv=1",
+      azureServiceType: "blob",
+    };
     const gcs: SourceDeploymentArgs = { type: "gcs", serviceSubdomains: ["g"], gcsAccessKey: "AK", gcsBucket: "b-b", gcsSecretKey: "SK" };
     const compatible: SourceDeploymentArgs = {
       type: "s3_compatible",
@@ -25,8 +46,13 @@ describe("SourceArgs", () => {
   });
 
   it("rejects another type's fields", () => {
-    // @ts-expect-error s3Bucket is a field of s3, not of webfolder
-    const wrong: SourceDeploymentArgs = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/", s3Bucket: "bucket" };
+    const wrong: SourceDeploymentArgs = {
+      type: "webfolder",
+      serviceSubdomains: ["photos"],
+      webfolderBaseUrl: "https://origin.example.com/",
+      // @ts-expect-error s3Bucket is a field of s3, not of webfolder
+      s3Bucket: "bucket",
+    };
     // @ts-expect-error webproxy's robots.txt cannot be "origin"
     const proxy: SourceDeploymentArgs = { type: "webproxy", serviceSubdomains: ["p"], robotsTxt: "origin" };
     void wrong;
@@ -50,7 +76,10 @@ describe("SourceArgs", () => {
   it("takes Pulumi inputs for every field, lists of inputs included", () => {
     const secret = pulumi.secret("SK");
     const label = pulumi.output("assets");
-    const args: SourceArgs = { name: pulumi.output("Assets"), deployment: { type: "s3", serviceSubdomains: [label], s3AccessKey: "AK", s3Bucket: "bucket", s3SecretKey: secret } };
+    const args: SourceArgs = {
+      name: pulumi.output("Assets"),
+      deployment: { type: "s3", serviceSubdomains: [label], s3AccessKey: "AK", s3Bucket: "bucket", s3SecretKey: secret },
+    };
     expectTypeOf(args).toExtend<SourceArgs>();
   });
 

@@ -46,16 +46,26 @@ describe("Source", () => {
     const args = registered.find((r) => r.name === "photos")!;
     expect(args.type).toBe("pulumi-nodejs:dynamic/assetdelivery:Source");
     expect(args.inputs.__provider).toBe(SERIALIZED_PROVIDER);
-    expect(args.inputs.deployment).toEqual({ type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/" });
+    expect(args.inputs.deployment).toEqual({
+      type: "webfolder",
+      serviceSubdomains: ["photos"],
+      webfolderBaseUrl: "https://origin.example.com/",
+    });
     // Registered as a secret: the wire format's secret wrapper around the values.
-    expect(args.inputs.deploymentSecrets).toEqual({ [specialSigKey]: specialSecretSig, value: { password: "plain-password", requestHandshake: "h".repeat(32) } });
-    expect(await resolved(source.deploymentSecrets)).toEqual({ value: { password: "plain-password", requestHandshake: "h".repeat(32) }, secret: true });
+    expect(args.inputs.deploymentSecrets).toEqual({
+      [specialSigKey]: specialSecretSig,
+      value: { password: "plain-password", requestHandshake: "h".repeat(32) },
+    });
+    expect(await resolved(source.deploymentSecrets)).toEqual({
+      value: { password: "plain-password", requestHandshake: "h".repeat(32) },
+      secret: true,
+    });
     expect((await resolved(source.deployment)).secret).toBe(false);
   });
 
   it("refuses a deployment that is not an object, naming the resource", () => {
-    expect(() => new Source("broken", { name: "x", deployment: pulumi.output({ type: "webproxy", serviceSubdomains: ["p"] }) as never })).toThrow(
-      "Source broken: deployment: must be an object (its fields may be Pulumi inputs, the object itself not)",
-    );
+    expect(
+      () => new Source("broken", { name: "x", deployment: pulumi.output({ type: "webproxy", serviceSubdomains: ["p"] }) as never }),
+    ).toThrow("Source broken: deployment: must be an object (its fields may be Pulumi inputs, the object itself not)");
   });
 });

@@ -43,14 +43,27 @@ describe("rendering parameter data", () => {
 });
 
 describe("isRenderingParameter / canonicalRenderingParameter", () => {
-  it.each(["w", "h", "fit", "auto", "q", "fm", "dpr", "crop", "orient", "ch", "txt-font", "mark-align", "blend-mode", "fp-debug", "expires"])(
-    "accepts the name %s",
-    (name) => {
-      expect(isRenderingParameter(name)).toBe(true);
-      expect(canonicalRenderingParameter(name)).toBe(name);
-      expect(renderingParameterNames.has(name)).toBe(true);
-    },
-  );
+  it.each([
+    "w",
+    "h",
+    "fit",
+    "auto",
+    "q",
+    "fm",
+    "dpr",
+    "crop",
+    "orient",
+    "ch",
+    "txt-font",
+    "mark-align",
+    "blend-mode",
+    "fp-debug",
+    "expires",
+  ])("accepts the name %s", (name) => {
+    expect(isRenderingParameter(name)).toBe(true);
+    expect(canonicalRenderingParameter(name)).toBe(name);
+    expect(renderingParameterNames.has(name)).toBe(true);
+  });
 
   it.each([
     ["or", "orient"],

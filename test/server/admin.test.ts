@@ -2,7 +2,16 @@
 // active keys per account, keys stored only as hashes.
 import { createHash } from "node:crypto";
 import { MAX_KEYS_PER_ACCOUNT } from "@asset-delivery/sdk";
-import { AdminError, createAccount, createKey, ensureAccount, listKeys, openMigratedDatabase, revokeKey, type Database } from "@asset-delivery/server";
+import {
+  AdminError,
+  createAccount,
+  createKey,
+  ensureAccount,
+  listKeys,
+  openMigratedDatabase,
+  revokeKey,
+  type Database,
+} from "@asset-delivery/server";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let db: Database;

@@ -55,8 +55,7 @@ describe("authentication", () => {
   });
 
   it("refuses a key on the very next request once the CLI (another process) revokes it, and accepts a key the CLI created at once", async () => {
-    const cli = (...args: string[]) =>
-      spawnSync(process.execPath, [CLI_BIN, ...args, "--db", server.dbPath], { encoding: "utf8" });
+    const cli = (...args: string[]) => spawnSync(process.execPath, [CLI_BIN, ...args, "--db", server.dbPath], { encoding: "utf8" });
     const created = cli("keys", "create", "--account", TEST_ACCOUNT, "--permission", "Sources", "--json");
     expect(created.status, created.stderr).toBe(0);
     const fresh = JSON.parse(created.stdout) as { id: string; key: string };
@@ -131,7 +130,11 @@ describe("accounts are isolated", () => {
     expect(get.status).toBe(404);
     expect(get.body.errors[0]).toMatchObject({ title: "NotFound" });
     expect(get.body.errors[0].detail).toMatch(/not found/);
-    const patch = await apiRequest(`${server.url}/api/v1/sources/${sourceId}`, { method: "PATCH", key: otherKey, body: patchDocument(sourceId, { name: "hijack" }) });
+    const patch = await apiRequest(`${server.url}/api/v1/sources/${sourceId}`, {
+      method: "PATCH",
+      key: otherKey,
+      body: patchDocument(sourceId, { name: "hijack" }),
+    });
     expect(patch.status).toBe(404);
     const list = await apiRequest(`${server.url}/api/v1/sources`, { key: otherKey });
     expect(list.body.data.map((s: { id: string }) => s.id)).not.toContain(sourceId);

@@ -25,7 +25,18 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json" },
     payload: { data: { type: "sources", attributes: { name: "linked", deployment: minimalDeployment("webproxy") } } },
   });
-  importUsage(server.db, JSON.stringify({ timestamp: "2024-03-02T10:00:00Z", source_id: created.json().data.id, path: "/a.jpg", status: 200, bytes: 1, cache_hit: false, response_ms: 1 }));
+  importUsage(
+    server.db,
+    JSON.stringify({
+      timestamp: "2024-03-02T10:00:00Z",
+      source_id: created.json().data.id,
+      path: "/a.jpg",
+      status: 200,
+      bytes: 1,
+      cache_hit: false,
+      response_ms: 1,
+    }),
+  );
   generateReports(server.db, { date: "2024-03-02", dataDir: server.app.appOptions.dataDir, now: () => clock });
   const job = await server.app.inject({
     method: "POST",
@@ -35,7 +46,9 @@ beforeAll(async () => {
   });
   jobId = job.json().data.id;
   // A job as the worker leaves it when ready (the render itself is videos.test.ts's subject).
-  server.db.prepare("UPDATE video_jobs SET status = 'ready', video_path = 'videos/x/video.mp4', updated_at = ? WHERE id = ?").run(clock, jobId);
+  server.db
+    .prepare("UPDATE video_jobs SET status = 'ready', video_path = 'videos/x/video.mp4', updated_at = ? WHERE id = ?")
+    .run(clock, jobId);
 });
 afterAll(() => server.close());
 

@@ -33,7 +33,18 @@ describe("file modes", () => {
         body: { data: { type: "sources", attributes: { name: "private", deployment: minimalDeployment("webproxy") } } },
       });
       expect(created.status).toBe(201);
-      importUsage(server.db, JSON.stringify({ timestamp: "2024-03-02T10:00:00Z", source_id: created.body.data.id, path: "/a.jpg", status: 200, bytes: 1, cache_hit: false, response_ms: 1 }));
+      importUsage(
+        server.db,
+        JSON.stringify({
+          timestamp: "2024-03-02T10:00:00Z",
+          source_id: created.body.data.id,
+          path: "/a.jpg",
+          status: 200,
+          bytes: 1,
+          cache_hit: false,
+          response_ms: 1,
+        }),
+      );
       generateReports(server.db, { date: "2024-03-02", dataDir, now: () => clock });
 
       expect(mode(dataDir)).toBe(0o700);

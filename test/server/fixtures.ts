@@ -25,7 +25,13 @@ export function minimalDeployment(type: SourceType, subdomain = uniqueLabel()): 
     case "gcs":
       return { ...base, gcs_access_key: "GOOGEXAMPLE", gcs_bucket: "my-gcs-bucket", gcs_secret_key: secretMarker("gcs_secret_key") };
     case "azure":
-      return { ...base, azure_account: "myaccount", azure_bucket: "my-container", azure_sas_string: `sv=2024&sig=${secretMarker("sas")}`, azure_service_type: "blob" };
+      return {
+        ...base,
+        azure_account: "myaccount",
+        azure_bucket: "my-container",
+        azure_sas_string: `sv=2024&sig=${secretMarker("sas")}`,
+        azure_service_type: "blob",
+      };
     case "webfolder":
       return { ...base, webfolder_base_url: "https://images.example.com/base/" };
     case "webproxy":

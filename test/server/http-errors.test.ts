@@ -68,7 +68,12 @@ describe("error documents", () => {
 
   it("accepts application/json as well as the JSON:API media type", async () => {
     const body = createDocument({ name: "plain json", deployment: minimalDeployment("webproxy") });
-    const response = await apiRequest(`${server.url}/api/v1/sources`, { method: "POST", key: server.adminKey, body, headers: { "content-type": "application/json" } });
+    const response = await apiRequest(`${server.url}/api/v1/sources`, {
+      method: "POST",
+      key: server.adminKey,
+      body,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(201);
     // Exactly the media type: JSON:API forbids parameters such as charset.
     expect(response.headers.get("content-type")).toBe(JSONAPI_MEDIA_TYPE);
@@ -106,7 +111,9 @@ describe("error documents", () => {
 
 describe("validation errors", () => {
   it("point at a field whose name holds a dot, and name it without the document's prefix", async () => {
-    const error = validationFailed([fieldIssue(["data", "attributes", "deployment", "robots.txt"], "must be one of origin, allow-all, disallow-all")]);
+    const error = validationFailed([
+      fieldIssue(["data", "attributes", "deployment", "robots.txt"], "must be one of origin, allow-all, disallow-all"),
+    ]);
     expect(error.detail).toBe("deployment.robots.txt: must be one of origin, allow-all, disallow-all");
     expect(error.entries[0]!.source).toEqual({ pointer: "/data/attributes/deployment/robots.txt" });
   });

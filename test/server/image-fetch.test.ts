@@ -12,14 +12,40 @@ const NEUTRAL = "the image could not be fetched: the URL must be publicly reacha
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
 
 describe("isPublicAddress", () => {
-  it.each(["8.8.8.8", "1.1.1.1", "93.184.216.34", "2001:4860:4860::8888", "2606:4700::1111", "::ffff:8.8.8.8"])("%s is public", (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(["8.8.8.8", "1.1.1.1", "93.184.216.34", "2001:4860:4860::8888", "2606:4700::1111", "::ffff:8.8.8.8"])(
+    "%s is public",
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it.each([
-    "127.0.0.1", "127.1.2.3", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "255.255.255.255", "224.0.0.1",
-    "::", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:169.254.169.254", "::ffff:10.0.0.1", "::127.0.0.1", "fe80::1", "fc00::1", "fd12:3456::1", "64:ff9b::7f00:1", "2002:7f00:1::1", "ff02::1",
-    "localhost", "not an address",
+    "127.0.0.1",
+    "127.1.2.3",
+    "10.1.2.3",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "255.255.255.255",
+    "224.0.0.1",
+    "::",
+    "::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:169.254.169.254",
+    "::ffff:10.0.0.1",
+    "::127.0.0.1",
+    "fe80::1",
+    "fc00::1",
+    "fd12:3456::1",
+    "64:ff9b::7f00:1",
+    "2002:7f00:1::1",
+    "ff02::1",
+    "localhost",
+    "not an address",
   ])("%s is not", (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
@@ -67,7 +93,11 @@ afterAll(async () => {
 });
 
 // Names of the test's world; anything else goes to the system resolver.
-const names: Record<string, string> = { "public.example": "127.0.0.2", "internal.example": "127.0.0.1", "metadata.example": "169.254.169.254" };
+const names: Record<string, string> = {
+  "public.example": "127.0.0.2",
+  "internal.example": "127.0.0.1",
+  "metadata.example": "169.254.169.254",
+};
 const lookup: LookupFunction = (hostname, options, callback) => {
   const address = names[hostname];
   if (address === undefined) return dns.lookup(hostname, options, callback);
@@ -110,7 +140,10 @@ describe("the image fetch", () => {
     const images = fetcher();
     const hitsBefore = internalHits;
     try {
-      const error = await images.fetch(url()).then(() => undefined, (e: unknown) => e);
+      const error = await images.fetch(url()).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({ name: "VideoJobFailure", code: VIDEO_ERROR_CODES.unreachable, message: NEUTRAL });
       expect(internalHits).toBe(hitsBefore);
     } finally {

@@ -23,7 +23,19 @@ let clock = Date.parse("2024-05-02T10:00:00Z");
 
 beforeAll(async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-test-"));
-  execFileSync("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=320x240", "-frames:v", "1", "-y", path.join(tmp, "a.png")]);
+  execFileSync("ffmpeg", [
+    "-nostdin",
+    "-loglevel",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=320x240",
+    "-frames:v",
+    "1",
+    "-y",
+    path.join(tmp, "a.png"),
+  ]);
   const png = fs.readFileSync(path.join(tmp, "a.png"));
   fs.rmSync(tmp, { recursive: true, force: true });
   images = createServer((_request, response) => response.writeHead(200, { "content-type": "image/png" }).end(png));
@@ -46,7 +58,10 @@ function resolve(node: any): any {
   if (Array.isArray(node)) return node.map(resolve);
   if (!node || typeof node !== "object") return node;
   if (typeof node.$ref === "string") {
-    const target = node.$ref.slice(2).split("/").reduce((at: any, key: string) => at[key], document);
+    const target = node.$ref
+      .slice(2)
+      .split("/")
+      .reduce((at: any, key: string) => at[key], document);
     return resolve(target);
   }
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, resolve(v)]));
@@ -68,7 +83,9 @@ describe("the document", () => {
   });
 
   it("has every route of the registry, with its parameters", () => {
-    const operations = Object.entries(document.paths).flatMap(([p, ops]: [string, any]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    const operations = Object.entries(document.paths).flatMap(([p, ops]: [string, any]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
     const registry = server.app.routeRegistry.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, "{$1}")}`);
     expect(operations.sort()).toEqual([...registry].sort());
     expect(operations).toEqual(
@@ -101,13 +118,18 @@ describe("the document", () => {
   it("carries writeOnly and readOnly from the sdk's schema metadata", () => {
     const body = JSON.stringify(document.paths["/api/v1/sources"].post.requestBody);
     expect(body).toMatch(/"s3_secret_key":\{[^}]*"writeOnly":true/);
-    const response = JSON.stringify(document.paths["/api/v1/sources/{id}"]?.get?.responses ?? document.paths["/api/v1/sources/{source_id}"].get.responses);
+    const response = JSON.stringify(
+      document.paths["/api/v1/sources/{id}"]?.get?.responses ?? document.paths["/api/v1/sources/{source_id}"].get.responses,
+    );
     expect(response).toMatch(/"password_set":\{[^}]*"readOnly":true/);
     expect(response).not.toMatch(/"s3_secret_key"/);
   });
 
   it("documents 429 with Retry-After only when rate limits are on", async () => {
-    expect(resolve(document.paths["/api/v1/reports"].get.responses["429"]).headers["Retry-After"].schema).toEqual({ type: "integer", minimum: 1 });
+    expect(resolve(document.paths["/api/v1/reports"].get.responses["429"]).headers["Retry-After"].schema).toEqual({
+      type: "integer",
+      minimum: 1,
+    });
     const unlimited = await startTestServer({ rateLimits: "off" });
     try {
       const other = (await (await fetch(`${unlimited.url}/openapi.json`)).json()) as any;
@@ -164,7 +186,8 @@ describe("accuracy against the running server", () => {
     } else {
       expect((await response.arrayBuffer()).byteLength, label).toBeGreaterThan(0);
     }
-    for (const header of Object.keys(documented.headers ?? {})) expect(response.headers.get(header), `${label} sends ${header}`).not.toBeNull();
+    for (const header of Object.keys(documented.headers ?? {}))
+      expect(response.headers.get(header), `${label} sends ${header}`).not.toBeNull();
     const operation = `${probe.method} ${probe.template}`;
     if (!seen.has(operation)) seen.set(operation, new Set());
     seen.get(operation)!.add(response.status);
@@ -182,9 +205,24 @@ describe("accuracy against the running server", () => {
     const noVideo = createKey(server.db, { account: "openapi-no-video", permissions: ["Account Admin"] }).key;
 
     // Fixtures: a Source, a day of usage and its reports, a rendered video.
-    const created = await apiRequest(`${server.url}/api/v1/sources`, { method: "POST", key: admin, body: createDocument({ name: "documented", deployment: minimalDeployment("s3") }) });
+    const created = await apiRequest(`${server.url}/api/v1/sources`, {
+      method: "POST",
+      key: admin,
+      body: createDocument({ name: "documented", deployment: minimalDeployment("s3") }),
+    });
     const sourceId = created.body.data.id;
-    importUsage(server.db, JSON.stringify({ timestamp: "2024-05-01T10:00:00Z", source_id: sourceId, path: "/a.jpg", status: 200, bytes: 100, cache_hit: false, response_ms: 9 }));
+    importUsage(
+      server.db,
+      JSON.stringify({
+        timestamp: "2024-05-01T10:00:00Z",
+        source_id: sourceId,
+        path: "/a.jpg",
+        status: 200,
+        bytes: 100,
+        cache_hit: false,
+        response_ms: 9,
+      }),
+    );
     generateReports(server.db, { date: "2024-05-01", account, dataDir: server.app.appOptions.dataDir, now: () => clock });
     const reportId = (await apiRequest(`${server.url}/api/v1/reports`, { key: admin })).body.data[0].id;
     const videoBody = { url: imageUrl, prompt: "a pan", model: "veo2", duration: 1 };
@@ -284,7 +322,14 @@ describe("accuracy against the running server", () => {
       [purgeOnly, 400, { body: { data: { type: "purges", attributes: { url: "https://elsewhere.example.org/a.jpg" } } } }],
       [null, 401],
       [sourcesOnly, 403],
-      [purgeOnly, 409, { body: purgeOf("/twice.jpg"), setup: () => send({ method: "POST", template: "", url: "/api/v1/purge", key: purgeOnly, body: purgeOf("/twice.jpg") }) }],
+      [
+        purgeOnly,
+        409,
+        {
+          body: purgeOf("/twice.jpg"),
+          setup: () => send({ method: "POST", template: "", url: "/api/v1/purge", key: purgeOnly, body: purgeOf("/twice.jpg") }),
+        },
+      ],
       [purgeOnly, 413, { body: purgeOf(`/${tooLarge}`) }],
       [purgeOnly, 415, { body: "x", contentType: "text/plain" }],
     ]);
@@ -302,7 +347,12 @@ describe("accuracy against the running server", () => {
       const key = keyOf(["Account Admin"]);
       for (let i = 0; ; i++) {
         // Creations need a new name, purges a new URL (the same one again is a 409).
-        const body = operation === "POST /api/v1/sources" ? source(`limit ${i}`) : operation === "POST /api/v1/purge" ? purgeOf(`/limit-${i}.jpg`) : probe.body;
+        const body =
+          operation === "POST /api/v1/sources"
+            ? source(`limit ${i}`)
+            : operation === "POST /api/v1/purge"
+              ? purgeOf(`/limit-${i}.jpg`)
+              : probe.body;
         const response = await send({ ...probe, key, body });
         await response.arrayBuffer();
         if (response.status === 429) break;
@@ -315,7 +365,9 @@ describe("accuracy against the running server", () => {
     for (const [path, operations] of Object.entries<any>(document.paths)) {
       for (const [method, operation] of Object.entries<any>(operations)) {
         const name = `${method.toUpperCase()} ${path}`;
-        const documented = Object.keys(operation.responses).map(Number).filter((status) => status !== 500);
+        const documented = Object.keys(operation.responses)
+          .map(Number)
+          .filter((status) => status !== 500);
         expect([...(seen.get(name) ?? [])].sort(), name).toEqual(documented.sort());
       }
     }

@@ -69,7 +69,9 @@ describe.each(PROFILES)("the %s profile", (profile: Profile) => {
       const deployment = minimalDeployment("webproxy");
       const id = await sources.createOk({ name: "disabled with a change", deployment });
       const [error] = expectError(await sources.patch(id, { enabled: false, name: "other" }), 400);
-      expect(error!.detail).toBe("enabled: a Source cannot be disabled together with other changes: send the changes first, then enabled: false alone");
+      expect(error!.detail).toBe(
+        "enabled: a Source cannot be disabled together with other changes: send the changes first, then enabled: false alone",
+      );
       expect((await sources.get(id)).body.data.attributes).toMatchObject({ enabled: true, name: "disabled with a change" });
     });
 
@@ -94,8 +96,16 @@ describe.each(PROFILES)("the %s profile", (profile: Profile) => {
     });
 
     it("every object's keys in alphabetical order: a Source, a list page, an error document", async () => {
-      const id = await sources.createOk({ name: "sorted", deployment: { ...minimalDeployment("s3"), default_params: { w: 100, auto: "format" }, secure_url_enabled: true } });
-      const documents = [await sources.get(id), await sources.list("page[size]=5"), await sources.patch(id, { name: "" }), await sources.get("f".repeat(24))];
+      const id = await sources.createOk({
+        name: "sorted",
+        deployment: { ...minimalDeployment("s3"), default_params: { w: 100, auto: "format" }, secure_url_enabled: true },
+      });
+      const documents = [
+        await sources.get(id),
+        await sources.list("page[size]=5"),
+        await sources.patch(id, { name: "" }),
+        await sources.get("f".repeat(24)),
+      ];
       expect(documents.map((d) => d.status)).toEqual([200, 200, 400, 404]);
       // JSON.parse keeps the order of the text's (non-numeric) keys.
       for (const document of documents) expect(unsortedObjects(JSON.parse(document.text))).toEqual([]);
@@ -118,12 +128,19 @@ describe.each(PROFILES)("the %s profile", (profile: Profile) => {
     it("a 429 (Retry-After only in full) never reaches an sdk caller within its retry budget", async () => {
       const limited = await startTestServer({ profile, rateLimits: "spec" });
       try {
-        const calls = await Promise.all(Array.from({ length: 8 }, () => apiRequest(`${limited.url}/api/v1/sources`, { key: limited.adminKey })));
+        const calls = await Promise.all(
+          Array.from({ length: 8 }, () => apiRequest(`${limited.url}/api/v1/sources`, { key: limited.adminKey })),
+        );
         const refused = calls.find((call) => call.status === 429)!;
         expect(refused, "4 per second: some of 8 at once are refused").toBeDefined();
         expect(refused.headers.has("retry-after")).toBe(profile === "full");
         // The client without its own pacing, so that it meets the 429s and must back off.
-        const client = createClient({ baseUrl: limited.url, apiKey: limited.adminKey, pacing: false, retry: { baseDelayMs: 200, maxDelayMs: 1_000 } });
+        const client = createClient({
+          baseUrl: limited.url,
+          apiKey: limited.adminKey,
+          pacing: false,
+          retry: { baseDelayMs: 200, maxDelayMs: 1_000 },
+        });
         const pages = await Promise.all(Array.from({ length: 8 }, () => client.sources.list()));
         expect(pages).toHaveLength(8);
         expect(limited.requestCount("GET", "/api/v1/sources")).toBeGreaterThan(16);
@@ -142,10 +159,16 @@ describe.each(PROFILES)("the %s profile", (profile: Profile) => {
         const deployment = minimalDeployment("webproxy");
         const id = await client.createOk({ name: "lagging", deployment });
         expect((await client.get(id)).body.data.attributes).toMatchObject({ deployment_status: "deploying", date_deployed: null });
-        lagging.db.prepare("UPDATE sources SET deploy_starts_at = 0, deploy_ready_at = 1000, previous_deployed_at = NULL WHERE id = ?").run(id);
+        lagging.db
+          .prepare("UPDATE sources SET deploy_starts_at = 0, deploy_ready_at = 1000, previous_deployed_at = NULL WHERE id = ?")
+          .run(id);
         expect((await client.get(id)).body.data.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: 1 });
         const patched = await client.patch(id, { deployment: { ...deployment, cache_ttl_error: 5 } });
-        expect(patched.body.data.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: 1, deployment: { cache_ttl_error: 5 } });
+        expect(patched.body.data.attributes).toMatchObject({
+          deployment_status: "deployed",
+          date_deployed: 1,
+          deployment: { cache_ttl_error: 5 },
+        });
       } finally {
         await lagging.close();
       }

@@ -34,7 +34,11 @@ describe("persistence", () => {
     });
     const s3Id = await sources.createOk({
       name: "s3",
-      deployment: { ...minimalDeployment("s3"), s3_secret_key: s3Secret, upload_credentials: { type: "s3", s3_access_key: "AKIAUP", s3_secret_key: uploadSecret } },
+      deployment: {
+        ...minimalDeployment("s3"),
+        s3_secret_key: s3Secret,
+        upload_credentials: { type: "s3", s3_access_key: "AKIAUP", s3_secret_key: uploadSecret },
+      },
     });
     const deployingId = await sources.createOk({ name: "slow", deployment: minimalDeployment("webproxy") });
     await sleep(150);
@@ -64,10 +68,14 @@ describe("persistence", () => {
       expect((await again.get(webId)).body.data.attributes.secure_url_token).toBe(token);
       // Secrets decrypt after the restart: a same-type PATCH keeps them.
       const subdomains = (await again.get(s3Id)).body.data.attributes.deployment.service_subdomains;
-      const kept = await again.patch(s3Id, { deployment: { ...minimalDeployment("s3"), s3_secret_key: undefined, service_subdomains: subdomains, cache_ttl_error: 5 } });
+      const kept = await again.patch(s3Id, {
+        deployment: { ...minimalDeployment("s3"), s3_secret_key: undefined, service_subdomains: subdomains, cache_ttl_error: 5 },
+      });
       expect(kept.status).toBe(200);
       expect(kept.body.data.attributes.deployment).toMatchObject({ allows_upload: true, cache_ttl_error: 5 });
-      const cleared = await again.patch(s3Id, { deployment: { ...minimalDeployment("s3"), s3_secret_key: undefined, service_subdomains: subdomains, upload_credentials: null } });
+      const cleared = await again.patch(s3Id, {
+        deployment: { ...minimalDeployment("s3"), s3_secret_key: undefined, service_subdomains: subdomains, upload_credentials: null },
+      });
       expect(cleared.body.data.attributes.deployment.allows_upload).toBe(false);
       expect((await again.get(deployingId)).body.data.attributes.deployment_status).toBe("deployed");
     } finally {
@@ -87,7 +95,10 @@ describe("persistence", () => {
       const client = sourceClient(second, first.adminKey);
       expect((await client.get(id)).body.data.attributes.deployment_status).toBe("deploying");
       await sleep(350);
-      expect((await client.get(id)).body.data.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: expect.any(Number) });
+      expect((await client.get(id)).body.data.attributes).toMatchObject({
+        deployment_status: "deployed",
+        date_deployed: expect.any(Number),
+      });
     } finally {
       await second.close();
       fs.rmSync(path.dirname(first.dbPath), { recursive: true, force: true });

@@ -35,11 +35,21 @@ describe("POST /api/v1/purge", () => {
     const before = recorded().length;
     const response = await purge({ url: `https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/images/bridge.jpg?w=400&h=300` });
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), type: "purges", attributes: { purge_id: response.body.data.id } });
+    expect(response.body.data).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      type: "purges",
+      attributes: { purge_id: response.body.data.id },
+    });
     expect(response.body).toMatchObject({ included: [], jsonapi: { version: "1.0" } });
     const records = recorded();
     expect(records).toHaveLength(before + 1);
-    expect(records.at(-1)).toMatchObject({ id: response.body.data.id, sourceId, url: `https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/images/bridge.jpg`, subImage: false, createdAt: clock });
+    expect(records.at(-1)).toMatchObject({
+      id: response.body.data.id,
+      sourceId,
+      url: `https://${subdomain}.${DEFAULT_DELIVERY_DOMAIN}/images/bridge.jpg`,
+      subImage: false,
+      createdAt: clock,
+    });
   });
 
   it("accepts a URL on a custom domain, in any case", async () => {
@@ -78,7 +88,9 @@ describe("POST /api/v1/purge", () => {
     for (const [url, withKey] of cases) {
       const response = await purge({ url }, withKey);
       expect(response.status, url).toBe(400);
-      expect(response.body.errors[0].detail).toMatch(/^url: the host ".*" must be a service subdomain on delivery\.example or a custom domain of one of this account's Sources$/);
+      expect(response.body.errors[0].detail).toMatch(
+        /^url: the host ".*" must be a service subdomain on delivery\.example or a custom domain of one of this account's Sources$/,
+      );
       expect(response.body.errors[0].source).toEqual({ pointer: "/data/attributes/url" });
     }
   });
@@ -88,7 +100,11 @@ describe("POST /api/v1/purge", () => {
     expect(response.status).toBe(400);
     const details = response.body.errors.map((e: { detail: string }) => e.detail);
     expect(details).toEqual(
-      expect.arrayContaining(["url: must be an absolute http:// or https:// URL", "sub_image: must be true or false", "colour: is not a field of this object"]),
+      expect.arrayContaining([
+        "url: must be an absolute http:// or https:// URL",
+        "sub_image: must be true or false",
+        "colour: is not a field of this object",
+      ]),
     );
   });
 

@@ -70,7 +70,10 @@ describe("create and update Source: 60 per hour each", () => {
     const update = await sources.patch(ids[0]!, { name: "again" });
     expectTooManyRequests(update, 60);
     // Another key of the same account has its own buckets.
-    expect((await sourceClient(server, server.accountKey(["Sources"])).create({ name: "other key", deployment: minimalDeployment("webproxy") })).status).toBe(201);
+    expect(
+      (await sourceClient(server, server.accountKey(["Sources"])).create({ name: "other key", deployment: minimalDeployment("webproxy") }))
+        .status,
+    ).toBe(201);
 
     clock += 59_000;
     expectTooManyRequests(await sources.create({ name: "not yet", deployment: minimalDeployment("webproxy") }), 1);
@@ -89,7 +92,13 @@ function rawRequest(method: string, path: string, key: string, body: unknown): P
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(server.url);
     const request = http.request(
-      { hostname, port, method, path, headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json", "content-length": Buffer.byteLength(text) } },
+      {
+        hostname,
+        port,
+        method,
+        path,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/vnd.api+json", "content-length": Buffer.byteLength(text) },
+      },
       (response) => {
         response.resume().on("end", () => resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] }));
       },
@@ -101,7 +110,8 @@ function rawRequest(method: string, path: string, key: string, body: unknown): P
 describe("the class is the matched route's, whatever the URL text", () => {
   it("counts an encoded path or one with a fragment as create or update Source", async () => {
     const key = server.accountKey(["Sources"]);
-    const create = (path: string, i: number) => rawRequest("POST", path, key, createDocument({ name: `encoded ${i}`, deployment: minimalDeployment("webproxy") }));
+    const create = (path: string, i: number) =>
+      rawRequest("POST", path, key, createDocument({ name: `encoded ${i}`, deployment: minimalDeployment("webproxy") }));
     // Far more than the default class's burst of 4: all admitted as creations.
     for (let i = 0; i < 30; i++) expect((await create("/api/v1/%73ources", i)).status).toBe(201);
     for (let i = 30; i < 60; i++) expect((await create("/api/v1/sources#x", i)).status).toBe(201);
@@ -110,7 +120,10 @@ describe("the class is the matched route's, whatever the URL text", () => {
     expect(await create("/api/v1/sources#x", 62)).toEqual({ status: 429, retryAfter: "60" });
     expect(await create("/api/v1/sources", 63)).toEqual({ status: 429, retryAfter: "60" });
 
-    const id = (await sourceClient(server, server.accountKey(["Sources"])).createOk({ name: "patched", deployment: minimalDeployment("webproxy") }));
+    const id = await sourceClient(server, server.accountKey(["Sources"])).createOk({
+      name: "patched",
+      deployment: minimalDeployment("webproxy"),
+    });
     const patch = (path: string, i: number) => rawRequest("PATCH", path, key, patchDocument(id, { name: `renamed ${i}` }));
     for (let i = 0; i < 30; i++) expect((await patch(`/api/v1/%73ources/${id}`, i)).status).toBe(200);
     for (let i = 30; i < 60; i++) expect((await patch(`/api/v1/sources/${id}#x`, i)).status).toBe(200);
@@ -155,7 +168,9 @@ describe('rateLimits: "off"', () => {
     const unlimited = await startTestServer({ rateLimits: "off", now: () => clock });
     try {
       const key = unlimited.accountKey(["Analytics"]);
-      const statuses = await Promise.all(Array.from({ length: 12 }, () => apiRequest(`${unlimited.url}/api/v1/reports`, { key }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, () => apiRequest(`${unlimited.url}/api/v1/reports`, { key }).then((r) => r.status)),
+      );
       expect(statuses).toEqual(Array(12).fill(200));
     } finally {
       await unlimited.close();

@@ -36,13 +36,24 @@ describe("availability by plan", () => {
       "source_analytics",
     ]);
     // Credit analytics come with source_analytics (spec 2.4).
-    expect(setReportTypes(server.db, { account: "plan-no-source-analytics", disable: ["source_analytics"] })).toEqual(["cdn_logs", "image_analytics", "mild_errors"]);
+    expect(setReportTypes(server.db, { account: "plan-no-source-analytics", disable: ["source_analytics"] })).toEqual([
+      "cdn_logs",
+      "image_analytics",
+      "mild_errors",
+    ]);
     generateReports(server.db, { date: "2024-06-09", dataDir: server.app.appOptions.dataDir, now: () => clock });
 
     const typesOf = async (key: string) => (await list(key)).body.data.map((r: any) => r.attributes.report_type).sort();
     expect(await typesOf(free)).toEqual([]);
     expect(await typesOf(paid)).toEqual(["image_analytics"]);
-    expect(await typesOf(enterprise)).toEqual(["cdn_logs", "credit_analytics_daily", "credit_analytics_mtd", "image_analytics", "mild_errors", "source_analytics"]);
+    expect(await typesOf(enterprise)).toEqual([
+      "cdn_logs",
+      "credit_analytics_daily",
+      "credit_analytics_mtd",
+      "image_analytics",
+      "mild_errors",
+      "source_analytics",
+    ]);
     expect(await typesOf(trimmed)).toEqual(["credit_analytics_daily", "credit_analytics_mtd", "image_analytics", "source_analytics"]);
     expect(await typesOf(noSourceAnalytics)).toEqual(["cdn_logs", "image_analytics", "mild_errors"]);
 
@@ -53,8 +64,12 @@ describe("availability by plan", () => {
   });
 
   it("refuses to switch off image_analytics or an unknown type, naming the rule", () => {
-    expect(() => setReportTypes(server.db, { account: "plan-paid", disable: ["image_analytics"] })).toThrow(/image_analytics is part of every paid plan/);
-    expect(() => setReportTypes(server.db, { account: "plan-paid", disable: ["bogus"] })).toThrow(/report type: must be one of cdn_logs, credit_analytics_daily/);
+    expect(() => setReportTypes(server.db, { account: "plan-paid", disable: ["image_analytics"] })).toThrow(
+      /image_analytics is part of every paid plan/,
+    );
+    expect(() => setReportTypes(server.db, { account: "plan-paid", disable: ["bogus"] })).toThrow(
+      /report type: must be one of cdn_logs, credit_analytics_daily/,
+    );
     expect(() => setReportTypes(server.db, { account: "nobody", disable: ["cdn_logs"] })).toThrow(/account "nobody" does not exist/);
   });
 });
@@ -70,9 +85,16 @@ describe("the scheduler", () => {
     const yesterday = new Date(clock - DAY).toISOString().slice(0, 10).replaceAll("-", "");
     server = await startTestServer({ dbPath, now: () => clock });
     // Generation runs in a worker thread: the server answers before it is done.
-    const expected = ["cdn_logs", "credit_analytics_daily", "credit_analytics_mtd", "image_analytics", "mild_errors", "source_analytics"].map((t) => `${t}_${yesterday}`);
+    const expected = [
+      "cdn_logs",
+      "credit_analytics_daily",
+      "credit_analytics_mtd",
+      "image_analytics",
+      "mild_errors",
+      "source_analytics",
+    ].map((t) => `${t}_${yesterday}`);
     let first: string[] = [];
-    for (const deadline = Date.now() + 20_000; first.length < expected.length && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 20_000; first.length < expected.length && Date.now() < deadline;) {
       first = keys(await list(key, "page[size]=100"));
       if (first.length < expected.length) await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -91,14 +113,17 @@ describe("the midnight timer", () => {
     // the account exists, then runs at real speed.
     const beforeMidnight = Date.parse("2030-01-01T23:59:58.000Z");
     let startedAt: number | undefined;
-    const midnight = await startTestServer({ now: () => (startedAt === undefined ? beforeMidnight : beforeMidnight + Date.now() - startedAt) });
+    const midnight = await startTestServer({
+      now: () => (startedAt === undefined ? beforeMidnight : beforeMidnight + Date.now() - startedAt),
+    });
     try {
       const key = midnight.accountKey(["Analytics"], "midnight");
       const cdnLogs = async () => keys(await apiRequest(`${midnight.url}/api/v1/reports?filter[report_type]=cdn_logs`, { key }));
       expect(await cdnLogs()).not.toContain("cdn_logs_20300101"); // the day is not over yet
       startedAt = Date.now();
       const deadline = Date.now() + 30_000; // generous: a loaded CI machine delays the timers
-      while (!(await cdnLogs()).includes("cdn_logs_20300101") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!(await cdnLogs()).includes("cdn_logs_20300101") && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await cdnLogs()).toContain("cdn_logs_20300101");
     } finally {
       await midnight.close();
@@ -119,9 +144,14 @@ describe("the list", () => {
     });
     expect(created.status).toBe(201);
     seedUsage(server.db, { days: 2, account: "lister", requestsPerDay: 50, now: () => clock });
-    for (const date of ["2024-06-08", "2024-06-09"]) generateReports(server.db, { date, account: "lister", dataDir: server.app.appOptions.dataDir, now: () => clock });
+    for (const date of ["2024-06-08", "2024-06-09"])
+      generateReports(server.db, { date, account: "lister", dataDir: server.app.appOptions.dataDir, now: () => clock });
     // One report left incomplete, as after an interrupted generation.
-    server.db.prepare("UPDATE reports SET completed = 0 WHERE report_key = 'mild_errors_20240608' AND account_id = (SELECT id FROM accounts WHERE name = 'lister')").run();
+    server.db
+      .prepare(
+        "UPDATE reports SET completed = 0 WHERE report_key = 'mild_errors_20240608' AND account_id = (SELECT id FROM accounts WHERE name = 'lister')",
+      )
+      .run();
   });
 
   it("pages with the spec's pagination object, newest first by default", async () => {
@@ -140,7 +170,9 @@ describe("the list", () => {
     expect(page.body.data).toHaveLength(2);
     const all = await list(key);
     expect(all.body.meta.pagination.pageSize).toBe(20);
-    expect(all.body.data.map((r: any) => r.attributes.period_end)).toEqual([...all.body.data.map((r: any) => r.attributes.period_end)].sort((a, b) => b - a));
+    expect(all.body.data.map((r: any) => r.attributes.period_end)).toEqual(
+      [...all.body.data.map((r: any) => r.attributes.period_end)].sort((a, b) => b - a),
+    );
   });
 
   it("filters by report_type and completed, with or: alternatives", async () => {
@@ -160,7 +192,10 @@ describe("the list", () => {
     const byKey = keys(await list(key, "sort=report_key"));
     expect(byKey).toEqual([...byKey].sort());
     expect(keys(await list(key, "sort=-report_key"))).toEqual([...byKey].reverse());
-    const mixed = (await list(key, "sort=-period_start,report_type")).body.data.map((r: any) => [r.attributes.period_start, r.attributes.report_type]);
+    const mixed = (await list(key, "sort=-period_start,report_type")).body.data.map((r: any) => [
+      r.attributes.period_start,
+      r.attributes.report_type,
+    ]);
     const expected = [...mixed].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1));
     expect(mixed).toEqual(expected);
     const types = (await list(key, "sort=report_type,period_end")).body.data.map((r: any) => r.attributes.report_type);
@@ -176,7 +211,14 @@ describe("the list", () => {
     expect(Object.keys(single.body.data.attributes)).toEqual(["files"]);
     expect(single.body.data.relationships.account.data.type).toBe("accounts");
     const whole = await apiRequest(`${server.url}/api/v1/reports/${id}`, { key });
-    expect(Object.keys(whole.body.data.attributes).sort()).toEqual(["completed", "files", "period_end", "period_start", "report_key", "report_type"]);
+    expect(Object.keys(whole.body.data.attributes).sort()).toEqual([
+      "completed",
+      "files",
+      "period_end",
+      "period_start",
+      "report_key",
+      "report_type",
+    ]);
   });
 
   it.each([

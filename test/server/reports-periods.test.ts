@@ -7,8 +7,14 @@ const seconds = (iso: string) => Date.parse(iso) / 1000;
 describe("report periods", () => {
   it("daily types cover the day; month-to-date types start on the 1st; both end at the next 00:00 UTC", () => {
     expect(periodOf("cdn_logs", "2024-02-29")).toEqual({ start: seconds("2024-02-29T00:00:00Z"), end: seconds("2024-03-01T00:00:00Z") });
-    expect(periodOf("credit_analytics_mtd", "2024-12-31")).toEqual({ start: seconds("2024-12-01T00:00:00Z"), end: seconds("2025-01-01T00:00:00Z") });
-    expect(periodOf("image_analytics", "2024-03-01")).toEqual({ start: seconds("2024-03-01T00:00:00Z"), end: seconds("2024-03-02T00:00:00Z") });
+    expect(periodOf("credit_analytics_mtd", "2024-12-31")).toEqual({
+      start: seconds("2024-12-01T00:00:00Z"),
+      end: seconds("2025-01-01T00:00:00Z"),
+    });
+    expect(periodOf("image_analytics", "2024-03-01")).toEqual({
+      start: seconds("2024-03-01T00:00:00Z"),
+      end: seconds("2024-03-02T00:00:00Z"),
+    });
   });
 
   it("keys are <report_type>_<yyyymmdd>", () => {

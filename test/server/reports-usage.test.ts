@@ -24,7 +24,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const line = (fields: Record<string, unknown>) =>
-  JSON.stringify({ timestamp: "2024-04-01T10:00:00Z", source_id: sourceId, path: "/x.jpg", status: 200, bytes: 10, cache_hit: false, response_ms: 5, ...fields });
+  JSON.stringify({
+    timestamp: "2024-04-01T10:00:00Z",
+    source_id: sourceId,
+    path: "/x.jpg",
+    status: 200,
+    bytes: 10,
+    cache_hit: false,
+    response_ms: 5,
+    ...fields,
+  });
 
 describe("usage import", () => {
   it("accepts ISO 8601 or Unix-second timestamps and skips blank lines", () => {
@@ -46,7 +55,9 @@ describe("usage import", () => {
 
   it("refuses events of an unknown Source and imports nothing of a bad file", () => {
     const before = server.db.prepare("SELECT count(*) FROM usage_events").pluck().get();
-    expect(() => importUsage(server.db, [line({}), line({ source_id: "A".repeat(24) })].join("\n"))).toThrow(/event 2: source_id: no Source has the id "AAAA/);
+    expect(() => importUsage(server.db, [line({}), line({ source_id: "A".repeat(24) })].join("\n"))).toThrow(
+      /event 2: source_id: no Source has the id "AAAA/,
+    );
     expect(() => importUsage(server.db, [line({}), "{not json"].join("\n"))).toThrow(/line 2: /);
     expect(server.db.prepare("SELECT count(*) FROM usage_events").pluck().get()).toBe(before);
   });
@@ -54,13 +65,18 @@ describe("usage import", () => {
 
 describe("usage seed", () => {
   it("is deterministic: reseeding replaces its own events with the same ones, and keeps imported usage", () => {
-    const events = () => server.db.prepare("SELECT day, timestamp_ms, path, status, bytes, cache_hit, referer, user_agent, origin FROM usage_events ORDER BY id").all();
+    const events = () =>
+      server.db
+        .prepare("SELECT day, timestamp_ms, path, status, bytes, cache_hit, referer, user_agent, origin FROM usage_events ORDER BY id")
+        .all();
     const first = seedUsage(server.db, { days: 3, requestsPerDay: 200, now: () => clock });
     expect(first.days).toEqual(["2024-03-30", "2024-03-31", "2024-04-01"]);
     const snapshot = events();
     expect(seedUsage(server.db, { days: 3, requestsPerDay: 200, now: () => clock }).events).toBe(first.events);
     const again = events() as any[];
-    expect(again.filter((e) => e.origin === "seed").map(({ origin, ...e }) => e)).toEqual((snapshot as any[]).filter((e) => e.origin === "seed").map(({ origin, ...e }) => e));
+    expect(again.filter((e) => e.origin === "seed").map(({ origin, ...e }) => e)).toEqual(
+      (snapshot as any[]).filter((e) => e.origin === "seed").map(({ origin, ...e }) => e),
+    );
     expect(again.filter((e) => e.origin === "import")).toHaveLength(2);
   });
 
@@ -73,7 +89,10 @@ describe("usage seed", () => {
     expect(afternoon).toBeGreaterThan(2 * night);
     const perImage = new Map<string, number>();
     for (const e of day) perImage.set(e.path.split("?")[0], (perImage.get(e.path.split("?")[0]) ?? 0) + 1);
-    const top3 = [...perImage.values()].sort((a, b) => b - a).slice(0, 3).reduce((a, b) => a + b, 0);
+    const top3 = [...perImage.values()]
+      .sort((a, b) => b - a)
+      .slice(0, 3)
+      .reduce((a, b) => a + b, 0);
     expect(top3 / day.length).toBeGreaterThan(0.3);
     const clientErrors = day.filter((e) => e.status >= 400 && e.status < 500).length;
     expect(clientErrors).toBeGreaterThan(0);
@@ -83,7 +102,8 @@ describe("usage seed", () => {
   it("gives byte-identical report files for the same ledger", () => {
     const dataDir = server.app.appOptions.dataDir;
     const { reports } = generateReports(server.db, { date: "2024-03-31", account: "test", dataDir, now: () => clock })[0]!;
-    const files = (id: string) => server.db.prepare("SELECT path FROM report_files WHERE report_id = ? ORDER BY number").pluck().all(id) as string[];
+    const files = (id: string) =>
+      server.db.prepare("SELECT path FROM report_files WHERE report_id = ? ORDER BY number").pluck().all(id) as string[];
     const read = () => reports.map((r) => files(r.id).map((f) => fs.readFileSync(path.join(dataDir, f))));
     const first = read();
     server.db.prepare("UPDATE reports SET completed = 0").run();

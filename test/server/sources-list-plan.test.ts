@@ -12,7 +12,9 @@ function planOf(raw: Record<string, string>): string[] {
   const { where, params } = listSql(parsed.query);
   const db = openMigratedDatabase(":memory:");
   try {
-    const rows = db.prepare(`EXPLAIN QUERY PLAN SELECT rowid FROM sources WHERE account_id = @account${where}`).all({ ...params, account: "a", now: 0 });
+    const rows = db
+      .prepare(`EXPLAIN QUERY PLAN SELECT rowid FROM sources WHERE account_id = @account${where}`)
+      .all({ ...params, account: "a", now: 0 });
     return (rows as { detail: string }[]).map((row) => row.detail);
   } finally {
     db.close();
@@ -21,7 +23,9 @@ function planOf(raw: Record<string, string>): string[] {
 
 describe("list query plans", () => {
   it("a type filter searches the sources_by_type_name index", () => {
-    expect(planOf({ "filter[deployment.type]": "webfolder", "filter[name]": "photos" }).join("\n")).toMatch(/USING (COVERING )?INDEX sources_by_type_name/);
+    expect(planOf({ "filter[deployment.type]": "webfolder", "filter[name]": "photos" }).join("\n")).toMatch(
+      /USING (COVERING )?INDEX sources_by_type_name/,
+    );
   });
 
   it("a list without filters reads the account's Sources by the account index", () => {
@@ -40,7 +44,11 @@ describe("sorted pages", () => {
     const { where, orderBy, params } = listSql(parsed.query);
     const db = openMigratedDatabase(":memory:");
     try {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT 20`).all({ ...params, account: "a", now: 0 }) as { detail: string }[])
+      const plan = (
+        db
+          .prepare(`EXPLAIN QUERY PLAN SELECT id FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT 20`)
+          .all({ ...params, account: "a", now: 0 }) as { detail: string }[]
+      )
         .map((row) => row.detail)
         .join("\n");
       expect(plan).toContain(`COVERING INDEX ${index} `);

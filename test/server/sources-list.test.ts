@@ -41,7 +41,14 @@ describe("paging", () => {
     const response = await sources.list();
     expect(response.body.data.map((s: { id: string }) => s.id)).toEqual(FIXTURES.map((f) => ids[f.name]));
     expect(response.body.meta.pagination).toEqual({
-      currentPage: 0, hasNextPage: false, hasPreviousPage: false, nextPage: 0, pageSize: 20, previousPage: 0, totalPages: 1, totalRecords: 5,
+      currentPage: 0,
+      hasNextPage: false,
+      hasPreviousPage: false,
+      nextPage: 0,
+      pageSize: 20,
+      previousPage: 0,
+      totalPages: 1,
+      totalRecords: 5,
     });
   });
 
@@ -49,8 +56,21 @@ describe("paging", () => {
     const pages = [];
     for (let number = 0; number < 4; number++) pages.push((await sources.list(`page[size]=2&page[number]=${number}`)).body);
     expect(pages.map((p) => p.data.length)).toEqual([2, 2, 1, 0]);
-    expect(pages[0].meta.pagination).toMatchObject({ currentPage: 0, hasNextPage: true, nextPage: 1, hasPreviousPage: false, totalPages: 3, totalRecords: 5 });
-    expect(pages[2].meta.pagination).toMatchObject({ currentPage: 2, hasNextPage: false, nextPage: 2, hasPreviousPage: true, previousPage: 1 });
+    expect(pages[0].meta.pagination).toMatchObject({
+      currentPage: 0,
+      hasNextPage: true,
+      nextPage: 1,
+      hasPreviousPage: false,
+      totalPages: 3,
+      totalRecords: 5,
+    });
+    expect(pages[2].meta.pagination).toMatchObject({
+      currentPage: 2,
+      hasNextPage: false,
+      nextPage: 2,
+      hasPreviousPage: true,
+      previousPage: 1,
+    });
     expect(pages[3].meta.pagination).toMatchObject({ currentPage: 3, hasNextPage: false, totalPages: 3 });
     expect(new Set(pages.flatMap((p) => p.data.map((s: { id: string }) => s.id))).size).toBe(5);
   });
@@ -86,7 +106,9 @@ describe("sorting", () => {
   it("sorts by date_deployed (never deployed first), ties broken by id", async () => {
     const response = await sources.list("sort=date_deployed");
     expect(response.status).toBe(200);
-    const rows = response.body.data.map((s: { id: string; attributes: { date_deployed: number | null } }) => [s.attributes.date_deployed ?? -1, s.id] as const);
+    const rows = response.body.data.map(
+      (s: { id: string; attributes: { date_deployed: number | null } }) => [s.attributes.date_deployed ?? -1, s.id] as const,
+    );
     const expected = [...rows].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
     expect(rows).toEqual(expected);
   });
@@ -104,10 +126,14 @@ describe("sorting", () => {
   it("refuses a repeated key, and a list longer than the sortable fields with one error", async () => {
     const twice = await sources.list("sort=name,-name");
     expect(twice.status).toBe(400);
-    expect(twice.body.errors).toEqual([expect.objectContaining({ source: { parameter: "sort" }, detail: expect.stringMatching(/"name" is given more than once/) })]);
+    expect(twice.body.errors).toEqual([
+      expect.objectContaining({ source: { parameter: "sort" }, detail: expect.stringMatching(/"name" is given more than once/) }),
+    ]);
     const many = await sources.list(`sort=${Array(2100).fill("name").join(",")}`);
     expect(many.status).toBe(400);
-    expect(many.body.errors).toEqual([expect.objectContaining({ source: { parameter: "sort" }, detail: expect.stringMatching(/at most 3 keys, each once/) })]);
+    expect(many.body.errors).toEqual([
+      expect.objectContaining({ source: { parameter: "sort" }, detail: expect.stringMatching(/at most 3 keys, each once/) }),
+    ]);
     expect(await names("sort=-enabled,name,date_deployed")).toHaveLength(5);
   });
 });
@@ -172,14 +198,24 @@ describe("filters", () => {
 describe("sparse fieldsets", () => {
   it("returns only the requested fields, with dot notation, in lists and single objects", async () => {
     const list = await sources.list("fields[sources]=name,deployment.type,deployment.default_params,unknown&sort=name&page[size]=1");
-    expect(list.body.data[0]).toEqual({ id: ids["alpha"], type: "sources", attributes: { name: "alpha", deployment: { type: "s3_compatible", default_params: {} } } });
+    expect(list.body.data[0]).toEqual({
+      id: ids["alpha"],
+      type: "sources",
+      attributes: { name: "alpha", deployment: { type: "s3_compatible", default_params: {} } },
+    });
     const single = await sources.get(ids["Bravo"]!, "fields[sources]=enabled");
     expect(single.body.data).toEqual({ id: ids["Bravo"], type: "sources", attributes: { enabled: true } });
   });
 
   it("ignores fields of other types and returns everything without the parameter", async () => {
     const single = await sources.get(ids["Bravo"]!, "fields[reports]=name");
-    expect(Object.keys(single.body.data.attributes).sort()).toEqual(["date_deployed", "deployment", "deployment_status", "enabled", "name"]);
+    expect(Object.keys(single.body.data.attributes).sort()).toEqual([
+      "date_deployed",
+      "deployment",
+      "deployment_status",
+      "enabled",
+      "name",
+    ]);
   });
 });
 

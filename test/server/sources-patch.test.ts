@@ -23,13 +23,21 @@ describe("PATCH document", () => {
   it("requires id and type, and the id must match the URL", async () => {
     const id = await sources.createOk({ name: "doc", deployment: minimalDeployment("webproxy") });
     const url = `${server.url}/api/v1/sources/${id}`;
-    const noId = await apiRequest(url, { method: "PATCH", key: server.adminKey, body: { data: { type: "sources", attributes: { name: "x" } } } });
+    const noId = await apiRequest(url, {
+      method: "PATCH",
+      key: server.adminKey,
+      body: { data: { type: "sources", attributes: { name: "x" } } },
+    });
     expect(noId.status).toBe(400);
     expect(noId.body.errors[0].source.pointer).toBe("/data/id");
     const noType = await apiRequest(url, { method: "PATCH", key: server.adminKey, body: { data: { id, attributes: { name: "x" } } } });
     expect(noType.status).toBe(400);
     expect(noType.body.errors[0].source.pointer).toBe("/data/type");
-    const otherId = await apiRequest(url, { method: "PATCH", key: server.adminKey, body: { data: { type: "sources", id: "A".repeat(24), attributes: { name: "x" } } } });
+    const otherId = await apiRequest(url, {
+      method: "PATCH",
+      key: server.adminKey,
+      body: { data: { type: "sources", id: "A".repeat(24), attributes: { name: "x" } } },
+    });
     expect(otherId.status).toBe(400);
     expect(otherId.body.errors[0]).toMatchObject({ title: "ValidationError", source: { pointer: "/data/id" } });
     expect(otherId.body.errors[0].detail).toContain(id);
@@ -63,13 +71,22 @@ describe("PATCH semantics", () => {
     const label = uniqueLabel();
     const id = await sources.createOk({
       name: "replace",
-      deployment: { ...minimalDeployment("webproxy", label), custom_domains: ["a.example.com", "b.example.com"], default_params: { w: 100, h: 50 }, cache_ttl_error: 60 },
+      deployment: {
+        ...minimalDeployment("webproxy", label),
+        custom_domains: ["a.example.com", "b.example.com"],
+        default_params: { w: 100, h: 50 },
+        cache_ttl_error: 60,
+      },
     });
     const response = await sources.patch(id, {
       deployment: { type: "webproxy", service_subdomains: [label], custom_domains: ["c.example.com"], default_params: { fit: "crop" } },
     });
     expect(response.status).toBe(200);
-    expect(response.body.data.attributes.deployment).toMatchObject({ custom_domains: ["c.example.com"], default_params: { fit: "crop" }, cache_ttl_error: 300 });
+    expect(response.body.data.attributes.deployment).toMatchObject({
+      custom_domains: ["c.example.com"],
+      default_params: { fit: "crop" },
+      cache_ttl_error: 300,
+    });
   });
 
   it("keeps omitted secrets of the same type, replaces supplied ones and clears null ones", async () => {
@@ -81,7 +98,11 @@ describe("PATCH semantics", () => {
     const cleared = await sources.patch(id, { deployment: { ...withoutSecrets, password: null } });
     expect(cleared.body.data.attributes.deployment).toMatchObject({ password_set: false, request_signing_key_set: true });
     const replaced = await sources.patch(id, { deployment: { ...withoutSecrets, request_handshake: "h".repeat(32) } });
-    expect(replaced.body.data.attributes.deployment).toMatchObject({ password_set: false, request_handshake_set: true, request_signing_key_set: true });
+    expect(replaced.body.data.attributes.deployment).toMatchObject({
+      password_set: false,
+      request_handshake_set: true,
+      request_signing_key_set: true,
+    });
   });
 
   it("refuses null for a required secret", async () => {
@@ -100,7 +121,10 @@ describe("PATCH semantics", () => {
     const refused = await sources.patch(id, { name: "should not stick", deployment: compatible });
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toHaveLength(1);
-    expect(refused.body.errors[0]).toMatchObject({ title: "ValidationError", source: { pointer: "/data/attributes/deployment/secret_key" } });
+    expect(refused.body.errors[0]).toMatchObject({
+      title: "ValidationError",
+      source: { pointer: "/data/attributes/deployment/secret_key" },
+    });
     expect(refused.body.errors[0].detail).toMatch(/^deployment\.secret_key: is required when the deployment type changes/);
     expect(await current(id)).toEqual(before);
 
@@ -124,7 +148,11 @@ describe("PATCH semantics", () => {
     const before = await current(id);
     const taken = uniqueLabel("taken");
     await sources.createOk({ name: "holder", deployment: minimalDeployment("webproxy", taken) });
-    const invalid = await sources.patch(id, { name: "changed", enabled: false, deployment: { type: "webproxy", service_subdomains: ["ok"], cache_ttl_value: 5 } });
+    const invalid = await sources.patch(id, {
+      name: "changed",
+      enabled: false,
+      deployment: { type: "webproxy", service_subdomains: ["ok"], cache_ttl_value: 5 },
+    });
     expect(invalid.status).toBe(400);
     const conflict = await sources.patch(id, { name: "changed", deployment: { type: "webproxy", service_subdomains: [taken] } });
     expect(conflict.status).toBe(400);

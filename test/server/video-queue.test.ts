@@ -32,7 +32,8 @@ function startOrder(waiting: QueuedJob[], concurrency: number, perAccount: numbe
   return started;
 }
 
-const jobs = (account: string, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${account}${i + 1}`, accountId: account }));
+const jobs = (account: string, count: number) =>
+  Array.from({ length: count }, (_, i) => ({ id: `${account}${i + 1}`, accountId: account }));
 
 describe("nextJob", () => {
   it("interleaves two accounts even when one queued first", () => {

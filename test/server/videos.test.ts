@@ -48,9 +48,11 @@ beforeAll(async () => {
     else if (url === "/page.html") response.writeHead(200, { "content-type": "text/html" }).end("<html><body>not an image</body></html>");
     else if (url === "/fake.png") response.writeHead(200, { "content-type": "image/png" }).end("GIF? no: plain text pretending");
     // A readable header (signature and IHDR), then bytes no decoder makes sense of.
-    else if (url === "/broken.png") response.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png.subarray(0, 33), Buffer.alloc(2000, 7)]));
+    else if (url === "/broken.png")
+      response.writeHead(200, { "content-type": "image/png" }).end(Buffer.concat([png.subarray(0, 33), Buffer.alloc(2000, 7)]));
     else if (url === "/8000x8000.png") response.writeHead(200, { "content-type": "image/png" }).end(pngDeclaring(8000, 8000));
-    else if (url === "/huge.png") response.writeHead(200, { "content-type": "image/png", "content-length": String(25 * 1024 * 1024) }).end(png);
+    else if (url === "/huge.png")
+      response.writeHead(200, { "content-type": "image/png", "content-length": String(25 * 1024 * 1024) }).end(png);
     else if (url === "/endless.png") {
       // No Content-Length: the size is found out while downloading.
       response.writeHead(200, { "content-type": "image/png" });
@@ -93,7 +95,13 @@ function create(body: unknown, options: { key?: string; prefix?: string; server?
   });
 }
 
-const request = (url: string, extra: Record<string, unknown> = {}) => ({ url, prompt: "a slow pan over the test card", model: "klingai", duration: 2, ...extra });
+const request = (url: string, extra: Record<string, unknown> = {}) => ({
+  url,
+  prompt: "a slow pan over the test card",
+  model: "klingai",
+  duration: 2,
+  ...extra,
+});
 
 async function waitForJob(id: string, target = server, jobKey = key): Promise<any> {
   const deadline = Date.now() + 20_000;
@@ -107,10 +115,24 @@ async function waitForJob(id: string, target = server, jobKey = key): Promise<an
 
 function probe(file: string): { duration: number; codec: string; pixFmt: string; width: number; height: number } {
   const json = JSON.parse(
-    execFileSync("ffprobe", ["-v", "error", "-show_entries", "format=duration:stream=codec_name,pix_fmt,width,height", "-of", "json", file]).toString(),
+    execFileSync("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=duration:stream=codec_name,pix_fmt,width,height",
+      "-of",
+      "json",
+      file,
+    ]).toString(),
   );
   const stream = json.streams[0];
-  return { duration: Number(json.format.duration), codec: stream.codec_name, pixFmt: stream.pix_fmt, width: stream.width, height: stream.height };
+  return {
+    duration: Number(json.format.duration),
+    codec: stream.codec_name,
+    pixFmt: stream.pix_fmt,
+    width: stream.width,
+    height: stream.height,
+  };
 }
 
 describe("a video job", () => {
@@ -151,15 +173,30 @@ describe("a video job", () => {
 
   it.each([
     // A closed port and a missing page give the same message: no port scanning through job errors.
-    ["an unreachable URL", "http://127.0.0.1:1/photo.png", 4001, /^the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status$/],
-    ["a URL answering 404", "/nowhere.png", 4001, /^the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status$/],
+    [
+      "an unreachable URL",
+      "http://127.0.0.1:1/photo.png",
+      4001,
+      /^the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status$/,
+    ],
+    [
+      "a URL answering 404",
+      "/nowhere.png",
+      4001,
+      /^the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status$/,
+    ],
     ["an image over 20 MB by its Content-Length", "/huge.png", 4002, /larger than 20\.0 MB/],
     ["an image over 20 MB found while downloading", "/endless.png", 4002, /larger than 20\.0 MB/],
     ["an HTML page", "/page.html", 4003, /did not return an image/],
     ["bytes that are no image despite their Content-Type", "/fake.png", 4003, /did not return an image/],
     ["an image the renderer cannot decode (after one retry)", "/broken.png", 5001, /could not be rendered/],
     // Refused from the header, before ffmpeg runs: one attempt (a render of the junk would fail twice).
-    ["an image of 8000×8000 pixels", "/8000x8000.png", 4005, /^the image is 8000×8000 pixels; at most 10000 pixels a side and 25 megapixels are accepted$/],
+    [
+      "an image of 8000×8000 pixels",
+      "/8000x8000.png",
+      4005,
+      /^the image is 8000×8000 pixels; at most 10000 pixels a side and 25 megapixels are accepted$/,
+    ],
   ])("errors for %s with a code and a clear message", async (_case, url, code, message) => {
     const created = await create(request(url.startsWith("http") ? url : `${imagesUrl}${url}`));
     expect(created.status).toBe(200);
@@ -170,7 +207,9 @@ describe("a video job", () => {
     expect(job.attributes).not.toHaveProperty("result");
     // Fetch failures are final; a failed render is tried twice.
     expect(server.db.prepare("SELECT attempts FROM video_jobs WHERE id = ?").pluck().get(job.id)).toBe(code === 5001 ? 2 : 1);
-    expect((await fetch(`${server.url}/api/v1/generations/video/${job.id}/result`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${server.url}/api/v1/generations/video/${job.id}/result`, { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(404);
     // Nothing left on disk: the downloaded image is deleted whatever the outcome.
     expect(fs.existsSync(path.join(server.app.appOptions.dataDir, "videos", job.id))).toBe(false);
   });
@@ -183,7 +222,8 @@ describe("fairness across accounts", () => {
     holdSlowRequests();
     try {
       const held = [];
-      for (let i = 0; i < 4; i++) held.push((await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: stalled })).body.data.id as string);
+      for (let i = 0; i < 4; i++)
+        held.push((await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: stalled })).body.data.id as string);
       const quick = (await create(request(`${imagesUrl}/photo.png`, { duration: 1 }), { key: other })).body.data.id as string;
       // Two workers: the stalling account holds one at most, the other account's job takes the second.
       expect((await waitForJob(quick, server, other)).attributes.status).toBe("ready");
@@ -207,10 +247,17 @@ describe("image addresses", () => {
     images.on("request", count);
     try {
       const guardedKey = guarded.accountKey(["Purge"]);
-      for (const url of [`${imagesUrl}/photo.png`, `http://localhost:${new URL(imagesUrl).port}/photo.png`, "http://169.254.169.254/latest/meta-data/"]) {
+      for (const url of [
+        `${imagesUrl}/photo.png`,
+        `http://localhost:${new URL(imagesUrl).port}/photo.png`,
+        "http://169.254.169.254/latest/meta-data/",
+      ]) {
         const created = await create(request(url), { key: guardedKey, server: guarded });
         const job = await waitForJob(created.body.data.id, guarded, guardedKey);
-        expect(job.attributes).toMatchObject({ status: "errored", error: { code: 4001, message: "the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status" } });
+        expect(job.attributes).toMatchObject({
+          status: "errored",
+          error: { code: 4001, message: "the image could not be fetched: the URL must be publicly reachable and answer with a 2xx status" },
+        });
       }
       expect(served).toBe(0);
     } finally {
@@ -260,7 +307,11 @@ describe("requests refused", () => {
     const created = await create(request(`${imagesUrl}/photo.png`, { duration: 1 }));
     const job = await waitForJob(created.body.data.id);
     const stranger = server.accountKey(["Account Admin"], "stranger");
-    for (const url of [`/api/v1/generations/video/${job.id}`, `/v1/generations/video/${job.id}`, `/api/v1/generations/video/${job.id}/result`]) {
+    for (const url of [
+      `/api/v1/generations/video/${job.id}`,
+      `/v1/generations/video/${job.id}`,
+      `/api/v1/generations/video/${job.id}/result`,
+    ]) {
       const response = await apiRequest(`${server.url}${url}`, { key: stranger });
       expect(response.status).toBe(404);
       expect(response.body.errors[0].title).toBe("NotFound");
@@ -282,8 +333,10 @@ describe("restarts", () => {
     const restartKey = first.accountKey(["Analytics"]);
     const otherKey = first.accountKey(["Analytics"], "restart-other");
     holdSlowRequests();
-    const resumed = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: restartKey, server: first })).body.data.id;
-    const abandoned = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: otherKey, server: first })).body.data.id;
+    const resumed = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: restartKey, server: first })).body.data
+      .id;
+    const abandoned = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: otherKey, server: first })).body.data
+      .id;
     await new Promise((resolve) => setTimeout(resolve, 300)); // both downloads are under way
     await first.close({ keepData: true }); // a stop mid-job: both stay preparing, one attempt each
     // The second job has been interrupted once before already.

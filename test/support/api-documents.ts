@@ -21,7 +21,11 @@ export function sourceId(): string {
   return `src${String(counter).padStart(21, "0")}`;
 }
 
-export const WEBFOLDER: DeploymentInput = { type: "webfolder", service_subdomains: ["photos"], webfolder_base_url: "https://origin.example.com/images/" };
+export const WEBFOLDER: DeploymentInput = {
+  type: "webfolder",
+  service_subdomains: ["photos"],
+  webfolder_base_url: "https://origin.example.com/images/",
+};
 
 export function returnedDeployment(input: DeploymentInput): Source["attributes"]["deployment"] {
   const stored = deploymentCreateSchema.parse(input) as Record<string, unknown>;
@@ -32,7 +36,13 @@ export function returnedDeployment(input: DeploymentInput): Source["attributes"]
 }
 
 export function sourceResource(
-  overrides: { id?: string; name?: string; enabled?: boolean; deployment?: DeploymentInput; deployment_status?: Source["attributes"]["deployment_status"] } = {},
+  overrides: {
+    id?: string;
+    name?: string;
+    enabled?: boolean;
+    deployment?: DeploymentInput;
+    deployment_status?: Source["attributes"]["deployment_status"];
+  } = {},
 ): Source {
   return {
     id: overrides.id ?? sourceId(),
@@ -69,7 +79,14 @@ export function reportResource(files: string[], reportType: Report["attributes"]
   return {
     id: `rep_${reportType}_20260101`,
     type: "reports",
-    attributes: { completed: true, files, period_start: 1_767_139_200, period_end: 1_767_225_600, report_key: `${reportType}_20260101`, report_type: reportType },
+    attributes: {
+      completed: true,
+      files,
+      period_start: 1_767_139_200,
+      period_end: 1_767_225_600,
+      report_key: `${reportType}_20260101`,
+      report_type: reportType,
+    },
   };
 }
 

@@ -30,7 +30,8 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requestCount: (method, path) => requests.filter((r) => (method === undefined || r.method === method) && (path === undefined || r.path === path)).length,
+    requestCount: (method, path) =>
+      requests.filter((r) => (method === undefined || r.method === method) && (path === undefined || r.path === path)).length,
     resetRequestCount: () => void (requests = []),
     close: () =>
       new Promise((resolve, reject) => {

@@ -89,9 +89,7 @@ export function pulumiEnv(opts: PulumiEnvOptions = {}): Record<string, string> {
     // The dynamic-provider plugin (pulumi-resource-pulumi-nodejs) finds @pulumi/pulumi with
     // require.resolve from its current directory, which for inline programs is the calling process's
     // cwd: with the repo's node_modules on NODE_PATH it works from anywhere.
-    NODE_PATH: [path.join(root, "node_modules"), process.env.NODE_PATH ?? ""]
-      .filter((p) => p !== "")
-      .join(path.delimiter),
+    NODE_PATH: [path.join(root, "node_modules"), process.env.NODE_PATH ?? ""].filter((p) => p !== "").join(path.delimiter),
   };
   if (opts.passphrase !== undefined) {
     env.PULUMI_CONFIG_PASSPHRASE = opts.passphrase;

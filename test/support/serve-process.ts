@@ -21,7 +21,12 @@ export interface ServeProcess {
 }
 
 /** Starts `serve --port 0 --db <dbPath> ...args` and resolves once it prints its URL; `bin`: another installed `asset-delivery`. */
-export async function startServeProcess(dbPath: string, args: string[] = [], env: Record<string, string> = {}, bin = CLI_BIN): Promise<ServeProcess> {
+export async function startServeProcess(
+  dbPath: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  bin = CLI_BIN,
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--db", dbPath, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env },

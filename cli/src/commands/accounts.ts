@@ -25,7 +25,9 @@ asset-delivery accounts list [--json] [--db PATH]
         if (positionals.length !== 1) throw new UsageError("accounts create takes exactly one NAME");
         const plan = oneOfSetting(values.plan, "plan", PLANS, "enterprise");
         const account = createAccount(db, { name: positionals[0]!, plan, video: values.video ?? false });
-        process.stdout.write(`Created account ${account.name} (${account.id}), plan ${account.plan}, video ${account.videoEnabled ? "on" : "off"}\n`);
+        process.stdout.write(
+          `Created account ${account.name} (${account.id}), plan ${account.plan}, video ${account.videoEnabled ? "on" : "off"}\n`,
+        );
         return 0;
       }
       if (action === "list") {
@@ -38,7 +40,9 @@ asset-delivery accounts list [--json] [--db PATH]
           );
         return 0;
       }
-      throw new UsageError(action === undefined ? "accounts needs an action: create or list" : `unknown action "${action}": use create or list`);
+      throw new UsageError(
+        action === undefined ? "accounts needs an action: create or list" : `unknown action "${action}": use create or list`,
+      );
     } finally {
       db.close();
     }

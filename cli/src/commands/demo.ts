@@ -27,7 +27,9 @@ at the limit of ${MAX_KEYS_PER_ACCOUNT} keys, the oldest key issued by this comm
         if (active.length >= MAX_KEYS_PER_ACCOUNT && oldestDemoKey) revokeKey(db, oldestDemoKey.id);
         return createKey(db, { account: DEMO_ACCOUNT, permissions: ["Account Admin"], userName: DEMO_USER });
       })();
-      process.stdout.write(JSON.stringify({ id: created.id, key: created.key, account: created.account, permissions: created.permissions }) + "\n");
+      process.stdout.write(
+        JSON.stringify({ id: created.id, key: created.key, account: created.account, permissions: created.permissions }) + "\n",
+      );
       return 0;
     } finally {
       db.close();

@@ -61,7 +61,8 @@ function parseOptions(args: string[]) {
   if (!values.stack) throw new UsageError("--stack NAME is required");
   const format = oneOfSetting(values.format, "--format", IMPORT_FORMATS, "config");
   if (format === "typescript" && !values.out) throw new UsageError("--format typescript needs --out FILE");
-  if (format === "config" && values.out) throw new UsageError("--out is for --format typescript; the config format writes Pulumi.<stack>.yaml");
+  if (format === "config" && values.out)
+    throw new UsageError("--out is for --format typescript; the config format writes Pulumi.<stack>.yaml");
   return {
     stack: values.stack,
     workDir: values.cwd ?? process.cwd(),

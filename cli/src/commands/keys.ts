@@ -36,9 +36,13 @@ The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
         if (!values.permission?.length) throw new UsageError("keys create needs at least one --permission");
         const created = createKey(db, { account: values.account, permissions: values.permission, userName: values.user });
         if (values.json) {
-          process.stdout.write(JSON.stringify({ id: created.id, key: created.key, account: created.account, permissions: created.permissions }) + "\n");
+          process.stdout.write(
+            JSON.stringify({ id: created.id, key: created.key, account: created.account, permissions: created.permissions }) + "\n",
+          );
         } else {
-          process.stderr.write(`Created key ${created.id} for ${created.account} (${created.permissions.join(", ")}). It is shown only now:\n`);
+          process.stderr.write(
+            `Created key ${created.id} for ${created.account} (${created.permissions.join(", ")}). It is shown only now:\n`,
+          );
           process.stdout.write(`${created.key}\n`);
         }
         return 0;
@@ -60,7 +64,9 @@ The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
         process.stdout.write(`Revoked key ${positionals[0]}\n`);
         return 0;
       }
-      throw new UsageError(action === undefined ? "keys needs an action: create, list or revoke" : `unknown action "${action}": use create, list or revoke`);
+      throw new UsageError(
+        action === undefined ? "keys needs an action: create, list or revoke" : `unknown action "${action}": use create, list or revoke`,
+      );
     } finally {
       db.close();
     }

@@ -37,7 +37,10 @@ asset-delivery reports types --account NAME [--enable TYPE ...] [--disable TYPE 
     try {
       if (action === "generate") {
         if (!values.date) throw new UsageError("reports generate needs --date YYYY-MM-DD");
-        const fileSizeLimit = integerSetting(values["file-size-limit"], "file-size-limit", REPORT_FILE_SIZE_LIMIT, { min: 1024, max: REPORT_FILE_SIZE_LIMIT });
+        const fileSizeLimit = integerSetting(values["file-size-limit"], "file-size-limit", REPORT_FILE_SIZE_LIMIT, {
+          min: 1024,
+          max: REPORT_FILE_SIZE_LIMIT,
+        });
         // The server keeps report files beside its database: the same place.
         const generated = generateReports(db, { date: values.date, account: values.account, dataDir: path.dirname(dbPath), fileSizeLimit });
         printTable(
@@ -52,7 +55,9 @@ asset-delivery reports types --account NAME [--enable TYPE ...] [--disable TYPE 
         process.stdout.write(`${values.account} receives: ${types.length ? types.join(", ") : "no reports (free plan)"}\n`);
         return 0;
       }
-      throw new UsageError(action === undefined ? "reports needs an action: generate or types" : `unknown action "${action}": use generate or types`);
+      throw new UsageError(
+        action === undefined ? "reports needs an action: generate or types" : `unknown action "${action}": use generate or types`,
+      );
     } finally {
       db.close();
     }

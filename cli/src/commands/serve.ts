@@ -49,16 +49,24 @@ export const serveCommand: Command = {
     });
     const env = process.env;
     const faultRate = fractionSetting(values.faults ?? env.ASSET_DELIVERY_FAULTS, "faults", 0, { min: 0, max: 1 });
-    const faultSeed = integerSetting(values["faults-seed"] ?? env.ASSET_DELIVERY_FAULTS_SEED, "faults-seed", 1, { min: 0, max: 2 ** 32 - 1 });
+    const faultSeed = integerSetting(values["faults-seed"] ?? env.ASSET_DELIVERY_FAULTS_SEED, "faults-seed", 1, {
+      min: 0,
+      max: 2 ** 32 - 1,
+    });
     const server = await startServer({
       host: values.host ?? env.ASSET_DELIVERY_HOST ?? DEFAULT_HOST,
       port: integerSetting(values.port ?? env.ASSET_DELIVERY_PORT, "port", DEFAULT_PORT, { min: 0, max: 65535 }),
       dbPath: databasePath(values.db),
       rateLimits: oneOfSetting(values["rate-limits"] ?? env.ASSET_DELIVERY_RATE_LIMITS, "rate-limits", ["spec", "off"] as const, "spec"),
-      deployDelayMs: integerSetting(values["deploy-delay-ms"] ?? env.ASSET_DELIVERY_DEPLOY_DELAY_MS, "deploy-delay-ms", DEFAULT_DEPLOY_DELAY_MS, {
-        min: 0,
-        max: 3_600_000,
-      }),
+      deployDelayMs: integerSetting(
+        values["deploy-delay-ms"] ?? env.ASSET_DELIVERY_DEPLOY_DELAY_MS,
+        "deploy-delay-ms",
+        DEFAULT_DEPLOY_DELAY_MS,
+        {
+          min: 0,
+          max: 3_600_000,
+        },
+      ),
       publicBaseUrl: values["public-url"] ?? env.ASSET_DELIVERY_PUBLIC_URL,
       allowPrivateImageAddresses: values["allow-private-image-urls"] ?? env.ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS === "1",
       deployLagMs: integerSetting(values["deploy-lag-ms"] ?? env.ASSET_DELIVERY_DEPLOY_LAG_MS, "deploy-lag-ms", DEFAULT_DEPLOY_LAG_MS, {

@@ -35,7 +35,9 @@ asset-delivery usage seed --days N [--account NAME] [--requests-per-day N] [--db
       strict: true,
     });
     if (action !== "import" && action !== "seed") {
-      throw new UsageError(action === undefined ? "usage needs an action: import or seed" : `unknown action "${action}": use import or seed`);
+      throw new UsageError(
+        action === undefined ? "usage needs an action: import or seed" : `unknown action "${action}": use import or seed`,
+      );
     }
     if (action === "import" && positionals.length !== 1) throw new UsageError("usage import takes exactly one FILE (- for standard input)");
     if (action === "seed" && !values.days) throw new UsageError("usage seed needs --days N");
@@ -52,7 +54,9 @@ asset-delivery usage seed --days N [--account NAME] [--requests-per-day N] [--db
         account: values.account,
         requestsPerDay: integerSetting(values["requests-per-day"], "requests-per-day", 400, { min: 1, max: 1_000_000 }),
       });
-      process.stdout.write(`Seeded ${seeded.events} usage events for ${seeded.sources} Sources, ${seeded.days[0]} to ${seeded.days[seeded.days.length - 1]}\n`);
+      process.stdout.write(
+        `Seeded ${seeded.events} usage events for ${seeded.sources} Sources, ${seeded.days[0]} to ${seeded.days[seeded.days.length - 1]}\n`,
+      );
       return 0;
     } finally {
       db.close();

@@ -30,11 +30,18 @@ export function compareSources(
   live: ReadonlyMap<string, Source | undefined>,
   enabled: readonly Source[] = [],
 ): DriftReport {
-  const drifted = declared.map((source) => sourceDrift(source, live.get(source.id))).filter((drift): drift is SourceDrift => drift !== undefined);
+  const drifted = declared
+    .map((source) => sourceDrift(source, live.get(source.id)))
+    .filter((drift): drift is SourceDrift => drift !== undefined);
   const managed = new Set(declared.map((source) => source.id));
   const unmanaged = enabled
     .filter((source) => !managed.has(source.id))
-    .map(({ id, attributes }) => ({ id, name: attributes.name, type: attributes.deployment.type, serviceSubdomains: attributes.deployment.service_subdomains }))
+    .map(({ id, attributes }) => ({
+      id,
+      name: attributes.name,
+      type: attributes.deployment.type,
+      serviceSubdomains: attributes.deployment.service_subdomains,
+    }))
     .sort((a, b) => a.id.localeCompare(b.id));
   return { stack, sourceCount: declared.length, drifted, unmanaged };
 }
@@ -82,7 +89,12 @@ function shown({ path, declared, live }: Difference, secretPaths: readonly strin
   const field = fieldPath(path);
   if (secretPaths.some((secret) => pathsOverlap(secret, path))) {
     const isSet = (value: unknown) => value !== undefined && value !== null;
-    return { field, secret: true, declared: presence(isSet(declared)), live: isSet(declared) && isSet(live) ? "different" : presence(isSet(live)) };
+    return {
+      field,
+      secret: true,
+      declared: presence(isSet(declared)),
+      live: isSet(declared) && isSet(live) ? "different" : presence(isSet(live)),
+    };
   }
   return { field, ...(declared !== undefined && { declared }), ...(live !== undefined && { live }) };
 }

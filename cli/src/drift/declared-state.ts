@@ -54,7 +54,8 @@ function revealed(value: unknown, urn: string, path: string[], secretPaths: stri
   if (Array.isArray(value)) return value.map((item, index) => revealed(item, urn, [...path, String(index)], secretPaths));
   if (!isPlainObject(value)) return value;
   if (value[SECRET_SIG_KEY] === SECRET_SIG) {
-    if (typeof value.plaintext !== "string") throw new Error(`${urn}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`);
+    if (typeof value.plaintext !== "string")
+      throw new Error(`${urn}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`);
     secretPaths.push(path);
     return revealed(JSON.parse(value.plaintext), urn, path, secretPaths);
   }

@@ -13,7 +13,8 @@ export function explainFailure(error: unknown, baseUrl: string | undefined): str
   if (error instanceof AuthenticationError) {
     return `the API${where} refused the API key (${error.status} ${error.title}): check ${CONFIG_KEYS.apiKey} or ${ENV_VARS.apiKey}`;
   }
-  if (error instanceof PermissionError) return `the API key may not read Sources (${error.status} ${error.title}): it needs the Sources permission`;
+  if (error instanceof PermissionError)
+    return `the API key may not read Sources (${error.status} ${error.title}): it needs the Sources permission`;
   if (error instanceof ConnectionError || error instanceof TimeoutError) {
     return `cannot reach the API${where} (${error.message}): check ${CONFIG_KEYS.baseUrl} or ${ENV_VARS.baseUrl}`;
   }

@@ -37,7 +37,11 @@ export async function driftReport({ stack, workDir, query = {}, env = process.en
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }
   try {
-    const { live, enabled } = await liveSources(credentials, declared.map((source) => source.id), query);
+    const { live, enabled } = await liveSources(
+      credentials,
+      declared.map((source) => source.id),
+      query,
+    );
     return compareSources(stack, declared, live, enabled);
   } catch (error) {
     throw new DriftError(explainFailure(error, credentials.baseUrl), { cause: error });

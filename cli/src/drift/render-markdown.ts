@@ -12,7 +12,9 @@ export function renderMarkdown(report: DriftReport): string {
   const unmanaged = unmanagedSection(report);
   if (report.drifted.length === 0) return [noDriftLine(report), ...unmanaged].join("\n") + "\n";
   const { stack, sourceCount, drifted } = report;
-  const lines = [`Drift: ${drifted.length} of ${plural(sourceCount, "Source")} ${drifted.length === 1 ? "differs" : "differ"} from stack ${code(stack)}.`];
+  const lines = [
+    `Drift: ${drifted.length} of ${plural(sourceCount, "Source")} ${drifted.length === 1 ? "differs" : "differ"} from stack ${code(stack)}.`,
+  ];
   for (const source of drifted) lines.push("", ...sourceSection(source));
   lines.push("", "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>");
   return [...lines, ...unmanaged].join("\n") + "\n";
@@ -28,7 +30,9 @@ function unmanagedSection({ stack, unmanaged }: DriftReport): string[] {
     "",
     "| Source | Name | Type | Subdomains |",
     "| --- | --- | --- | --- |",
-    ...unmanaged.map((source) => `| ${code(source.id)} | ${code(source.name)} | ${source.type} | ${source.serviceSubdomains.map(code).join(", ")} |`),
+    ...unmanaged.map(
+      (source) => `| ${code(source.id)} | ${code(source.name)} | ${source.type} | ${source.serviceSubdomains.map(code).join(", ")} |`,
+    ),
   ];
 }
 

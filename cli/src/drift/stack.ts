@@ -31,7 +31,8 @@ export async function readStack(stackName: string, workDir: string): Promise<Sta
 }
 
 function stackFailure(error: unknown, stackName: string, workDir: string): string {
-  if (error instanceof StackNotFoundError) return `stack "${stackName}" not found for the project in ${workDir} (check the name and the backend: PULUMI_BACKEND_URL or pulumi login)`;
+  if (error instanceof StackNotFoundError)
+    return `stack "${stackName}" not found for the project in ${workDir} (check the name and the backend: PULUMI_BACKEND_URL or pulumi login)`;
   if (error instanceof CommandError) return `pulumi failed to read stack "${stackName}": ${cliErrorLines(error.message)}`;
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return "the Pulumi CLI was not found on PATH";
   return error instanceof Error ? error.message : String(error);
@@ -43,7 +44,10 @@ function stackFailure(error: unknown, stackName: string, workDir: string): strin
  */
 function cliErrorLines(message: string): string {
   const stderr = /\n stderr: ([\s\S]*?)\n err\?: /.exec(message)?.[1]?.trim() ?? "";
-  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("error:"));
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("error:"));
   if (lines.length > 0) return lines.map((line) => line.slice("error:".length).trim()).join("; ");
   return stderr || "the Pulumi CLI failed without a message";
 }

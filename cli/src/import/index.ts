@@ -78,7 +78,8 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
     if (problem) throw new DriftError(problem);
   }
   if (!options.dryRun && imported.length > 0) addDeclarations(configFile, sourcesKey, entries);
-  const secretCommand = (name: string, field: string) => `pulumi config set --stack ${options.stack} --secret --path 'sourceSecrets.${name}.${field}' <value>`;
+  const secretCommand = (name: string, field: string) =>
+    `pulumi config set --stack ${options.stack} --secret --path 'sourceSecrets.${name}.${field}' <value>`;
   return {
     imported,
     written: imported.length > 0 ? JSON.stringify({ [sourcesKey]: entries }, null, 2) + "\n" : "",

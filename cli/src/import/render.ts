@@ -22,7 +22,11 @@ export function renderModule(imported: readonly ImportedSource[], stack: string,
   const statements = imported.flatMap(({ name, declaration, type }) => {
     const held = declaration.secrets.filter((secret) => secret.set !== false).map((secret) => secret.field);
     const note = held.length > 0 ? ` Holds write-only ${held.join(", ")} (kept as stored unless declared).` : "";
-    return [`// Source ${declaration.args.adoptSourceId} (${type}).${note}`, `new Source(${JSON.stringify(name)}, ${literal(declaration.args, "")});`, ""];
+    return [
+      `// Source ${declaration.args.adoptSourceId} (${type}).${note}`,
+      `new Source(${JSON.stringify(name)}, ${literal(declaration.args, "")});`,
+      "",
+    ];
   });
   return [...(whole ? header : []), ...statements].join("\n");
 }
@@ -37,7 +41,9 @@ function literal(value: unknown, indent: string): string {
     const entries = Object.entries(value);
     if (entries.length === 0) return "{}";
     const inner = indent + "  ";
-    const lines = entries.map(([key, item]) => `${inner}${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(item, inner)},`);
+    const lines = entries.map(
+      ([key, item]) => `${inner}${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(item, inner)},`,
+    );
     return `{\n${lines.join("\n")}\n${indent}}`;
   }
   return JSON.stringify(value);
@@ -61,10 +67,14 @@ export function renderReport(report: ImportReport): string {
   const verb = dryRun ? "Would import" : "Imported";
   if (imported.length === 0) lines.push(`Nothing to import: every matching Source is already managed by stack ${stack}.`);
   else lines.push(`${verb} ${imported.length} Source${imported.length === 1 ? "" : "s"} into ${target}:`);
-  for (const { name, declaration, type } of imported) lines.push(`  ${name}  ${declaration.args.adoptSourceId}  ${type}  ${JSON.stringify(declaration.args.name)}`);
-  if (alreadyManaged > 0) lines.push(`Left out ${alreadyManaged} matching Source${alreadyManaged === 1 ? "" : "s"} the stack already manages or declares.`);
+  for (const { name, declaration, type } of imported)
+    lines.push(`  ${name}  ${declaration.args.adoptSourceId}  ${type}  ${JSON.stringify(declaration.args.name)}`);
+  if (alreadyManaged > 0)
+    lines.push(`Left out ${alreadyManaged} matching Source${alreadyManaged === 1 ? "" : "s"} the stack already manages or declares.`);
 
-  const holding = imported.map((source) => ({ source, held: source.declaration.secrets.filter((secret) => secret.set !== false) })).filter(({ held }) => held.length > 0);
+  const holding = imported
+    .map((source) => ({ source, held: source.declaration.secrets.filter((secret) => secret.set !== false) }))
+    .filter(({ held }) => held.length > 0);
   if (holding.length > 0) {
     lines.push(
       "",
@@ -75,10 +85,13 @@ export function renderReport(report: ImportReport): string {
       lines.push(`  ${source.name}:`);
       for (const secret of held) {
         const known = secret.set === undefined ? " (the API does not say whether it is set)" : "";
-        lines.push(`    ${report.secretCommand ? report.secretCommand(source.name, secret.field) : `deployment.${secret.field}: <a secret input>`}${known}`);
+        lines.push(
+          `    ${report.secretCommand ? report.secretCommand(source.name, secret.field) : `deployment.${secret.field}: <a secret input>`}${known}`,
+        );
       }
     }
   }
-  if (imported.length > 0 && !dryRun) lines.push("", "Next: review the declarations, then `pulumi up` adopts them (no change is sent for a Source declared as it is).");
+  if (imported.length > 0 && !dryRun)
+    lines.push("", "Next: review the declarations, then `pulumi up` adopts them (no change is sent for a Source declared as it is).");
   return lines.join("\n") + "\n";
 }

@@ -35,7 +35,7 @@ export function configSizeProblem(config: Record<string, string>, key: string, d
   if (bytes <= MAX_CONFIG_BYTES) return undefined;
   return (
     `${Object.keys(declarations).length} Sources' declarations would make the stack's configuration ${Math.ceil(bytes / 1024)} KiB, and Pulumi ` +
-      `cannot start a Node.js program whose configuration passes ${MAX_CONFIG_BYTES / 1024} KiB (it is handed over in one environment variable): ` +
-      "import them as code with --format typescript --out FILE, or a part at a time into several stacks with --filter"
+    `cannot start a Node.js program whose configuration passes ${MAX_CONFIG_BYTES / 1024} KiB (it is handed over in one environment variable): ` +
+    "import them as code with --format typescript --out FILE, or a part at a time into several stacks with --filter"
   );
 }

@@ -20,7 +20,8 @@ export function parseFilters(values: readonly string[]): SourceQuery {
     const kind = FILTERS[field];
     if (!kind) throw new UsageError(`--filter "${text}": "${field}" is not a Source filter; filter by ${Object.keys(FILTERS).join(", ")}`);
     const target = orPrefix ? or : filter;
-    if (field in target) throw new UsageError(`--filter "${text}": ${orPrefix ?? ""}${field} is given twice (the API takes one value per filter)`);
+    if (field in target)
+      throw new UsageError(`--filter "${text}": ${orPrefix ?? ""}${field} is given twice (the API takes one value per filter)`);
     target[field] = filterValue(text, kind, raw);
   }
   return { ...(Object.keys(filter).length > 0 && { filter }), ...(Object.keys(or).length > 0 && { or }) };
@@ -31,7 +32,8 @@ function filterValue(text: string, kind: FilterKind, raw: string): string | bool
     if (raw !== "true" && raw !== "false") throw new UsageError(`--filter "${text}": must be true or false`);
     return raw === "true";
   }
-  if (kind.kind === "exact" && !kind.values.includes(raw)) throw new UsageError(`--filter "${text}": must be one of ${kind.values.join(", ")}`);
+  if (kind.kind === "exact" && !kind.values.includes(raw))
+    throw new UsageError(`--filter "${text}": must be one of ${kind.values.join(", ")}`);
   if (raw === "") throw new UsageError(`--filter "${text}": the value is empty`);
   return raw;
 }

@@ -17,7 +17,15 @@ export interface ReportResult {
 
 function reportResult(report: Report): ReportResult {
   const a = report.attributes;
-  return { id: report.id, reportKey: a.report_key, reportType: a.report_type, completed: a.completed, periodStart: a.period_start, periodEnd: a.period_end, files: a.files };
+  return {
+    id: report.id,
+    reportKey: a.report_key,
+    reportType: a.report_type,
+    completed: a.completed,
+    periodStart: a.period_start,
+    periodEnd: a.period_end,
+    files: a.files,
+  };
 }
 
 export interface GetReportsArgs {
@@ -31,7 +39,10 @@ export interface GetReportsArgs {
 
 export async function getReports(args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
   return withClient(async (client) => {
-    const reports = await client.reports.all({ filter: args.filter, sort: args.sort, page: { size: MAX_PAGE_SIZE } }, { max: args.max ?? DEFAULT_MAX_RESULTS });
+    const reports = await client.reports.all(
+      { filter: args.filter, sort: args.sort, page: { size: MAX_PAGE_SIZE } },
+      { max: args.max ?? DEFAULT_MAX_RESULTS },
+    );
     return { reports: reports.map(reportResult) };
   });
 }

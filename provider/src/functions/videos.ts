@@ -17,7 +17,15 @@ export interface VideoJobResult {
 function videoJobResult(job: VideoJob): VideoJobResult {
   const a = job.attributes;
   // Absent members are left out: Pulumi outputs cannot hold undefined.
-  return withoutUndefined({ id: job.id, status: a.status, phase: videoJobPhase(a.status), createdAt: a.created_at, updatedAt: a.updated_at, resultUrl: a.result?.url, error: a.error }) as unknown as VideoJobResult;
+  return withoutUndefined({
+    id: job.id,
+    status: a.status,
+    phase: videoJobPhase(a.status),
+    createdAt: a.created_at,
+    updatedAt: a.updated_at,
+    resultUrl: a.result?.url,
+    error: a.error,
+  }) as unknown as VideoJobResult;
 }
 
 export async function getVideoJob(args: { id: string }): Promise<VideoJobResult> {

@@ -15,7 +15,12 @@ export async function adoptById(session: Session, id: string, inputs: SourceInpu
 }
 
 /** The PATCHes of whatever differs (see patch.ts); secrets are unknown on the server, so declared ones are always sent. */
-export async function bringToDeclaredState(session: Session, existing: Source, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
+export async function bringToDeclaredState(
+  session: Session,
+  existing: Source,
+  inputs: SourceInputs,
+  attributes: DeclaredAttributes,
+): Promise<Written> {
   const plan = planPatches(changedAttributes(liveDeclaration(existing), inputs), attributes, existing.attributes.enabled);
   const changedAt = Date.now();
   const patched = await sendPatches(session, existing.id, plan.patches);
@@ -41,7 +46,10 @@ export async function retiredHolder(session: Session, failure: unknown, attribut
   const [only, ...others] = [...holders.values()];
   if (!only) throw failure;
   if (others.length === 0 && !only.source.attributes.enabled) return only.source;
-  const owners = [...holders.values()].map(({ source, names }) => `${names.map((n) => `"${n}"`).join(", ")} to Source ${source.id} ("${source.attributes.name}", ${source.attributes.enabled ? "enabled" : "retired"})`);
+  const owners = [...holders.values()].map(
+    ({ source, names }) =>
+      `${names.map((n) => `"${n}"`).join(", ")} to Source ${source.id} ("${source.attributes.name}", ${source.attributes.enabled ? "enabled" : "retired"})`,
+  );
   throw new Error(
     `${failure.message}. In this account the hostnames belong ${owners.join("; ")}. ` +
       `To take a Source over, set adoptSourceId to its id; a retired Source is adopted by itself only when it alone holds every declared hostname that is taken.`,

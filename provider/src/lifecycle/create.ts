@@ -8,7 +8,10 @@ import { settle, type Written } from "./settle";
 
 export async function createSource(session: Session, inputs: SourceInputs): Promise<{ id: string; outs: SourceState }> {
   const attributes = apiAttributes(inputs);
-  const written = inputs.adoptSourceId !== undefined ? await adoptById(session, inputs.adoptSourceId, inputs, attributes) : await createOrReclaim(session, inputs, attributes);
+  const written =
+    inputs.adoptSourceId !== undefined
+      ? await adoptById(session, inputs.adoptSourceId, inputs, attributes)
+      : await createOrReclaim(session, inputs, attributes);
   const source = await settle(session, written, inputs);
   session.reads.remember(source);
   return { id: source.id, outs: sourceOutputs(source, inputs) };

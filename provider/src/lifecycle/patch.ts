@@ -26,7 +26,8 @@ export function planPatches(changed: SourceDiff["changed"], declared: DeclaredAt
   if (changed.includes("deployment") || changed.includes("deploymentSecrets")) change.deployment = declared.deployment;
   const enables = declared.enabled && !liveEnabled;
   const deploys = enables || (changed.includes("deployment") && declared.enabled);
-  if (Object.keys(change).length === 0) return { patches: declared.enabled === liveEnabled ? [] : [{ enabled: declared.enabled }], deploys };
+  if (Object.keys(change).length === 0)
+    return { patches: declared.enabled === liveEnabled ? [] : [{ enabled: declared.enabled }], deploys };
   return { patches: [...(liveEnabled ? [] : [{ enabled: true }]), change, ...(declared.enabled ? [] : [{ enabled: false }])], deploys };
 }
 

@@ -26,7 +26,9 @@ export async function purgeAfterUpdate(session: Session, olds: CamelDeployment, 
   if (targets.length === 0 || !changesRendering(olds, news.deployment)) return;
   // Without the wait, the Source may still be deploying the old configuration.
   if (!news.waitForDeployment) {
-    await warn(`Source ${source.id}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`);
+    await warn(
+      `Source ${source.id}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`,
+    );
     return;
   }
   // One at a time: the client paces them to the purge limit (10 per second).
@@ -35,7 +37,9 @@ export async function purgeAfterUpdate(session: Session, olds: CamelDeployment, 
     try {
       await session.client.purges.create(url);
     } catch (error) {
-      await warn(`Source ${source.id}: purging ${url} after the update failed (the update itself succeeded): ${error instanceof Error ? error.message : String(error)}`);
+      await warn(
+        `Source ${source.id}: purging ${url} after the update failed (the update itself succeeded): ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -62,8 +62,11 @@ export class Collection<L extends ListSpec, Full, Selected> {
   private encode(query: ListQuery<L> | undefined): URLSearchParams {
     const params = encodeListQuery(this.spec, query);
     const parsed = parseListQuery(this.spec, Object.fromEntries(params));
-    if (!parsed.ok) throw new RequestValidationError("list query", parsed.issues.map((i) => fieldIssue([i.parameter], i.message)));
+    if (!parsed.ok)
+      throw new RequestValidationError(
+        "list query",
+        parsed.issues.map((i) => fieldIssue([i.parameter], i.message)),
+      );
     return params;
   }
 }
-

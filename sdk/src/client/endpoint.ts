@@ -19,8 +19,10 @@ export interface EndpointSpec<InputSchema extends AnySchema = AnySchema, Respons
   response: ResponseSchema;
 }
 
-export interface Endpoint<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema>
-  extends EndpointSpec<InputSchema, ResponseSchema> {
+export interface Endpoint<InputSchema extends AnySchema = AnySchema, ResponseSchema extends AnySchema = AnySchema> extends EndpointSpec<
+  InputSchema,
+  ResponseSchema
+> {
   method: HttpMethod;
   path: string;
   endpointClass: EndpointClass;

@@ -128,7 +128,10 @@ export class TimeoutError extends AssetDeliveryError {
     readonly timeoutMs: number,
     options?: { cause?: unknown },
   ) {
-    super(`${method} ${path}: no ${limit === "body" ? "response body data" : "response"} within ${timeoutMs} ms (${limit} timeout)`, options);
+    super(
+      `${method} ${path}: no ${limit === "body" ? "response body data" : "response"} within ${timeoutMs} ms (${limit} timeout)`,
+      options,
+    );
   }
 }
 

@@ -10,5 +10,13 @@ export type { SourceListQuery, WaitForDeploymentOptions, SourcesResource } from 
 export type { ReportListQuery, ReportsResource } from "./reports";
 export type { WaitForResultOptions, VideosResource } from "./videos";
 export type { PurgeOptions, PurgeResult, PurgesResource } from "./purges";
-export { shouldRetry, backoffDelay, parseRetryAfter, isAmbiguousFailure, type RetryDecision, type RetryState, type RetryPolicy } from "./retry";
+export {
+  shouldRetry,
+  backoffDelay,
+  parseRetryAfter,
+  isAmbiguousFailure,
+  type RetryDecision,
+  type RetryState,
+  type RetryPolicy,
+} from "./retry";
 export { TokenBucket } from "./pacing";

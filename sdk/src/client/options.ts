@@ -90,22 +90,51 @@ const optionsSchema = z.strictObject(
       .string(expected("a string"))
       .regex(/^[\x21-\x7e]+$/, { error: "must be the API key as issued: non-empty, printable ASCII, no spaces" }),
     timeoutMs: positiveMs.optional(),
-    dispatcher: z.custom<Dispatcher>((value) => typeof (value as Dispatcher | null)?.dispatch === "function", { error: "must be an undici Dispatcher" }).optional(),
-    retry: z
-      .union([z.literal(false), z.strictObject({ maxRetries: z.int().nonnegative({ error: "must be an integer >= 0" }).optional(), baseDelayMs: nonNegativeMs.optional(), maxDelayMs: nonNegativeMs.optional() })], {
-        error: "must be false or { maxRetries, baseDelayMs, maxDelayMs }",
+    dispatcher: z
+      .custom<Dispatcher>((value) => typeof (value as Dispatcher | null)?.dispatch === "function", {
+        error: "must be an undici Dispatcher",
       })
+      .optional(),
+    retry: z
+      .union(
+        [
+          z.literal(false),
+          z.strictObject({
+            maxRetries: z.int().nonnegative({ error: "must be an integer >= 0" }).optional(),
+            baseDelayMs: nonNegativeMs.optional(),
+            maxDelayMs: nonNegativeMs.optional(),
+          }),
+        ],
+        {
+          error: "must be false or { maxRetries, baseDelayMs, maxDelayMs }",
+        },
+      )
       .optional(),
     pacing: z
-      .union([z.boolean(), z.strictObject({ limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional() })], {
-        error: "must be true, false or { limits }",
-      })
+      .union(
+        [
+          z.boolean(),
+          z.strictObject({
+            limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional(),
+          }),
+        ],
+        {
+          error: "must be true, false or { limits }",
+        },
+      )
       .optional(),
     rateLimitDeadlineMs: nonNegativeMs.optional(),
-    userAgent: z.string(expected("a string")).regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII" }).optional(),
+    userAgent: z
+      .string(expected("a string"))
+      .regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII" })
+      .optional(),
     onRequest: fn.optional(),
     onResponse: fn.optional(),
-    clock: z.custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", { error: "must have now() and sleep(ms)" }).optional(),
+    clock: z
+      .custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", {
+        error: "must have now() and sleep(ms)",
+      })
+      .optional(),
   },
   expected("an object of client options"),
 );

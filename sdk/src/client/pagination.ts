@@ -58,7 +58,10 @@ export class PageIterator<T> implements AsyncIterableIterator<T> {
       if (this.nextPage !== null && this.nextPage <= requested) {
         this.nextPage = null;
         throw new ResponseValidationError("GET", this.path, [
-          fieldIssue(["meta", "pagination", "nextPage"], `must be after page ${requested} when hasNextPage is true (got ${page.pagination.nextPage})`),
+          fieldIssue(
+            ["meta", "pagination", "nextPage"],
+            `must be after page ${requested} when hasNextPage is true (got ${page.pagination.nextPage})`,
+          ),
         ]);
       }
     }
@@ -67,7 +70,11 @@ export class PageIterator<T> implements AsyncIterableIterator<T> {
 }
 
 const collectOptionsSchema = z.object(
-  { max: z.int({ error: (issue) => (issue.input === undefined ? "is required: all() collects at most this many items" : "must be an integer") }).positive({ error: "must be >= 1" }) },
+  {
+    max: z
+      .int({ error: (issue) => (issue.input === undefined ? "is required: all() collects at most this many items" : "must be an integer") })
+      .positive({ error: "must be >= 1" }),
+  },
   { error: "is required: pass { max } to cap how many items all() collects" },
 );
 

@@ -26,7 +26,11 @@ export class PurgesResource {
   async create(url: string, options: PurgeOptions = {}): Promise<PurgeResult> {
     try {
       const document = await callEndpoint(this.send, endpoints.purge, {
-        input: { url, ...(options.subImage !== undefined && { sub_image: options.subImage }), ...(options.sourceId !== undefined && { source_id: options.sourceId }) },
+        input: {
+          url,
+          ...(options.subImage !== undefined && { sub_image: options.subImage }),
+          ...(options.sourceId !== undefined && { source_id: options.sourceId }),
+        },
       });
       return { status: "accepted", purgeId: document.data.attributes.purge_id };
     } catch (error) {

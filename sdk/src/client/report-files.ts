@@ -15,7 +15,11 @@ const GZIP_MAGIC = [0x1f, 0x8b];
  * that much, so a small gzip bomb cannot fill the memory.
  */
 export async function gunzipIfCompressed(bytes: Buffer, file: string, maxBytes: number = REPORT_FILE_SIZE_LIMIT): Promise<Buffer> {
-  const tooLarge = () => new ReportFormatError(`file ${file}`, `is larger than ${maxBytes / 1024 / 1024} MB decompressed; the API limits report files to ${REPORT_FILE_SIZE_LIMIT / 1024 / 1024} MB`);
+  const tooLarge = () =>
+    new ReportFormatError(
+      `file ${file}`,
+      `is larger than ${maxBytes / 1024 / 1024} MB decompressed; the API limits report files to ${REPORT_FILE_SIZE_LIMIT / 1024 / 1024} MB`,
+    );
   if (bytes[0] !== GZIP_MAGIC[0] || bytes[1] !== GZIP_MAGIC[1]) {
     if (bytes.length > maxBytes) throw tooLarge();
     return bytes;
@@ -57,7 +61,10 @@ export function joinTables(tables: readonly { file: string; table: CsvTable }[])
   if (!first) return { header: [], rows: [] };
   for (const { file, table } of tables.slice(1)) {
     if (table.header.join("\u0000") !== first.table.header.join("\u0000")) {
-      throw new ReportFormatError(`file ${file}`, `header (${table.header.join(",")}) differs from the first file's (${first.table.header.join(",")})`);
+      throw new ReportFormatError(
+        `file ${file}`,
+        `header (${table.header.join(",")}) differs from the first file's (${first.table.header.join(",")})`,
+      );
     }
   }
   return { header: first.table.header, rows: tables.flatMap(({ table }) => table.rows) };

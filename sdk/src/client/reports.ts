@@ -46,7 +46,8 @@ export class ReportsResource extends Collection<typeof reportListSpec, Report, S
   async creditRows(report: Pick<Report, "attributes">): Promise<CreditAnalyticsRow[]> {
     const { header, rows } = await this.table(report);
     const missing = CREDIT_ANALYTICS_COLUMNS.filter((column) => !header.includes(column));
-    if (header.length > 0 && missing.length > 0) throw new ReportFormatError(report.attributes.report_key, `lacks the credit columns ${missing.join(", ")}`);
+    if (header.length > 0 && missing.length > 0)
+      throw new ReportFormatError(report.attributes.report_key, `lacks the credit columns ${missing.join(", ")}`);
     return rows.map((row, index) => {
       const parsed = creditAnalyticsRowSchema.safeParse(row);
       if (parsed.success) return parsed.data;

@@ -30,7 +30,9 @@ export type RetryDecision = { retry: false } | { retry: true; kind: "failure" | 
 
 /** Whether a failed request may have been applied by the server (so repeating it is not obviously safe). */
 export function isAmbiguousFailure(error: unknown): boolean {
-  return error instanceof ServerError || error instanceof TimeoutError || (error instanceof ConnectionError && error.phase !== "before-send");
+  return (
+    error instanceof ServerError || error instanceof TimeoutError || (error instanceof ConnectionError && error.phase !== "before-send")
+  );
 }
 
 // GET reads; PATCH sets the given attributes to given values, so a repeat lands in the same state.
@@ -49,7 +51,8 @@ export function shouldRetry(error: unknown, state: RetryState, policy: RetryPoli
     return state.elapsedMs + delayMs <= policy.rateLimitDeadlineMs ? { retry: true, kind: "rate-limit", delayMs } : { retry: false };
   }
   if (state.failures >= policy.maxRetries) return { retry: false };
-  const safe = (error instanceof ConnectionError && error.phase === "before-send") || (isAmbiguousFailure(error) && IDEMPOTENT.has(state.method));
+  const safe =
+    (error instanceof ConnectionError && error.phase === "before-send") || (isAmbiguousFailure(error) && IDEMPOTENT.has(state.method));
   return safe ? { retry: true, kind: "failure", delayMs: backoffDelay(state.failures, state.random, policy) } : { retry: false };
 }
 
@@ -82,7 +85,11 @@ export function withRetry(send: Send, policy: RetryPolicy, clock: Clock, random:
         return await send(attempt === 0 ? request : { ...request, attempt });
       } catch (error) {
         const now = clock.now();
-        const decision = shouldRetry(error, { method: request.method, failures, rateLimited, elapsedMs: now - startedAt, nowMs: now, random: random() }, policy);
+        const decision = shouldRetry(
+          error,
+          { method: request.method, failures, rateLimited, elapsedMs: now - startedAt, nowMs: now, random: random() },
+          policy,
+        );
         if (!decision.retry) throw error;
         if (decision.kind === "rate-limit") rateLimited++;
         else failures++;

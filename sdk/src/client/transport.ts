@@ -121,7 +121,8 @@ function networkFailure(error: unknown, method: string, path: string, timeoutMs:
   const code = errorCode(error);
   if (code === "UND_ERR_HEADERS_TIMEOUT") return new TimeoutError(method, path, "headers", timeoutMs, { cause: error });
   if (code === "UND_ERR_BODY_TIMEOUT") return new TimeoutError(method, path, "body", timeoutMs, { cause: error });
-  const phase: FailurePhase | undefined = code && BEFORE_SEND_CODES.has(code) ? "before-send" : code && AFTER_SEND_CODES.has(code) ? "after-send" : undefined;
+  const phase: FailurePhase | undefined =
+    code && BEFORE_SEND_CODES.has(code) ? "before-send" : code && AFTER_SEND_CODES.has(code) ? "after-send" : undefined;
   return new ConnectionError(method, path, phase, code, { cause: error });
 }
 

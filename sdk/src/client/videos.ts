@@ -48,10 +48,12 @@ export class VideosResource {
       read: () => this.get(id),
       settled: (job) => {
         const phase = videoJobPhase(job.attributes.status);
-        if (phase === "errored") throw new VideoJobFailedError(id, job.attributes.error?.code, job.attributes.error?.message ?? "no error message given");
+        if (phase === "errored")
+          throw new VideoJobFailedError(id, job.attributes.error?.code, job.attributes.error?.message ?? "no error message given");
         return phase === "ready" ? resultUrl(job) : undefined;
       },
-      giveUp: (job, { waitedMs, attempts }) => (attempts < maxAttempts ? undefined : new VideoJobTimeoutError(id, maxAttempts, waitedMs, job.attributes.status)),
+      giveUp: (job, { waitedMs, attempts }) =>
+        attempts < maxAttempts ? undefined : new VideoJobTimeoutError(id, maxAttempts, waitedMs, job.attributes.status),
     });
   }
 }

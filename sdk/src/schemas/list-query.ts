@@ -5,10 +5,7 @@ import { SOURCE_TYPES } from "./source";
 
 /** How a filter matches: substring of a string (or of any member of a list), exact value, or boolean. */
 export type FilterKind =
-  | { kind: "substring" }
-  | { kind: "substring-any" }
-  | { kind: "exact"; values: readonly string[] }
-  | { kind: "boolean" };
+  { kind: "substring" } | { kind: "substring-any" } | { kind: "exact"; values: readonly string[] } | { kind: "boolean" };
 
 export interface ListSpec<F extends string = string, S extends string = string> {
   /** The JSON:API type, as used in `fields[<type>]`. */
@@ -48,7 +45,11 @@ export const reportListSpec = {
 
 export type FilterFieldOf<L extends ListSpec> = keyof L["filters"] & string;
 /** The value a filter takes: one of the listed values, a boolean, or a substring. */
-export type FilterValueOf<K> = K extends { kind: "exact"; values: readonly (infer V)[] } ? V : K extends { kind: "boolean" } ? boolean : string;
+export type FilterValueOf<K> = K extends { kind: "exact"; values: readonly (infer V)[] }
+  ? V
+  : K extends { kind: "boolean" }
+    ? boolean
+    : string;
 type FilterConditions<L extends ListSpec> = { [F in FilterFieldOf<L>]?: FilterValueOf<L["filters"][F]> };
 export type SortFieldOf<L extends ListSpec> = L["sorts"][number];
 
@@ -73,7 +74,8 @@ export interface ListQuery<L extends ListSpec = ListSpec> {
 /** Encodes a list query as the API's query parameters. */
 export function encodeListQuery<L extends ListSpec>(spec: L, query: ListQuery<L> = {}): URLSearchParams {
   const params = new URLSearchParams();
-  for (const [field, value] of Object.entries(query.filter ?? {})) if (value !== undefined) params.append(`filter[${field}]`, String(value));
+  for (const [field, value] of Object.entries(query.filter ?? {}))
+    if (value !== undefined) params.append(`filter[${field}]`, String(value));
   for (const [field, value] of Object.entries(query.or ?? {})) if (value !== undefined) params.append(`filter[or:${field}]`, String(value));
   if (query.sort?.length) params.set("sort", query.sort.join(","));
   if (query.fields?.length) params.set(`fields[${spec.type}]`, query.fields.join(","));
@@ -151,7 +153,8 @@ export function parseListQuery(
       const descending = key.startsWith("-");
       const field = descending ? key.slice(1) : key;
       if (field.includes(".")) issues.push({ parameter: "sort", message: `"${field}": sorting on nested fields is not supported` });
-      else if (!spec.sorts.includes(field)) issues.push({ parameter: "sort", message: `"${field}" is not sortable; sort by ${spec.sorts.join(", ")}` });
+      else if (!spec.sorts.includes(field))
+        issues.push({ parameter: "sort", message: `"${field}" is not sortable; sort by ${spec.sorts.join(", ")}` });
       else if (seen.has(field)) issues.push({ parameter: "sort", message: `"${field}" is given more than once; name each key once` });
       else query.sort.push({ field, descending });
       seen.add(field);
@@ -159,7 +162,11 @@ export function parseListQuery(
   }
 
   const fields = single(`fields[${spec.type}]`);
-  if (fields !== undefined) query.fields = fields.split(",").map((f) => f.trim()).filter(Boolean);
+  if (fields !== undefined)
+    query.fields = fields
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean);
 
   const pageNumber = single("page[number]");
   if (pageNumber !== undefined) {

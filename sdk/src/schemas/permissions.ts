@@ -1,14 +1,7 @@
 // API key permissions (spec section 5).
 import { z } from "zod";
 
-export const PERMISSIONS = [
-  "Account Admin",
-  "Analytics",
-  "Sources",
-  "Purge",
-  "Asset Manager Browse",
-  "Asset Manager Edit",
-] as const;
+export const PERMISSIONS = ["Account Admin", "Analytics", "Sources", "Purge", "Asset Manager Browse", "Asset Manager Edit"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const permissionSchema = z.enum(PERMISSIONS, { error: `must be one of ${PERMISSIONS.join(", ")}` });

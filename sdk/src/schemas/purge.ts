@@ -23,7 +23,11 @@ export const purgeAttributesSchema = z
   )
   .superRefine((value, context) => {
     if (value.sub_image === true && value.source_id === undefined) {
-      context.addIssue({ code: "custom", path: ["source_id"], message: "is required with sub_image: true (the Source whose images use the sub-image)" });
+      context.addIssue({
+        code: "custom",
+        path: ["source_id"],
+        message: "is required with sub_image: true (the Source whose images use the sub-image)",
+      });
     }
     if (value.sub_image !== true && value.source_id !== undefined) {
       context.addIssue({ code: "custom", path: ["source_id"], message: "is only accepted with sub_image: true" });

@@ -28,9 +28,7 @@ export const reportSchema = z.object({
   id: z.string(),
   type: z.literal("reports"),
   attributes: reportAttributesSchema,
-  relationships: z
-    .object({ account: z.object({ data: z.object({ id: z.string(), type: z.literal("accounts") }) }) })
-    .optional(),
+  relationships: z.object({ account: z.object({ data: z.object({ id: z.string(), type: z.literal("accounts") }) }) }).optional(),
 });
 export type Report = z.output<typeof reportSchema>;
 

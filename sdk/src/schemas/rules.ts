@@ -78,12 +78,10 @@ export const cacheTtlValueSchema = z
 // RFC 1123 host label. Case is kept as given; uniqueness is compared case-insensitively.
 const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
-export const subdomainLabelSchema = z
-  .string(expected("a string"))
-  .regex(LABEL, {
-    error:
-      "must be a single subdomain label: 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen (pass only the label, e.g. \"foo\" for foo.<delivery domain>)",
-  });
+export const subdomainLabelSchema = z.string(expected("a string")).regex(LABEL, {
+  error:
+    'must be a single subdomain label: 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen (pass only the label, e.g. "foo" for foo.<delivery domain>)',
+});
 
 export const domainNameSchema = z
   .string(expected("a string"))
@@ -94,7 +92,10 @@ export const domainNameSchema = z
       const tld = labels[labels.length - 1] ?? "";
       return labels.length >= 2 && labels.every((label) => LABEL.test(label)) && /^[A-Za-z][A-Za-z0-9-]*$/.test(tld);
     },
-    { error: "must be a valid domain name such as images.example.com (labels of letters, digits and hyphens, a top-level domain that starts with a letter)" },
+    {
+      error:
+        "must be a valid domain name such as images.example.com (labels of letters, digits and hyphens, a top-level domain that starts with a letter)",
+    },
   );
 
 /** A Source answers on at most this many hostnames: service subdomains and custom domains together. */
@@ -105,7 +106,10 @@ export const MAX_HOSTNAMES_PER_SOURCE = 100;
  * names). The length is checked before any member is: an oversized list (85,000 names in one
  * request) is refused at once instead of after checking each name.
  */
-export function uniqueNames<T extends z.ZodType<string>>(member: T, limits: { min?: { count: number; error: string }; max: { count: number; error: string } }) {
+export function uniqueNames<T extends z.ZodType<string>>(
+  member: T,
+  limits: { min?: { count: number; error: string }; max: { count: number; error: string } },
+) {
   const { min = { count: 0, error: "" }, max } = limits;
   const list = z
     .array(member, expected("a list of strings"))
@@ -116,7 +120,8 @@ export function uniqueNames<T extends z.ZodType<string>>(member: T, limits: { mi
       values.forEach((value, index) => {
         if (typeof value !== "string") return;
         const key = value.toLowerCase();
-        if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index], message: `must not repeat "${value}" (names are compared case-insensitively)` });
+        if (seen.has(key))
+          ctx.addIssue({ code: "custom", path: [index], message: `must not repeat "${value}" (names are compared case-insensitively)` });
         seen.add(key);
       });
     });
@@ -175,7 +180,8 @@ export const httpUrlSchema = z
     else if (!HTTP_URL.test(value)) {
       ctx.addIssue({
         code: "custom",
-        message: "must be an absolute http:// or https:// URL with a host name or IPv4 address, in printable ASCII (percent-encode other characters)",
+        message:
+          "must be an absolute http:// or https:// URL with a host name or IPv4 address, in printable ASCII (percent-encode other characters)",
       });
     }
   })
@@ -190,14 +196,16 @@ export const basicAuthPartSchema = z
   .string(expected("a string"))
   .min(1, { error: "must not be empty (omit it or pass null instead)" })
   .max(255, { error: "must be at most 255 characters" })
-  .refine((value) => !value.includes(":"), { error: "must not contain \":\"" })
+  .refine((value) => !value.includes(":"), { error: 'must not contain ":"' })
   .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" });
 
 /** `request_handshake` and `request_signing_key`: exactly 32 printable latin-1 characters. */
 export const latin1Key32Schema = z
   .string(expected("a string"))
   .refine((value) => value.length === 32, { error: "must be exactly 32 characters long" })
-  .refine((value) => [...value].every((ch) => ch.charCodeAt(0) <= 0xff), { error: "must contain only latin-1 characters (U+0000 to U+00FF)" })
+  .refine((value) => [...value].every((ch) => ch.charCodeAt(0) <= 0xff), {
+    error: "must contain only latin-1 characters (U+0000 to U+00FF)",
+  })
   .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" });
 
 /** Keys and secrets issued by storage providers: opaque, but never blank or with white space. */
@@ -215,31 +223,26 @@ export const sasStringSchema = z
   .regex(/^\??[^\s?]+$/, { error: "must be a shared access signature query string without white space" });
 
 // Bucket rules as the storage providers publish them.
-export const s3BucketSchema = z
-  .string(expected("a string"))
-  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
-    error: "must be a bucket name of 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
-  });
+export const s3BucketSchema = z.string(expected("a string")).regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+  error: "must be a bucket name of 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
+});
 
-export const gcsBucketSchema = z
-  .string(expected("a string"))
-  .regex(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, {
-    error: "must be a bucket name of 3 to 222 lowercase letters, digits, dots, underscores or hyphens, starting and ending with a letter or digit",
-  });
+export const gcsBucketSchema = z.string(expected("a string")).regex(/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/, {
+  error:
+    "must be a bucket name of 3 to 222 lowercase letters, digits, dots, underscores or hyphens, starting and ending with a letter or digit",
+});
 
-export const azureContainerSchema = z
-  .string(expected("a string"))
-  .regex(/^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, {
-    error: "must be a container name of 3 to 63 lowercase letters, digits or single hyphens, starting and ending with a letter or digit",
-  });
+export const azureContainerSchema = z.string(expected("a string")).regex(/^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, {
+  error: "must be a container name of 3 to 63 lowercase letters, digits or single hyphens, starting and ending with a letter or digit",
+});
 
 export const azureAccountSchema = z
   .string(expected("a string"))
   .regex(/^[a-z0-9]{3,24}$/, { error: "must be a storage account name of 3 to 24 lowercase letters or digits" });
 
-export const regionSchema = z
-  .string(expected("a string"))
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { error: "must be a region code of letters, digits, hyphens or underscores (e.g. nyc3, us-east-1)" });
+export const regionSchema = z.string(expected("a string")).regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
+  error: "must be a region code of letters, digits, hyphens or underscores (e.g. nyc3, us-east-1)",
+});
 
 /** Folder prefix prepended to the image path; null means none. */
 export const prefixSchema = z
@@ -262,6 +265,4 @@ export function nonBlankTextSchema(max: number) {
 
 export const sourceNameSchema = nonBlankTextSchema(255);
 
-export const annotationSchema = z
-  .string(expected("a string"))
-  .max(1000, { error: "must be at most 1000 characters" });
+export const annotationSchema = z.string(expected("a string")).max(1000, { error: "must be at most 1000 characters" });

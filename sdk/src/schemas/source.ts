@@ -84,7 +84,10 @@ const commonDeploymentFields = {
   image_missing: affectsRendering(httpUrlSchema.nullable().default(null)),
   image_missing_append_qs: affectsRendering(booleanSchema.default(false)),
   secure_url_enabled: affectsRendering(booleanSchema.default(false)),
-  service_subdomains: uniqueNames(subdomainLabelSchema, { min: { count: 1, error: "must name at least one subdomain" }, max: HOSTNAMES_MAX }),
+  service_subdomains: uniqueNames(subdomainLabelSchema, {
+    min: { count: 1, error: "must name at least one subdomain" },
+    max: HOSTNAMES_MAX,
+  }),
 };
 
 /**
@@ -219,11 +222,16 @@ export function secretPresenceFlags(type: SourceType): { flag: string; secret: s
 
 /** Write-only fields that a type requires at creation (its secrets without a default). */
 export function requiredWriteOnlyFields(type: SourceType): string[] {
-  return writeOnlyFields(type).filter((name) => !deploymentFieldsByType[type][name as keyof FieldsOf<SourceType>].safeParse(undefined).success);
+  return writeOnlyFields(type).filter(
+    (name) => !deploymentFieldsByType[type][name as keyof FieldsOf<SourceType>].safeParse(undefined).success,
+  );
 }
 
 // Read-only fields may be sent back as received (a GET, edited, then PATCHed); they are dropped.
-const ignoredOnInput = z.unknown().optional().transform(() => undefined);
+const ignoredOnInput = z
+  .unknown()
+  .optional()
+  .transform(() => undefined);
 
 function deploymentInput(type: SourceType, relaxSecrets: boolean) {
   const shape: Record<string, z.ZodType> = {};
@@ -232,9 +240,13 @@ function deploymentInput(type: SourceType, relaxSecrets: boolean) {
   }
   // Each list is bounded on its own (stated in the OpenAPI document); this bounds the two together.
   return z.strictObject({ type: z.literal(type), ...shape }).superRefine((deployment, ctx) => {
-    const { service_subdomains: subdomains = [], custom_domains: domains = [] } = deployment as { service_subdomains?: string[]; custom_domains?: string[] };
+    const { service_subdomains: subdomains = [], custom_domains: domains = [] } = deployment as {
+      service_subdomains?: string[];
+      custom_domains?: string[];
+    };
     const total = subdomains.length + domains.length;
-    if (total > MAX_HOSTNAMES_PER_SOURCE) ctx.addIssue({ code: "custom", path: ["custom_domains"], message: `${TOO_MANY_HOSTNAMES} (${total} given)` });
+    if (total > MAX_HOSTNAMES_PER_SOURCE)
+      ctx.addIssue({ code: "custom", path: ["custom_domains"], message: `${TOO_MANY_HOSTNAMES} (${total} given)` });
   });
 }
 
@@ -295,7 +307,10 @@ export type DeploymentInputOf<T extends SourceType> = Simplify<z.input<Writable<
 export type DeploymentInput = { [T in SourceType]: DeploymentInputOf<T> }[SourceType];
 /** In PATCH, the secrets may be omitted to keep the stored ones. */
 export type DeploymentPatchInput = {
-  [T in SourceType]: Simplify<Omit<DeploymentInputOf<T>, WriteOnlyKeys<T>> & Partial<Pick<DeploymentInputOf<T>, Extract<keyof DeploymentInputOf<T>, WriteOnlyKeys<T>>>>>;
+  [T in SourceType]: Simplify<
+    Omit<DeploymentInputOf<T>, WriteOnlyKeys<T>> &
+      Partial<Pick<DeploymentInputOf<T>, Extract<keyof DeploymentInputOf<T>, WriteOnlyKeys<T>>>>
+  >;
 }[SourceType];
 /** A parsed deployment with defaults filled in and secrets included: what the server stores. */
 export type DeploymentOutputOf<T extends SourceType> = Simplify<z.output<Writable<T>>>;
@@ -324,7 +339,10 @@ export const READ_ONLY_SOURCE_ATTRIBUTES = z.object(readOnlyAttributes).keyof().
 export type ReadOnlySourceAttribute = (typeof READ_ONLY_SOURCE_ATTRIBUTES)[number];
 
 // Read-only attributes sent back as received are ignored.
-const ignoredReadOnlyAttributes = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.map((name) => [name, ignoredOnInput])) as Record<ReadOnlySourceAttribute, typeof ignoredOnInput>;
+const ignoredReadOnlyAttributes = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.map((name) => [name, ignoredOnInput])) as Record<
+  ReadOnlySourceAttribute,
+  typeof ignoredOnInput
+>;
 
 /** Attributes of a Source in a create request. */
 export const sourceCreateAttributesSchema = z.strictObject(
@@ -356,7 +374,9 @@ export const sourceAttributesSchema = z.object({
   ...readOnlyAttributes,
 });
 
-export const sourceIdSchema = z.string(expected("a 24-character Source id")).regex(/^[A-Za-z0-9]{24}$/, { error: "must be a 24-character Source id" });
+export const sourceIdSchema = z
+  .string(expected("a 24-character Source id"))
+  .regex(/^[A-Za-z0-9]{24}$/, { error: "must be a 24-character Source id" });
 
 export const sourceSchema = z.object({
   id: sourceIdSchema,
@@ -383,10 +403,7 @@ function selectedDeploymentSchema() {
 export const selectedSourceSchema = z.object({
   id: sourceIdSchema,
   type: z.literal("sources"),
-  attributes: sourceAttributesSchema
-    .omit({ deployment: true })
-    .partial()
-    .extend({ deployment: selectedDeploymentSchema().optional() }),
+  attributes: sourceAttributesSchema.omit({ deployment: true }).partial().extend({ deployment: selectedDeploymentSchema().optional() }),
 }) as unknown as z.ZodType<SelectedSource>;
 
 export type SourceCreateAttributes = z.input<typeof sourceCreateAttributesSchema>;

@@ -11,7 +11,9 @@ export const videoCreateRequestSchema = z.strictObject(
   {
     url: httpUrlSchema,
     prompt: nonBlankTextSchema(VIDEO_PROMPT_MAX_LENGTH),
-    model: z.enum(VIDEO_MODELS, { error: (issue) => (issue.input === undefined ? "is required" : `must be one of ${VIDEO_MODELS.join(", ")}`) }),
+    model: z.enum(VIDEO_MODELS, {
+      error: (issue) => (issue.input === undefined ? "is required" : `must be one of ${VIDEO_MODELS.join(", ")}`),
+    }),
     duration: z
       .int(expected("an integer number of seconds"))
       .min(VIDEO_DURATION_RANGE.min, { error: `must be from ${VIDEO_DURATION_RANGE.min} to ${VIDEO_DURATION_RANGE.max} seconds` })

@@ -46,7 +46,9 @@ export function createAccountStore(db: Database, now: () => number = Date.now) {
   const byName = db.prepare<[string], AccountRow>("SELECT * FROM accounts WHERE name = ?");
   const byId = db.prepare<[string], AccountRow>("SELECT * FROM accounts WHERE id = ?");
   const all = db.prepare<[], AccountRow>("SELECT * FROM accounts ORDER BY created_at, name");
-  const update = db.prepare("UPDATE accounts SET plan = @plan, video_enabled = @video_enabled, disabled_reports = @disabled_reports WHERE id = @id");
+  const update = db.prepare(
+    "UPDATE accounts SET plan = @plan, video_enabled = @video_enabled, disabled_reports = @disabled_reports WHERE id = @id",
+  );
 
   return {
     create(input: { name: string; plan: Plan; videoEnabled: boolean; disabledReports?: ReportType[] }): Account {

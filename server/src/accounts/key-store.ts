@@ -92,7 +92,14 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
      */
     authenticate(key: string): AuthContext | undefined {
       const row = activeByHash.get(hashApiKey(key));
-      return row && { accountId: row.account_id, keyId: row.id, userName: row.user_name, permissions: JSON.parse(row.permissions) as Permission[] };
+      return (
+        row && {
+          accountId: row.account_id,
+          keyId: row.id,
+          userName: row.user_name,
+          permissions: JSON.parse(row.permissions) as Permission[],
+        }
+      );
     },
   };
 }

@@ -59,7 +59,11 @@ export function registerAuth(app: FastifyInstance, keys: KeyStore): void {
       const auth = authenticate(keys, request);
       request.auth = auth;
       if (needed !== "any" && !grants(auth.permissions, needed)) {
-        throw new HttpError(403, ERROR_TITLES[403]!, `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`);
+        throw new HttpError(
+          403,
+          ERROR_TITLES[403]!,
+          `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`,
+        );
       }
       done();
     } catch (error) {

@@ -59,7 +59,12 @@ export class HttpError extends Error {
   readonly entries: ErrorEntry[];
 
   constructor(status: number, title: string, detail: string, options: HttpErrorOptions = {}) {
-    const first: ErrorEntry = { title, detail, ...(options.source && { source: options.source }), ...(options.meta && { meta: options.meta }) };
+    const first: ErrorEntry = {
+      title,
+      detail,
+      ...(options.source && { source: options.source }),
+      ...(options.meta && { meta: options.meta }),
+    };
     const entries = [first, ...(options.more ?? [])];
     super(entries.map((entry) => entry.detail).join("; "));
     this.name = "HttpError";

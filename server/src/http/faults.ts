@@ -56,7 +56,11 @@ export function registerFaults(app: FastifyInstance, options: FaultOptions | und
     injected[kind]++;
     switch (kind) {
       case "server-error":
-        throw new HttpError(500, ERROR_TITLES[500]!, `Injected fault (server started with faults): the request was not processed. Request id ${request.id}.`);
+        throw new HttpError(
+          500,
+          ERROR_TITLES[500]!,
+          `Injected fault (server started with faults): the request was not processed. Request id ${request.id}.`,
+        );
       case "rate-limited":
         throw new HttpError(429, ERROR_TITLES[429]!, "Injected fault (server started with faults): rate limited; retry in 1 s.", {
           headers: { "retry-after": "1" },

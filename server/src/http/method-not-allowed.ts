@@ -23,7 +23,9 @@ export async function methodNotAllowedPlugin(app: FastifyInstance): Promise<void
       config: { public: true },
       // Refused before the body is read, so a bad body cannot mask the 405.
       onRequest(request, _reply, done) {
-        done(new HttpError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } }));
+        done(
+          new HttpError(405, ERROR_TITLES[405]!, `${request.method} is not allowed on ${url}; allowed: ${allow}.`, { headers: { allow } }),
+        );
       },
       handler() {
         throw new Error("unreachable: the onRequest hook refuses every request");

@@ -70,7 +70,11 @@ export class TokenBuckets {
 }
 
 function intervalName(intervalMs: number): string {
-  const units: [number, string][] = [[3_600_000, "hour"], [60_000, "minute"], [1_000, "second"]];
+  const units: [number, string][] = [
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+    [1_000, "second"],
+  ];
   const [size, name] = units.find(([unit]) => intervalMs % unit === 0) ?? [1, "millisecond"];
   return intervalMs === size ? name : `${intervalMs / size} ${name}s`;
 }
@@ -89,7 +93,10 @@ export function registerRateLimits(app: FastifyInstance, db: Database, now: () =
       429,
       ERROR_TITLES[429]!,
       `Rate limit exceeded: this API key may make ${limit} such requests per ${intervalName(intervalMs)}; retry in ${admission.retryAfterSeconds} s.`,
-      { headers: { "retry-after": String(admission.retryAfterSeconds) }, meta: { endpoint_class: endpointClass, limit, interval_ms: intervalMs } },
+      {
+        headers: { "retry-after": String(admission.retryAfterSeconds) },
+        meta: { endpoint_class: endpointClass, limit, interval_ms: intervalMs },
+      },
     );
   });
 }

@@ -4,7 +4,17 @@
 // in the app's route registry, from which the 405 answers and the OpenAPI document are derived.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import { fieldIssues, JSONAPI_MEDIA_TYPE, parseListQuery, type ApiRoute, type EndpointClass, type HttpMethod, type ListSpec, type ParsedListQuery, type Permission } from "@asset-delivery/sdk";
+import {
+  fieldIssues,
+  JSONAPI_MEDIA_TYPE,
+  parseListQuery,
+  type ApiRoute,
+  type EndpointClass,
+  type HttpMethod,
+  type ListSpec,
+  type ParsedListQuery,
+  type Permission,
+} from "@asset-delivery/sdk";
 import type { AuthContext } from "./auth";
 import { serializeDocument } from "./documents";
 import { HttpError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
@@ -83,7 +93,11 @@ export function defineRoute<B extends z.ZodType | undefined = undefined>(app: Fa
     config: { permission: definition.permission, endpointClass: registered.endpointClass },
     // Not async: a handler that needs no waiting (most) answers without a promise and a tick.
     handler(request, reply) {
-      const list = definition.list ? parseList(definition.list, request) : definition.fields ? parseFields(definition.fields, request) : NO_LIST;
+      const list = definition.list
+        ? parseList(definition.list, request)
+        : definition.fields
+          ? parseFields(definition.fields, request)
+          : NO_LIST;
       const body = definition.body ? parseBody(definition.body, request.body) : undefined;
       const result = handler({
         request,

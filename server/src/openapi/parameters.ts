@@ -61,7 +61,13 @@ function sortPattern(sorts: readonly string[]): string {
 function listParameters(spec: ListSpec): Parameter[] {
   const parameters: Parameter[] = [
     fieldsParameter(spec),
-    { name: "page[number]", in: "query", required: false, description: "Zero-indexed page number.", schema: { type: "integer", minimum: 0, maximum: MAX_PAGE_NUMBER, default: 0 } },
+    {
+      name: "page[number]",
+      in: "query",
+      required: false,
+      description: "Zero-indexed page number.",
+      schema: { type: "integer", minimum: 0, maximum: MAX_PAGE_NUMBER, default: 0 },
+    },
     {
       name: "page[size]",
       in: "query",
@@ -78,14 +84,32 @@ function listParameters(spec: ListSpec): Parameter[] {
     },
   ];
   for (const [field, kind] of Object.entries(spec.filters)) {
-    parameters.push({ name: `filter[${field}]`, in: "query", required: false, description: `${filterDescription(kind)} on ${field}; filters combine with AND.`, schema: filterSchema(kind) });
-    parameters.push({ name: `filter[or:${field}]`, in: "query", required: false, description: `${filterDescription(kind)} on ${field}; or: filters combine with OR.`, schema: filterSchema(kind) });
+    parameters.push({
+      name: `filter[${field}]`,
+      in: "query",
+      required: false,
+      description: `${filterDescription(kind)} on ${field}; filters combine with AND.`,
+      schema: filterSchema(kind),
+    });
+    parameters.push({
+      name: `filter[or:${field}]`,
+      in: "query",
+      required: false,
+      description: `${filterDescription(kind)} on ${field}; or: filters combine with OR.`,
+      schema: filterSchema(kind),
+    });
   }
   return parameters;
 }
 
 export function parametersOf(route: RegisteredRoute): Parameter[] {
-  const path = pathParameterNames(route.url).map<Parameter>((name) => ({ name, in: "path", required: true, description: `The ${name.replaceAll("_", " ")}.`, schema: { type: "string" } }));
+  const path = pathParameterNames(route.url).map<Parameter>((name) => ({
+    name,
+    in: "path",
+    required: true,
+    description: `The ${name.replaceAll("_", " ")}.`,
+    schema: { type: "string" },
+  }));
   if (route.list) return [...path, ...listParameters(route.list)];
   if (route.fields) return [...path, fieldsParameter(route.fields)];
   return path;

@@ -39,7 +39,11 @@ export function errorComponents(): { schemas: Record<string, JsonSchema>; respon
   const responses: Record<string, JsonSchema> = {};
   for (const status of Object.keys(WHY).map(Number)) {
     const headers: Record<string, JsonSchema> = {};
-    if (status === 429) headers["Retry-After"] = { description: "Whole seconds until a request is admitted again (at least 1).", schema: { type: "integer", minimum: 1 } };
+    if (status === 429)
+      headers["Retry-After"] = {
+        description: "Whole seconds until a request is admitted again (at least 1).",
+        schema: { type: "integer", minimum: 1 },
+      };
     if (status === 401) headers["WWW-Authenticate"] = { description: "The Bearer challenge (RFC 6750).", schema: { type: "string" } };
     responses[ERROR_TITLES[status]!] = {
       description: WHY[status],

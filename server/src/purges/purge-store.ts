@@ -40,10 +40,12 @@ const toRecord = (row: PurgeRow): PurgeRecord => ({
 export type PurgeStore = ReturnType<typeof createPurgeStore>;
 
 export function createPurgeStore(db: Database) {
-  const sourceByHostname = db.prepare<[string, string, string], string>(
-    `SELECT s.id FROM source_hostnames h JOIN sources s ON s.id = h.source_id
+  const sourceByHostname = db
+    .prepare<[string, string, string], string>(
+      `SELECT s.id FROM source_hostnames h JOIN sources s ON s.id = h.source_id
      WHERE h.kind = ? AND h.name = ? AND s.account_id = ?`,
-  ).pluck();
+    )
+    .pluck();
   const accountSource = db.prepare<[string, string], string>("SELECT id FROM sources WHERE id = ? AND account_id = ?").pluck();
   const latestOf = db.prepare<[string, string], number>("SELECT max(created_at) FROM purges WHERE account_id = ? AND url = ?").pluck();
   const insert = db.prepare(

@@ -3,7 +3,15 @@
 // anywhere: it is named with the Source that uses it); the purge is recorded with that Source.
 // 200 means accepted, not finished. A second purge of the same URL within 10 s is answered 409.
 import type { FastifyInstance } from "fastify";
-import { API_ROUTES, createDocumentSchema, PURGE_REPEAT_WINDOW_MS, purgeAttributesSchema, purgeSchema, singleDocumentSchema, type Purge } from "@asset-delivery/sdk";
+import {
+  API_ROUTES,
+  createDocumentSchema,
+  PURGE_REPEAT_WINDOW_MS,
+  purgeAttributesSchema,
+  purgeSchema,
+  singleDocumentSchema,
+  type Purge,
+} from "@asset-delivery/sdk";
 import { singleDocument } from "../http/documents";
 import { HttpError, ERROR_TITLES, validationFailed } from "../http/errors";
 import { defineRoute } from "../http/route";
@@ -41,9 +49,13 @@ export function definePurgeRoutes(app: FastifyInstance, purges: PurgeStore, deli
       const purgedUrl = `${parsed.protocol}//${parsed.hostname}${parsed.pathname}`;
       // The schema requires source_id exactly when sub_image is true.
       const sourceId = subImage ? namedSource! : sourceOfHost(auth.accountId, parsed.hostname);
-      if (subImage && !purges.isAccountSource(auth.accountId, sourceId!)) throw fieldError("source_id", `no Source "${sourceId}" in this account`);
+      if (subImage && !purges.isAccountSource(auth.accountId, sourceId!))
+        throw fieldError("source_id", `no Source "${sourceId}" in this account`);
       if (sourceId === undefined) {
-        throw fieldError("url", `the host "${parsed.hostname}" must be a service subdomain on ${deliveryDomain} or a custom domain of one of this account's Sources`);
+        throw fieldError(
+          "url",
+          `the host "${parsed.hostname}" must be a service subdomain on ${deliveryDomain} or a custom domain of one of this account's Sources`,
+        );
       }
       const at = now();
       const last = purges.lastPurgedAt(auth.accountId, purgedUrl);

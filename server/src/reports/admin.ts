@@ -79,7 +79,10 @@ export function seedUsage(db: Database, input: SeedUsageInput): { events: number
 }
 
 /** Switches enterprise report types on or off for an account; returns the types it now receives. */
-export function setReportTypes(db: Database, input: { account: string; enable?: readonly string[]; disable?: readonly string[] }): ReportType[] {
+export function setReportTypes(
+  db: Database,
+  input: { account: string; enable?: readonly string[]; disable?: readonly string[] },
+): ReportType[] {
   const [account] = accountsNamed(db, input.account);
   const enable = (input.enable ?? []).map((type) => adminError(() => parseOptionalReportType(type)));
   const disable = (input.disable ?? []).map((type) => adminError(() => parseOptionalReportType(type)));

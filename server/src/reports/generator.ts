@@ -60,7 +60,14 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
       const period = periodOf(type, date);
       const report =
         store.find(account.id, type, date) ??
-        store.start({ accountId: account.id, reportType: type, reportDate: date, reportKey: reportKeyOf(type, date), periodStart: period.start, periodEnd: period.end });
+        store.start({
+          accountId: account.id,
+          reportType: type,
+          reportDate: date,
+          reportKey: reportKeyOf(type, date),
+          periodStart: period.start,
+          periodEnd: period.end,
+        });
       const input: ReportInput = { date, from: firstDayOf(type, date), usage, sourceNames: names };
       store.complete(report.id, writeFiles(report, encodeReportFiles(TABLE_BUILDERS[type](input), limit)));
     }

@@ -28,7 +28,12 @@ export function registerReports(app: FastifyInstance): void {
 
   let scheduler: ReportScheduler | undefined;
   app.addHook("onReady", async () => {
-    scheduler = startReportScheduler({ generator: { generate: worker.generate, purgeExpired: generator.purgeExpired }, accounts: app.accounts, now, log: app.log });
+    scheduler = startReportScheduler({
+      generator: { generate: worker.generate, purgeExpired: generator.purgeExpired },
+      accounts: app.accounts,
+      now,
+      log: app.log,
+    });
   });
   app.addHook("onClose", async () => {
     const stopping = scheduler?.stop();

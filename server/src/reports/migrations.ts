@@ -66,7 +66,8 @@ export const reportMigrations: Migration[] = [
     up(db) {
       db.exec("ALTER TABLE usage_events ADD COLUMN origin_image TEXT NOT NULL DEFAULT ''");
       const update = db.prepare("UPDATE usage_events SET origin_image = ? WHERE id = ?");
-      for (const row of db.prepare<[], { id: number; path: string }>("SELECT id, path FROM usage_events").all()) update.run(originImageOf(row.path), row.id);
+      for (const row of db.prepare<[], { id: number; path: string }>("SELECT id, path FROM usage_events").all())
+        update.run(originImageOf(row.path), row.id);
     },
   },
 ];

@@ -72,12 +72,16 @@ function condition(filter: FilterCondition, params: unknown[]): string {
 export type ReportStore = ReturnType<typeof createReportStore>;
 
 export function createReportStore(db: Database, now: () => number) {
-  const find = db.prepare<[string, string, string], ReportRow>(`${SELECT_REPORT} WHERE r.account_id = ? AND r.report_type = ? AND r.report_date = ?`);
+  const find = db.prepare<[string, string, string], ReportRow>(
+    `${SELECT_REPORT} WHERE r.account_id = ? AND r.report_type = ? AND r.report_date = ?`,
+  );
   const byId = db.prepare<[string, string], ReportRow>(`${SELECT_REPORT} WHERE r.id = ? AND r.account_id = ?`);
   const insert = db.prepare(`
     INSERT INTO reports (id, account_id, report_type, report_date, report_key, period_start, period_end, completed, created_at)
     VALUES (@id, @accountId, @reportType, @reportDate, @reportKey, @periodStart, @periodEnd, 0, @createdAt)`);
-  const filesOf = db.prepare<[string], StoredReportFile>("SELECT number, path, bytes FROM report_files WHERE report_id = ? ORDER BY number");
+  const filesOf = db.prepare<[string], StoredReportFile>(
+    "SELECT number, path, bytes FROM report_files WHERE report_id = ? ORDER BY number",
+  );
   const deleteFiles = db.prepare("DELETE FROM report_files WHERE report_id = ?");
   const insertFile = db.prepare("INSERT INTO report_files (report_id, number, path, bytes) VALUES (?, ?, ?, ?)");
   const markCompleted = db.prepare("UPDATE reports SET completed = 1 WHERE id = ?");
@@ -125,7 +129,11 @@ export function createReportStore(db: Database, now: () => number) {
       const where = ["r.account_id = ?", ...query.all.map((filter) => condition(filter, params))];
       if (query.any.length) where.push(`(${query.any.map((filter) => condition(filter, params)).join(" OR ")})`);
       const whereSql = where.join(" AND ");
-      const total = db.prepare<unknown[], number>(`SELECT count(*) FROM reports r WHERE ${whereSql}`).pluck().get(...params) ?? 0;
+      const total =
+        db
+          .prepare<unknown[], number>(`SELECT count(*) FROM reports r WHERE ${whereSql}`)
+          .pluck()
+          .get(...params) ?? 0;
       const order = query.sort.map(({ field, descending }) => `${COLUMNS[field]} ${descending ? "DESC" : "ASC"}`);
       // Newest first by default; the report key then the id make every order total.
       const orderSql = [...(order.length ? order : ["r.period_end DESC"]), "r.report_key ASC", "r.id ASC"].join(", ");

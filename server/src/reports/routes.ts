@@ -22,7 +22,12 @@ export function defineReportRoutes(app: FastifyInstance, store: ReportStore): vo
     handler({ request, auth, list }) {
       const { reports, total } = store.list(auth.accountId, list);
       const baseUrl = baseUrlOf(request);
-      return listDocument(request, reports.map((report) => reportResource(report, baseUrl, list.fields)), list.page, total);
+      return listDocument(
+        request,
+        reports.map((report) => reportResource(report, baseUrl, list.fields)),
+        list.page,
+        total,
+      );
     },
   });
 

@@ -34,7 +34,11 @@ const IMAGE_COUNT = 40;
 const IMAGES = Array.from({ length: IMAGE_COUNT }, (_, i) => `/catalog/item-${String(i + 1).padStart(3, "0")}.jpg`);
 // Zipf-like popularity: the first few images take most of the traffic.
 const IMAGE_WEIGHTS = IMAGES.map((image, rank) => [image, 1 / (rank + 1) ** 1.1] as const);
-const WIDTHS = [[400, 5], [800, 3], [1200, 2]] as const;
+const WIDTHS = [
+  [400, 5],
+  [800, 3],
+  [1200, 2],
+] as const;
 const HOURLY_WEIGHTS = Array.from({ length: 24 }, (_, hour) => [hour, 1 + 0.8 * Math.cos((2 * Math.PI * (hour - 14)) / 24)] as const);
 const RENDER_CLASSES: readonly (readonly [RenderClass, number])[] = [
   ["standard", 80],
@@ -43,15 +47,28 @@ const RENDER_CLASSES: readonly (readonly [RenderClass, number])[] = [
   ["specialized", 2],
   ["video_preview", 1],
 ];
-const REFERERS = [["", 30], ["https://shop.example.com/", 40], ["https://www.example.com/blog/", 20], ["https://partner.example.org/", 10]] as const;
+const REFERERS = [
+  ["", 30],
+  ["https://shop.example.com/", 40],
+  ["https://www.example.com/blog/", 20],
+  ["https://partner.example.org/", 10],
+] as const;
 const USER_AGENTS = [
   ["Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36", 50],
-  ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1", 35],
+  [
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+    35,
+  ],
   ["curl/8.5.0", 5],
   ["", 10],
 ] as const;
 // Share of requests that fail, per status.
-const FAILURES = [[404, 0.03], [403, 0.005], [400, 0.005], [502, 0.001]] as const;
+const FAILURES = [
+  [404, 0.03],
+  [403, 0.005],
+  [400, 0.005],
+  [502, 0.001],
+] as const;
 
 function sampleDay(sourceId: string, day: ReportDate, requestsPerDay: number): UsageEvent[] {
   const random = seededRandom(hash(`${sourceId}/${day}`));

@@ -34,7 +34,10 @@ export const usageEventSchema = z.strictObject(
     cache_hit: z.boolean(expected("true or false")),
     response_ms: z.number(expected("a number")).nonnegative({ error: "must be the response time in milliseconds, >= 0" }),
     referer: z.string(expected("a string (blank when none was sent)")).max(2048, { error: "must be at most 2048 characters" }).default(""),
-    user_agent: z.string(expected("a string (blank when none was sent)")).max(1024, { error: "must be at most 1024 characters" }).default(""),
+    user_agent: z
+      .string(expected("a string (blank when none was sent)"))
+      .max(1024, { error: "must be at most 1024 characters" })
+      .default(""),
     render_class: z.enum(RENDER_CLASSES, { error: `must be one of ${RENDER_CLASSES.join(", ")}` }).default("standard"),
     origin_bytes: z.int(expected("an integer")).nonnegative({ error: "must be the size of the origin image in bytes, >= 0" }).default(0),
     video_seconds: z.number(expected("a number")).nonnegative({ error: "must be seconds of video processed, >= 0" }).default(0),

@@ -75,7 +75,10 @@ export function createUsageQueries(db: Database, accountId: string) {
     SELECT timestamp_ms AS timestampMs, source_id AS sourceId, path, origin_image AS originImage, status, bytes,
            cache_hit AS cacheHit, response_ms AS responseMs, render_class AS renderClass, referer, user_agent AS userAgent
     FROM usage_events WHERE account_id = ? AND day = ? ORDER BY timestamp_ms, id`);
-  const billable = db.prepare<[string, string, string], { sourceId: string; day: string; renderClass: RenderClass; renders: number; videoSeconds: number; cacheHits: number; bytes: number }>(`
+  const billable = db.prepare<
+    [string, string, string],
+    { sourceId: string; day: string; renderClass: RenderClass; renders: number; videoSeconds: number; cacheHits: number; bytes: number }
+  >(`
     SELECT source_id AS sourceId, day, render_class AS renderClass, total(${BILLABLE}) AS renders,
            total(CASE WHEN ${BILLABLE} THEN video_seconds ELSE 0 END) AS videoSeconds, total(cache_hit) AS cacheHits, total(bytes) AS bytes
     FROM usage_events WHERE account_id = ? AND day BETWEEN ? AND ? GROUP BY source_id, day, render_class`);
@@ -107,7 +110,10 @@ export function createUsageQueries(db: Database, accountId: string) {
       const usage = new Map<string, Map<ReportDate, BillableUsage>>();
       const entry = (sourceId: string, day: string): BillableUsage => {
         const days = usage.get(sourceId) ?? usage.set(sourceId, new Map()).get(sourceId)!;
-        return days.get(day) ?? days.set(day, { renders: {}, videoSeconds: {}, cacheHits: 0, originFetches: 0, deliveredBytes: 0, storedBytes: 0 }).get(day)!;
+        return (
+          days.get(day) ??
+          days.set(day, { renders: {}, videoSeconds: {}, cacheHits: 0, originFetches: 0, deliveredBytes: 0, storedBytes: 0 }).get(day)!
+        );
       };
       for (const row of billable.all(accountId, from, to)) {
         const day = entry(row.sourceId, row.day);

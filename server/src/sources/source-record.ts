@@ -1,6 +1,13 @@
 // A Source as the server keeps it, and how a parsed deployment splits into what is returned and
 // what is write-only. The field lists come from the sdk's schemas (writeOnlyFields, readOnlyFields).
-import { readOnlyFields, secretPresenceFlags, SOURCE_TYPES, writeOnlyFields, type SourceType, type StoredDeployment } from "@asset-delivery/sdk";
+import {
+  readOnlyFields,
+  secretPresenceFlags,
+  SOURCE_TYPES,
+  writeOnlyFields,
+  type SourceType,
+  type StoredDeployment,
+} from "@asset-delivery/sdk";
 
 /** Deployment fields that are returned as stored (every field but the write-only and read-only ones). */
 export type PublicDeployment = { type: SourceType; annotation: string } & Record<string, unknown>;

@@ -31,7 +31,6 @@ declare module "fastify" {
   }
 }
 
-
 export function registerSources(app: FastifyInstance): void {
   const { db, now, deployLagMs, deployDelayMs, secretKey } = app.appOptions;
   const store = createSourceStore(db, createSecretBox(secretKey), now);
@@ -58,7 +57,12 @@ export function registerSources(app: FastifyInstance): void {
     handler({ request, auth, list }) {
       const { resources, total } = reader.page(auth.accountId, list);
       const fields = list.fields;
-      return listDocument(request, fields === null ? resources : resources.map((resource) => sparseSourceResource(resource, fields)), list.page, total);
+      return listDocument(
+        request,
+        fields === null ? resources : resources.map((resource) => sparseSourceResource(resource, fields)),
+        list.page,
+        total,
+      );
     },
   });
 

@@ -140,7 +140,9 @@ function applyDeployment(record: SourceRecord, supplied: Partial<StoredDeploymen
     for (const name of requiredWriteOnlyFields(supplied.type)) {
       if (secrets[name] === undefined || secrets[name] === null) {
         const segments = ["data", "attributes", "deployment", name];
-        missing.push(fieldIssue(segments, `is required when the deployment type changes to ${supplied.type} (stored secrets are not carried over)`));
+        missing.push(
+          fieldIssue(segments, `is required when the deployment type changes to ${supplied.type} (stored secrets are not carried over)`),
+        );
       }
     }
   }
@@ -155,7 +157,10 @@ function applyDeployment(record: SourceRecord, supplied: Partial<StoredDeploymen
     (suppliedAnnotation !== undefined && suppliedAnnotation !== previousAnnotation);
   if (!changed) return false;
 
-  record.deployment = { ...nextFields, annotation: (suppliedAnnotation as string | undefined) ?? defaultAnnotation(userName) } as PublicDeployment;
+  record.deployment = {
+    ...nextFields,
+    annotation: (suppliedAnnotation as string | undefined) ?? defaultAnnotation(userName),
+  } as PublicDeployment;
   record.secrets = nextSecrets;
   record.secureUrlToken = secureUrlToken(record.deployment, record.secureUrlToken);
   return true;

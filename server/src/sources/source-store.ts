@@ -50,16 +50,20 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
   const forResponse = db.prepare<[{ account: string; id: string; now: number }], SourceRow>(
     `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE id = @id AND account_id = @account`,
   );
-  const hostnameOwner = db.prepare<[{ kind: string; name: string; id: string }], string>(
-    "SELECT source_id FROM source_hostnames WHERE kind = @kind AND name = @name AND source_id <> @id",
-  ).pluck();
+  const hostnameOwner = db
+    .prepare<[{ kind: string; name: string; id: string }], string>(
+      "SELECT source_id FROM source_hostnames WHERE kind = @kind AND name = @name AND source_id <> @id",
+    )
+    .pluck();
   const dropHostnames = db.prepare("DELETE FROM source_hostnames WHERE source_id = ?");
   const addHostname = db.prepare("INSERT INTO source_hostnames (kind, name, source_id) VALUES (?, ?, ?)");
   const openedTokens = new Map<string, string>();
-  const nextDeploymentChange = db.prepare<[{ account: string; after: number }], number | null>(
-    `SELECT min(CASE WHEN deploy_starts_at > @after THEN deploy_starts_at ELSE deploy_ready_at END)
+  const nextDeploymentChange = db
+    .prepare<[{ account: string; after: number }], number | null>(
+      `SELECT min(CASE WHEN deploy_starts_at > @after THEN deploy_starts_at ELSE deploy_ready_at END)
      FROM sources WHERE account_id = @account AND deploy_ready_at > @after`,
-  ).pluck();
+    )
+    .pluck();
   // Rows by their ids (a JSON array), in no particular order.
   const byIds = db.prepare<[{ ids: string; now: number }], SourceRow>(
     `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE id IN (SELECT value FROM json_each(@ids))`,
@@ -74,7 +78,9 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
       statements = {
         // Filtered and sorted on ids only; the page's rows are then read in full by `rows`
         // (sorting whole rows would copy every deployment through SQLite's sorter).
-        page: db.prepare(`SELECT id FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`).pluck(),
+        page: db
+          .prepare(`SELECT id FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`)
+          .pluck(),
         count: db.prepare(`SELECT count(*) FROM sources WHERE account_id = @account${where}`).pluck(),
       };
       listCache.set(key, statements);
@@ -122,7 +128,12 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
         ((deployment[kind] as string[] | undefined) ?? []).forEach((name, index) => {
           if (hostnameOwner.get({ kind, name: name.toLowerCase(), id }) === undefined) return;
           const segments = ["data", "attributes", "deployment", kind, index];
-          issues.push(fieldIssue(segments, `"${name}" is already used by another Source (${kind} are unique across all Sources, compared case-insensitively)`));
+          issues.push(
+            fieldIssue(
+              segments,
+              `"${name}" is already used by another Source (${kind} are unique across all Sources, compared case-insensitively)`,
+            ),
+          );
         });
       }
       return issues;

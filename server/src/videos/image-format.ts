@@ -42,7 +42,10 @@ const SIZE_READERS: Record<ImageFormat, (bytes: Buffer) => ImageSize | undefined
   // The logical screen: 16-bit little-endian at 6 and 8.
   gif: (b) => ({ width: b.readUInt16LE(6), height: b.readUInt16LE(8) }),
   // BITMAPCOREHEADER (12 bytes) has 16-bit sizes; the later headers 32-bit, height negative when top-down.
-  bmp: (b) => (b.readUInt32LE(14) === 12 ? { width: b.readUInt16LE(18), height: b.readUInt16LE(20) } : { width: b.readInt32LE(18), height: Math.abs(b.readInt32LE(22)) }),
+  bmp: (b) =>
+    b.readUInt32LE(14) === 12
+      ? { width: b.readUInt16LE(18), height: b.readUInt16LE(20) }
+      : { width: b.readInt32LE(18), height: Math.abs(b.readInt32LE(22)) },
   jpeg: jpegSize,
   webp: webpSize,
   tiff: tiffSize,

@@ -27,7 +27,11 @@ export interface ImageFetchOptions {
   isAllowedAddress?: (address: string) => boolean;
 }
 
-export const DEFAULT_IMAGE_FETCH_OPTIONS: ImageFetchOptions = { timeoutMs: 15_000, maxBytes: 20 * 1024 * 1024, allowPrivateAddresses: false };
+export const DEFAULT_IMAGE_FETCH_OPTIONS: ImageFetchOptions = {
+  timeoutMs: 15_000,
+  maxBytes: 20 * 1024 * 1024,
+  allowPrivateAddresses: false,
+};
 
 const MAX_REDIRECTS = 5;
 
@@ -70,7 +74,11 @@ export function createImageFetcher(options: ImageFetchOptions) {
         body.dump().catch(() => undefined);
         throw new VideoJobFailure(VIDEO_ERROR_CODES.unreachable, UNREACHABLE, `HTTP ${statusCode}`);
       }
-      const tooLarge = () => new VideoJobFailure(VIDEO_ERROR_CODES.tooLarge, `the image is larger than ${megabytes(options.maxBytes)}, the most that is accepted`);
+      const tooLarge = () =>
+        new VideoJobFailure(
+          VIDEO_ERROR_CODES.tooLarge,
+          `the image is larger than ${megabytes(options.maxBytes)}, the most that is accepted`,
+        );
       const declared = Number(headers["content-length"]);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
         body.dump().catch(() => undefined);
@@ -92,11 +100,17 @@ export function createImageFetcher(options: ImageFetchOptions) {
         throw new VideoJobFailure(VIDEO_ERROR_CODES.unreachable, UNREACHABLE, error);
       }
       const bytes = Buffer.concat(chunks);
-      const contentType = String(headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+      const contentType = String(headers["content-type"] ?? "")
+        .split(";")[0]!
+        .trim()
+        .toLowerCase();
       const format = sniffImageFormat(bytes);
       const typeFits = !contentType || contentType.startsWith("image/") || contentType === "application/octet-stream";
       if (!format || !typeFits) {
-        throw new VideoJobFailure(VIDEO_ERROR_CODES.notAnImage, `the URL did not return an image (expected ${IMAGE_FORMATS.join(", ")} with an image Content-Type)`);
+        throw new VideoJobFailure(
+          VIDEO_ERROR_CODES.notAnImage,
+          `the URL did not return an image (expected ${IMAGE_FORMATS.join(", ")} with an image Content-Type)`,
+        );
       }
       return { bytes, format };
     },

@@ -69,7 +69,9 @@ export function createJobStore(db: Database, now: () => number) {
       FROM video_jobs WHERE status = 'preparing'
     ) WHERE place <= ? ORDER BY created_at, seq`);
   const countAttempt = db.prepare("UPDATE video_jobs SET attempts = attempts + 1 WHERE id = ? AND status = 'preparing'");
-  const markReady = db.prepare("UPDATE video_jobs SET status = 'ready', video_path = ?, updated_at = ? WHERE id = ? AND status = 'preparing'");
+  const markReady = db.prepare(
+    "UPDATE video_jobs SET status = 'ready', video_path = ?, updated_at = ? WHERE id = ? AND status = 'preparing'",
+  );
   const markErrored = db.prepare(
     "UPDATE video_jobs SET status = 'errored', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'preparing'",
   );

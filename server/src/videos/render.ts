@@ -57,7 +57,13 @@ export function ffmpegArguments(input: string, output: string, durationSeconds: 
 }
 
 /** Renders to `output` (written under a temporary name, then renamed). Rejects with ffmpeg's message. */
-export async function renderVideo(input: string, output: string, durationSeconds: number, model: Model, signal?: AbortSignal): Promise<void> {
+export async function renderVideo(
+  input: string,
+  output: string,
+  durationSeconds: number,
+  model: Model,
+  signal?: AbortSignal,
+): Promise<void> {
   const partial = `${output}.partial`;
   try {
     await runFfmpeg(ffmpegArguments(input, partial, durationSeconds, model), signal);
@@ -81,7 +87,10 @@ function runFfmpeg(args: string[], signal?: AbortSignal): Promise<void> {
     child.on("error", (error) => reject(error.name === "AbortError" ? error : new Error(`ffmpeg could not be started: ${error.message}`)));
     child.on("close", (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`ffmpeg ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}: ${stderr.trim().split("\n").pop() ?? ""}`));
+      else
+        reject(
+          new Error(`ffmpeg ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}: ${stderr.trim().split("\n").pop() ?? ""}`),
+        );
     });
   });
 }

@@ -81,7 +81,14 @@ export function createVideoWorker(options: VideoWorkerOptions) {
       if (stopping.signal.aborted) return;
       if (error instanceof VideoJobFailure) {
         // The caller sees the neutral message; the operator's log keeps the cause.
-        log.warn({ jobId: job.id, code: error.code, cause: error.cause instanceof Error ? error.cause.message : typeof error.cause === "string" ? error.cause : "" }, `video job errored: ${error.message}`);
+        log.warn(
+          {
+            jobId: job.id,
+            code: error.code,
+            cause: error.cause instanceof Error ? error.cause.message : typeof error.cause === "string" ? error.cause : "",
+          },
+          `video job errored: ${error.message}`,
+        );
         jobs.errored(job.id, error.code, error.message);
       } else if (job.attempts + 1 >= MAX_RENDER_ATTEMPTS) {
         log.error({ err: error, jobId: job.id }, "video render failed; job errored");
@@ -111,7 +118,11 @@ export function createVideoWorker(options: VideoWorkerOptions) {
 /** Refuses, before ffmpeg runs, an image whose header declares more pixels than the renderer takes. */
 function checkImageSize(bytes: Buffer, format: ImageFormat): void {
   const size = imageSize(bytes, format);
-  if (!size) throw new VideoJobFailure(VIDEO_ERROR_CODES.notAnImage, `the URL did not return a readable image (its ${format} header could not be read)`);
+  if (!size)
+    throw new VideoJobFailure(
+      VIDEO_ERROR_CODES.notAnImage,
+      `the URL did not return a readable image (its ${format} header could not be read)`,
+    );
   const { side, pixels } = MAX_IMAGE_SIZE;
   if (size.width > side || size.height > side || size.width * size.height > pixels) {
     throw new VideoJobFailure(

@@ -34,73 +34,118 @@ async function stackOf(dir: string, stackName: string, files?: string[]): Promis
 }
 
 describe("examples", () => {
-  it("type-check with the options Pulumi gives ts-node, strict", () => {
-    // The runs below only transpile; this is where a wrong field name in an example would show.
-    const tsc = path.join(repoRoot(), "node_modules", "typescript", "bin", "tsc");
-    expect(() => execFileSync(process.execPath, [tsc, "-p", path.join(EXAMPLES, "tsconfig.json")], { encoding: "utf8" })).not.toThrow();
-  }, STEP_TIMEOUT);
+  it(
+    "type-check with the options Pulumi gives ts-node, strict",
+    () => {
+      // The runs below only transpile; this is where a wrong field name in an example would show.
+      const tsc = path.join(repoRoot(), "node_modules", "typescript", "bin", "tsc");
+      expect(() => execFileSync(process.execPath, [tsc, "-p", path.join(EXAMPLES, "tsconfig.json")], { encoding: "utf8" })).not.toThrow();
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("webfolder-source creates its Source", async () => {
-    const { stack } = await stackOf(path.join(EXAMPLES, "webfolder-source"), "example");
-    const up = await stack.up();
-    const source = await client.sources.get(up.outputs.sourceId!.value);
-    expect(source.attributes).toMatchObject({ name: "Photos", deployment_status: "deployed", deployment: { type: "webfolder", cache_ttl_value: 86_400, default_params: { auto: "format,compress", q: 75 } } });
-  }, STEP_TIMEOUT);
+  it(
+    "webfolder-source creates its Source",
+    async () => {
+      const { stack } = await stackOf(path.join(EXAMPLES, "webfolder-source"), "example");
+      const up = await stack.up();
+      const source = await client.sources.get(up.outputs.sourceId!.value);
+      expect(source.attributes).toMatchObject({
+        name: "Photos",
+        deployment_status: "deployed",
+        deployment: { type: "webfolder", cache_ttl_value: 86_400, default_params: { auto: "format,compress", q: 75 } },
+      });
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("s3-source-secrets keeps the secret key and the signing token secret", async () => {
-    const example = await stackOf(path.join(EXAMPLES, "s3-source-secrets"), "example");
-    await example.set({ s3AccessKey: "AKIAEXAMPLE", s3Bucket: "example-bucket" });
-    await example.setSecret({ s3SecretKey: "example-secret-key-value" });
-    const up = await example.stack.up();
-    expect(up.outputs.secureUrlToken).toMatchObject({ secret: true });
-    expect(up.outputs.allowsUpload!.value).toBe(false);
-    const token = (await client.sources.get(up.outputs.sourceId!.value)).attributes.secure_url_token!;
-    const state = example.stateFile();
-    expect(state).not.toContain("example-secret-key-value");
-    expect(state).not.toContain(token);
-  }, STEP_TIMEOUT);
+  it(
+    "s3-source-secrets keeps the secret key and the signing token secret",
+    async () => {
+      const example = await stackOf(path.join(EXAMPLES, "s3-source-secrets"), "example");
+      await example.set({ s3AccessKey: "AKIAEXAMPLE", s3Bucket: "example-bucket" });
+      await example.setSecret({ s3SecretKey: "example-secret-key-value" });
+      const up = await example.stack.up();
+      expect(up.outputs.secureUrlToken).toMatchObject({ secret: true });
+      expect(up.outputs.allowsUpload!.value).toBe(false);
+      const token = (await client.sources.get(up.outputs.sourceId!.value)).attributes.secure_url_token!;
+      const state = example.stateFile();
+      expect(state).not.toContain("example-secret-key-value");
+      expect(state).not.toContain(token);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("adopt-existing-source takes over a Source made by hand", async () => {
-    const existing = await client.sources.create({ name: "Made by hand", deployment: { type: "webproxy", service_subdomains: ["legacy-proxy"] } });
-    const example = await stackOf(path.join(EXAMPLES, "adopt-existing-source"), "example");
-    await example.set({ sourceId: existing.id, subdomain: "legacy-proxy" });
-    const up = await example.stack.up();
-    expect(up.outputs.sourceId!.value).toBe(existing.id);
-    expect((await client.sources.get(existing.id)).attributes).toMatchObject({ name: "Legacy proxy (managed by Pulumi)", deployment: { "robots.txt": "disallow-all", cache_ttl_error: 60 } });
-  }, STEP_TIMEOUT);
+  it(
+    "adopt-existing-source takes over a Source made by hand",
+    async () => {
+      const existing = await client.sources.create({
+        name: "Made by hand",
+        deployment: { type: "webproxy", service_subdomains: ["legacy-proxy"] },
+      });
+      const example = await stackOf(path.join(EXAMPLES, "adopt-existing-source"), "example");
+      await example.set({ sourceId: existing.id, subdomain: "legacy-proxy" });
+      const up = await example.stack.up();
+      expect(up.outputs.sourceId!.value).toBe(existing.id);
+      expect((await client.sources.get(existing.id)).attributes).toMatchObject({
+        name: "Legacy proxy (managed by Pulumi)",
+        deployment: { "robots.txt": "disallow-all", cache_ttl_error: 60 },
+      });
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("credit-report reads yesterday's credits per Source", async () => {
-    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    seedUsage(server.db, { days: 1, account: TEST_ACCOUNT });
-    generateReports(server.db, { date: yesterday, account: TEST_ACCOUNT, dataDir: server.app.appOptions.dataDir });
-    const { stack } = await stackOf(path.join(EXAMPLES, "credit-report"), "example");
-    const up = await stack.up();
-    expect(up.outputs.key!.value).toBe(`credit_analytics_daily_${yesterday.replace(/-/g, "")}`);
-    const credits = up.outputs.creditsBySource!.value as Record<string, number>;
-    expect(Object.keys(credits).length).toBeGreaterThan(0);
-    expect(up.outputs.totalCredits!.value).toBeCloseTo(Object.values(credits).reduce((a, b) => a + b, 0));
-  }, STEP_TIMEOUT);
+  it(
+    "credit-report reads yesterday's credits per Source",
+    async () => {
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      seedUsage(server.db, { days: 1, account: TEST_ACCOUNT });
+      generateReports(server.db, { date: yesterday, account: TEST_ACCOUNT, dataDir: server.app.appOptions.dataDir });
+      const { stack } = await stackOf(path.join(EXAMPLES, "credit-report"), "example");
+      const up = await stack.up();
+      expect(up.outputs.key!.value).toBe(`credit_analytics_daily_${yesterday.replace(/-/g, "")}`);
+      const credits = up.outputs.creditsBySource!.value as Record<string, number>;
+      expect(Object.keys(credits).length).toBeGreaterThan(0);
+      expect(up.outputs.totalCredits!.value).toBeCloseTo(Object.values(credits).reduce((a, b) => a + b, 0));
+    },
+    STEP_TIMEOUT,
+  );
 });
 
 describe("the root project's stacks", () => {
   const ROOT_FILES = ["Pulumi.yaml", "index.ts", "tsconfig.json", "Pulumi.dev.yaml", "Pulumi.prod.yaml"];
 
-  it("dev declares its Sources from Pulumi.dev.yaml", async () => {
-    const { stack } = await stackOf(repoRoot(), "dev", ROOT_FILES);
-    const up = await stack.up();
-    const summary = up.outputs.summary!.value as Record<string, { id: string; status: string; subdomains: string[] }>;
-    expect(Object.keys(summary).sort()).toEqual(["photos", "proxy"]);
-    expect(summary.photos).toMatchObject({ status: "deployed", subdomains: ["dev-photos"] });
-    expect((await client.sources.get(summary.photos!.id)).attributes.deployment).toMatchObject({ cache_ttl_value: 1800, cache_ttl_behavior: "override_origin" });
-  }, STEP_TIMEOUT);
+  it(
+    "dev declares its Sources from Pulumi.dev.yaml",
+    async () => {
+      const { stack } = await stackOf(repoRoot(), "dev", ROOT_FILES);
+      const up = await stack.up();
+      const summary = up.outputs.summary!.value as Record<string, { id: string; status: string; subdomains: string[] }>;
+      expect(Object.keys(summary).sort()).toEqual(["photos", "proxy"]);
+      expect(summary.photos).toMatchObject({ status: "deployed", subdomains: ["dev-photos"] });
+      expect((await client.sources.get(summary.photos!.id)).attributes.deployment).toMatchObject({
+        cache_ttl_value: 1800,
+        cache_ttl_behavior: "override_origin",
+      });
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("prod declares other Sources, its S3 secret from the stack's secret config", async () => {
-    const prod = await stackOf(repoRoot(), "prod", ROOT_FILES);
-    await prod.stack.setConfig("sourceSecrets.assets.s3SecretKey", { value: "prod-s3-secret-key", secret: true }, true);
-    const up = await prod.stack.up();
-    const summary = up.outputs.summary!.value as Record<string, { id: string; customDomains: string[] }>;
-    expect(summary.photos!.customDomains).toEqual(["images.example.com"]);
-    expect((await client.sources.get(summary.assets!.id)).attributes.deployment).toMatchObject({ type: "s3", s3_bucket: "example-prod-assets", secure_url_enabled: true });
-    expect(prod.stateFile()).not.toContain("prod-s3-secret-key");
-  }, STEP_TIMEOUT);
+  it(
+    "prod declares other Sources, its S3 secret from the stack's secret config",
+    async () => {
+      const prod = await stackOf(repoRoot(), "prod", ROOT_FILES);
+      await prod.stack.setConfig("sourceSecrets.assets.s3SecretKey", { value: "prod-s3-secret-key", secret: true }, true);
+      const up = await prod.stack.up();
+      const summary = up.outputs.summary!.value as Record<string, { id: string; customDomains: string[] }>;
+      expect(summary.photos!.customDomains).toEqual(["images.example.com"]);
+      expect((await client.sources.get(summary.assets!.id)).attributes.deployment).toMatchObject({
+        type: "s3",
+        s3_bucket: "example-prod-assets",
+        secure_url_enabled: true,
+      });
+      expect(prod.stateFile()).not.toContain("prod-s3-secret-key");
+    },
+    STEP_TIMEOUT,
+  );
 });

@@ -34,7 +34,8 @@ export async function programStack(
   files?: readonly string[],
 ): Promise<ProgramStack> {
   const workDir = pulumiWorkDir(`${path.basename(programDir)}-`);
-  for (const file of files ?? fs.readdirSync(programDir)) fs.cpSync(path.join(programDir, file), path.join(workDir, file), { recursive: true });
+  for (const file of files ?? fs.readdirSync(programDir))
+    fs.cpSync(path.join(programDir, file), path.join(workDir, file), { recursive: true });
   const stateDir = path.join(workDir, ".state");
   const envVars = {
     ...pulumiEnv({ stateDir }),
@@ -47,7 +48,9 @@ export async function programStack(
     "assetdelivery:apiKey": { value: credentials.apiKey, secret: true },
   });
   const encode = (values: Record<string, unknown>, secret: boolean) =>
-    Object.fromEntries(Object.entries(values).map(([key, value]) => [key, { value: typeof value === "string" ? value : JSON.stringify(value), secret }]));
+    Object.fromEntries(
+      Object.entries(values).map(([key, value]) => [key, { value: typeof value === "string" ? value : JSON.stringify(value), secret }]),
+    );
   return {
     stack,
     workDir,

@@ -18,7 +18,10 @@ beforeAll(async () => {
   await program.set({
     "assetdelivery:pacing": "false",
     sources: Object.fromEntries(
-      Array.from({ length: COUNT }, (_, i) => [`proxy-${i}`, { name: `Proxy ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`many-${i}`] } }]),
+      Array.from({ length: COUNT }, (_, i) => [
+        `proxy-${i}`,
+        { name: `Proxy ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`many-${i}`] } },
+      ]),
     ),
   });
   const up = await program.stack.up();
@@ -31,18 +34,26 @@ afterAll(async () => {
 });
 
 describe(`a stack of ${COUNT} Sources`, () => {
-  it("refreshes with at most 3 requests", async () => {
-    server.resetRequestCount();
-    const refresh = await program.stack.refresh();
-    expect(refresh.summary.resourceChanges).toEqual({ same: COUNT + 1 });
-    expect(server.requestCount()).toBeLessThanOrEqual(3);
-    expect(server.requestCount("GET", "/api/v1/sources")).toBeGreaterThanOrEqual(1);
-  }, STEP_TIMEOUT);
+  it(
+    "refreshes with at most 3 requests",
+    async () => {
+      server.resetRequestCount();
+      const refresh = await program.stack.refresh();
+      expect(refresh.summary.resourceChanges).toEqual({ same: COUNT + 1 });
+      expect(server.requestCount()).toBeLessThanOrEqual(3);
+      expect(server.requestCount("GET", "/api/v1/sources")).toBeGreaterThanOrEqual(1);
+    },
+    STEP_TIMEOUT,
+  );
 
-  it("previews without a request", async () => {
-    server.resetRequestCount();
-    const preview = await program.stack.preview({ expectNoChanges: true });
-    expect(preview.changeSummary).toEqual({ same: COUNT + 1 });
-    expect(server.requestCount()).toBe(0);
-  }, STEP_TIMEOUT);
+  it(
+    "previews without a request",
+    async () => {
+      server.resetRequestCount();
+      const preview = await program.stack.preview({ expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: COUNT + 1 });
+      expect(server.requestCount()).toBe(0);
+    },
+    STEP_TIMEOUT,
+  );
 });

@@ -30,7 +30,13 @@ describe("against the project's server", () => {
     const subdomain = label();
     const created = await client.sources.create({
       name: "Photos",
-      deployment: { type: "webfolder", service_subdomains: [subdomain], webfolder_base_url: "https://origin.example.com/", password: "pw", cache_ttl_error: 60 },
+      deployment: {
+        type: "webfolder",
+        service_subdomains: [subdomain],
+        webfolder_base_url: "https://origin.example.com/",
+        password: "pw",
+        cache_ttl_error: 60,
+      },
     });
     expect(created.attributes).toMatchObject({ name: "Photos", enabled: true, deployment_status: "deploying" });
     expect(created.attributes.deployment).toMatchObject({ type: "webfolder", cache_ttl_error: 60, password_set: true });
@@ -88,7 +94,13 @@ describe("against the project's server", () => {
     const clock = new FakeClock(Date.now());
     server = await startApiServer({ rateLimits: "spec", now: () => clock.now() });
     const statuses: (number | undefined)[] = [];
-    client = createClient({ baseUrl: server.url, apiKey: server.adminKey, retry: false, clock, onResponse: (i) => statuses.push(i.status) });
+    client = createClient({
+      baseUrl: server.url,
+      apiKey: server.adminKey,
+      retry: false,
+      clock,
+      onResponse: (i) => statuses.push(i.status),
+    });
     for (let i = 0; i < 12; i++) await client.sources.list();
     expect(statuses).toEqual(Array(12).fill(200));
     // A burst of 3 (one token kept spare), then 9 at 250 ms.
@@ -99,7 +111,13 @@ describe("against the project's server", () => {
     const clock = new FakeClock(Date.now());
     server = await startApiServer({ rateLimits: "spec", now: () => clock.now() });
     const statuses: (number | undefined)[] = [];
-    client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false, clock, onResponse: (i) => statuses.push(i.status) });
+    client = createClient({
+      baseUrl: server.url,
+      apiKey: server.adminKey,
+      pacing: false,
+      clock,
+      onResponse: (i) => statuses.push(i.status),
+    });
     const pages = await Promise.all(Array.from({ length: 8 }, () => client!.sources.list()));
     expect(pages).toHaveLength(8);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);

@@ -31,11 +31,22 @@ async function sourcesServer(faults: Fault[]) {
       if (fault === "500-before-write") return sendJson(res, 500, errorDocument(500, "InternalServerError", "database unavailable"));
       const { attributes } = (JSON.parse(req.body) as { data: { attributes: SourceCreateAttributes } }).data;
       const taken = stored.find((s) => s.attributes.deployment.service_subdomains.includes(attributes.deployment.service_subdomains[0]!));
-      if (taken) return sendJson(res, 400, errorDocument(400, "ValidationError", "deployment.service_subdomains.0: is already used by another Source"));
+      if (taken)
+        return sendJson(
+          res,
+          400,
+          errorDocument(400, "ValidationError", "deployment.service_subdomains.0: is already used by another Source"),
+        );
       const source: Source = {
         id: sourceId(),
         type: "sources",
-        attributes: { name: attributes.name, enabled: true, deployment: returnedDeployment(attributes.deployment), deployment_status: "deploying", date_deployed: null },
+        attributes: {
+          name: attributes.name,
+          enabled: true,
+          deployment: returnedDeployment(attributes.deployment),
+          deployment_status: "deploying",
+          date_deployed: null,
+        },
       };
       stored.push(source);
       if (fault === "drop-after-write") return dropConnection(res);
@@ -69,7 +80,11 @@ describe("sources.create", () => {
     const body = JSON.parse(request.body) as { data: { type: string; id?: string; attributes: Record<string, unknown> } };
     expect(body.data.type).toBe("sources");
     expect(body.data.id).toBeUndefined();
-    expect(body.data.attributes).toMatchObject({ name: "Photos", enabled: true, deployment: { type: "webproxy", service_subdomains: ["photos", "pics"] } });
+    expect(body.data.attributes).toMatchObject({
+      name: "Photos",
+      enabled: true,
+      deployment: { type: "webproxy", service_subdomains: ["photos", "pics"] },
+    });
   });
 
   it("drops read-only attributes sent back from a GET", async () => {
@@ -90,7 +105,9 @@ describe("sources.create", () => {
       .create({ name: "Photos", deployment: { type: "webproxy", service_subdomains: ["photos"], cache_ttl_error: 0 } })
       .catch((e: unknown) => e)) as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect(error.issues.map(({ path, rule }) => ({ path, rule }))).toEqual([{ path: "deployment.cache_ttl_error", rule: "must be from 1 to 31536000 seconds" }]);
+    expect(error.issues.map(({ path, rule }) => ({ path, rule }))).toEqual([
+      { path: "deployment.cache_ttl_error", rule: "must be from 1 to 31536000 seconds" },
+    ]);
     expect(error.message).toBe("invalid Source attributes: deployment.cache_ttl_error: must be from 1 to 31536000 seconds");
     expect(server.requests).toHaveLength(0);
   });
@@ -161,7 +178,8 @@ describe("sources.create", () => {
     const stored = made.stored;
     let hide = true;
     const realFilter = stored.filter.bind(stored);
-    stored.filter = ((...args: Parameters<typeof realFilter>) => (hide ? ((hide = false), []) : realFilter(...args))) as typeof stored.filter;
+    stored.filter = ((...args: Parameters<typeof realFilter>) =>
+      hide ? ((hide = false), []) : realFilter(...args)) as typeof stored.filter;
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
     const source = await client.sources.create(ATTRIBUTES);
     expect(stored).toHaveLength(1);

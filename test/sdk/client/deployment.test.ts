@@ -2,7 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { isDeploymentSettled, type DeploymentState } from "@asset-delivery/sdk";
 
-const read = (deployment_status: DeploymentState["attributes"]["deployment_status"], date_deployed: number | null, enabled = true): DeploymentState => ({
+const read = (
+  deployment_status: DeploymentState["attributes"]["deployment_status"],
+  date_deployed: number | null,
+  enabled = true,
+): DeploymentState => ({
   attributes: { deployment_status, date_deployed, enabled },
 });
 const CHANGED_AT = 1_767_268_800_400; // ms; its second is 1_767_268_800

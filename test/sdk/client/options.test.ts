@@ -34,7 +34,10 @@ describe("createClient options", () => {
     [{ baseUrl: "http://x.test", apiKey: "k", timeoutMs: 0 }, "timeoutMs: must be > 0 milliseconds"],
     [{ baseUrl: "http://x.test", apiKey: "k", retry: { maxRetries: -1 } }, "retry.maxRetries: must be an integer >= 0"],
     [{ baseUrl: "http://x.test", apiKey: "k", retry: true }, "retry: must be false or { maxRetries, baseDelayMs, maxDelayMs }"],
-    [{ baseUrl: "http://x.test", apiKey: "k", pacing: { limits: { default: { limit: 0, intervalMs: 1 } } } }, "pacing.limits.default.limit: must be a positive integer"],
+    [
+      { baseUrl: "http://x.test", apiKey: "k", pacing: { limits: { default: { limit: 0, intervalMs: 1 } } } },
+      "pacing.limits.default.limit: must be a positive integer",
+    ],
     [{ baseUrl: "http://x.test", apiKey: "k", dispatcher: {} }, "dispatcher: must be an undici Dispatcher"],
     [{ baseUrl: "http://x.test", apiKey: "k", onRequest: "log" }, "onRequest: must be a function"],
     [{ baseUrl: "http://x.test", apiKey: "k", retries: 3 }, "retries: is not a field of this object"],

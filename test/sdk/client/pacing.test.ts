@@ -34,7 +34,10 @@ afterEach(async () => {
 });
 
 /** A server enforcing `limits` (default RATE_LIMITS) on the given clock's time. */
-async function limitedServer(clock: { now(): number; startedAt: number }, limits: typeof RATE_LIMITS | Record<EndpointClass, { limit: number; intervalMs: number }> = RATE_LIMITS) {
+async function limitedServer(
+  clock: { now(): number; startedAt: number },
+  limits: typeof RATE_LIMITS | Record<EndpointClass, { limit: number; intervalMs: number }> = RATE_LIMITS,
+) {
   const buckets = new Map<string, ServerBucket>();
   const refused: string[] = [];
   const source = sourceResource();
@@ -46,7 +49,11 @@ async function limitedServer(clock: { now(): number; startedAt: number }, limits
       refused.push(req.method);
       return sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "1" });
     }
-    return sendJson(res, req.method === "POST" ? 201 : 200, req.path === "/api/v1/sources" && req.method === "GET" ? page([source], 0, 20) : single(source));
+    return sendJson(
+      res,
+      req.method === "POST" ? 201 : 200,
+      req.path === "/api/v1/sources" && req.method === "GET" ? page([source], 0, 20) : single(source),
+    );
   });
   return { server, source, refused };
 }

@@ -30,7 +30,16 @@ describe("sources.list", () => {
     const s = await listServer(SOURCES);
     const result = await client(s).sources.list({ page: { number: 1, size: 3 } });
     expect(result.data.map((x) => x.attributes.name)).toEqual(["Source 3", "Source 4", "Source 5"]);
-    expect(result.pagination).toEqual({ currentPage: 1, hasNextPage: true, hasPreviousPage: true, nextPage: 2, pageSize: 3, previousPage: 0, totalPages: 3, totalRecords: 7 });
+    expect(result.pagination).toEqual({
+      currentPage: 1,
+      hasNextPage: true,
+      hasPreviousPage: true,
+      nextPage: 2,
+      pageSize: 3,
+      previousPage: 0,
+      totalPages: 3,
+      totalRecords: 7,
+    });
   });
 
   it("encodes filter, or, sort, fields and page as the API's parameters", async () => {
@@ -62,17 +71,31 @@ describe("sources.list", () => {
 
   it("rejects a bad query before sending, naming the parameter", async () => {
     const s = await listServer(SOURCES);
-    const bad = [{ page: { size: 0 } }, { page: { size: 101 } }, { page: { number: -1 } }, { sort: ["deployment.type"] }, { filter: { "deployment.type": "ftp" } }];
+    const bad = [
+      { page: { size: 0 } },
+      { page: { size: 101 } },
+      { page: { number: -1 } },
+      { sort: ["deployment.type"] },
+      { filter: { "deployment.type": "ftp" } },
+    ];
     for (const query of bad) {
-      const error = await client(s).sources.list(query as SourceListQuery).catch((e: unknown) => e);
+      const error = await client(s)
+        .sources.list(query as SourceListQuery)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestValidationError);
     }
     // The types refuse the same mistakes.
     // @ts-expect-error: sorting on a nested field
-    await expect(client(s).sources.list({ sort: ["deployment.type"] })).rejects.toThrow('sort: "deployment.type": sorting on nested fields is not supported');
+    await expect(client(s).sources.list({ sort: ["deployment.type"] })).rejects.toThrow(
+      'sort: "deployment.type": sorting on nested fields is not supported',
+    );
     // @ts-expect-error: not a source type
-    await expect(client(s).sources.list({ filter: { "deployment.type": "ftp" } })).rejects.toThrow("filter[deployment.type]: must be one of");
-    const error = (await client(s).sources.list({ page: { size: 0 } }).catch((e: unknown) => e)) as RequestValidationError;
+    await expect(client(s).sources.list({ filter: { "deployment.type": "ftp" } })).rejects.toThrow(
+      "filter[deployment.type]: must be one of",
+    );
+    const error = (await client(s)
+      .sources.list({ page: { size: 0 } })
+      .catch((e: unknown) => e)) as RequestValidationError;
     expect(error.message).toBe("invalid list query: page[size]: must be an integer from 1 to 100");
     expect(s.requests).toHaveLength(0);
   });
@@ -140,8 +163,10 @@ describe("sources.all", () => {
 
   it("refuses to collect without a cap", async () => {
     const s = await listServer(SOURCES);
-    // @ts-expect-error: the cap is required
-    const error = (await client(s).sources.all({}).catch((e: unknown) => e)) as RequestValidationError;
+    const error = (await client(s)
+      // @ts-expect-error: the cap is required
+      .sources.all({})
+      .catch((e: unknown) => e)) as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.message).toContain("max");
     await expect(client(s).sources.all(undefined, { max: 0 })).rejects.toThrow("max: must be >= 1");

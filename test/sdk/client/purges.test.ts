@@ -2,7 +2,13 @@
 // (one request, no retry), bad input refused before sending, and pacing to 10 per second under the
 // server's real limits (no 429 reaches the caller, none is even provoked).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, DEFAULT_DELIVERY_DOMAIN, NotFoundError, RequestValidationError, type AssetDeliveryClient } from "@asset-delivery/sdk";
+import {
+  createClient,
+  DEFAULT_DELIVERY_DOMAIN,
+  NotFoundError,
+  RequestValidationError,
+  type AssetDeliveryClient,
+} from "@asset-delivery/sdk";
 import { startTestServer, type TestServer } from "../../support/server";
 
 let server: TestServer;
@@ -31,7 +37,9 @@ describe("client.purges.create", () => {
   });
 
   it("purges a sub-image with its Source", async () => {
-    expect(await client.purges.create("https://marks.example.net/logo.png", { subImage: true, sourceId })).toMatchObject({ status: "accepted" });
+    expect(await client.purges.create("https://marks.example.net/logo.png", { subImage: true, sourceId })).toMatchObject({
+      status: "accepted",
+    });
   });
 
   it("refuses bad input before sending, naming the field", async () => {

@@ -25,16 +25,14 @@ async function fileServer(files: Record<string, string>) {
 }
 
 const reportOf = (server: TestServer, names: string[], type: Report["attributes"]["report_type"] = "credit_analytics_daily") =>
-  reportResource(names.map((n) => `${server.url}/files/${n}`), type);
+  reportResource(
+    names.map((n) => `${server.url}/files/${n}`),
+    type,
+  );
 
 const HEADER = CREDIT_ANALYTICS_COLUMNS.join(",");
-const creditLine = (id: string, name: string, total: string) => [
-  "2026-01-01",
-  id,
-  name,
-  total,
-  ...Array(CREDIT_ANALYTICS_COLUMNS.length - 4).fill("0.5"),
-].join(",");
+const creditLine = (id: string, name: string, total: string) =>
+  ["2026-01-01", id, name, total, ...Array(CREDIT_ANALYTICS_COLUMNS.length - 4).fill("0.5")].join(",");
 
 describe("reports.list and get", () => {
   it("lists with report filters and sorts", async () => {
@@ -42,7 +40,11 @@ describe("reports.list and get", () => {
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     const result = await client.reports.list({ filter: { report_type: "credit_analytics_mtd", completed: true }, sort: ["-period_end"] });
     expect(result.data[0]?.attributes.report_type).toBe("credit_analytics_daily");
-    expect(Object.fromEntries(server.requests[0]!.query)).toEqual({ "filter[report_type]": "credit_analytics_mtd", "filter[completed]": "true", sort: "-period_end" });
+    expect(Object.fromEntries(server.requests[0]!.query)).toEqual({
+      "filter[report_type]": "credit_analytics_mtd",
+      "filter[completed]": "true",
+      sort: "-period_end",
+    });
     expect((await client.reports.get("rep1")).type).toBe("reports");
   });
 });
@@ -68,7 +70,9 @@ describe("reports.downloadFile", () => {
     const server = await startTestServer((_, res) => res.writeHead(200).end(Buffer.from([0x1f, 0x8b, 1, 2, 3])));
     servers.push(server);
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    await expect(client.reports.downloadFile(`${server.url}/files/broken.csv.gz`)).rejects.toThrow(/^report file \/files\/broken.csv.gz: is not valid gzip/);
+    await expect(client.reports.downloadFile(`${server.url}/files/broken.csv.gz`)).rejects.toThrow(
+      /^report file \/files\/broken.csv.gz: is not valid gzip/,
+    );
   });
 
   it("refuses a gzip bomb once 64 MB are decompressed, naming the file and the limit", async () => {
@@ -80,7 +84,9 @@ describe("reports.downloadFile", () => {
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     const error = await client.reports.downloadFile(`${server.url}/files/bomb.csv.gz`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportFormatError);
-    expect((error as Error).message).toBe("report file /files/bomb.csv.gz: is larger than 64 MB decompressed; the API limits report files to 64 MB");
+    expect((error as Error).message).toBe(
+      "report file /files/bomb.csv.gz: is larger than 64 MB decompressed; the API limits report files to 64 MB",
+    );
   });
 });
 
@@ -88,7 +94,7 @@ describe("reports.rows", () => {
   it("joins split files, each with its header, with RFC 4180 quoting", async () => {
     const server = await fileServer({
       "part1.csv.gz": 'source_id,source_name\r\ns1,"Photos, main"\r\ns2,"Say ""hi"""\r\n',
-      "part2.csv.gz": "source_id,source_name\ns3,\"two\nlines\"\n",
+      "part2.csv.gz": 'source_id,source_name\ns3,"two\nlines"\n',
     });
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     const rows = await client.reports.rows(reportOf(server, ["part1.csv.gz", "part2.csv.gz"]));
@@ -110,8 +116,12 @@ describe("reports.rows", () => {
   it("refuses a file without a header or with a ragged row", async () => {
     const server = await fileServer({ "empty.csv.gz": "", "ragged.csv.gz": "a,b\n1,2,3\n" });
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    await expect(client.reports.rows(reportOf(server, ["empty.csv.gz"]))).rejects.toThrow("report file /files/empty.csv.gz: has no header row");
-    await expect(client.reports.rows(reportOf(server, ["ragged.csv.gz"]))).rejects.toThrow(/report file \/files\/ragged.csv.gz: is not valid CSV/);
+    await expect(client.reports.rows(reportOf(server, ["empty.csv.gz"]))).rejects.toThrow(
+      "report file /files/empty.csv.gz: has no header row",
+    );
+    await expect(client.reports.rows(reportOf(server, ["ragged.csv.gz"]))).rejects.toThrow(
+      /report file \/files\/ragged.csv.gz: is not valid CSV/,
+    );
   });
 
   it("accepts a file that was served already decoded", async () => {
@@ -136,7 +146,13 @@ describe("reports.creditRows", () => {
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     const rows = await client.reports.creditRows(reportOf(server, ["c1.csv.gz", "c2.csv.gz"]));
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ timestamp: "2026-01-01", source_id: "s1", source_name: "Photos", total_credits: 12.5, storage_credits: 0.5 });
+    expect(rows[0]).toMatchObject({
+      timestamp: "2026-01-01",
+      source_id: "s1",
+      source_name: "Photos",
+      total_credits: 12.5,
+      storage_credits: 0.5,
+    });
     expect(rows[1]).toMatchObject({ source_name: "", total_credits: 3 });
   });
 
@@ -146,7 +162,11 @@ describe("reports.creditRows", () => {
       "bad.csv.gz": `${HEADER}\n${creditLine("s1", "x", "lots")}\n`,
     });
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    await expect(client.reports.creditRows(reportOf(server, ["short.csv.gz"]))).rejects.toThrow(/lacks the credit columns total_credits, standard_renders_credits/);
-    await expect(client.reports.creditRows(reportOf(server, ["bad.csv.gz"]))).rejects.toThrow("report credit_analytics_daily_20260101: row 1: total_credits:");
+    await expect(client.reports.creditRows(reportOf(server, ["short.csv.gz"]))).rejects.toThrow(
+      /lacks the credit columns total_credits, standard_renders_credits/,
+    );
+    await expect(client.reports.creditRows(reportOf(server, ["bad.csv.gz"]))).rejects.toThrow(
+      "report credit_analytics_daily_20260101: row 1: total_credits:",
+    );
   });
 });

@@ -37,7 +37,12 @@ describe("shouldRetry", () => {
   });
 
   it("does not repeat a POST that may have been applied", () => {
-    for (const error of [serverError, afterSend, new TimeoutError("POST", "/x", "request", 10), new ConnectionError("POST", "/x", undefined, "EX")]) {
+    for (const error of [
+      serverError,
+      afterSend,
+      new TimeoutError("POST", "/x", "request", 10),
+      new ConnectionError("POST", "/x", undefined, "EX"),
+    ]) {
       expect(shouldRetry(error, { ...STATE, method: "POST" }, POLICY)).toEqual({ retry: false });
     }
   });
@@ -58,14 +63,22 @@ describe("shouldRetry", () => {
 
   it("retries 429 on any method after Retry-After, until the deadline", () => {
     const limited = apiError(RateLimitError, 429, "7");
-    expect(shouldRetry(limited, { ...STATE, method: "POST", failures: 99 }, POLICY)).toEqual({ retry: true, kind: "rate-limit", delayMs: 7_000 });
+    expect(shouldRetry(limited, { ...STATE, method: "POST", failures: 99 }, POLICY)).toEqual({
+      retry: true,
+      kind: "rate-limit",
+      delayMs: 7_000,
+    });
     expect(shouldRetry(limited, { ...STATE, elapsedMs: 113_000 }, POLICY)).toMatchObject({ retry: true });
     expect(shouldRetry(limited, { ...STATE, elapsedMs: 113_001 }, POLICY)).toEqual({ retry: false });
   });
 
   it("backs off exponentially with jitter when a 429 has no Retry-After", () => {
     const limited = apiError(RateLimitError, 429);
-    expect(shouldRetry(limited, { ...STATE, rateLimited: 2, random: 0 }, POLICY)).toEqual({ retry: true, kind: "rate-limit", delayMs: 1_000 });
+    expect(shouldRetry(limited, { ...STATE, rateLimited: 2, random: 0 }, POLICY)).toEqual({
+      retry: true,
+      kind: "rate-limit",
+      delayMs: 1_000,
+    });
   });
 
   it("computes jittered exponential backoff within [half, all] of the capped step", () => {
@@ -125,7 +138,9 @@ describe("retry layer", () => {
   });
 
   it("waits Retry-After seconds after a 429", async () => {
-    const { source, server } = await flakyServer(2, (_, res) => sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "3" }));
+    const { source, server } = await flakyServer(2, (_, res) =>
+      sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "3" }),
+    );
     const clock = new FakeClock();
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock, pacing: false });
     expect(await client.sources.get(source.id)).toEqual(source);
@@ -135,7 +150,9 @@ describe("retry layer", () => {
   it("waits until the Retry-After date after a 429", async () => {
     const clock = new FakeClock();
     const { source, server } = await flakyServer(1, (_, res) =>
-      sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": new Date(clock.now() + 10_000).toUTCString() }),
+      sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), {
+        "retry-after": new Date(clock.now() + 10_000).toUTCString(),
+      }),
     );
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock, pacing: false });
     expect(await client.sources.get(source.id)).toEqual(source);
@@ -145,7 +162,13 @@ describe("retry layer", () => {
   it("backs off after a 429 without Retry-After", async () => {
     const { source, server } = await flakyServer(3, (_, res) => sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down")));
     const clock = new FakeClock();
-    const client = createClient({ baseUrl: server.url, apiKey: "k", clock, pacing: false, retry: { baseDelayMs: 100, maxDelayMs: 10_000 } });
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      clock,
+      pacing: false,
+      retry: { baseDelayMs: 100, maxDelayMs: 10_000 },
+    });
     expect(await client.sources.get(source.id)).toEqual(source);
     expect(clock.sleeps).toHaveLength(3);
     clock.sleeps.forEach((ms, n) => {
@@ -155,14 +178,18 @@ describe("retry layer", () => {
   });
 
   it("retries a 429 on POST too (nothing was applied)", async () => {
-    const { server } = await flakyServer(1, (_, res) => sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "1" }));
+    const { server } = await flakyServer(1, (_, res) =>
+      sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "1" }),
+    );
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(), pacing: false });
     await client.sources.create({ name: "Photos", deployment: { type: "webproxy", service_subdomains: ["photos"] } });
     expect(server.requests.map((r) => r.method)).toEqual(["POST", "POST"]);
   });
 
   it("raises RateLimitError once rateLimitDeadlineMs has passed", async () => {
-    const { source, server } = await flakyServer(1_000, (_, res) => sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "20" }));
+    const { source, server } = await flakyServer(1_000, (_, res) =>
+      sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "20" }),
+    );
     const clock = new FakeClock();
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock, pacing: false, rateLimitDeadlineMs: 60_000 });
     const error = (await client.sources.get(source.id).catch((e: unknown) => e)) as RateLimitError;
@@ -175,13 +202,17 @@ describe("retry layer", () => {
   it("retries a refused connection for any method, then gives up with the ConnectionError", async () => {
     const clock = new FakeClock();
     const client = createClient({ baseUrl: await closedPort(), apiKey: "k", clock, retry: { maxRetries: 2 } });
-    const error = await client.sources.create({ name: "Photos", deployment: { type: "webproxy", service_subdomains: ["photos"] } }).catch((e: unknown) => e);
+    const error = await client.sources
+      .create({ name: "Photos", deployment: { type: "webproxy", service_subdomains: ["photos"] } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(clock.sleeps).toHaveLength(2);
   });
 
   it("does not retry at all with retry: false", async () => {
-    const { source, server } = await flakyServer(1, (_, res) => sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "1" }));
+    const { source, server } = await flakyServer(1, (_, res) =>
+      sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), { "retry-after": "1" }),
+    );
     const client = createClient({ baseUrl: server.url, apiKey: "k", retry: false });
     await expect(client.sources.get(source.id)).rejects.toBeInstanceOf(RateLimitError);
     expect(server.requests).toHaveLength(1);
@@ -190,7 +221,12 @@ describe("retry layer", () => {
   it("tells the hooks which attempt each request is", async () => {
     const { source, server } = await flakyServer(1, (_, res) => sendJson(res, 500, errorDocument(500, "InternalServerError", "boom")));
     const attempts: [number, number | undefined][] = [];
-    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(), onResponse: (i) => attempts.push([i.attempt, i.status]) });
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: "k",
+      clock: new FakeClock(),
+      onResponse: (i) => attempts.push([i.attempt, i.status]),
+    });
     await client.sources.get(source.id);
     expect(attempts).toEqual([
       [0, 500],

@@ -21,7 +21,9 @@ afterEach(async () => {
 describe("sources.get", () => {
   it("asks for selected fields and returns the partial Source", async () => {
     const source = sourceResource();
-    server = await startTestServer((_, res) => sendJson(res, 200, single({ ...source, attributes: { deployment: { default_params: { w: 100 } } } })));
+    server = await startTestServer((_, res) =>
+      sendJson(res, 200, single({ ...source, attributes: { deployment: { default_params: { w: 100 } } } })),
+    );
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     const partial = await client.sources.get(source.id, { fields: ["deployment.default_params"] });
     expect(partial.attributes.deployment?.default_params).toEqual({ w: 100 });
@@ -42,7 +44,18 @@ describe("sources.update", () => {
     const source = sourceResource();
     server = await startTestServer((_, res) => sendJson(res, 200, single(source)));
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    await client.sources.update(source.id, { name: "Renamed", deployment: { type: "s3_compatible", service_subdomains: ["photos"], access_key_id: "AK", bucket_name: "bucket", endpoint_url: "https://s3.example.com", region: "nyc3", storage_provider: "Wasabi" } });
+    await client.sources.update(source.id, {
+      name: "Renamed",
+      deployment: {
+        type: "s3_compatible",
+        service_subdomains: ["photos"],
+        access_key_id: "AK",
+        bucket_name: "bucket",
+        endpoint_url: "https://s3.example.com",
+        region: "nyc3",
+        storage_provider: "Wasabi",
+      },
+    });
     const request = server.requests[0]!;
     expect(request.method).toBe("PATCH");
     expect(request.path).toBe(`/api/v1/sources/${source.id}`);
@@ -55,8 +68,10 @@ describe("sources.update", () => {
   it("rejects a field of another type, naming it", async () => {
     server = await startTestServer((_, res) => sendJson(res, 500, {}));
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    // @ts-expect-error: s3_bucket is not a webproxy field
-    const error = (await client.sources.update("c".repeat(24), { deployment: { type: "webproxy", service_subdomains: ["x"], s3_bucket: "b" } }).catch((e: unknown) => e)) as RequestValidationError;
+    const error = (await client.sources
+      // @ts-expect-error: s3_bucket is not a webproxy field
+      .update("c".repeat(24), { deployment: { type: "webproxy", service_subdomains: ["x"], s3_bucket: "b" } })
+      .catch((e: unknown) => e)) as RequestValidationError;
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error.issues.map((i) => `${i.path}: ${i.rule}`)).toEqual(["deployment.s3_bucket: is not a field of this object"]);
     expect(server.requests).toHaveLength(0);
@@ -65,10 +80,14 @@ describe("sources.update", () => {
 
 describe("sources.findBySubdomain", () => {
   it("checks the exact label among substring matches, case-insensitively, across pages", async () => {
-    const near = Array.from({ length: 100 }, (_, i) => sourceResource({ deployment: { ...WEBFOLDER, service_subdomains: [`photos${i}`] } }));
+    const near = Array.from({ length: 100 }, (_, i) =>
+      sourceResource({ deployment: { ...WEBFOLDER, service_subdomains: [`photos${i}`] } }),
+    );
     const wanted = sourceResource({ deployment: { ...WEBFOLDER, service_subdomains: ["cdn", "Photos"] } });
     const all = [...near, wanted];
-    server = await startTestServer((req, res) => sendJson(res, 200, page(all, Number(req.query.get("page[number]")), Number(req.query.get("page[size]")))));
+    server = await startTestServer((req, res) =>
+      sendJson(res, 200, page(all, Number(req.query.get("page[number]")), Number(req.query.get("page[size]")))),
+    );
     const client = createClient({ baseUrl: server.url, apiKey: "k", pacing: false });
     expect(await client.sources.findBySubdomain("photos")).toEqual(wanted);
     expect(server.requests.map((r) => r.query.get("filter[deployment.service_subdomains]"))).toEqual(["photos", "photos"]);
@@ -85,7 +104,9 @@ describe("sources.findBySubdomain", () => {
   it("rejects something that is not a subdomain label", async () => {
     server = await startTestServer((_, res) => sendJson(res, 200, page([], 0, 100)));
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    await expect(client.sources.findBySubdomain("photos.example.com")).rejects.toThrow(/^invalid findBySubdomain argument: label: must be a single subdomain label/);
+    await expect(client.sources.findBySubdomain("photos.example.com")).rejects.toThrow(
+      /^invalid findBySubdomain argument: label: must be a single subdomain label/,
+    );
   });
 });
 
@@ -134,9 +155,13 @@ describe("sources.waitForDeployment", () => {
     const changedAt = Date.UTC(2026, 0, 1, 12);
     const { source, server } = await statusServer(["deployed"]);
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(changedAt) });
-    const error = (await client.sources.waitForDeployment(source.id, { changedAt, timeoutMs: 3_000 }).catch((e: unknown) => e)) as DeploymentTimeoutError;
+    const error = (await client.sources
+      .waitForDeployment(source.id, { changedAt, timeoutMs: 3_000 })
+      .catch((e: unknown) => e)) as DeploymentTimeoutError;
     expect(error).toBeInstanceOf(DeploymentTimeoutError);
-    expect(error.message).toBe(`Source ${source.id} is still "deployed" only by a deployment older than the change after waiting 3000 ms for it to be deployed`);
+    expect(error.message).toBe(
+      `Source ${source.id} is still "deployed" only by a deployment older than the change after waiting 3000 ms for it to be deployed`,
+    );
   });
 
   it("accepts disabled for a disabled Source", async () => {
@@ -149,7 +174,9 @@ describe("sources.waitForDeployment", () => {
     const { source, server } = await statusServer(["deploying"]);
     const clock = new FakeClock();
     const client = createClient({ baseUrl: server.url, apiKey: "k", clock });
-    const error = (await client.sources.waitForDeployment(source.id, { timeoutMs: 10_000, intervalMs: 1_000 }).catch((e: unknown) => e)) as DeploymentTimeoutError;
+    const error = (await client.sources
+      .waitForDeployment(source.id, { timeoutMs: 10_000, intervalMs: 1_000 })
+      .catch((e: unknown) => e)) as DeploymentTimeoutError;
     expect(error).toBeInstanceOf(DeploymentTimeoutError);
     expect(error.message).toBe(`Source ${source.id} is still "deploying" after waiting 10000 ms for it to be deployed`);
     expect(server.requests).toHaveLength(11);
@@ -164,6 +191,8 @@ describe("sources.waitForDeployment", () => {
   it("rejects bad wait options", async () => {
     const { source, server } = await statusServer(["deployed"]);
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
-    await expect(client.sources.waitForDeployment(source.id, { intervalMs: 0 })).rejects.toThrow("waitForDeployment options: intervalMs: must be > 0");
+    await expect(client.sources.waitForDeployment(source.id, { intervalMs: 0 })).rejects.toThrow(
+      "waitForDeployment options: intervalMs: must be > 0",
+    );
   });
 });

@@ -149,7 +149,10 @@ describe("request core", () => {
 
   it("raises ResponseValidationError naming the field of a response that breaks the schema", async () => {
     const source = sourceResource();
-    const broken = { ...source, attributes: { ...source.attributes, deployment: { ...source.attributes.deployment, cache_ttl_error: "300" } } };
+    const broken = {
+      ...source,
+      attributes: { ...source.attributes, deployment: { ...source.attributes.deployment, cache_ttl_error: "300" } },
+    };
     server = await startTestServer((_, res) => sendJson(res, 200, single(broken)));
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY });
     const error = (await client.sources.get(source.id).catch((e: unknown) => e)) as ResponseValidationError;
@@ -182,9 +185,16 @@ describe("request core", () => {
     server = await startTestServer((_, res) => sendJson(res, 200, single(source)));
     const requests: RequestInfo[] = [];
     const responses: ResponseInfo[] = [];
-    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, onRequest: (i) => requests.push(i), onResponse: (i) => responses.push(i) });
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      onRequest: (i) => requests.push(i),
+      onResponse: (i) => responses.push(i),
+    });
     await client.sources.get(source.id, { fields: ["name"] });
-    expect(requests).toEqual([{ method: "GET", path: `/api/v1/sources/${source.id}?fields%5Bsources%5D=name`, endpointClass: "default", attempt: 0 }]);
+    expect(requests).toEqual([
+      { method: "GET", path: `/api/v1/sources/${source.id}?fields%5Bsources%5D=name`, endpointClass: "default", attempt: 0 },
+    ]);
     expect(responses).toHaveLength(1);
     expect(responses[0]).toMatchObject({ method: "GET", status: 200, endpointClass: "default", attempt: 0 });
     expect(responses[0]!.durationMs).toBeGreaterThanOrEqual(0);

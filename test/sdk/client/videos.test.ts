@@ -1,6 +1,13 @@
 // Video generation: plain JSON create, and the reference polling routine in both status vocabularies.
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, PermissionError, type RequestValidationError, VideoJobFailedError, VideoJobTimeoutError, type VideoJob } from "@asset-delivery/sdk";
+import {
+  createClient,
+  PermissionError,
+  type RequestValidationError,
+  VideoJobFailedError,
+  VideoJobTimeoutError,
+  type VideoJob,
+} from "@asset-delivery/sdk";
 import { errorDocument, videoJob } from "../../support/api-documents";
 import { FakeClock } from "../../support/fake-clock";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server";
@@ -39,8 +46,10 @@ describe("videos.create", () => {
   it("rejects a request without a prompt or with an unknown model", async () => {
     const s = await jobServer([]);
     const client = createClient({ baseUrl: s.url, apiKey: "k" });
-    // @ts-expect-error: prompt is required
-    const error = (await client.videos.create({ url: REQUEST.url, model: "veo2", duration: 5 }).catch((e: unknown) => e)) as RequestValidationError;
+    const error = (await client.videos
+      // @ts-expect-error: prompt is required
+      .create({ url: REQUEST.url, model: "veo2", duration: 5 })
+      .catch((e: unknown) => e)) as RequestValidationError;
     expect(error.issues.map((i) => `${i.path}: ${i.rule}`)).toEqual(["prompt: is required"]);
     // @ts-expect-error: not a model
     await expect(client.videos.create({ ...REQUEST, model: "sora" })).rejects.toThrow("model: must be one of klingai, veo2, veo3");
@@ -48,7 +57,9 @@ describe("videos.create", () => {
   });
 
   it("raises PermissionError when image-to-video is not enabled", async () => {
-    server = await startTestServer((_, res) => sendJson(res, 403, errorDocument(403, "Forbidden", "image-to-video is not enabled for this source")));
+    server = await startTestServer((_, res) =>
+      sendJson(res, 403, errorDocument(403, "Forbidden", "image-to-video is not enabled for this source")),
+    );
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     await expect(client.videos.create(REQUEST)).rejects.toBeInstanceOf(PermissionError);
   });
@@ -67,14 +78,19 @@ describe("videos.waitForResult", () => {
   });
 
   it("understands the other vocabulary: pending, processing, completed", async () => {
-    const completed = { data: { ...ready.data, attributes: { ...ready.data.attributes, status: "completed" as VideoJob["attributes"]["status"] } } };
+    const completed = {
+      data: { ...ready.data, attributes: { ...ready.data.attributes, status: "completed" as VideoJob["attributes"]["status"] } },
+    };
     const s = await jobServer([videoJob("pending"), videoJob("processing"), completed]);
     const client = createClient({ baseUrl: s.url, apiKey: "k", clock: new FakeClock(), pacing: false });
     expect(await client.videos.waitForResult("job1")).toBe("https://cdn.example.com/v.mp4");
   });
 
   it.each(["errored", "failed"] as const)("raises VideoJobFailedError with the job's code and message when %s", async (status) => {
-    const s = await jobServer([videoJob("preparing"), videoJob(status, { updated_at: 1, error: { code: 4201, message: "source image too small" } })]);
+    const s = await jobServer([
+      videoJob("preparing"),
+      videoJob(status, { updated_at: 1, error: { code: 4201, message: "source image too small" } }),
+    ]);
     const client = createClient({ baseUrl: s.url, apiKey: "k", clock: new FakeClock(), pacing: false });
     const error = (await client.videos.waitForResult("job1").catch((e: unknown) => e)) as VideoJobFailedError;
     expect(error).toBeInstanceOf(VideoJobFailedError);
@@ -100,7 +116,9 @@ describe("videos.waitForResult", () => {
     const client = createClient({ baseUrl: s.url, apiKey: "k", clock, pacing: false });
     await expect(client.videos.waitForResult("job1", { intervalMs: 100, maxAttempts: 3 })).rejects.toBeInstanceOf(VideoJobTimeoutError);
     expect(clock.sleeps).toEqual([100, 100]);
-    await expect(client.videos.waitForResult("job1", { maxAttempts: 0 })).rejects.toThrow("waitForResult options: maxAttempts: must be >= 1");
+    await expect(client.videos.waitForResult("job1", { maxAttempts: 0 })).rejects.toThrow(
+      "waitForResult options: maxAttempts: must be >= 1",
+    );
   });
 
   it("names result.url when a ready job lacks it", async () => {

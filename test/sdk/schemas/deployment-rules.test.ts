@@ -5,7 +5,11 @@ import { MAX_TTL_SECONDS, sourceCreateAttributesSchema, type DeploymentInput } f
 import { issuesOf } from "../../support/schema-issues";
 
 const WEBPROXY: DeploymentInput = { type: "webproxy", service_subdomains: ["photos"] };
-const WEBFOLDER: DeploymentInput = { type: "webfolder", service_subdomains: ["photos"], webfolder_base_url: "https://origin.example.com/img/" };
+const WEBFOLDER: DeploymentInput = {
+  type: "webfolder",
+  service_subdomains: ["photos"],
+  webfolder_base_url: "https://origin.example.com/img/",
+};
 
 /** Issues of a create request whose deployment is `base` plus `fields`. */
 function deploymentIssues(fields: Record<string, unknown>, base: object = WEBPROXY): string[] {
@@ -41,17 +45,28 @@ describe("enums", () => {
     expect(deploymentIssues({ cache_ttl_behavior: "always" })).toEqual([
       "deployment.cache_ttl_behavior: must be one of respect_origin, override_origin, enforce_minimum",
     ]);
-    for (const value of ["respect_origin", "override_origin", "enforce_minimum"]) expect(deploymentIssues({ cache_ttl_behavior: value })).toEqual([]);
+    for (const value of ["respect_origin", "override_origin", "enforce_minimum"])
+      expect(deploymentIssues({ cache_ttl_behavior: value })).toEqual([]);
     expect(parsedDeployment(WEBPROXY).cache_ttl_behavior).toBe("respect_origin");
   });
 
   it("type: one of the six Source types", () => {
-    expect(deploymentIssues({ type: "ftp" })).toEqual(["deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible"]);
-    expect(deploymentIssues({ type: undefined })).toEqual(["deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible"]);
+    expect(deploymentIssues({ type: "ftp" })).toEqual([
+      "deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible",
+    ]);
+    expect(deploymentIssues({ type: undefined })).toEqual([
+      "deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible",
+    ]);
   });
 
   it("azure_service_type: blob or file", () => {
-    const azure = { type: "azure", service_subdomains: ["a"], azure_account: "acct1", azure_bucket: "images", azure_sas_string: "sv=2024&sig=abc" };
+    const azure = {
+      type: "azure",
+      service_subdomains: ["a"],
+      azure_account: "acct1",
+      azure_bucket: "images",
+      azure_sas_string: "sv=2024&sig=abc",
+    };
     expect(deploymentIssues({ azure_service_type: "queue" }, azure)).toEqual(["deployment.azure_service_type: must be one of blob, file"]);
     expect(deploymentIssues({ azure_service_type: "file" }, azure)).toEqual([]);
   });
@@ -69,8 +84,12 @@ describe("names", () => {
   it("service_subdomains: at least one, each a single label, unique", () => {
     expect(deploymentIssues({ service_subdomains: [] })).toEqual(["deployment.service_subdomains: must name at least one subdomain"]);
     expect(deploymentIssues({ service_subdomains: undefined })).toEqual(["deployment.service_subdomains: is required"]);
-    expect(deploymentIssues({ service_subdomains: ["photos.example.com"] })[0]).toMatch(/^deployment\.service_subdomains\.0: must be a single subdomain label/);
-    expect(deploymentIssues({ service_subdomains: ["-photos"] })[0]).toMatch(/^deployment\.service_subdomains\.0: must be a single subdomain label/);
+    expect(deploymentIssues({ service_subdomains: ["photos.example.com"] })[0]).toMatch(
+      /^deployment\.service_subdomains\.0: must be a single subdomain label/,
+    );
+    expect(deploymentIssues({ service_subdomains: ["-photos"] })[0]).toMatch(
+      /^deployment\.service_subdomains\.0: must be a single subdomain label/,
+    );
     expect(deploymentIssues({ service_subdomains: ["a".repeat(64)] })[0]).toMatch(/^deployment\.service_subdomains\.0:/);
     expect(deploymentIssues({ service_subdomains: ["photos", "PHOTOS"] })).toEqual([
       'deployment.service_subdomains.1: must not repeat "PHOTOS" (names are compared case-insensitively)',
@@ -80,8 +99,12 @@ describe("names", () => {
 
   it("custom_domains: valid domain names, unique, default []", () => {
     expect(deploymentIssues({ custom_domains: ["localhost"] })[0]).toMatch(/^deployment\.custom_domains\.0: must be a valid domain name/);
-    expect(deploymentIssues({ custom_domains: ["images.example.123"] })[0]).toMatch(/^deployment\.custom_domains\.0: must be a valid domain name/);
-    expect(deploymentIssues({ custom_domains: ["bad_label.example.com"] })[0]).toMatch(/^deployment\.custom_domains\.0: must be a valid domain name/);
+    expect(deploymentIssues({ custom_domains: ["images.example.123"] })[0]).toMatch(
+      /^deployment\.custom_domains\.0: must be a valid domain name/,
+    );
+    expect(deploymentIssues({ custom_domains: ["bad_label.example.com"] })[0]).toMatch(
+      /^deployment\.custom_domains\.0: must be a valid domain name/,
+    );
     expect(deploymentIssues({ custom_domains: ["img.example.com", "IMG.example.com"] })).toEqual([
       'deployment.custom_domains.1: must not repeat "IMG.example.com" (names are compared case-insensitively)',
     ]);
@@ -113,7 +136,12 @@ describe("URLs", () => {
     for (const url of ["http://231.253.223.6*", "https://bücher.example/", "http://[::1]/images/"]) {
       expect(deploymentIssues({ webfolder_base_url: url }, WEBFOLDER), url).toEqual([rule]);
     }
-    for (const url of ["http://127.0.0.1:65535/a.png", "https://xn--bcher-kva.example/", "https://a.example?x=1", "https://a.example/%C3%BC"]) {
+    for (const url of [
+      "http://127.0.0.1:65535/a.png",
+      "https://xn--bcher-kva.example/",
+      "https://a.example?x=1",
+      "https://a.example/%C3%BC",
+    ]) {
       expect(deploymentIssues({ webfolder_base_url: url }, WEBFOLDER), url).toEqual([]);
     }
   });
@@ -130,7 +158,9 @@ describe("origin authentication of the web types", () => {
   it.each(["request_handshake", "request_signing_key"])("%s: exactly 32 latin-1 characters", (name) => {
     expect(deploymentIssues({ [name]: "a".repeat(31) })).toEqual([`deployment.${name}: must be exactly 32 characters long`]);
     expect(deploymentIssues({ [name]: "a".repeat(33) })).toEqual([`deployment.${name}: must be exactly 32 characters long`]);
-    expect(deploymentIssues({ [name]: "€".repeat(32) })).toEqual([`deployment.${name}: must contain only latin-1 characters (U+0000 to U+00FF)`]);
+    expect(deploymentIssues({ [name]: "€".repeat(32) })).toEqual([
+      `deployment.${name}: must contain only latin-1 characters (U+0000 to U+00FF)`,
+    ]);
     expect(deploymentIssues({ [name]: "é".repeat(32) })).toEqual([]);
     expect(deploymentIssues({ [name]: "0123456789abcdef0123456789ABCDEF" }, WEBFOLDER)).toEqual([]);
   });
@@ -144,15 +174,29 @@ describe("robots.txt", () => {
 
   it("the other types also accept origin", () => {
     expect(deploymentIssues({ "robots.txt": "origin" }, WEBFOLDER)).toEqual([]);
-    expect(deploymentIssues({ "robots.txt": "everything" }, WEBFOLDER)).toEqual(["deployment.robots.txt: must be one of origin, allow-all, disallow-all"]);
+    expect(deploymentIssues({ "robots.txt": "everything" }, WEBFOLDER)).toEqual([
+      "deployment.robots.txt: must be one of origin, allow-all, disallow-all",
+    ]);
   });
 });
 
 describe("s3_compatible storage_provider", () => {
-  const base = { type: "s3_compatible", service_subdomains: ["a"], access_key_id: "AK", bucket_name: "bucket", endpoint_url: "https://nyc3.example.com", region: "nyc3", secret_key: "SK" };
+  const base = {
+    type: "s3_compatible",
+    service_subdomains: ["a"],
+    access_key_id: "AK",
+    bucket_name: "bucket",
+    endpoint_url: "https://nyc3.example.com",
+    region: "nyc3",
+    secret_key: "SK",
+  };
   it("is one of DigitalOcean, Wasabi, Linode", () => {
-    expect(deploymentIssues({ storage_provider: "Backblaze" }, base)).toEqual(["deployment.storage_provider: must be one of DigitalOcean, Wasabi, Linode"]);
-    expect(deploymentIssues({ storage_provider: "digitalocean" }, base)).toEqual(["deployment.storage_provider: must be one of DigitalOcean, Wasabi, Linode"]);
+    expect(deploymentIssues({ storage_provider: "Backblaze" }, base)).toEqual([
+      "deployment.storage_provider: must be one of DigitalOcean, Wasabi, Linode",
+    ]);
+    expect(deploymentIssues({ storage_provider: "digitalocean" }, base)).toEqual([
+      "deployment.storage_provider: must be one of DigitalOcean, Wasabi, Linode",
+    ]);
     for (const provider of ["DigitalOcean", "Wasabi", "Linode"]) expect(deploymentIssues({ storage_provider: provider }, base)).toEqual([]);
   });
 });
@@ -160,8 +204,12 @@ describe("s3_compatible storage_provider", () => {
 describe("default_params", () => {
   it("keys must be rendering parameters; values strings, numbers or booleans", () => {
     expect(deploymentIssues({ default_params: { w: 400, fit: "crop", auto: "format,compress" } })).toEqual([]);
-    expect(deploymentIssues({ default_params: { resize: 400 } })).toEqual(['deployment.default_params.resize: "resize" is not a rendering parameter of the URL API']);
-    expect(deploymentIssues({ default_params: { W: 400 } })).toEqual(['deployment.default_params.W: "W" is not a rendering parameter of the URL API']);
+    expect(deploymentIssues({ default_params: { resize: 400 } })).toEqual([
+      'deployment.default_params.resize: "resize" is not a rendering parameter of the URL API',
+    ]);
+    expect(deploymentIssues({ default_params: { W: 400 } })).toEqual([
+      'deployment.default_params.W: "W" is not a rendering parameter of the URL API',
+    ]);
     expect(deploymentIssues({ default_params: { w: { value: 1 } } })).toEqual([
       "deployment.default_params.w: must be a string, number or boolean (the value as it would appear in a rendering URL)",
     ]);

@@ -1,6 +1,15 @@
 // List parameters (spec 4.1): the one encoding the client writes and the server parses.
 import { describe, expect, it } from "vitest";
-import { encodeListQuery, MAX_PAGE_NUMBER, MAX_PAGE_SIZE, paginationFor, parseListQuery, reportListSpec, selectFields, sourceListSpec } from "@asset-delivery/sdk";
+import {
+  encodeListQuery,
+  MAX_PAGE_NUMBER,
+  MAX_PAGE_SIZE,
+  paginationFor,
+  parseListQuery,
+  reportListSpec,
+  selectFields,
+  sourceListSpec,
+} from "@asset-delivery/sdk";
 
 const parse = (params: Record<string, string>) => parseListQuery(sourceListSpec, params);
 
@@ -25,7 +34,12 @@ describe("encodeListQuery", () => {
 
 describe("parseListQuery", () => {
   it("round-trips what the client encodes", () => {
-    const params = encodeListQuery(sourceListSpec, { filter: { enabled: true }, or: { name: "a", "deployment.service_subdomains": "b" }, sort: ["-date_deployed"], page: { number: 1, size: 5 } });
+    const params = encodeListQuery(sourceListSpec, {
+      filter: { enabled: true },
+      or: { name: "a", "deployment.service_subdomains": "b" },
+      sort: ["-date_deployed"],
+      page: { number: 1, size: 5 },
+    });
     const parsed = parse(Object.fromEntries(params));
     expect(parsed).toEqual({
       ok: true,
@@ -47,14 +61,21 @@ describe("parseListQuery", () => {
   });
 
   it("ignores unknown filters and keeps fields as given (unknown names are ignored later)", () => {
-    expect(parse({ "filter[colour]": "red", "fields[sources]": "name, nothing" })).toMatchObject({ ok: true, query: { all: [], fields: ["name", "nothing"] } });
+    expect(parse({ "filter[colour]": "red", "fields[sources]": "name, nothing" })).toMatchObject({
+      ok: true,
+      query: { all: [], fields: ["name", "nothing"] },
+    });
   });
 
   it.each([
     [{ "page[size]": "0" }, "page[size]", `must be an integer from 1 to ${MAX_PAGE_SIZE}`],
     [{ "page[size]": String(MAX_PAGE_SIZE + 1) }, "page[size]", `must be an integer from 1 to ${MAX_PAGE_SIZE}`],
     [{ "page[number]": "-1" }, "page[number]", `must be an integer from 0 to ${MAX_PAGE_NUMBER} (pages are zero-indexed)`],
-    [{ "page[number]": "99999999999999999999" }, "page[number]", `must be an integer from 0 to ${MAX_PAGE_NUMBER} (pages are zero-indexed)`],
+    [
+      { "page[number]": "99999999999999999999" },
+      "page[number]",
+      `must be an integer from 0 to ${MAX_PAGE_NUMBER} (pages are zero-indexed)`,
+    ],
     [{ sort: "deployment.type" }, "sort", '"deployment.type": sorting on nested fields is not supported'],
     [{ sort: "-secure_url_token" }, "sort", '"secure_url_token" is not sortable; sort by date_deployed, enabled, name'],
     [{ "filter[enabled]": "yes" }, "filter[enabled]", "must be true or false"],
@@ -65,14 +86,25 @@ describe("parseListQuery", () => {
 
   it("accepts every listed sort and both directions", () => {
     expect(parse({ sort: "date_deployed,-enabled,name" })).toMatchObject({ ok: true });
-    expect(parseListQuery(reportListSpec, { sort: "-period_end,report_key", "filter[report_type]": "mild_errors" })).toMatchObject({ ok: true });
+    expect(parseListQuery(reportListSpec, { sort: "-period_end,report_key", "filter[report_type]": "mild_errors" })).toMatchObject({
+      ok: true,
+    });
     expect(parseListQuery(reportListSpec, { "filter[report_type]": "daily" })).toMatchObject({ ok: false });
   });
 });
 
 describe("paginationFor and selectFields", () => {
   it("describes a middle page and the last one", () => {
-    expect(paginationFor({ number: 1, size: 3 }, 7)).toEqual({ currentPage: 1, hasNextPage: true, hasPreviousPage: true, nextPage: 2, pageSize: 3, previousPage: 0, totalPages: 3, totalRecords: 7 });
+    expect(paginationFor({ number: 1, size: 3 }, 7)).toEqual({
+      currentPage: 1,
+      hasNextPage: true,
+      hasPreviousPage: true,
+      nextPage: 2,
+      pageSize: 3,
+      previousPage: 0,
+      totalPages: 3,
+      totalRecords: 7,
+    });
     expect(paginationFor({ number: 2, size: 3 }, 7)).toMatchObject({ hasNextPage: false, nextPage: 2 });
   });
 

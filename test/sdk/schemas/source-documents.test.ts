@@ -20,10 +20,26 @@ import { issuesOf } from "../../support/schema-issues";
 const COMPLETE: Record<SourceType, Record<string, unknown>> = {
   s3: { type: "s3", service_subdomains: ["a"], s3_access_key: "AKIA1", s3_bucket: "images", s3_secret_key: "secret1" },
   gcs: { type: "gcs", service_subdomains: ["a"], gcs_access_key: "GOOG1", gcs_bucket: "images", gcs_secret_key: "secret1" },
-  azure: { type: "azure", service_subdomains: ["a"], azure_account: "acct1", azure_bucket: "images", azure_sas_string: "sv=1&sig=2", azure_service_type: "blob" },
+  azure: {
+    type: "azure",
+    service_subdomains: ["a"],
+    azure_account: "acct1",
+    azure_bucket: "images",
+    azure_sas_string: "sv=1&sig=2",
+    azure_service_type: "blob",
+  },
   webfolder: { type: "webfolder", service_subdomains: ["a"], webfolder_base_url: "https://origin.example.com/" },
   webproxy: { type: "webproxy", service_subdomains: ["a"] },
-  s3_compatible: { type: "s3_compatible", service_subdomains: ["a"], access_key_id: "AK", bucket_name: "images", endpoint_url: "https://e.example.com", region: "nyc3", secret_key: "SK", storage_provider: "Linode" },
+  s3_compatible: {
+    type: "s3_compatible",
+    service_subdomains: ["a"],
+    access_key_id: "AK",
+    bucket_name: "images",
+    endpoint_url: "https://e.example.com",
+    region: "nyc3",
+    secret_key: "SK",
+    storage_provider: "Linode",
+  },
 };
 
 /** The fields each type requires at creation besides type and service_subdomains (spec 2.3, `*`). */
@@ -58,7 +74,9 @@ describe("required fields per type", () => {
 describe("unknown and foreign fields", () => {
   it("rejects a field of another type, naming it", () => {
     expect(create({ ...COMPLETE.webproxy, s3_bucket: "images" })).toEqual(["deployment.s3_bucket: is not a field of this object"]);
-    expect(create({ ...COMPLETE.s3, webfolder_base_url: "https://x.example.com" })).toEqual(["deployment.webfolder_base_url: is not a field of this object"]);
+    expect(create({ ...COMPLETE.s3, webfolder_base_url: "https://x.example.com" })).toEqual([
+      "deployment.webfolder_base_url: is not a field of this object",
+    ]);
   });
 
   it("rejects unknown attributes and deployment fields", () => {

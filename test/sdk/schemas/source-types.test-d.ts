@@ -21,8 +21,15 @@ describe("deployment input types", () => {
     expectTypeOf(webproxy).toMatchTypeOf<DeploymentInput>();
     // @ts-expect-error: s3_bucket belongs to s3
     const mixed: DeploymentInput = { type: "webproxy", service_subdomains: ["a"], s3_bucket: "images" };
-    // @ts-expect-error: webfolder_base_url belongs to webfolder
-    const mixed2: DeploymentInputOf<"s3"> = { type: "s3", service_subdomains: ["a"], s3_access_key: "k", s3_bucket: "b", s3_secret_key: "s", webfolder_base_url: "https://x" };
+    const mixed2: DeploymentInputOf<"s3"> = {
+      type: "s3",
+      service_subdomains: ["a"],
+      s3_access_key: "k",
+      s3_bucket: "b",
+      s3_secret_key: "s",
+      // @ts-expect-error: webfolder_base_url belongs to webfolder
+      webfolder_base_url: "https://x",
+    };
     void mixed;
     void mixed2;
   });

@@ -16,18 +16,20 @@ export const IMAGE_ANALYTICS_COLUMNS = [
 ] as const;
 
 export function imageAnalyticsTable(input: ReportInput): Table {
-  const rows = input.usage.perImage(input.from, input.date).map((image) => [
-    input.date,
-    image.sourceId,
-    sourceNameOf(input, image.sourceId),
-    image.originImage,
-    String(image.requests),
-    String(image.bytes),
-    String(image.cacheHits),
-    String(image.requests - image.cacheHits),
-    String(image.clientErrors),
-    String(image.serverErrors),
-    averageMs(image),
-  ]);
+  const rows = input.usage
+    .perImage(input.from, input.date)
+    .map((image) => [
+      input.date,
+      image.sourceId,
+      sourceNameOf(input, image.sourceId),
+      image.originImage,
+      String(image.requests),
+      String(image.bytes),
+      String(image.cacheHits),
+      String(image.requests - image.cacheHits),
+      String(image.clientErrors),
+      String(image.serverErrors),
+      averageMs(image),
+    ]);
   return { columns: IMAGE_ANALYTICS_COLUMNS, rows };
 }

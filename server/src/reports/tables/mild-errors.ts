@@ -15,17 +15,19 @@ export const MILD_ERROR_COLUMNS = [
 ] as const;
 
 export function mildErrorsTable(input: ReportInput): Table {
-  const rows = input.usage.clientErrorsOf(input.date).map((group) => [
-    input.date,
-    group.sourceId,
-    sourceNameOf(input, group.sourceId),
-    group.originImage,
-    String(group.status),
-    String(group.requests),
-    new Date(group.firstSeenMs).toISOString(),
-    new Date(group.lastSeenMs).toISOString(),
-    group.lastReferer,
-    group.lastUserAgent,
-  ]);
+  const rows = input.usage
+    .clientErrorsOf(input.date)
+    .map((group) => [
+      input.date,
+      group.sourceId,
+      sourceNameOf(input, group.sourceId),
+      group.originImage,
+      String(group.status),
+      String(group.requests),
+      new Date(group.firstSeenMs).toISOString(),
+      new Date(group.lastSeenMs).toISOString(),
+      group.lastReferer,
+      group.lastUserAgent,
+    ]);
   return { columns: MILD_ERROR_COLUMNS, rows };
 }

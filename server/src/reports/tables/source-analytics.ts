@@ -16,18 +16,20 @@ export const SOURCE_ANALYTICS_COLUMNS = [
 ] as const;
 
 export function sourceAnalyticsTable(input: ReportInput): Table {
-  const rows = input.usage.perSource(input.from, input.date).map((source) => [
-    input.date,
-    source.sourceId,
-    sourceNameOf(input, source.sourceId),
-    String(source.requests),
-    String(source.originImages),
-    String(source.bytes),
-    (source.cacheHits / source.requests).toFixed(4),
-    averageMs(source),
-    String(source.renders),
-    String(source.clientErrors),
-    String(source.serverErrors),
-  ]);
+  const rows = input.usage
+    .perSource(input.from, input.date)
+    .map((source) => [
+      input.date,
+      source.sourceId,
+      sourceNameOf(input, source.sourceId),
+      String(source.requests),
+      String(source.originImages),
+      String(source.bytes),
+      (source.cacheHits / source.requests).toFixed(4),
+      averageMs(source),
+      String(source.renders),
+      String(source.clientErrors),
+      String(source.serverErrors),
+    ]);
   return { columns: SOURCE_ANALYTICS_COLUMNS, rows };
 }
