@@ -1,6 +1,7 @@
 // What every CLI command shares: its shape, usage errors, and the settings read from flags or
 // environment variables (a flag wins over the variable, the variable over the default).
 import * as path from "node:path";
+import { domainNameSchema } from "@asset-delivery/sdk";
 
 export interface Command {
   /** One line for the command list. */
@@ -47,6 +48,14 @@ export function fractionSetting(value: string | undefined, name: string, fallbac
     throw new UsageError(`${name}: must be a number from ${range.min} to ${range.max} (got "${value}")`);
   }
   return Number(value);
+}
+
+/** A domain name (the sdk's rule for domain names) from a flag or variable, refused with the name of where it came from; unset: undefined. */
+export function domainSetting(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const parsed = domainNameSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`${name}: ${parsed.error.issues[0]!.message} (got "${value}")`);
+  return parsed.data;
 }
 
 export function oneOfSetting<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {

@@ -1,35 +1,26 @@
 // The `asset-delivery` command line, run as a user runs it: a child process on a temporary database.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { createClient } from "@asset-delivery/sdk";
+import { CLI_BIN, startServeProcess } from "../support/serve-process";
 
-const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-cli-"));
 const db = path.join(dir, "cli.db");
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, ASSET_DELIVERY_DB: db } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return cliWith({}, ...args);
 }
 
-/** Starts `serve` and resolves with its URL once it prints the ready line. */
-function serve(...args: string[]) {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--db", db, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Asset Delivery Management API listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+function cliWith(env: Record<string, string>, ...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI_BIN, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ASSET_DELIVERY_DB: db, ...env },
   });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, ready, exited };
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 describe("asset-delivery", () => {
@@ -115,16 +106,15 @@ describe("asset-delivery", () => {
 
   it("serves the API on the database, and stops cleanly on SIGTERM", async () => {
     const { key } = JSON.parse(cli("demo").stdout);
-    const server = serve("--rate-limits", "off", "--deploy-delay-ms", "10");
+    const server = await startServeProcess(db, ["--rate-limits", "off", "--deploy-delay-ms", "10"]);
     try {
-      const url = await server.ready;
-      const response = await fetch(`${url}/api/v1/sources`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${server.url}/api/v1/sources`, { headers: { authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { meta: { pagination: { totalRecords: number } } }).meta.pagination.totalRecords).toBe(0);
     } finally {
-      server.child.kill("SIGTERM");
+      await server.stop();
     }
-    expect(await server.exited).toBe(0);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(fs.statSync(`${db}.key`).mode & 0o777).toBe(0o600);
   });
 
@@ -132,11 +122,49 @@ describe("asset-delivery", () => {
     const flag = cli("serve", "--rate-limits", "sometimes");
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("rate-limits: must be one of spec, off");
-    const env = spawnSync(process.execPath, [BIN, "serve", "--db", db], {
+    const env = spawnSync(process.execPath, [CLI_BIN, "serve", "--db", db], {
       encoding: "utf8",
       env: { ...process.env, ASSET_DELIVERY_DEPLOY_DELAY_MS: "-5" },
     });
     expect(env.status).toBe(2);
     expect(env.stderr).toContain("deploy-delay-ms: must be a whole number");
+  });
+
+  it("serve --delivery-domain: purges are accepted on its service subdomains and refused on the default's; the flag wins over the variable", async () => {
+    const { key } = JSON.parse(cli("demo").stdout);
+    const server = await startServeProcess(db, ["--rate-limits", "off", "--deploy-delay-ms", "0", "--delivery-domain", "img.cli.example"], {
+      ASSET_DELIVERY_DELIVERY_DOMAIN: "from-env.example",
+    });
+    try {
+      const client = createClient({ baseUrl: server.url, apiKey: key });
+      await client.sources.create({ name: "Delivery domain", deployment: { type: "webproxy", service_subdomains: ["cli-domain"] } });
+      await client.close();
+      const purge = (url: string) => cliWith({ ASSET_DELIVERY_BASE_URL: server.url, ASSET_DELIVERY_API_KEY: key }, "purge", url);
+
+      const accepted = purge("https://cli-domain.img.cli.example/a.jpg");
+      expect(accepted.stderr).toBe("");
+      expect(accepted).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^purging https:\/\/cli-domain\.img\.cli\.example\/a\.jpg /),
+      });
+      for (const elsewhere of ["https://cli-domain.delivery.example/a.jpg", "https://cli-domain.from-env.example/a.jpg"]) {
+        const refused = purge(elsewhere);
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain("must be a service subdomain on img.cli.example or a custom domain");
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("refuses a delivery domain that is not a domain name, naming the flag, from the flag and the environment", () => {
+    expect(cli("serve", "--help").stdout).toMatch(/--delivery-domain DOMAIN/);
+    const flag = cli("serve", "--delivery-domain", "https://img.example.com");
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("delivery-domain: must be a valid domain name such as images.example.com");
+    expect(flag.stderr).toContain('(got "https://img.example.com")');
+    const env = cliWith({ ASSET_DELIVERY_DELIVERY_DOMAIN: "localhost" }, "serve");
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain("delivery-domain: must be a valid domain name such as images.example.com");
   });
 });

@@ -1,13 +1,14 @@
 // `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
+import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_DEPLOY_LAG_MS, DEFAULT_HOST, DEFAULT_PORT, PROFILES, startServer } from "@asset-delivery/server";
-import { databasePath, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
+import { databasePath, domainSetting, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
 
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
                       [--deploy-lag-ms N] [--profile full|minimal] [--faults RATE [--faults-seed N]]
-                      [--public-url URL] [--allow-private-image-urls]
+                      [--public-url URL] [--delivery-domain DOMAIN] [--allow-private-image-urls]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -24,6 +25,8 @@ export const serveCommand: Command = {
   --faults-seed      seed of which requests fail (env ASSET_DELIVERY_FAULTS_SEED, default 1)
   --public-url       the address clients reach the server at, for the links it returns (report files,
                      video results); default: the request's scheme and Host (env ASSET_DELIVERY_PUBLIC_URL)
+  --delivery-domain  the domain service subdomains are on (<label>.DOMAIN): a purge's URL must be on one of
+                     them or on a Source's custom domain (env ASSET_DELIVERY_DELIVERY_DOMAIN, default ${DEFAULT_DELIVERY_DOMAIN})
   --allow-private-image-urls
                      local development only: video jobs may fetch images from loopback, private and
                      link-local addresses (env ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS=1); off by default,
@@ -44,6 +47,7 @@ export const serveCommand: Command = {
         "faults-seed": { type: "string" },
         "allow-private-image-urls": { type: "boolean" },
         "public-url": { type: "string" },
+        "delivery-domain": { type: "string" },
       },
       strict: true,
     });
@@ -68,6 +72,7 @@ export const serveCommand: Command = {
         },
       ),
       publicBaseUrl: values["public-url"] ?? env.ASSET_DELIVERY_PUBLIC_URL,
+      deliveryDomain: domainSetting(values["delivery-domain"] ?? env.ASSET_DELIVERY_DELIVERY_DOMAIN, "delivery-domain"),
       allowPrivateImageAddresses: values["allow-private-image-urls"] ?? env.ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS === "1",
       deployLagMs: integerSetting(values["deploy-lag-ms"] ?? env.ASSET_DELIVERY_DEPLOY_LAG_MS, "deploy-lag-ms", DEFAULT_DEPLOY_LAG_MS, {
         min: 0,
