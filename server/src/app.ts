@@ -34,7 +34,7 @@ export interface AppOptions {
   deployLagMs?: number;
   /** Service subdomains are `<label>.<deliveryDomain>` (purge URLs); default the sdk's DEFAULT_DELIVERY_DOMAIN. */
   deliveryDomain?: string;
-  /** "spec": the limits of spec section 8 per API key; "off": none (tests, CI). */
+  /** "spec": the limits of spec section 8 per account; "off": none (tests, CI). */
   rateLimits: "spec" | "off";
   /** Clock in milliseconds, injectable for tests. */
   now?: () => number;

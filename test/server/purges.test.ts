@@ -132,7 +132,7 @@ describe("POST /api/v1/purge", () => {
   });
 });
 
-describe("the purge-asset limit: 10 per second per key", () => {
+describe("the purge-asset limit: 10 per second per account", () => {
   it("admits a burst of 10, then 429; its own class, apart from the default one", async () => {
     const limited = await startTestServer({ rateLimits: "spec", now: () => clock });
     try {

@@ -1,11 +1,14 @@
-// Rate limits (spec 8) per API key and endpoint class: default 4 per second, create Source and
+// Rate limits (spec 8) per account and endpoint class: default 4 per second, create Source and
 // update Source 60 per hour each; 429 with a JSON:API error and Retry-After; "off" disables them.
+// The server's buckets are per account, so each test spends the budget of an account of its own.
 import * as fs from "node:fs";
 import * as http from "node:http";
-import { dirname } from "node:path";
+import * as os from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allMigrations, createKey, ensureAccount, migrate, openDatabase } from "@asset-delivery/server";
 import { apiRequest, startTestServer, type TestServer } from "../support/server";
-import { createDocument, minimalDeployment, patchDocument, sourceClient } from "./fixtures";
+import { createDocument, minimalDeployment, patchDocument, sourceClient, uniqueLabel } from "./fixtures";
 
 let clock = Date.parse("2024-01-01T00:00:00Z");
 let server: TestServer;
@@ -15,6 +18,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const getReports = (key: string) => apiRequest(`${server.url}/api/v1/reports`, { key });
+/** A key of an account no other test uses. */
+const freshAccount = (on: TestServer = server) => {
+  const account = uniqueLabel("account");
+  return (permissions: Parameters<TestServer["accountKey"]>[0]) => on.accountKey(permissions, account);
+};
 
 function expectTooManyRequests(response: { status: number; headers: Headers; body: any }, retryAfter: number): void {
   expect(response.status).toBe(429);
@@ -25,7 +33,7 @@ function expectTooManyRequests(response: { status: number; headers: Headers; bod
 
 describe("the default limit: 4 per second", () => {
   it("admits a burst of 4, then 429 until a token has refilled (one per 250 ms)", async () => {
-    const key = server.accountKey(["Account Admin"]);
+    const key = freshAccount()(["Account Admin"]);
     for (let i = 0; i < 4; i++) expect((await getReports(key)).status).toBe(200);
     const refused = await getReports(key);
     expectTooManyRequests(refused, 1);
@@ -39,13 +47,26 @@ describe("the default limit: 4 per second", () => {
     for (let i = 0; i < 4; i++) expect((await getReports(key)).status).toBe(200);
   });
 
-  it("counts per key, and video and report endpoints share the default class", async () => {
-    const first = server.accountKey(["Account Admin"]);
-    const second = server.accountKey(["Account Admin"]);
+  it("counts per account: two keys of one account share one budget, another account has its own", async () => {
+    const keyOf = freshAccount();
+    const [first, second] = [keyOf(["Account Admin"]), keyOf(["Analytics"])];
+    const other = freshAccount()(["Account Admin"]);
     for (let i = 0; i < 2; i++) expect((await getReports(first)).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await apiRequest(`${server.url}/api/v1/generations/video/none`, { key: first })).status).toBe(404);
-    expectTooManyRequests(await apiRequest(`${server.url}/v1/generations/video/none`, { key: first }), 1);
-    for (let i = 0; i < 4; i++) expect((await getReports(second)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await getReports(second)).status).toBe(200);
+    // The account's 4 are spent, whichever key spent them.
+    const refused = await getReports(second);
+    expectTooManyRequests(refused, 1);
+    expect(refused.body.errors[0].detail).toMatch(/this account may make 4 such requests per second/);
+    expectTooManyRequests(await getReports(first), 1);
+    for (let i = 0; i < 4; i++) expect((await getReports(other)).status).toBe(200);
+    expectTooManyRequests(await getReports(other), 1);
+  });
+
+  it("counts video and report endpoints in the default class", async () => {
+    const key = freshAccount()(["Account Admin"]);
+    for (let i = 0; i < 2; i++) expect((await getReports(key)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await apiRequest(`${server.url}/api/v1/generations/video/none`, { key })).status).toBe(404);
+    expectTooManyRequests(await apiRequest(`${server.url}/v1/generations/video/none`, { key }), 1);
   });
 
   it("does not count requests refused for their key, nor the OpenAPI document", async () => {
@@ -56,7 +77,8 @@ describe("the default limit: 4 per second", () => {
 
 describe("create and update Source: 60 per hour each", () => {
   it("admits 60 creations an hour, independent of the default class and of updates", async () => {
-    const key = server.accountKey(["Sources"]);
+    const keyOf = freshAccount();
+    const key = keyOf(["Sources"]);
     const sources = sourceClient(server, key);
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push(await sources.createOk({ name: `limited ${i}`, deployment: minimalDeployment("webproxy") }));
@@ -69,11 +91,13 @@ describe("create and update Source: 60 per hour each", () => {
     for (let i = 0; i < 60; i++) expect((await sources.patch(ids[i]!, { name: `renamed ${i}` })).status).toBe(200);
     const update = await sources.patch(ids[0]!, { name: "again" });
     expectTooManyRequests(update, 60);
-    // Another key of the same account has its own buckets.
-    expect(
-      (await sourceClient(server, server.accountKey(["Sources"])).create({ name: "other key", deployment: minimalDeployment("webproxy") }))
-        .status,
-    ).toBe(201);
+    // Another key of the same account shares the account's buckets; another account has its own.
+    const sameAccount = sourceClient(server, keyOf(["Sources"]));
+    expectTooManyRequests(await sameAccount.create({ name: "same account", deployment: minimalDeployment("webproxy") }), 60);
+    expectTooManyRequests(await sameAccount.patch(ids[1]!, { name: "same account" }), 60);
+    const otherAccount = sourceClient(server, freshAccount()(["Sources"]));
+    const otherId = await otherAccount.createOk({ name: "other account", deployment: minimalDeployment("webproxy") });
+    expect((await otherAccount.patch(otherId, { name: "other account renamed" })).status).toBe(200);
 
     clock += 59_000;
     expectTooManyRequests(await sources.create({ name: "not yet", deployment: minimalDeployment("webproxy") }), 1);
@@ -109,21 +133,19 @@ function rawRequest(method: string, path: string, key: string, body: unknown): P
 
 describe("the class is the matched route's, whatever the URL text", () => {
   it("counts an encoded path or one with a fragment as create or update Source", async () => {
-    const key = server.accountKey(["Sources"]);
+    const key = freshAccount()(["Sources"]);
     const create = (path: string, i: number) =>
       rawRequest("POST", path, key, createDocument({ name: `encoded ${i}`, deployment: minimalDeployment("webproxy") }));
+    // The Source to patch below is the account's first creation.
+    const id = await sourceClient(server, key).createOk({ name: "patched", deployment: minimalDeployment("webproxy") });
     // Far more than the default class's burst of 4: all admitted as creations.
-    for (let i = 0; i < 30; i++) expect((await create("/api/v1/%73ources", i)).status).toBe(201);
+    for (let i = 1; i < 30; i++) expect((await create("/api/v1/%73ources", i)).status).toBe(201);
     for (let i = 30; i < 60; i++) expect((await create("/api/v1/sources#x", i)).status).toBe(201);
     // The 61st, whichever spelling, is refused for a minute: the creation class, not the default.
     expect(await create("/api/v1/%73ources", 61)).toEqual({ status: 429, retryAfter: "60" });
     expect(await create("/api/v1/sources#x", 62)).toEqual({ status: 429, retryAfter: "60" });
     expect(await create("/api/v1/sources", 63)).toEqual({ status: 429, retryAfter: "60" });
 
-    const id = await sourceClient(server, server.accountKey(["Sources"])).createOk({
-      name: "patched",
-      deployment: minimalDeployment("webproxy"),
-    });
     const patch = (path: string, i: number) => rawRequest("PATCH", path, key, patchDocument(id, { name: `renamed ${i}` }));
     for (let i = 0; i < 30; i++) expect((await patch(`/api/v1/%73ources/${id}`, i)).status).toBe(200);
     for (let i = 30; i < 60; i++) expect((await patch(`/api/v1/sources/${id}#x`, i)).status).toBe(200);
@@ -136,6 +158,8 @@ describe("the hourly windows across a restart", () => {
     const first = await startTestServer({ rateLimits: "spec", now: () => clock });
     const dbPath = first.dbPath;
     const key = first.accountKey(["Sources"]);
+    // Another key of the account, first used after the restart: the stored window is the account's.
+    const laterKey = first.accountKey(["Sources"]);
     let id: string;
     try {
       const sources = sourceClient(first, key);
@@ -151,6 +175,9 @@ describe("the hourly windows across a restart", () => {
       const sources = sourceClient(second, key);
       expectTooManyRequests(await sources.create({ name: "after restart", deployment: minimalDeployment("webproxy") }), 60);
       expectTooManyRequests(await sources.patch(id, { name: "after restart" }), 60);
+      const later = sourceClient(second, laterKey);
+      expectTooManyRequests(await later.create({ name: "after restart, other key", deployment: minimalDeployment("webproxy") }), 60);
+      expectTooManyRequests(await later.patch(id, { name: "after restart, other key" }), 60);
       for (let i = 0; i < 4; i++) expect((await sources.list()).status).toBe(200);
       // The stored bucket refills with the clock as before: a minute buys one creation.
       clock += 60_000;
@@ -159,6 +186,44 @@ describe("the hourly windows across a restart", () => {
     } finally {
       await second.close();
       fs.rmSync(dirname(dbPath), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a database whose stored windows were counted per key (before core-007)", () => {
+  it("merges each account's key buckets into one that has spent what they spent together", async () => {
+    const dir = fs.mkdtempSync(join(os.tmpdir(), "asset-delivery-rate-limit-"));
+    const dbPath = join(dir, "asset-delivery.db");
+    const perKeyEra = allMigrations.slice(0, allMigrations.findIndex((m) => m.id === "core-006-sources-deploy-starts-at") + 1);
+    const old = openDatabase(dbPath);
+    migrate(old, perKeyEra);
+    const keyIn = (account: string) => {
+      ensureAccount(old, { name: account, plan: "enterprise", video: false });
+      return createKey(old, { account, permissions: ["Sources"], userName: `${account}-user` });
+    };
+    const [first, second, neighbour] = [keyIn("spent"), keyIn("spent"), keyIn("neighbour")];
+    const insert = old.prepare("INSERT INTO rate_limit_buckets (caller, endpoint_class, tokens, updated_at) VALUES (?, ?, ?, ?)");
+    // One key spent 30 creations, the other 20 of them a minute earlier (one has refilled since): 11 are left.
+    insert.run(first.id, "createSource", 30, clock);
+    insert.run(second.id, "createSource", 40, clock - 60_000);
+    insert.run(neighbour.id, "updateSource", 0, clock);
+    old.close();
+
+    const upgraded = await startTestServer({ rateLimits: "spec", now: () => clock, dbPath });
+    try {
+      const spent = sourceClient(upgraded, second.key);
+      for (let i = 0; i < 11; i++) await spent.createOk({ name: `after upgrade ${i}`, deployment: minimalDeployment("webproxy") });
+      expectTooManyRequests(
+        await sourceClient(upgraded, first.key).create({ name: "one too many", deployment: minimalDeployment("webproxy") }),
+        60,
+      );
+      // The neighbour's spent updates stay spent; its creations were never touched.
+      const next = sourceClient(upgraded, neighbour.key);
+      const id = await next.createOk({ name: "neighbour", deployment: minimalDeployment("webproxy") });
+      expectTooManyRequests(await next.patch(id, { name: "renamed" }), 60);
+    } finally {
+      await upgraded.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -14,7 +14,7 @@ export const serveCommand: Command = {
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
   --db               SQLite database file (env ASSET_DELIVERY_DB, default .data/asset-delivery.db);
                      its encryption key is kept in <db>.key unless ASSET_DELIVERY_SECRET_KEY is set
-  --rate-limits      "spec" enforces the spec's limits per API key, "off" none (env ASSET_DELIVERY_RATE_LIMITS, default spec)
+  --rate-limits      "spec" enforces the spec's limits per account, "off" none (env ASSET_DELIVERY_RATE_LIMITS, default spec)
   --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})
   --deploy-lag-ms    how long after a change its deployment starts; until then reads still show the deployment
                      before it, as the real service's do (env ASSET_DELIVERY_DEPLOY_LAG_MS, default ${DEFAULT_DEPLOY_LAG_MS})

@@ -48,7 +48,10 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** `false` turns retrying off, 429s included. */
   retry?: false | RetryOptions;
-  /** `false` turns client-side rate pacing off. */
+  /**
+   * `false` turns client-side rate pacing off. Pacing is per client, but the server counts per
+   * account: clients sharing an account share its budget, and the 429s they meet are retried.
+   */
   pacing?: boolean | PacingOptions;
   /** How long to keep retrying 429 responses before raising RateLimitError. Default 120000 ms. */
   rateLimitDeadlineMs?: number;

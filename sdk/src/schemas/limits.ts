@@ -1,4 +1,4 @@
-// Rate limits (spec section 8), shared by the server (which enforces them per API key) and the
+// Rate limits (spec section 8), shared by the server (which enforces them per account) and the
 // client (which paces itself so that a caller at full speed never sees a 429). Which class a
 // request counts against is a property of its route, declared once in `API_ROUTES` (routes.ts).
 

@@ -14,7 +14,7 @@ const WHY: Readonly<Record<number, string>> = {
   409: "The same request was accepted moments ago and is still in progress (a purge of the same URL within 10 seconds).",
   413: "The request body is larger than the server accepts.",
   415: "The request body is not JSON (send application/vnd.api+json or application/json).",
-  429: "Rate limit of this API key and endpoint exceeded: retry after Retry-After seconds.",
+  429: "Rate limit of this account and endpoint exceeded: retry after Retry-After seconds.",
   500: "The server failed; quote the error id to support.",
 };
 

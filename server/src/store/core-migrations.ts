@@ -1,5 +1,6 @@
 // Tables of the server core: accounts, their API keys and their Sources. Other modules (reports,
 // videos) own their tables and migrations; app.ts applies the core ones first.
+import { RATE_LIMITS, refilledTokens, type BucketState } from "@asset-delivery/sdk";
 import type { Migration } from "./database";
 
 export const coreMigrations: Migration[] = [
@@ -90,7 +91,7 @@ export const coreMigrations: Migration[] = [
   },
   {
     // The rate-limit buckets that must survive a restart (server/src/http/rate-limit.ts): the
-    // hourly create and update windows. `caller` is whatever the limit is counted per.
+    // hourly create and update windows. `caller` is what the limit was counted per: the API key (see core-007).
     id: "core-005-rate-limit-buckets",
     up(db) {
       db.exec(`
@@ -112,4 +113,47 @@ export const coreMigrations: Migration[] = [
       db.exec("ALTER TABLE sources ADD COLUMN deploy_starts_at INTEGER NOT NULL DEFAULT 0");
     },
   },
+  {
+    // Rate limits are counted per account (as on the real service), no longer per API key: the
+    // stored buckets are keyed by account. The buckets of one account's keys merge into one that
+    // has spent what they spent together, so a restart onto this version hands out no budget.
+    id: "core-007-rate-limit-buckets-per-account",
+    up(db) {
+      const perKey = db
+        .prepare<[], { accountId: string; endpointClass: string; tokens: number; updatedAt: number }>(
+          `SELECT k.account_id AS accountId, b.endpoint_class AS endpointClass, b.tokens, b.updated_at AS updatedAt
+           FROM rate_limit_buckets b JOIN api_keys k ON k.id = b.caller`,
+        )
+        .all();
+      db.exec(`
+        DROP TABLE rate_limit_buckets;
+        CREATE TABLE rate_limit_buckets (
+          account_id     TEXT NOT NULL REFERENCES accounts (id),
+          endpoint_class TEXT NOT NULL,
+          tokens         REAL NOT NULL CHECK (tokens >= 0),
+          updated_at     INTEGER NOT NULL,
+          PRIMARY KEY (account_id, endpoint_class)
+        ) WITHOUT ROWID;
+      `);
+      const insert = db.prepare("INSERT INTO rate_limit_buckets (account_id, endpoint_class, tokens, updated_at) VALUES (?, ?, ?, ?)");
+      // A class no longer in the table is no longer limited: its buckets go.
+      for (const [endpointClass, rate] of Object.entries(RATE_LIMITS)) {
+        const byAccount = new Map<string, BucketState[]>();
+        for (const { accountId, tokens, updatedAt } of perKey.filter((row) => row.endpointClass === endpointClass)) {
+          byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), { tokens, updatedAt }]);
+        }
+        for (const [accountId, buckets] of byAccount) {
+          const merged = spentTogether(buckets, rate);
+          insert.run(accountId, endpointClass, merged.tokens, merged.updatedAt);
+        }
+      }
+    },
+  },
 ];
+
+/** One bucket that has spent what the given ones spent together, as of the latest of them. */
+function spentTogether(buckets: BucketState[], rate: { limit: number; intervalMs: number }): BucketState {
+  const updatedAt = Math.max(...buckets.map((bucket) => bucket.updatedAt));
+  const spent = buckets.reduce((sum, bucket) => sum + rate.limit - refilledTokens(bucket, updatedAt, rate, rate.limit), 0);
+  return { tokens: Math.max(0, rate.limit - spent), updatedAt };
+}
