@@ -8,6 +8,7 @@
 //   node bench/reports-stall.mjs   (env BENCH_RATE requests/s, default 200; BENCH_REQUESTS_PER_DAY, default 100000)
 import * as http from "node:http";
 import { openMigratedDatabase, reportTypesFor, seedUsage } from "@asset-delivery/server";
+import { apiDocument, apiHeaders } from "./lib/api.mjs";
 import { createBenchData, startServe } from "./lib/serve.cjs";
 import { check, summarize } from "./lib/report.cjs";
 
@@ -17,21 +18,6 @@ const SOURCES = 10;
 const WARM_UP_MS = 2_000;
 const TARGETS = { p99Ms: 20, ratio: 3 };
 const DAY_SECONDS = 86_400;
-
-async function api(url, key, method = "GET", body) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      accept: "application/vnd.api+json",
-      ...(body && { "content-type": "application/vnd.api+json" }),
-    },
-    body: body && JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 /**
  * Sends GET `url` at a steady RATE per second (open loop: one request every 1000/RATE ms, whatever
@@ -47,17 +33,13 @@ function steadyLoad(url, key, { until, durationS }) {
   const inFlight = new Set();
   const send = (dueAt) => {
     const done = new Promise((resolve) => {
-      const request = http.get(
-        url,
-        { agent, headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json" } },
-        (response) => {
-          response.resume().on("end", () => {
-            if (response.statusCode === 200) latencies.push([performance.now() - dueAt, dueAt - startedAt]);
-            else failures++;
-            resolve();
-          });
-        },
-      );
+      const request = http.get(url, { agent, headers: apiHeaders(key) }, (response) => {
+        response.resume().on("end", () => {
+          if (response.statusCode === 200) latencies.push([performance.now() - dueAt, dueAt - startedAt]);
+          else failures++;
+          resolve();
+        });
+      });
       request.on("error", () => (failures++, resolve()));
     });
     inFlight.add(done);
@@ -105,7 +87,7 @@ try {
   server = await startServe(data.dbPath, ["--rate-limits", "off"]);
   const ids = [];
   for (let i = 0; i < SOURCES; i++) {
-    const created = await api(`${server.url}/api/v1/sources`, data.key, "POST", {
+    const created = await apiDocument(`${server.url}/api/v1/sources`, data.key, "POST", {
       data: {
         type: "sources",
         attributes: { name: `stall ${i}`, deployment: { type: "webproxy", service_subdomains: [`stall-${process.pid}-${i}`] } },
@@ -134,7 +116,7 @@ try {
   let generationS;
   const generated = (async () => {
     for (;;) {
-      const listed = await api(`${server.url}/api/v1/reports?page[size]=100`, data.key);
+      const listed = await apiDocument(`${server.url}/api/v1/reports?page[size]=100`, data.key);
       if (listed.data.length >= expectedReports) return void (generationS = (performance.now() - startedAt) / 1000);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

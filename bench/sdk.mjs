@@ -9,6 +9,7 @@
 //   node bench/sdk.mjs   (env BENCH_CALLS per side per round, default 100; BENCH_ROUNDS, default 31)
 import { createRequire } from "node:module";
 import { createClient } from "@asset-delivery/sdk";
+import { apiHeaders } from "./lib/api.mjs";
 import { createBenchData, startServe } from "./lib/serve.cjs";
 import { check, median, summarize } from "./lib/report.cjs";
 
@@ -36,7 +37,7 @@ try {
     deployment: { type: "webfolder", service_subdomains: ["bench-sdk"], webfolder_base_url: "https://origin.example.com/images/" },
   });
   const url = `${server.url}/api/v1/sources/${id}`;
-  const headers = { authorization: `Bearer ${data.key}`, accept: "application/vnd.api+json" };
+  const headers = apiHeaders(data.key);
   const sides = {
     sdk: () => client.sources.get(id),
     raw: async () => {

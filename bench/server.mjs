@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import autocannon from "autocannon";
+import { apiCall, apiDocument, apiHeaders } from "./lib/api.mjs";
 import { REPO_ROOT, cpuTimeMs, createBenchData, startChild, startServe } from "./lib/serve.cjs";
 import { check, median, summarize } from "./lib/report.cjs";
 
@@ -18,21 +19,6 @@ const CONNECTIONS = 10;
 const SOURCES = 100; // the size of the provider benchmark's stack
 const TARGETS = { get: 0.5, list: 0.35 };
 const LIST_QUERY = "filter[deployment.type]=webfolder&filter[name]=bench&sort=-name&page[size]=20&page[number]=1";
-
-async function api(url, key, method = "GET", body) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      accept: "application/vnd.api+json",
-      ...(body && { "content-type": "application/vnd.api+json" }),
-    },
-    body: body && JSON.stringify(body),
-  });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${bytes.toString()}`);
-  return { status: response.status, headers: Object.fromEntries(response.headers), body: bytes };
-}
 
 /** Sources of two types, so the type filter keeps about half and the page has 20 to sort. */
 async function seed(url, key) {
@@ -47,10 +33,10 @@ async function seed(url, key) {
             default_params: { w: 800, q: 75 },
           }
         : { type: "s3", service_subdomains: [`bench-${i}`], s3_access_key: "AKIABENCH", s3_bucket: "bench", s3_secret_key: "bench-secret" };
-    const created = await api(`${url}/api/v1/sources`, key, "POST", {
+    const created = await apiDocument(`${url}/api/v1/sources`, key, "POST", {
       data: { type: "sources", attributes: { name: `bench source ${String(i).padStart(3, "0")}`, deployment } },
     });
-    firstId ??= JSON.parse(created.body.toString()).data.id;
+    firstId ??= created.data.id;
   }
   return firstId;
 }
@@ -70,7 +56,7 @@ function autocannonRun(url, key) {
         url,
         connections: CONNECTIONS,
         duration: DURATION,
-        headers: { authorization: `Bearer ${key}`, accept: "application/vnd.api+json" },
+        headers: apiHeaders(key),
       },
       (error, result) => {
         if (error) return reject(error);
@@ -94,7 +80,7 @@ try {
   // The baseline answers with exactly what the real server sent.
   const captured = {};
   for (const target of Object.values(targets)) {
-    const { status, headers, body } = await api(`${real.url}${target}`, data.key);
+    const { status, headers, body } = await apiCall(`${real.url}${target}`, data.key);
     captured[target] = { status, headers, body: body.toString("base64") };
   }
   const capturedFile = path.join(data.dir, "captured.json");
