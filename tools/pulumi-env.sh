@@ -4,21 +4,18 @@
 #   source tools/pulumi-env.sh
 #   pulumi version            # v3.259.0
 #
-# It only touches paths inside this repo: the CLI and its plugins in .tools/pulumi/bin, Pulumi's
-# home (plugin cache, credentials, workspace settings) in .tools/pulumi/home instead of ~/.pulumi,
-# and stack state in .pulumi-state (a local file backend; no Pulumi Cloud login).
+# It sources tools/node-env.sh first, then only touches paths inside this repo: the CLI and its
+# plugins in .tools/pulumi/bin, Pulumi's home (plugin cache, credentials, workspace settings) in
+# .tools/pulumi/home instead of ~/.pulumi, and stack state in .pulumi-state (a local file backend;
+# no Pulumi Cloud login).
 # test/support/pulumi.ts exports the same settings for Node (pulumiEnv()).
 
-if [ -n "${BASH_SOURCE:-}" ]; then
-  _pulumi_env_file="${BASH_SOURCE[0]}"
-elif [ -n "${ZSH_VERSION:-}" ]; then
-  # shellcheck disable=SC2296
-  _pulumi_env_file="${(%):-%x}"
-else
-  _pulumi_env_file="$0"
-fi
-PULUMI_REPO_ROOT="$(cd "$(dirname "$_pulumi_env_file")/.." && pwd)"
-unset _pulumi_env_file
+# node-env.sh beside this file finds the repo's folder (the bash and zsh ways of knowing a sourced
+# file's own path are kept there) and puts the repo's Node first on PATH when it installed one,
+# which the Node.js language host runs on. Only finding node-env.sh itself is done here.
+# shellcheck disable=SC2296 source=tools/node-env.sh
+source "$(dirname "${BASH_SOURCE[0]:-${(%):-%x}}")/node-env.sh"
+PULUMI_REPO_ROOT="$ASSET_DELIVERY_REPO_ROOT"
 export PULUMI_REPO_ROOT
 
 # The CLI first on PATH. The Node.js language host and the dynamic-provider plugin
