@@ -18,7 +18,14 @@ const SUBDOMAIN = "e2e-purge";
 const CUSTOM_DOMAIN = "e2e-purge.example.com";
 const FOREIGN_URL = "https://elsewhere.example.org/c.jpg";
 
-const purged = {
+/** A Source as the test program's `sources` config declares it (plain JSON). */
+interface Declared {
+  name: string;
+  deployment: Record<string, unknown>;
+  purgeAfterUpdate: string[];
+}
+
+const purged: Declared = {
   name: "Purged",
   deployment: {
     type: "webfolder",
@@ -39,7 +46,7 @@ const patchesArrivedAt: number[] = [];
 
 const purgeRecords = () => createPurgeStore(server.db).listBySource(sourceId);
 
-async function up(source: typeof purged): Promise<{ result: UpResult; warnings: string[] }> {
+async function up(source: Declared): Promise<{ result: UpResult; warnings: string[] }> {
   await program.set({ sources: { purged: source } });
   const warnings: string[] = [];
   const onEvent = (event: EngineEvent) => {
