@@ -15,7 +15,7 @@
 //   (as `npm run bench -- provider` runs it; env BENCH_ROUNDS, default 3; BENCH_ONLY=refresh: the
 //   refresh and preview figures only)
 import * as path from "node:path";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "../test/provider/e2e/program-stack";
+import { programStack, TEST_PROGRAMS, type ProgramStack } from "../test/support/program-stack";
 
 // CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).
 import { startCountingProxy } from "./lib/counting-proxy.cjs";

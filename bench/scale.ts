@@ -23,7 +23,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { createClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
-import { programStack, type ProgramStack } from "../test/provider/e2e/program-stack";
+import { programStack, type ProgramStack } from "../test/support/program-stack";
 import { repoRoot } from "../test/support/pulumi";
 
 // CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).

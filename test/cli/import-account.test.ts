@@ -11,7 +11,7 @@ import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { createClient, type AssetDeliveryClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
 import { repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
-import { programStack, type ProgramStack } from "../provider/e2e/program-stack";
+import { programStack, removeStacksAndServer, type ProgramStack } from "../support/program-stack";
 
 const STEP_TIMEOUT = 300_000;
 const BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
@@ -104,11 +104,7 @@ beforeAll(async () => {
   program = await programStack(path.join(repoRoot(), "examples", "adopt-account"), STACK, { baseUrl: server.url, apiKey: server.adminKey });
 }, STEP_TIMEOUT);
 
-afterAll(async () => {
-  await program?.remove();
-  await client?.close();
-  await server?.close();
-}, STEP_TIMEOUT);
+afterAll(() => removeStacksAndServer({ stacks: [program], client, server }), STEP_TIMEOUT);
 
 describe("asset-delivery import of a whole account", () => {
   it(

@@ -8,7 +8,7 @@ import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import type { Profile } from "@asset-delivery/server";
 import { startTestServer, type TestServer } from "../support/server";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "../provider/e2e/program-stack";
+import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 
 const STEP_TIMEOUT = 180_000;
 const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
@@ -96,11 +96,7 @@ export function driftCommandSuite(profile: Profile): void {
     ids = up.outputs.ids!.value;
   }, STEP_TIMEOUT);
 
-  afterAll(async () => {
-    await program?.remove();
-    await client?.close();
-    await server?.close();
-  }, STEP_TIMEOUT);
+  afterAll(() => removeStacksAndServer({ stacks: [program], client, server }), STEP_TIMEOUT);
 
   describe(`asset-delivery drift (${profile} profile)`, () => {
     it(

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "@asset-delivery/server";
 import { startTestServer, type TestServer } from "../support/server";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "../provider/e2e/program-stack";
+import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 
 const STEP_TIMEOUT = 300_000;
 const COUNT = 20;
@@ -31,10 +31,7 @@ export function pulumiFaultsSuite(profile: Profile): void {
     await program.set({ "assetdelivery:pacing": "false", sources: declared });
   }, STEP_TIMEOUT);
 
-  afterAll(async () => {
-    await program?.remove();
-    await server?.close();
-  });
+  afterAll(() => removeStacksAndServer({ stacks: [program], server }));
 
   describe(`pulumi up of ${COUNT} Sources with ${FAULT_RATE * 100}% of requests failing (${profile} profile)`, () => {
     it(

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The type of app.sourceStore (a decorator the Sources module adds).
 import type {} from "@asset-delivery/server/dist/sources/source-routes";
 import { startTestServer, type TestServer } from "../support/server";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "../provider/e2e/program-stack";
+import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 
 const STEP_TIMEOUT = 300_000;
 
@@ -149,8 +149,7 @@ beforeAll(async () => {
 }, STEP_TIMEOUT);
 
 afterAll(async () => {
-  await program?.remove();
-  await server?.close();
+  await removeStacksAndServer({ stacks: [program], server });
   if (logFile) fs.rmSync(path.dirname(logFile), { recursive: true, force: true });
 });
 

@@ -7,7 +7,7 @@ import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { generateReports, seedUsage } from "@asset-delivery/server";
 import { repoRoot } from "../../support/pulumi";
 import { startTestServer, TEST_ACCOUNT, type TestServer } from "../../support/server";
-import { programStack, type ProgramStack } from "./program-stack";
+import { programStack, removeStacksAndServer, type ProgramStack } from "../../support/program-stack";
 
 const STEP_TIMEOUT = 180_000;
 const EXAMPLES = path.join(repoRoot(), "examples");
@@ -21,11 +21,7 @@ beforeAll(async () => {
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
 });
 
-afterAll(async () => {
-  for (const stack of stacks) await stack.remove();
-  await client?.close();
-  await server?.close();
-}, STEP_TIMEOUT);
+afterAll(() => removeStacksAndServer({ stacks, client, server }), STEP_TIMEOUT);
 
 async function stackOf(dir: string, stackName: string, files?: string[]): Promise<ProgramStack> {
   const stack = await programStack(dir, stackName, { baseUrl: server.url, apiKey: server.adminKey }, files);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineEvent, UpResult } from "@pulumi/pulumi/automation";
 import { createPurgeStore } from "@asset-delivery/server";
 import { startTestServer, type TestServer } from "../../support/server";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "./program-stack";
+import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
 
 const STEP_TIMEOUT = 180_000;
 const DELIVERY_DOMAIN = "img.e2e.example";
@@ -72,10 +72,7 @@ beforeAll(async () => {
   await program.set({ "assetdelivery:deliveryDomain": DELIVERY_DOMAIN });
 }, STEP_TIMEOUT);
 
-afterAll(async () => {
-  await program?.remove();
-  await server?.close();
-});
+afterAll(() => removeStacksAndServer({ stacks: [program], server }));
 
 describe("purgeAfterUpdate through pulumi", () => {
   it(

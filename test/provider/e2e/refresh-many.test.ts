@@ -3,7 +3,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../support/server";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "./program-stack";
+import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
 
 const STEP_TIMEOUT = 300_000;
 const COUNT = 100;
@@ -28,10 +28,7 @@ beforeAll(async () => {
   expect(up.summary.resourceChanges).toEqual({ create: COUNT + 1 });
 }, STEP_TIMEOUT);
 
-afterAll(async () => {
-  await program?.remove();
-  await server?.close();
-});
+afterAll(() => removeStacksAndServer({ stacks: [program], server }));
 
 describe(`a stack of ${COUNT} Sources`, () => {
   it(

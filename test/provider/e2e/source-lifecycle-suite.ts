@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import type { Profile } from "@asset-delivery/server";
 import { startTestServer, type TestServer } from "../../support/server";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "./program-stack";
+import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
 
 const STEP_TIMEOUT = 180_000;
 
@@ -69,9 +69,7 @@ export function sourceLifecycleSuite(profile: Profile): void {
 
   afterAll(async () => {
     await program?.stack.destroy().catch(() => undefined);
-    await program?.remove();
-    await client?.close();
-    await server?.close();
+    await removeStacksAndServer({ stacks: [program], client, server });
   }, STEP_TIMEOUT);
 
   /** Runs one step and returns how many requests of each method the server answered during it. */

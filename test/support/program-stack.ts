@@ -1,12 +1,14 @@
 // A stack of a Pulumi program of this repo (a test program in test/provider/programs/, an example,
 // the root project), run by the real Pulumi CLI through the Automation API on a local file
-// backend. The program's files are copied into a fresh
+// backend, and the clean-up of a test that ran stacks against a test server. The program's files are copied into a fresh
 // work folder under <repo>/.data (so that Node still finds the repo's node_modules and the stack's
 // config files stay out of the source tree).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
-import { pulumiCommand, pulumiEnv, pulumiWorkDir } from "../../support/pulumi";
+import type { AssetDeliveryClient } from "@asset-delivery/sdk";
+import { pulumiCommand, pulumiEnv, pulumiWorkDir } from "./pulumi";
+import type { TestServer } from "./server";
 
 export interface ProgramStack {
   stack: Stack;
@@ -21,7 +23,7 @@ export interface ProgramStack {
   remove(): Promise<void>;
 }
 
-export const TEST_PROGRAMS = path.join(__dirname, "..", "programs");
+export const TEST_PROGRAMS = path.join(__dirname, "..", "provider", "programs");
 
 /**
  * `programDir`: the program's folder; `files`: only these of its files (default: all of them).
@@ -67,4 +69,18 @@ export async function programStack(
       fs.rmSync(workDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The `afterAll` of a test that ran stacks against a test server: removes the stacks, then closes
+ * the client and the server. Any may be missing: a `beforeAll` that failed early made none.
+ */
+export async function removeStacksAndServer(parts: {
+  stacks: readonly (ProgramStack | undefined)[];
+  client?: AssetDeliveryClient | undefined;
+  server?: TestServer | undefined;
+}): Promise<void> {
+  for (const stack of parts.stacks) await stack?.remove();
+  await parts.client?.close();
+  await parts.server?.close();
 }
