@@ -5,7 +5,6 @@ export { AdminError, createAccount, ensureAccount, listAccounts, createKey, list
 export { PLANS, type Plan, type Account } from "./accounts/account-store";
 export { type ApiKeyRecord, type AuthContext } from "./accounts/key-store";
 export { openDatabase, migrate, type Database, type Migration } from "./store/database";
-export { changeCounter } from "./store/change-counter";
 export { allMigrations, openMigratedDatabase } from "./migrations";
 export { loadOrCreateSecretKey, parseSecretKey, secretKeyFileFor, SECRET_KEY_ENV } from "./store/secret-key";
 export { defineRoute, type RouteDefinition, type RegisteredRoute, type RouteContext } from "./http/route";

@@ -130,7 +130,7 @@ describe("reads follow every write", () => {
 });
 
 describe("lists follow the clock", () => {
-  it("a cached list page shows statuses, dates and date order as of each request", async () => {
+  it("a list page shows statuses, dates and date order as of each request", async () => {
     const client = sourceClient(server, server.accountKey(["Sources"], "clocked"));
     const first = await client.createOk({ name: "first", deployment: minimalDeployment("webproxy") });
     clock += LAG_MS + DELAY_MS / 2;

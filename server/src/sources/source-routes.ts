@@ -21,8 +21,7 @@ import { defineRoute } from "../http/route";
 import { createSecretBox } from "../store/secret-box";
 import { createSourceService, type SourceService } from "./source-service";
 import { createSourceStore, type SourceStore } from "./source-store";
-import { createSourceReader } from "./source-reader";
-import { sparseSourceResource } from "./source-view";
+import { sourceResource, sparseSourceResource } from "./source-view";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -35,14 +34,14 @@ export function registerSources(app: FastifyInstance): void {
   const { db, now, deployLagMs, deployDelayMs, secretKey } = app.appOptions;
   const store = createSourceStore(db, createSecretBox(secretKey), now);
   const service = createSourceService(db, store, { now, deployLagMs, deployDelayMs });
-  const reader = createSourceReader(db, store, now);
   app.decorate("sourceStore", store);
   app.decorate("sourceService", service);
 
   /** The Source's document as of now; 404 when it is not this account's. */
   function sourceDocument(request: FastifyRequest, accountId: string, id: string, fields: ParsedListQuery["fields"]) {
-    const resource = reader.one(accountId, id);
-    if (resource === undefined) throw notFound("Source", id);
+    const row = store.find(accountId, id);
+    if (row === undefined) throw notFound("Source", id);
+    const resource = sourceResource(row, store.openToken(row));
     return singleDocument(request, fields === null ? resource : sparseSourceResource(resource, fields));
   }
 
@@ -55,7 +54,8 @@ export function registerSources(app: FastifyInstance): void {
     status: 200,
     summary: "List the account's Sources (paged; fields, sort and filter parameters)",
     handler({ request, auth, list }) {
-      const { resources, total } = reader.page(auth.accountId, list);
+      const { rows, total } = store.page(auth.accountId, list);
+      const resources = rows.map((row) => sourceResource(row, store.openToken(row)));
       const fields = list.fields;
       return listDocument(
         request,

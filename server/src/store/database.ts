@@ -2,7 +2,6 @@
 // applying each module's migrations once, in order.
 import * as path from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { countWrites } from "./change-counter";
 import { makePrivateDir, preparePrivateDatabase } from "./private-files";
 
 export type Database = BetterSqlite3.Database;
@@ -24,7 +23,6 @@ export interface Migration {
  * - foreign_keys ON: SQLite leaves it off by default; our tables rely on it.
  * - busy_timeout: a CLI command (e.g. `keys create`) may write while `serve` runs on the same file.
  * - private: its folder is created 0700, the file and its WAL are 0600 (private-files.ts).
- * - its writes are counted (change-counter.ts), for the caches of what it stores.
  */
 export function openDatabase(file: string): Database {
   if (file !== ":memory:") {
@@ -32,7 +30,6 @@ export function openDatabase(file: string): Database {
     preparePrivateDatabase(file);
   }
   const db = new BetterSqlite3(file);
-  countWrites(db);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");

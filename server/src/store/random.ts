@@ -1,5 +1,5 @@
 // Random identifiers and tokens: alphanumeric (base62), from the OS's CSPRNG, without modulo bias.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 // Bytes at or above the largest multiple of 62 that fits in a byte are dropped, so every letter is equally likely.
@@ -32,7 +32,11 @@ export function newSourceId(): string {
   return randomHex(12);
 }
 
-/** Request ids: 32 hexadecimal characters, as the real service's are. */
+/**
+ * Request ids: 32 hexadecimal characters, as the real service's are. A version-4 UUID without its
+ * dashes (122 random bits): Node draws UUIDs from a batch of entropy, where randomBytes(16) asks
+ * OpenSSL on every call (about 7 µs, a few percent of a GET).
+ */
 export function newRequestId(): string {
-  return randomHex(16);
+  return randomUUID().replaceAll("-", "");
 }
