@@ -11,6 +11,7 @@ import { apiAttributes } from "@asset-delivery/provider/dist/source-state";
 import type { SourceNotReadyError } from "@asset-delivery/provider/dist/lifecycle/settle";
 import { ReadCoalescer } from "@asset-delivery/provider/dist/read-coalescer";
 import { checkedSource } from "../support/checked-source";
+import { configureSourceProvider } from "../support/configured-provider";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -28,8 +29,7 @@ beforeAll(async () => {
       });
     },
   });
-  const config: Record<string, string> = { "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey };
-  await sourceProvider.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+  await configureSourceProvider(server);
 });
 afterAll(() => server.close());
 afterEach(() => {

@@ -7,13 +7,13 @@ import { createPurgeStore } from "@asset-delivery/server";
 import { checkSource } from "@asset-delivery/provider/dist/check";
 import { sourceProvider } from "@asset-delivery/provider/dist/runtime";
 import { checkedSource } from "../support/checked-source";
+import { configureSourceProvider } from "../support/configured-provider";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
-  const config: Record<string, string> = { "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey };
-  await sourceProvider.configure({ config: { get: (key: string) => config[key], require: (key: string) => config[key]! } });
+  await configureSourceProvider(server);
 });
 afterAll(() => server.close());
 afterEach(() => vi.restoreAllMocks());
