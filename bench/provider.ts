@@ -16,11 +16,11 @@
 //   refresh and preview figures only)
 import * as path from "node:path";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../test/support/program-stack";
+import { createServeData, startServeProcess, type ServeProcess } from "../test/support/serve-process.cjs";
 
 // CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).
 import { startCountingProxy } from "./lib/counting-proxy.cjs";
 import { check, median, summarize, type Check } from "./lib/report.cjs";
-import { createBenchData, startServe, type Child } from "./lib/serve.cjs";
 
 // The Pulumi programs this starts find their own TypeScript settings.
 delete process.env.TS_NODE_PROJECT;
@@ -53,18 +53,19 @@ async function seconds(run: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const data = createBenchData("asset-delivery-bench-provider-");
+  const data = createServeData("asset-delivery-bench-provider-");
   const stacks: ProgramStack[] = [];
-  let server: Child = await startServe(data.dbPath, ["--rate-limits", "off", "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"]);
+  const serveArgs = (limits: "spec" | "off") => ["--rate-limits", limits, "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
+  let server: ServeProcess = await startServeProcess(data.dbPath, serveArgs("off"));
   // The stacks' one address, whichever server runs behind it; it counts the requests that pass.
   const proxy = await startCountingProxy(server.url);
   const serveWith = async (limits: "spec" | "off") => {
     await server.stop();
-    server = await startServe(data.dbPath, ["--rate-limits", limits, "--deploy-delay-ms", "0", "--deploy-lag-ms", "0"]);
+    server = await startServeProcess(data.dbPath, serveArgs(limits));
     proxy.retarget(server.url);
   };
   const stack = async (program: string, name: string, config: Record<string, unknown>) => {
-    const made = await programStack(program, name, { baseUrl: proxy.url, apiKey: data.key });
+    const made = await programStack(program, name, { baseUrl: proxy.url, apiKey: data.adminKey });
     stacks.push(made);
     await made.set(config);
     return made;

@@ -9,7 +9,7 @@
 import * as http from "node:http";
 import { openMigratedDatabase, reportTypesFor, seedUsage } from "@asset-delivery/server";
 import { apiDocument, apiHeaders } from "./lib/api.mjs";
-import { createBenchData, startServe } from "./lib/serve.cjs";
+import { createServeData, startServeProcess } from "../test/support/serve-process.cjs";
 import { check, summarize } from "./lib/report.cjs";
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -79,15 +79,15 @@ function steadyLoad(url, key, { until, durationS }) {
   });
 }
 
-const data = createBenchData();
+const data = createServeData();
 let server;
 try {
   // The account's Sources, through the API; then a day of usage for them, and the account made
   // older than that day (the scheduler generates a day only for accounts that existed when it ended).
-  server = await startServe(data.dbPath, ["--rate-limits", "off"]);
+  server = await startServeProcess(data.dbPath, ["--rate-limits", "off"]);
   const ids = [];
   for (let i = 0; i < SOURCES; i++) {
-    const created = await apiDocument(`${server.url}/api/v1/sources`, data.key, "POST", {
+    const created = await apiDocument(`${server.url}/api/v1/sources`, data.adminKey, "POST", {
       data: {
         type: "sources",
         attributes: { name: `stall ${i}`, deployment: { type: "webproxy", service_subdomains: [`stall-${process.pid}-${i}`] } },
@@ -99,8 +99,8 @@ try {
   const db = openMigratedDatabase(data.dbPath);
   let seeded;
   try {
-    seeded = seedUsage(db, { account: "bench", days: 1, requestsPerDay: REQUESTS_PER_DAY / SOURCES });
-    db.prepare("UPDATE accounts SET created_at = created_at - ? WHERE name = 'bench'").run(2 * DAY_SECONDS);
+    seeded = seedUsage(db, { account: data.account, days: 1, requestsPerDay: REQUESTS_PER_DAY / SOURCES });
+    db.prepare("UPDATE accounts SET created_at = created_at - ? WHERE name = ?").run(2 * DAY_SECONDS, data.account);
   } finally {
     db.close();
   }
@@ -111,21 +111,21 @@ try {
 
   // Loaded: from the server's start until its reports are listed.
   const startedAt = performance.now();
-  server = await startServe(data.dbPath, ["--rate-limits", "off"]);
+  server = await startServeProcess(data.dbPath, ["--rate-limits", "off"]);
   const target = `${server.url}/api/v1/sources/${ids[0]}`;
   let generationS;
   const generated = (async () => {
     for (;;) {
-      const listed = await apiDocument(`${server.url}/api/v1/reports?page[size]=100`, data.key);
+      const listed = await apiDocument(`${server.url}/api/v1/reports?page[size]=100`, data.adminKey);
       if (listed.data.length >= expectedReports) return void (generationS = (performance.now() - startedAt) / 1000);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();
-  const during = await steadyLoad(target, data.key, { until: generated });
+  const during = await steadyLoad(target, data.adminKey, { until: generated });
   console.log(
     `  during generation (${generationS.toFixed(1)} s from start): p99 ${during.p99} ms, p50 ${during.p50} ms, max ${during.max} ms, ${during.total} requests`,
   );
-  const idle = await steadyLoad(target, data.key, { durationS: Math.max(5, Math.round(during.seconds)) });
+  const idle = await steadyLoad(target, data.adminKey, { durationS: Math.max(5, Math.round(during.seconds)) });
   console.log(`  idle: p99 ${idle.p99} ms, p50 ${idle.p50} ms, max ${idle.max} ms, ${idle.total} requests`);
 
   summarize("reports-stall", [

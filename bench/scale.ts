@@ -29,7 +29,7 @@ import { repoRoot } from "../test/support/pulumi";
 // CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).
 import { startCountingProxy } from "./lib/counting-proxy.cjs";
 import { check, summarize } from "./lib/report.cjs";
-import { createBenchData, startServe } from "./lib/serve.cjs";
+import { createServeData, startServeProcess } from "../test/support/serve-process.cjs";
 
 // The Pulumi programs this starts find their own TypeScript settings.
 delete process.env.TS_NODE_PROJECT;
@@ -103,21 +103,21 @@ function runImport(program: ProgramStack): Promise<string> {
 }
 
 async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
-  const data = createBenchData(`asset-delivery-bench-scale${size}-`);
-  let server = await startServe(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
+  const data = createServeData(`asset-delivery-bench-scale${size}-`);
+  let server = await startServeProcess(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
   try {
     // Setup, not timed: the account's Sources, made through the API with the limits off.
-    const client = createClient({ baseUrl: server.url, apiKey: data.key, pacing: false });
+    const client = createClient({ baseUrl: server.url, apiKey: data.adminKey, pacing: false });
     const attributes = handMade(size, size);
     for (let i = 0; i < attributes.length; i += 20) await Promise.all(attributes.slice(i, i + 20).map((a) => client.sources.create(a)));
     await client.close();
     await server.stop();
-    server = await startServe(data.dbPath, ["--rate-limits", "spec", ...SERVE_ARGS]);
+    server = await startServeProcess(data.dbPath, ["--rate-limits", "spec", ...SERVE_ARGS]);
     proxy.retarget(server.url);
 
-    const sources = await programStack(IMPORTED_PROGRAM, `scale${size}`, { baseUrl: proxy.url, apiKey: data.key });
+    const sources = await programStack(IMPORTED_PROGRAM, `scale${size}`, { baseUrl: proxy.url, apiKey: data.adminKey });
     stacks.push(sources);
-    const noop = await programStack(NOOP_PROGRAM, `noop${size}`, { baseUrl: proxy.url, apiKey: data.key });
+    const noop = await programStack(NOOP_PROGRAM, `noop${size}`, { baseUrl: proxy.url, apiKey: data.adminKey });
     stacks.push(noop);
     const noopNames = Array.from({ length: size }, (_, i) => `noop-${i}`);
     await noop.set({ names: noopNames });

@@ -10,7 +10,7 @@
 import { createRequire } from "node:module";
 import { createClient } from "@asset-delivery/sdk";
 import { apiHeaders } from "./lib/api.mjs";
-import { createBenchData, startServe } from "./lib/serve.cjs";
+import { createServeData, startServeProcess } from "../test/support/serve-process.cjs";
 import { check, median, summarize } from "./lib/report.cjs";
 
 // The raw side uses the undici the SDK itself runs on (the root node_modules may hold another major).
@@ -27,9 +27,9 @@ async function timePerCall(call) {
   return ((performance.now() - started) * 1000) / CALLS;
 }
 
-const data = createBenchData();
-const server = await startServe(data.dbPath, ["--rate-limits", "off"]);
-const client = createClient({ baseUrl: server.url, apiKey: data.key, pacing: false });
+const data = createServeData();
+const server = await startServeProcess(data.dbPath, ["--rate-limits", "off"]);
+const client = createClient({ baseUrl: server.url, apiKey: data.adminKey, pacing: false });
 const agent = new Agent({ keepAliveTimeout: 10_000 });
 try {
   const { id } = await client.sources.create({
@@ -37,7 +37,7 @@ try {
     deployment: { type: "webfolder", service_subdomains: ["bench-sdk"], webfolder_base_url: "https://origin.example.com/images/" },
   });
   const url = `${server.url}/api/v1/sources/${id}`;
-  const headers = apiHeaders(data.key);
+  const headers = apiHeaders(data.adminKey);
   const sides = {
     sdk: () => client.sources.get(id),
     raw: async () => {

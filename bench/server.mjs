@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import autocannon from "autocannon";
 import { apiCall, apiDocument, apiHeaders } from "./lib/api.mjs";
-import { REPO_ROOT, cpuTimeMs, createBenchData, startChild, startServe } from "./lib/serve.cjs";
+import { REPO_ROOT, cpuTimeMs, createServeData, startChild, startServeProcess } from "../test/support/serve-process.cjs";
 import { check, median, summarize } from "./lib/report.cjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
@@ -67,20 +67,20 @@ function autocannonRun(url, key) {
   });
 }
 
-const data = createBenchData();
+const data = createServeData();
 const profileDir = process.env.BENCH_PROFILE;
-const real = await startServe(data.dbPath, ["--rate-limits", "off"], {
+const real = await startServeProcess(data.dbPath, ["--rate-limits", "off"], {
   nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir)}`] : [],
 });
 let bare;
 try {
-  const id = await seed(real.url, data.key);
+  const id = await seed(real.url, data.adminKey);
   const targets = { get: `/api/v1/sources/${id}`, list: `/api/v1/sources?${LIST_QUERY}` };
 
   // The baseline answers with exactly what the real server sent.
   const captured = {};
   for (const target of Object.values(targets)) {
-    const { status, headers, body } = await apiCall(`${real.url}${target}`, data.key);
+    const { status, headers, body } = await apiCall(`${real.url}${target}`, data.adminKey);
     captured[target] = { status, headers, body: body.toString("base64") };
   }
   const capturedFile = path.join(data.dir, "captured.json");
@@ -94,13 +94,13 @@ try {
   for (const [name, target] of Object.entries(targets)) {
     if (process.env.BENCH_ONLY && process.env.BENCH_ONLY !== name) continue;
     // Warm-up: JIT and SQLite's page cache, on both.
-    for (const server of [real, bare]) await load(server, target, data.key);
+    for (const server of [real, bare]) await load(server, target, data.adminKey);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [label, server] of [
         ["real", real],
         ["bare", bare],
       ]) {
-        const run = await load(server, target, data.key);
+        const run = await load(server, target, data.adminKey);
         runs[name][label].push(run);
         console.log(
           `  ${name} round ${round + 1} ${label}: ${run.rps.toFixed(0)} req/s, p99 ${run.p99} ms, server CPU ${run.cpuUsPerRequest.toFixed(0)} µs/request`,

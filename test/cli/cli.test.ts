@@ -5,7 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
-import { CLI_BIN, startServeProcess } from "../support/serve-process";
+import { CLI_BIN, startServeProcess } from "../support/serve-process.cjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-cli-"));
 const db = path.join(dir, "cli.db");
@@ -133,7 +133,7 @@ describe("asset-delivery", () => {
   it("serve --delivery-domain: purges are accepted on its service subdomains and refused on the default's; the flag wins over the variable", async () => {
     const { key } = JSON.parse(cli("demo").stdout);
     const server = await startServeProcess(db, ["--rate-limits", "off", "--deploy-delay-ms", "0", "--delivery-domain", "img.cli.example"], {
-      ASSET_DELIVERY_DELIVERY_DOMAIN: "from-env.example",
+      env: { ASSET_DELIVERY_DELIVERY_DOMAIN: "from-env.example" },
     });
     try {
       const client = createClient({ baseUrl: server.url, apiKey: key });

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { createPurgeStore } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_BIN } from "../support/serve-process";
+import { CLI_BIN } from "../support/serve-process.cjs";
 import { startTestServer, type TestServer } from "../support/server";
 import { minimalDeployment, sourceClient, uniqueLabel } from "../server/fixtures";
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCountingProxy, type CountingProxy } from "../support/counting-proxy";
 import { unexportedRequires } from "../support/package-boundaries";
 import { pulumiCommand, pulumiEnv, repoRoot } from "../support/pulumi";
-import { startServeProcess, type ServeProcess } from "../support/serve-process";
+import { startServeProcess, type ServeProcess } from "../support/serve-process.cjs";
 
 const run = promisify(execFile);
 const PACKAGES = ["sdk", "server", "provider", "cli"];
@@ -128,7 +128,7 @@ beforeAll(async () => {
   const db = path.join(tmp, "server", "asset-delivery.db");
   const { stdout } = await run(process.execPath, [bin, "demo", "--db", db], { env: userEnv() });
   const { key } = JSON.parse(stdout) as { key: string };
-  server = await startServeProcess(db, ["--deploy-delay-ms", "0", "--rate-limits", "off"], {}, bin);
+  server = await startServeProcess(db, ["--deploy-delay-ms", "0", "--rate-limits", "off"], { bin });
   proxy = await startCountingProxy(server.url);
 
   const stateDir = path.join(tmp, "state");

@@ -8,7 +8,7 @@ import type {} from "@asset-delivery/server/dist/sources/source-routes";
 import { listDocumentSchema, singleDocumentSchema, sourceSchema, type Source } from "@asset-delivery/sdk";
 import { buildApp, loadOrCreateSecretKey, openDatabase } from "@asset-delivery/server";
 import { apiRequest } from "../support/server";
-import { createServeData, startServeProcess, type ServeData } from "../support/serve-process";
+import { createServeData, startServeProcess, type ServeData } from "../support/serve-process.cjs";
 
 const WORKERS = 8;
 const PATCHES_PER_SOURCE = 3;

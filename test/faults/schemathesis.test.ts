@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServeData, startServeProcess, type ServeData, type ServeProcess } from "../support/serve-process";
+import { createServeData, startServeProcess, type ServeData, type ServeProcess } from "../support/serve-process.cjs";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const VENV = path.join(REPO, ".venv");

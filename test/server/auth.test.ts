@@ -4,7 +4,7 @@ import { PERMISSIONS, type Permission } from "@asset-delivery/sdk";
 import { spawnSync } from "node:child_process";
 import { revokeKey, listKeys } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_BIN } from "../support/serve-process";
+import { CLI_BIN } from "../support/serve-process.cjs";
 import { apiRequest, startTestServer, TEST_ACCOUNT, type TestServer } from "../support/server";
 import { createDocument, minimalDeployment, patchDocument } from "./fixtures";
 

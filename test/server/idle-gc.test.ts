@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest } from "../support/server";
-import { createServeData, startServeProcess, type ServeData, type ServeProcess } from "../support/serve-process";
+import { createServeData, startServeProcess, type ServeData, type ServeProcess } from "../support/serve-process.cjs";
 
 const GC_OFTEN = path.join(__dirname, "fixtures", "collect-garbage-often.cjs");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,7 +19,7 @@ describe("serve under idle garbage collection", () => {
 
   beforeAll(async () => {
     data = createServeData("asset-delivery-idle-gc-");
-    serve = await startServeProcess(data.dbPath, ["--rate-limits", "off"], { NODE_OPTIONS: `--expose-gc --require ${GC_OFTEN}` });
+    serve = await startServeProcess(data.dbPath, ["--rate-limits", "off"], { env: { NODE_OPTIONS: `--expose-gc --require ${GC_OFTEN}` } });
   });
   afterAll(async () => {
     await serve?.stop();

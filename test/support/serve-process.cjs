@@ -1,6 +1,8 @@
-// The real server for benchmarks: `asset-delivery serve` in a child process (so it never shares
-// an event loop with the load generator), on a fresh database with one Account Admin key.
-// CommonJS, so that the .mjs benchmarks and the TypeScript one (run by ts-node) share it.
+// `asset-delivery serve` as a child process, the way a user runs it, on a database of its own: for
+// tests that kill the server (crash), run a tool against it from outside (fuzzing) or an installed
+// copy (consumer), and for the benchmarks (the server never shares an event loop with the load
+// generator). CommonJS, so that the tests, the .mjs benchmarks and the TypeScript ones (run by
+// ts-node) share it; types in serve-process.d.cts.
 "use strict";
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
@@ -12,23 +14,23 @@ const REPO_ROOT = path.resolve(__dirname, "..", "..");
 const CLI_BIN = path.join(REPO_ROOT, "cli", "bin", "asset-delivery.js");
 const READY_LINE = /Asset Delivery Management API listening on (http:\/\/\S+)/;
 
-/** A temporary folder with a migrated database, an account and an Account Admin key. */
-function createBenchData(prefix = "asset-delivery-bench-") {
+/** A temporary folder with a migrated database, an account (enterprise, video on) and an Account Admin key of it. */
+function createServeData(prefix = "asset-delivery-serve-", account = "serve") {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const dbPath = path.join(dir, "asset-delivery.db");
   const db = openMigratedDatabase(dbPath);
   try {
-    ensureAccount(db, { name: "bench", plan: "enterprise", video: true });
-    const { key } = createKey(db, { account: "bench", permissions: ["Account Admin"], userName: "bench-user" });
-    return { dir, dbPath, key, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+    ensureAccount(db, { name: account, plan: "enterprise", video: true });
+    const { key } = createKey(db, { account, permissions: ["Account Admin"], userName: `${account}-user` });
+    return { dir, dbPath, account, adminKey: key, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
   } finally {
     db.close();
   }
 }
 
 /**
- * Starts `node <script> ...args` and resolves with { url, child, stop() } once it prints a line
- * matching `ready` (whose first group is the URL).
+ * Starts `node ...nodeArgs <script> ...args` and resolves once it prints a line matching `ready`
+ * (whose first group is the URL); rejects with its output if it exits before.
  */
 function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] } = {}) {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
@@ -44,7 +46,7 @@ function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] 
       if (match) resolve(match[1]);
     });
     child.stderr.on("data", (chunk) => (output += chunk));
-    exited.then(({ code, signal }) =>
+    void exited.then(({ code, signal }) =>
       reject(new Error(`${path.basename(script)} exited (${code ?? signal}) before it was ready:\n${output}`)),
     );
   });
@@ -52,16 +54,17 @@ function startChild(script, args, { ready = READY_LINE, env = {}, nodeArgs = [] 
     url: u,
     child,
     output: () => output,
-    stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    exited,
+    stop(signal = "SIGTERM") {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   }));
 }
 
-/** `asset-delivery serve --port 0 --db <dbPath> ...args` as a child process. */
-function startServe(dbPath, args = [], options = {}) {
-  return startChild(CLI_BIN, ["serve", "--port", "0", "--db", dbPath, ...args], options);
+/** `asset-delivery serve --port 0 --db <dbPath> ...args`; `bin`: another installed `asset-delivery`. */
+function startServeProcess(dbPath, args = [], { bin = CLI_BIN, ...options } = {}) {
+  return startChild(bin, ["serve", "--port", "0", "--db", dbPath, ...args], options);
 }
 
 /**
@@ -81,4 +84,4 @@ function cpuTimeMs(pid) {
 // USER_HZ: 100 on every Linux architecture Node runs on.
 const CLOCK_TICKS_PER_SECOND = 100;
 
-module.exports = { REPO_ROOT, createBenchData, startChild, startServe, cpuTimeMs };
+module.exports = { REPO_ROOT, CLI_BIN, createServeData, startChild, startServeProcess, cpuTimeMs };
