@@ -4,7 +4,7 @@
 // The secure URL token exists only while secure URLs are on. Run on an injected clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server";
-import { minimalDeployment, sourceClient, type SourceClient } from "./fixtures";
+import { minimalDeployment, sourceClient, uniqueLabel, type SourceClient } from "./fixtures";
 
 const DELAY_MS = 1500;
 const LAG_MS = 300;
@@ -81,6 +81,38 @@ describe("deployment lifecycle", () => {
     expect(await state(id)).toEqual({ deployment_status: "deploying", date_deployed: null, enabled: true });
     clock += DELAY_MS / 2;
     expect((await state(id)).deployment_status).toBe("deployed");
+  });
+});
+
+describe("date_deployed", () => {
+  it("strictly increases per Source: a deployment that completes in the second of the one before it is dated the next", async () => {
+    let instantClock = START_MS + 100;
+    const instant = await startTestServer({ now: () => instantClock, deployDelayMs: 0, deployLagMs: 0 });
+    try {
+      const client = sourceClient(instant, instant.adminKey);
+      const second = Math.floor(instantClock / 1000);
+      const subdomain = uniqueLabel("instant");
+      const deployment = minimalDeployment("webproxy", subdomain);
+      const id = await client.createOk({ name: "instant", deployment });
+      const dated = async () => (await client.get(id)).body.data.attributes.date_deployed as number;
+      expect(await dated()).toBe(second);
+      // Two more deployments within the same second: the real service's take seconds, so each of its dates is new.
+      instantClock += 100;
+      const patched = await client.patch(id, { deployment: { ...deployment, cache_ttl_error: 1 } });
+      expect(patched.body.data.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: second + 1 });
+      instantClock += 100;
+      await client.patch(id, { deployment: { ...deployment, cache_ttl_error: 2 } });
+      expect(await dated()).toBe(second + 2);
+      // The list says the same (its SQL applies the same rule).
+      const listed = (await client.list(`filter[deployment.service_subdomains]=${subdomain}`)).body.data;
+      expect(listed.map((s: { attributes: { date_deployed: number } }) => s.attributes.date_deployed)).toEqual([second + 2]);
+      // A deployment in a later second than the one before it keeps its own second.
+      instantClock += 5_000;
+      await client.patch(id, { deployment: { ...deployment, cache_ttl_error: 3 } });
+      expect(await dated()).toBe(Math.floor(instantClock / 1000));
+    } finally {
+      await instant.close();
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { changedAttributes } from "../diff";
 import type { Session } from "../session";
 import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../source-state";
 import { planPatches, sendPatches } from "./patch";
-import type { Written } from "./settle";
+import { deployedBefore, type Written } from "./settle";
 
 /** Read like a refresh (an import's many adoptions share list pages), then PATCHed only where it differs. */
 export async function adoptById(session: Session, id: string, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
@@ -22,9 +22,8 @@ export async function bringToDeclaredState(
   attributes: DeclaredAttributes,
 ): Promise<Written> {
   const plan = planPatches(changedAttributes(liveDeclaration(existing), inputs), attributes, existing.attributes.enabled);
-  const changedAt = Date.now();
   const patched = await sendPatches(session, existing.id, plan.patches);
-  return { source: patched ?? existing, changedAt: plan.deploys ? changedAt : undefined };
+  return { source: patched ?? existing, ...deployedBefore(plan.deploys, existing.attributes.date_deployed) };
 }
 
 /**

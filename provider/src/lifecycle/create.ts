@@ -19,8 +19,8 @@ export async function createSource(session: Session, inputs: SourceInputs): Prom
 
 async function createOrReclaim(session: Session, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
   try {
-    // A new Source is `deploying` until its first deployment completes: no earlier read can fool the wait.
-    return { source: await session.client.sources.create(attributes) };
+    // A new Source has no deployment before its first: any `deployed` read is of this one.
+    return { source: await session.client.sources.create(attributes), deployedBefore: null };
   } catch (error) {
     const retired = await retiredHolder(session, error, attributes);
     return bringToDeclaredState(session, retired, inputs, attributes);

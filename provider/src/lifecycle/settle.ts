@@ -1,8 +1,8 @@
 // After a write, wait (unless told not to) until the Source has settled by the sdk's one rule
-// (isDeploymentSettled): `deployed` by a deployment no older than the write that started one, or
-// `disabled` when it is declared disabled. A Source that does not get there in time was still
+// (DeploymentWatch): `deployed` by a deployment after the writes that started one, or `disabled`
+// when it is declared disabled. A Source that does not get there in time was still
 // written: the error carries its id and state, so that Pulumi records it instead of forgetting it.
-import { DeploymentTimeoutError, isDeploymentSettled, type Source } from "@asset-delivery/sdk";
+import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
 import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
@@ -19,18 +19,26 @@ export class SourceNotReadyError extends Error {
   }
 }
 
-/** What a write left: the Source as its response showed it, and when the write that starts a deployment was sent. */
+/** What the writes left: the Source as the last response showed it, and what was deployed before them. */
 export interface Written {
   source: Source;
-  /** Milliseconds since the epoch, taken before the request; absent when no write started a deployment (or a create did). */
-  changedAt?: number;
+  /**
+   * The `date_deployed` read before the writes, when they started a deployment: null before a
+   * create; absent when they started none (a rename), so the first `deployed` read counts.
+   */
+  deployedBefore?: number | null;
 }
 
-export async function settle(session: Session, { source, changedAt }: Written, inputs: SourceInputs): Promise<Source> {
-  if (!inputs.waitForDeployment || isDeploymentSettled(source, changedAt)) return source;
+/** The reference of writes that may start a deployment: what was read before them, when they do. */
+export function deployedBefore(deploys: boolean, before: number | null): Pick<Written, "deployedBefore"> {
+  return deploys ? { deployedBefore: before } : {};
+}
+
+export async function settle(session: Session, { source, deployedBefore }: Written, inputs: SourceInputs): Promise<Source> {
+  if (!inputs.waitForDeployment) return source;
   const seconds = inputs.deploymentTimeoutSeconds;
   try {
-    return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000, changedAt });
+    return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000, deployedBefore, written: source });
   } catch (error) {
     if (!(error instanceof DeploymentTimeoutError)) throw error;
     const properties = { ...sourceOutputs(source, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };

@@ -7,14 +7,14 @@ import { providerOptions, withoutProviderOptions } from "../provider-options";
 import { apiAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
 import { planPatches, sendPatches } from "./patch";
 import { purgeAfterUpdate } from "./purge";
-import { settle } from "./settle";
+import { deployedBefore, settle } from "./settle";
 
 export async function updateSource(session: Session, id: string, olds: SourceState, news: SourceInputs): Promise<{ outs: SourceState }> {
   const plan = planPatches(diffSource(id, olds, news).changed, apiAttributes(news), olds.enabled);
-  const changedAt = Date.now();
   const patched = await sendPatches(session, id, plan.patches);
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
-  const source = await settle(session, { source: patched, changedAt: plan.deploys ? changedAt : undefined }, news);
+  // The state holds the Source as last read: its deployment predates these PATCHes.
+  const source = await settle(session, { source: patched, ...deployedBefore(plan.deploys, olds.dateDeployed) }, news);
   session.reads.remember(source);
   await purgeAfterUpdate(session, olds.deployment, news, source);
   return { outs: sourceOutputs(source, news) };

@@ -2,27 +2,48 @@
 //
 // The real service starts deploying a change after a lag, so a read right after the change can
 // still say `deployed`, about the deployment before it (a public provider for this API waits 5 s
-// before it polls). A read therefore only counts when its `date_deployed` is not earlier than the
-// change: the moment of the change is taken on the caller's clock just before the request is sent.
-// `date_deployed` has whole seconds, so the comparison is in whole seconds.
+// before it polls). The rule uses only what the spec promises (`deployment_status`,
+// `date_deployed`, `enabled`), never the client's clock, which may be ahead of or behind the
+// service's: a `deployed` read counts when its `date_deployed` is later than the one read before
+// the change, or when a read since the change has shown the Source not deployed (`deploying`): two
+// deployments within one whole second have the same `date_deployed`.
 import type { Source } from "../schemas";
 
-/** What a settled read needs of a Source (a full one, or one selected with these fields). */
+/** What the rule needs of a read (a full Source, or one selected with these fields). */
 export type DeploymentState = { attributes: Pick<Source["attributes"], "enabled" | "deployment_status" | "date_deployed"> };
 
-/**
- * Whether this read shows the Source settled: `disabled` while it is disabled (a disabled Source
- * does not deploy), or `deployed` by a deployment that completed no earlier than `changedAt`
- * (milliseconds since the epoch; omitted: any deployment counts).
- */
-export function isDeploymentSettled(source: DeploymentState, changedAt?: number): boolean {
-  const { deployment_status: status, enabled, date_deployed: deployedAt } = source.attributes;
-  if (status === "disabled") return !enabled;
-  if (status !== "deployed") return false;
-  return changedAt === undefined || (deployedAt !== null && deployedAt >= Math.floor(changedAt / 1000));
-}
+/** The reads of one wait for one change, from the first read after it (the write's own response, when there is one). */
+export class DeploymentWatch {
+  private sawUndeployed = false;
 
-/** Whether a `deployed` read shows a deployment that predates the change (for messages). */
-export function predatesChange(source: DeploymentState, changedAt: number | undefined): boolean {
-  return source.attributes.deployment_status === "deployed" && !isDeploymentSettled(source, changedAt);
+  /**
+   * @param deployedBefore the `date_deployed` read before the change: null when the Source had no
+   * deployment (before a create); undefined when no change started a deployment (a rename), so any
+   * `deployed` read counts.
+   */
+  constructor(readonly deployedBefore?: number | null) {}
+
+  /**
+   * Takes the next read; whether it shows the Source settled: `disabled` while it is disabled (a
+   * disabled Source does not deploy), or `deployed` by a deployment after the change.
+   */
+  settledBy(read: DeploymentState): boolean {
+    const { deployment_status: status, enabled } = read.attributes;
+    if (status === "disabled") return !enabled;
+    if (status !== "deployed") {
+      this.sawUndeployed = true;
+      return false;
+    }
+    return !this.predates(read);
+  }
+
+  /** Whether a `deployed` read shows the deployment before the change (for messages); reads are not taken. */
+  predatesChange(read: DeploymentState): boolean {
+    return read.attributes.deployment_status === "deployed" && this.predates(read);
+  }
+
+  private predates({ attributes: { date_deployed: deployedAt } }: DeploymentState): boolean {
+    if (this.deployedBefore === undefined || this.sawUndeployed) return false;
+    return deployedAt === null || (this.deployedBefore !== null && deployedAt <= this.deployedBefore);
+  }
 }

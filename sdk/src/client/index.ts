@@ -5,7 +5,7 @@ export type { Clock } from "./clock";
 export { systemClock } from "./clock";
 export * from "./errors";
 export type { Page } from "./pagination";
-export { isDeploymentSettled, type DeploymentState } from "./deployment";
+export { DeploymentWatch, type DeploymentState } from "./deployment";
 export type { SourceListQuery, WaitForDeploymentOptions, SourcesResource } from "./sources";
 export type { ReportListQuery, ReportsResource } from "./reports";
 export type { WaitForResultOptions, VideosResource } from "./videos";

@@ -19,7 +19,7 @@ import type { Clock } from "./clock";
 import { Collection } from "./collection";
 import { callEndpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
-import { isDeploymentSettled, predatesChange } from "./deployment";
+import { DeploymentWatch } from "./deployment";
 import { DeploymentTimeoutError, SourceDeletedError } from "./errors";
 import { positiveMs } from "./options";
 import { poll } from "./poll";
@@ -35,17 +35,20 @@ export interface WaitForDeploymentOptions {
   /** Time between polls. Default 1000 ms. */
   intervalMs?: number;
   /**
-   * When the change being waited for was sent (milliseconds since the epoch, the client's clock,
-   * taken before the request): a `deployed` read whose `date_deployed` is earlier predates the
-   * change and does not count (see isDeploymentSettled). Omitted: the first `deployed` counts.
+   * The `date_deployed` read before the change being waited for (the Source as last read before
+   * it; null for a Source that had no deployment, as before a create). A `deployed` read counts
+   * only when its `date_deployed` is later, or after a read has shown the Source not deployed
+   * (see DeploymentWatch). Omitted: the first `deployed` read counts.
    */
-  changedAt?: number;
+  deployedBefore?: number | null;
+  /** The write's response: the first read since the change, returned without a request when it is already settled. */
+  written?: Source;
 }
 
-const waitOptionsSchema = z.object({
+const waitOptionsSchema = z.strictObject({
   timeoutMs: positiveMs.default(120_000),
   intervalMs: positiveMs.default(1_000),
-  changedAt: z.int(expected("milliseconds since the epoch")).nonnegative({ error: "must be >= 0" }).optional(),
+  deployedBefore: z.int(expected("Unix seconds")).nonnegative({ error: "must be >= 0" }).nullable().optional(),
 });
 
 export class SourcesResource extends Collection<typeof sourceListSpec, Source, SelectedSource> {
@@ -109,23 +112,27 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
   }
 
   /**
-   * Polls until the Source is settled (isDeploymentSettled): `deployed` by a deployment no older
-   * than `changedAt`, or `disabled` when it is disabled.
+   * Polls until the Source is settled (DeploymentWatch): `deployed` by a deployment after the
+   * change (see `deployedBefore`), or `disabled` when it is disabled.
    */
   async waitForDeployment(id: string, options: WaitForDeploymentOptions = {}): Promise<Source> {
-    const { timeoutMs, intervalMs, changedAt } = checked(waitOptionsSchema, options, "waitForDeployment options");
+    const { written, ...rest } = options;
+    const { timeoutMs, intervalMs, deployedBefore } = checked(waitOptionsSchema, rest, "waitForDeployment options");
+    const watch = new DeploymentWatch(deployedBefore);
+    const settled = (source: Source): Source | undefined => {
+      if (source.attributes.deployment_status === "deleted") throw new SourceDeletedError(id);
+      return watch.settledBy(source) ? source : undefined;
+    };
+    if (written && settled(written)) return written;
     return poll({
       clock: this.clock,
       intervalMs,
       read: () => this.get(id),
-      settled: (source) => {
-        if (source.attributes.deployment_status === "deleted") throw new SourceDeletedError(id);
-        return isDeploymentSettled(source, changedAt) ? source : undefined;
-      },
+      settled,
       giveUp: (source, { waitedMs }) => {
         if (waitedMs + intervalMs <= timeoutMs) return undefined;
         const { deployment_status: status, enabled } = source.attributes;
-        return new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waitedMs, predatesChange(source, changedAt));
+        return new DeploymentTimeoutError(id, enabled ? "deployed" : "disabled", status, waitedMs, watch.predatesChange(source));
       },
     });
   }

@@ -41,6 +41,11 @@ function secureUrlToken(deployment: PublicDeployment, current: string | null): s
   return current ?? randomAlphanumeric(SECURE_URL_TOKEN_LENGTH);
 }
 
+/** The `date_deployed` of the record's latest deployment once it completed (DATE_DEPLOYED_SQL's rule). */
+function deployedAtSecond({ deployReadyAt, previousDeployedAt }: SourceRecord): number {
+  return Math.max(Math.floor(deployReadyAt / 1000), previousDeployedAt === null ? 0 : previousDeployedAt + 1);
+}
+
 export type SourceService = ReturnType<typeof createSourceService>;
 
 export interface DeploymentTiming {
@@ -61,7 +66,7 @@ export function createSourceService(db: Database, store: SourceStore, options: D
   /** A new deployment starts after the lag; the one before it, if it had completed, becomes the previous one. */
   function redeploy(record: SourceRecord): void {
     const at = now();
-    if (record.deployReadyAt <= at) record.previousDeployedAt = Math.floor(record.deployReadyAt / 1000);
+    if (record.deployReadyAt <= at) record.previousDeployedAt = deployedAtSecond(record);
     record.deployStartsAt = at + deployLagMs;
     record.deployReadyAt = record.deployStartsAt + deployDelayMs;
   }

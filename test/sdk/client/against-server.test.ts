@@ -1,8 +1,17 @@
 // The client against the project's own server (server/): the Source lifecycle, paging, reports
-// with split gzipped files, the spec's rate limits at full speed, and creates under injected faults.
+// with split gzipped files, the spec's rate limits at full speed, creates under injected faults,
+// and waiting for a deployment on a server whose clock is skewed from the client's.
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, type AssetDeliveryClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
+import {
+  createClient,
+  DeploymentWatch,
+  type AssetDeliveryClient,
+  type DeploymentState,
+  type Source,
+  type SourceCreateAttributes,
+} from "@asset-delivery/sdk";
 import { generateReports, seedUsage } from "@asset-delivery/server";
 import { FakeClock } from "../../support/fake-clock";
 import { startTestServer as startApiServer, type TestServer as ApiServer } from "../../support/server";
@@ -136,5 +145,84 @@ describe("against the project's server", () => {
     });
     expect(outcomes.filter((o) => o.status === "fulfilled").length).toBeGreaterThan(names.length / 2);
     expect(Object.values(server.app.injectedFaults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+});
+
+// Waiting for a deployment against a server whose clock is an hour ahead of the client's, or an
+// hour behind it (the server's `now` option), with the real service's deploy lag. The rule this
+// replaced compared `date_deployed` with the client's clock taken before the change: ahead, it
+// trusted a read of the deployment before the change; behind, it never settled. DeploymentWatch
+// judges the server's reads against each other only.
+const HOUR_MS = 3_600_000;
+const LAG_MS = 400;
+const DELAY_MS = 300;
+
+/** The rule this replaced: `deployed`, dated no earlier than the second of the client's clock before the change. */
+const clockRule = ({ attributes: a }: DeploymentState, changedAt: number) =>
+  a.deployment_status === "deployed" && a.date_deployed !== null && a.date_deployed >= Math.floor(changedAt / 1000);
+
+async function deployedSource(on: AssetDeliveryClient): Promise<Source> {
+  const created = await on.sources.create(webfolder("Skewed"));
+  return on.sources.waitForDeployment(created.id, { deployedBefore: null, written: created, intervalMs: 50 });
+}
+
+const changeTtl = (on: AssetDeliveryClient, source: Source, seconds: number) =>
+  on.sources.update(source.id, { deployment: { ...source.attributes.deployment, cache_ttl_error: seconds } });
+
+describe.each([
+  { clocks: "the server's clock an hour ahead of the client's", skewMs: HOUR_MS },
+  { clocks: "the server's clock an hour behind the client's", skewMs: -HOUR_MS },
+])("with $clocks", ({ skewMs }) => {
+  it("the clock-based rule is fooled; DeploymentWatch settles on the change's own deployment", async () => {
+    server = await startApiServer({ now: () => Date.now() + skewMs, deployLagMs: LAG_MS, deployDelayMs: DELAY_MS });
+    const skewed = (client = createClient({ baseUrl: server.url, apiKey: server.adminKey }));
+    const before = await deployedSource(skewed);
+    const deployedBefore = before.attributes.date_deployed;
+    expect(deployedBefore).not.toBeNull();
+
+    const changedAt = Date.now();
+    const sentAt = performance.now();
+    const reads: DeploymentState[] = [await changeTtl(skewed, before, 60)];
+    const watch = new DeploymentWatch(deployedBefore);
+    while (!watch.settledBy(reads.at(-1)!)) {
+      expect(performance.now() - sentAt, "settles within a few deployments' time").toBeLessThan(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reads.push(await skewed.sources.get(before.id));
+    }
+    const settledAfterMs = performance.now() - sentAt;
+    const settled = reads.at(-1)!;
+
+    // The change's own deployment: later than the one before, no earlier than the lag and the deployment took.
+    expect(settled.attributes.deployment_status).toBe("deployed");
+    expect(settled.attributes.date_deployed).toBeGreaterThan(deployedBefore!);
+    expect(settledAfterMs).toBeGreaterThanOrEqual(LAG_MS + DELAY_MS - 5);
+    // The reads before it: the deployment before the change (during the lag), then deploying.
+    expect(reads[0]!.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: deployedBefore });
+    expect(reads.some((r) => r.attributes.deployment_status === "deploying")).toBe(true);
+
+    if (skewMs > 0) {
+      // Ahead: the first read, still the deployment before the change, passed the old rule.
+      expect(clockRule(reads[0]!, changedAt)).toBe(true);
+    } else {
+      // Behind: no read ever passed it, the change's own deployment included: it would have waited until its timeout.
+      expect(reads.filter((r) => clockRule(r, changedAt))).toEqual([]);
+    }
+  });
+
+  it("waitForDeployment returns the change's deployment, after the server's deploy lag", async () => {
+    server = await startApiServer({ now: () => Date.now() + skewMs, deployLagMs: LAG_MS, deployDelayMs: DELAY_MS });
+    const skewed = (client = createClient({ baseUrl: server.url, apiKey: server.adminKey }));
+    const before = await deployedSource(skewed);
+    const sentAt = performance.now();
+    const written = await changeTtl(skewed, before, 120);
+    const done = await skewed.sources.waitForDeployment(before.id, {
+      deployedBefore: before.attributes.date_deployed,
+      written,
+      intervalMs: 50,
+      timeoutMs: 10_000,
+    });
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(LAG_MS + DELAY_MS - 5);
+    expect(done.attributes).toMatchObject({ deployment_status: "deployed", deployment: { cache_ttl_error: 120 } });
+    expect(done.attributes.date_deployed).toBeGreaterThan(before.attributes.date_deployed!);
   });
 });

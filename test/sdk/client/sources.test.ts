@@ -111,16 +111,21 @@ describe("sources.findBySubdomain", () => {
 });
 
 describe("sources.waitForDeployment", () => {
-  /** Answers GETs with the given statuses in turn (the last one repeats). */
-  async function statusServer(statuses: Source["attributes"]["deployment_status"][], enabled = true) {
+  /** Answers GETs with these attributes in turn (the last one repeats). */
+  async function readsServer(reads: Partial<Source["attributes"]>[], enabled = true) {
     const source = sourceResource({ enabled });
     let call = 0;
-    server = await startTestServer((_, res) => {
-      const status = statuses[Math.min(call++, statuses.length - 1)]!;
-      sendJson(res, 200, single({ ...source, attributes: { ...source.attributes, deployment_status: status } }));
-    });
+    server = await startTestServer((_, res) =>
+      sendJson(res, 200, single({ ...source, attributes: { ...source.attributes, ...reads[Math.min(call++, reads.length - 1)] } })),
+    );
     return { source, server };
   }
+  /** Answers GETs with the given statuses in turn (the last one repeats). */
+  const statusServer = (statuses: Source["attributes"]["deployment_status"][], enabled = true) =>
+    readsServer(
+      statuses.map((deployment_status) => ({ deployment_status })),
+      enabled,
+    );
 
   it("polls until deployed", async () => {
     const { source, server } = await statusServer(["deploying", "deploying", "deployed"]);
@@ -132,31 +137,60 @@ describe("sources.waitForDeployment", () => {
     expect(clock.sleeps.filter((ms) => ms === 2_000)).toHaveLength(2);
   });
 
-  it("with changedAt, does not trust a deployed read that predates the change", async () => {
-    const changedAt = Date.UTC(2026, 0, 1, 12, 0, 0, 500);
-    const before = Math.floor(changedAt / 1000) - 30;
-    const source = sourceResource();
-    const reads = [
-      { deployment_status: "deployed", date_deployed: before }, // the change has not started deploying yet
-      { deployment_status: "deploying", date_deployed: before },
-      { deployment_status: "deployed", date_deployed: Math.floor(changedAt / 1000) + 2 },
-    ];
-    let call = 0;
-    server = await startTestServer((_, res) =>
-      sendJson(res, 200, single({ ...source, attributes: { ...source.attributes, ...reads[Math.min(call++, reads.length - 1)] } })),
-    );
-    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(changedAt) });
-    const done = await client.sources.waitForDeployment(source.id, { changedAt });
-    expect(done.attributes.date_deployed).toBe(Math.floor(changedAt / 1000) + 2);
-    expect(server.requests).toHaveLength(3);
+  const BEFORE = Date.UTC(2026, 0, 1, 12) / 1000; // the date_deployed read before the change
+
+  it.each([
+    {
+      why: "with deployedBefore, does not trust a deployed read dated no later than it",
+      deployedBefore: BEFORE,
+      reads: [
+        { deployment_status: "deployed", date_deployed: BEFORE }, // the change has not started deploying yet
+        { deployment_status: "deployed", date_deployed: BEFORE },
+        { deployment_status: "deployed", date_deployed: BEFORE + 2 },
+      ],
+    },
+    {
+      why: "with deployedBefore, trusts a deployed read in the same second once it has seen the Source deploying",
+      deployedBefore: BEFORE,
+      reads: [
+        { deployment_status: "deploying", date_deployed: BEFORE },
+        { deployment_status: "deployed", date_deployed: BEFORE },
+      ],
+    },
+    {
+      why: "after a create (deployedBefore null), the first deployed read counts",
+      deployedBefore: null,
+      reads: [
+        { deployment_status: "deploying", date_deployed: null },
+        { deployment_status: "deployed", date_deployed: BEFORE },
+      ],
+    },
+  ] as const)("$why: settles on the last of its reads", async ({ deployedBefore, reads }) => {
+    const { source, server } = await readsServer([...reads]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    const done = await client.sources.waitForDeployment(source.id, { deployedBefore });
+    expect(done.attributes).toMatchObject(reads.at(-1)!);
+    expect(server.requests).toHaveLength(reads.length);
   });
 
-  it("with changedAt, times out naming a deployment older than the change", async () => {
-    const changedAt = Date.UTC(2026, 0, 1, 12);
-    const { source, server } = await statusServer(["deployed"]);
-    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock(changedAt) });
+  it("takes the write's response as the first read: returned without a request when settled, remembered when deploying", async () => {
+    const { source, server } = await readsServer([{ deployment_status: "deployed", date_deployed: BEFORE }]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    const written = { ...source, attributes: { ...source.attributes, deployment_status: "deployed" as const, date_deployed: BEFORE + 1 } };
+    expect(await client.sources.waitForDeployment(source.id, { deployedBefore: BEFORE, written })).toBe(written);
+    expect(server.requests).toHaveLength(0);
+    // A response that says deploying: the next deployed read counts, whatever its date.
+    const deploying = { ...written, attributes: { ...written.attributes, deployment_status: "deploying" as const, date_deployed: BEFORE } };
+    const done = await client.sources.waitForDeployment(source.id, { deployedBefore: BEFORE, written: deploying });
+    expect(done.attributes).toMatchObject({ deployment_status: "deployed", date_deployed: BEFORE });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("with deployedBefore, times out naming a deployment older than the change", async () => {
+    const { source, server } = await readsServer([{ deployment_status: "deployed", date_deployed: BEFORE }]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
     const error = (await client.sources
-      .waitForDeployment(source.id, { changedAt, timeoutMs: 3_000 })
+      .waitForDeployment(source.id, { deployedBefore: BEFORE, timeoutMs: 3_000 })
       .catch((e: unknown) => e)) as DeploymentTimeoutError;
     expect(error).toBeInstanceOf(DeploymentTimeoutError);
     expect(error.message).toBe(
@@ -193,6 +227,13 @@ describe("sources.waitForDeployment", () => {
     const client = createClient({ baseUrl: server.url, apiKey: "k" });
     await expect(client.sources.waitForDeployment(source.id, { intervalMs: 0 })).rejects.toThrow(
       "waitForDeployment options: intervalMs: must be > 0",
+    );
+    // The option of the clock-based rule this replaced is refused by name, not ignored.
+    await expect(client.sources.waitForDeployment(source.id, { changedAt: Date.now() } as object)).rejects.toThrow(
+      /^invalid waitForDeployment options: .*changedAt/,
+    );
+    await expect(client.sources.waitForDeployment(source.id, { deployedBefore: 1.5 })).rejects.toThrow(
+      /^invalid waitForDeployment options: deployedBefore: /,
     );
   });
 });
