@@ -326,6 +326,37 @@ export type Deployment = { [T in SourceType]: DeploymentOf<T> }[SourceType];
 
 // ---- Source attributes ----
 
+/**
+ * A Source's writable attributes besides its deployment (spec 2.2), each once with its rule and
+ * its default at creation. The create, PATCH and response schemas below derive from it.
+ */
+const writableAttributes = {
+  name: sourceNameSchema,
+  enabled: booleanSchema.default(true),
+};
+
+/** The writable attributes besides the deployment (`name`, `enabled`). */
+export const WRITABLE_SOURCE_ATTRIBUTES = z.object(writableAttributes).keyof().options;
+
+type WithoutDefault<S> = S extends z.ZodDefault<infer Inner> ? Inner : S;
+function withoutDefault<S extends z.ZodType>(schema: S): WithoutDefault<S> {
+  return (schema instanceof z.ZodDefault ? schema.unwrap() : schema) as WithoutDefault<S>;
+}
+
+/** Each attribute of `shape` as a PATCH takes it: optional, and no default (an omitted attribute keeps its value). */
+function omittable<S extends Record<string, z.ZodType>>(shape: S) {
+  return Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, withoutDefault(schema).optional()])) as {
+    [K in keyof S]: z.ZodOptional<WithoutDefault<S[K]>>;
+  };
+}
+
+/** Each attribute of `shape` as returned: always present, its default being the value. */
+function returned<S extends Record<string, z.ZodType>>(shape: S) {
+  return Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, fieldAsReturned(schema)])) as {
+    [K in keyof S]: WithoutDefault<S[K]>;
+  };
+}
+
 /** A Source's attributes that the API returns and never accepts (spec 2.2), each once. */
 const readOnlyAttributes = {
   deployment_status: z.enum(DEPLOYMENT_STATUSES),
@@ -347,8 +378,7 @@ const ignoredReadOnlyAttributes = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES
 /** Attributes of a Source in a create request. */
 export const sourceCreateAttributesSchema = z.strictObject(
   {
-    name: sourceNameSchema,
-    enabled: booleanSchema.default(true),
+    ...writableAttributes,
     deployment: deploymentCreateSchema,
     ...ignoredReadOnlyAttributes,
   },
@@ -358,8 +388,7 @@ export const sourceCreateAttributesSchema = z.strictObject(
 /** Attributes of a Source in a PATCH request: every one optional; a deployment replaces the whole object. */
 export const sourcePatchAttributesSchema = z.strictObject(
   {
-    name: sourceNameSchema.optional(),
-    enabled: booleanSchema.optional(),
+    ...omittable(writableAttributes),
     deployment: deploymentPatchSchema.optional(),
     ...ignoredReadOnlyAttributes,
   },
@@ -368,8 +397,7 @@ export const sourcePatchAttributesSchema = z.strictObject(
 
 /** Attributes of a Source as returned. */
 export const sourceAttributesSchema = z.object({
-  name: z.string(),
-  enabled: z.boolean(),
+  ...returned(writableAttributes),
   deployment: deploymentSchema,
   ...readOnlyAttributes,
 });

@@ -152,6 +152,11 @@ describe("PATCH attributes", () => {
     expect(issuesOf(sourcePatchAttributesSchema, { enabled: false })).toEqual([]);
   });
 
+  it("fills in no create default: an omitted attribute keeps its stored value", () => {
+    expect(sourceCreateAttributesSchema.parse({ name: "Photos", deployment: COMPLETE.webproxy }).enabled).toBe(true);
+    expect(sourcePatchAttributesSchema.parse({ name: "Photos" })).toEqual({ name: "Photos" });
+  });
+
   it.each(SOURCE_TYPES)("%s: a deployment may omit its secrets to keep the stored ones", (type) => {
     const withoutSecrets = Object.fromEntries(Object.entries(COMPLETE[type]).filter(([name]) => !writeOnlyFields(type).includes(name)));
     expect(issuesOf(sourcePatchAttributesSchema, { deployment: withoutSecrets })).toEqual([]);
