@@ -1,25 +1,28 @@
-// The application as a Fastify instance: plugins, stores and routes, without listening (listen.ts
-// does that). Tests and the CLI build it with one options object.
+// The application is one Fastify plugin (appPlugin) made of module plugins, each declaring the
+// decorators and plugins it needs; buildApp makes the Fastify instance, registers it (and fault
+// injection when asked), without listening (listen.ts does that). Tests and the CLI build it with
+// one options object.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import fp from "fastify-plugin";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
-import { createAccountStore, type AccountStore } from "./accounts/account-store";
-import { createKeyStore, type KeyStore } from "./accounts/key-store";
-import { registerAuth } from "./http/auth";
+import { accountsPlugin } from "./accounts";
+import { authPlugin } from "./http/auth";
 import { checkPublicBaseUrl } from "./http/base-url";
-import { registerContentTypes } from "./http/content-types";
-import { registerErrorHandling } from "./http/error-handler";
-import { registerFaults, type FaultOptions } from "./http/faults";
-import { registerProfile, type Profile } from "./http/profile";
+import { contentTypesPlugin } from "./http/content-types";
+import { errorHandlingPlugin } from "./http/error-handler";
+import { faultsPlugin, type FaultOptions } from "./http/faults";
 import { methodNotAllowedPlugin } from "./http/method-not-allowed";
-import { registerRateLimits } from "./http/rate-limit";
+import { profilePlugin, type Profile } from "./http/profile";
+import { rateLimitsPlugin } from "./http/rate-limit";
+import { routeRegistryPlugin } from "./http/route";
 import { allMigrations } from "./migrations";
-import { registerOpenApi } from "./openapi";
-import { registerPurges } from "./purges";
-import { registerReports } from "./reports";
-import { registerSources } from "./sources/source-routes";
+import { openApiPlugin } from "./openapi";
+import { purgesPlugin } from "./purges";
+import { reportsPlugin } from "./reports";
+import { sourcesPlugin } from "./sources";
 import { migrate, type Database } from "./store/database";
 import { newRequestId } from "./store/random";
-import { registerVideos } from "./videos";
+import { videosPlugin } from "./videos";
 
 export interface AppOptions {
   db: Database;
@@ -81,8 +84,6 @@ declare module "fastify" {
   interface FastifyInstance {
     appOptions: ResolvedAppOptions;
     db: Database;
-    accounts: AccountStore;
-    keys: KeyStore;
   }
 }
 
@@ -93,18 +94,55 @@ function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logge
   return { ...base, redact: { paths: ["req.headers.authorization", "headers.authorization"], censor: "[redacted]" } };
 }
 
-export function buildApp(options: AppOptions): FastifyInstance {
+function resolveOptions(options: AppOptions): ResolvedAppOptions {
   if (options.secretKey.length !== 32) throw new Error("secretKey must be 32 bytes (AES-256)");
   if (options.publicBaseUrl !== undefined) checkPublicBaseUrl(options.publicBaseUrl);
-  const resolved: ResolvedAppOptions = {
+  return {
     ...options,
     now: options.now ?? Date.now,
     deployLagMs: options.deployLagMs ?? DEFAULT_DEPLOY_LAG_MS,
     deliveryDomain: options.deliveryDomain ?? DEFAULT_DELIVERY_DOMAIN,
     profile: options.profile ?? "full",
   };
-  migrate(options.db, allMigrations);
+}
 
+/**
+ * The Management API, as a plugin, on a migrated database. Plugins load in the order registered
+ * and each declares what it needs: the HTTP pieces first (auth refuses any later API route without
+ * a permission), then the modules, then the 405 answers derived from every route defined before.
+ * Each is wrapped with fastify-plugin, so all routes share the app's context and hooks the caller
+ * adds to the app afterwards (a test's request counter) reach them too.
+ */
+export const appPlugin = fp(
+  async function assetDeliveryApp(app: FastifyInstance, options: ResolvedAppOptions) {
+    app.decorate("appOptions", options);
+    app.decorate("db", options.db);
+    app.addHook("onRequest", (request, reply, done) => {
+      reply.header("x-request-id", request.id);
+      done();
+    });
+    void app.register(routeRegistryPlugin);
+    void app.register(profilePlugin);
+    void app.register(contentTypesPlugin);
+    void app.register(errorHandlingPlugin);
+    void app.register(accountsPlugin);
+    void app.register(authPlugin);
+    if (options.rateLimits === "spec") void app.register(rateLimitsPlugin);
+
+    void app.register(sourcesPlugin);
+    void app.register(reportsPlugin);
+    void app.register(videosPlugin);
+    void app.register(purgesPlugin);
+    void app.register(openApiPlugin);
+    void app.register(methodNotAllowedPlugin);
+  },
+  { name: "asset-delivery", fastify: "5.x" },
+);
+
+/** A Fastify instance with the app registered, ready to inject or listen; fault injection only when `faults` asks for it. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const resolved = resolveOptions(options);
+  migrate(options.db, allMigrations);
   const app = Fastify({
     logger: loggerOption(options.logger),
     // Requests log through the app's logger, not a child logger made for each request (~2 µs
@@ -115,34 +153,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   });
-
-  app.decorate("appOptions", resolved);
-  app.decorate("db", options.db);
-  app.decorate("routeRegistry", []);
-  app.decorate("accounts", createAccountStore(options.db, resolved.now));
-  app.decorate("keys", createKeyStore(options.db, resolved.now));
-
-  app.addHook("onRequest", (request, reply, done) => {
-    reply.header("x-request-id", request.id);
-    done();
-  });
-  registerProfile(app, resolved.profile);
-  registerContentTypes(app);
-  registerErrorHandling(app);
-  registerAuth(app, app.keys);
-
-  // Rate limits (spec 8): an onRequest hook after auth, keyed by request.auth.keyId.
-  if (options.rateLimits === "spec") registerRateLimits(app, options.db, resolved.now);
-  registerFaults(app, options.faults);
-
-  // Modules: each defines its routes with defineRoute (server/src/http/route.ts).
-  registerSources(app);
-  registerReports(app);
-  registerVideos(app);
-  registerPurges(app);
-  registerOpenApi(app);
-
-  // Last: 405 answers for the methods a known path lacks, derived from the routes above.
-  app.register(methodNotAllowedPlugin);
+  try {
+    await app.register(appPlugin, resolved);
+    if (options.faults) await app.register(faultsPlugin, options.faults);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 }

@@ -1,5 +1,7 @@
 // The public surface of @asset-delivery/server.
-export { buildApp, DEFAULT_DEPLOY_LAG_MS, type AppOptions, type ResolvedAppOptions } from "./app";
+export { appPlugin, buildApp, DEFAULT_DEPLOY_LAG_MS, type AppOptions, type ResolvedAppOptions } from "./app";
+// The types of the decorators the Sources module adds (app.sourceStore, app.sourceService).
+export type { SourceStore, SourceService } from "./sources";
 export { startServer, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DEPLOY_DELAY_MS, type ServerOptions, type RunningServer } from "./listen";
 export { AdminError, createAccount, ensureAccount, listAccounts, createKey, listKeys, revokeKey, type CreatedKey } from "./admin";
 export { PLANS, type Plan, type Account } from "./accounts/account-store";

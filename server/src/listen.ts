@@ -31,7 +31,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { dbPath, host = DEFAULT_HOST, port = DEFAULT_PORT, configure, ...appOptions } = options;
   const db = openDatabase(dbPath);
   try {
-    const app = buildApp({
+    const app = await buildApp({
       deployDelayMs: DEFAULT_DEPLOY_DELAY_MS,
       rateLimits: "spec",
       dataDir: dbPath === ":memory:" ? process.cwd() : path.dirname(path.resolve(dbPath)),

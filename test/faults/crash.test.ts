@@ -3,8 +3,6 @@
 // must be there with the acknowledged content; a write in flight at the kill is either wholly there
 // or wholly absent; the database is intact (integrity check, hostname index, decryptable secrets).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The type of app.sourceStore (a decorator the Sources module adds).
-import type {} from "@asset-delivery/server/dist/sources/source-routes";
 import { listDocumentSchema, singleDocumentSchema, sourceSchema, type Source } from "@asset-delivery/sdk";
 import { buildApp, loadOrCreateSecretKey, openDatabase } from "@asset-delivery/server";
 import { apiRequest } from "../support/server";
@@ -172,7 +170,13 @@ describe("after kill -9 in the middle of a burst of writes", () => {
 
   it("the database is intact: integrity check ok, hostname index matches the Sources, every secret decrypts", async () => {
     const db = openDatabase(data.dbPath);
-    const app = buildApp({ db, dataDir: data.dir, deployDelayMs: 0, rateLimits: "off", secretKey: loadOrCreateSecretKey(data.dbPath) });
+    const app = await buildApp({
+      db,
+      dataDir: data.dir,
+      deployDelayMs: 0,
+      rateLimits: "off",
+      secretKey: loadOrCreateSecretKey(data.dbPath),
+    });
     try {
       expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
       expect(db.pragma("foreign_key_check")).toEqual([]);

@@ -9,8 +9,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// The type of app.sourceStore (a decorator the Sources module adds).
-import type {} from "@asset-delivery/server/dist/sources/source-routes";
 import { startTestServer, type TestServer } from "../support/server";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 

@@ -10,13 +10,11 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-function appWith(options: Partial<AppOptions> = {}) {
+async function appWith(options: Partial<AppOptions> = {}) {
   const db = openMigratedDatabase(":memory:");
-  const app = buildApp({ db, dataDir: ".", deployDelayMs: 10, rateLimits: "off", secretKey: Buffer.alloc(32, 7), ...options });
-  closers.push(async () => {
-    await app.close();
-    db.close();
-  });
+  closers.push(async () => db.close());
+  const app = await buildApp({ db, dataDir: ".", deployDelayMs: 10, rateLimits: "off", secretKey: Buffer.alloc(32, 7), ...options });
+  closers.push(() => app.close());
   return { app, db };
 }
 
@@ -33,10 +31,10 @@ function logSink() {
 
 describe("app", () => {
   it("refuses to start when an API route declares no permission", async () => {
-    const { app } = appWith();
+    const { app } = await appWith();
     expect(() => app.get("/api/v1/unguarded", async () => ({ ok: true }))).toThrow(/GET \/api\/v1\/unguarded declares no permission/);
     // Inside a plugin, the same refusal makes startup fail.
-    const second = appWith().app;
+    const second = (await appWith()).app;
     second.register(async (scope) => {
       scope.post("/v1/unguarded", async () => ({ ok: true }));
     });
@@ -45,7 +43,7 @@ describe("app", () => {
 
   it("answers a failure with a 500 that hides its cause, logged with the request id", async () => {
     const sink = logSink();
-    const { app, db } = appWith({ logger: sink.logger });
+    const { app, db } = await appWith({ logger: sink.logger });
     defineRoute(app, {
       route: { method: "GET", path: "/api/v1/explode", endpointClass: "default" },
       permission: "any",
@@ -69,7 +67,7 @@ describe("app", () => {
     expect(sink.lines.join("\n")).not.toContain(key);
   });
 
-  it("rejects a secret key that is not 32 bytes", () => {
-    expect(() => appWith({ secretKey: Buffer.alloc(16) })).toThrow(/32 bytes/);
+  it("rejects a secret key that is not 32 bytes", async () => {
+    await expect(appWith({ secretKey: Buffer.alloc(16) })).rejects.toThrow(/32 bytes/);
   });
 });

@@ -67,9 +67,11 @@ describe("publicBaseUrl", () => {
     expect(job.data.attributes.result.url).toBe(`https://assets-api.example.test/emulator/api/v1/generations/video/${jobId}/result`);
   });
 
-  it("is refused at start-up unless it is an absolute http(s) URL without query or credentials", () => {
+  it("is refused at start-up unless it is an absolute http(s) URL without query or credentials", async () => {
     for (const bad of ["assets-api.example.test", "ftp://example.test", "https://example.test/?a=1", "https://user:pw@example.test"]) {
-      expect(() => buildApp({ ...server.app.appOptions, publicBaseUrl: bad }), bad).toThrow(/publicBaseUrl must be an absolute http/);
+      await expect(buildApp({ ...server.app.appOptions, publicBaseUrl: bad }), bad).rejects.toThrow(
+        /publicBaseUrl must be an absolute http/,
+      );
     }
   });
 });

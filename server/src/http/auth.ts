@@ -1,6 +1,7 @@
 // Authentication and authorization of every API call (spec section 5): `Authorization: Bearer <key>`,
 // the key looked up by its hash, then the route's declared permission checked with the sdk's grants().
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import { grants } from "@asset-delivery/sdk";
 import type { AuthContext, KeyStore } from "../accounts/key-store";
 import { HttpError, ERROR_TITLES } from "./errors";
@@ -38,36 +39,40 @@ function authenticate(keys: KeyStore, request: FastifyRequest): AuthContext {
 }
 
 /**
- * Adds the auth hook. Call it before defining routes: it refuses (at startup) any API route that
- * does not declare its permission.
+ * The auth hook, and the refusal (at startup) of any API route that does not declare its
+ * permission: register it before the modules that define routes.
  */
-export function registerAuth(app: FastifyInstance, keys: KeyStore): void {
-  app.decorateRequest("auth", null);
+export const authPlugin = fp(
+  async function auth(app: FastifyInstance) {
+    const keys = app.keys;
+    app.decorateRequest("auth", null);
 
-  app.addHook("onRoute", (route) => {
-    const config = route.config ?? {};
-    if (API_PREFIXES.some((prefix) => route.url.startsWith(prefix)) && config.permission === undefined && config.public !== true) {
-      throw new Error(`route ${String(route.method)} ${route.url} declares no permission: every API route must`);
-    }
-  });
-
-  // A callback hook, not an async one: it runs on every request and never waits for anything.
-  app.addHook("onRequest", (request, _reply, done) => {
-    const needed = request.routeOptions.config.permission;
-    if (needed === undefined) return done();
-    try {
-      const auth = authenticate(keys, request);
-      request.auth = auth;
-      if (needed !== "any" && !grants(auth.permissions, needed)) {
-        throw new HttpError(
-          403,
-          ERROR_TITLES[403]!,
-          `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`,
-        );
+    app.addHook("onRoute", (route) => {
+      const config = route.config ?? {};
+      if (API_PREFIXES.some((prefix) => route.url.startsWith(prefix)) && config.permission === undefined && config.public !== true) {
+        throw new Error(`route ${String(route.method)} ${route.url} declares no permission: every API route must`);
       }
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
-  });
-}
+    });
+
+    // A callback hook, not an async one: it runs on every request and never waits for anything.
+    app.addHook("onRequest", (request, _reply, done) => {
+      const needed = request.routeOptions.config.permission;
+      if (needed === undefined) return done();
+      try {
+        const auth = authenticate(keys, request);
+        request.auth = auth;
+        if (needed !== "any" && !grants(auth.permissions, needed)) {
+          throw new HttpError(
+            403,
+            ERROR_TITLES[403]!,
+            `This API key lacks the "${needed}" permission (or "Account Admin"), which ${request.method} ${request.routeOptions.url} requires.`,
+          );
+        }
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+  },
+  { name: "auth", dependencies: ["accounts"] },
+);

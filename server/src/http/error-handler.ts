@@ -1,6 +1,7 @@
 // The one place where failures become responses: every error, thrown anywhere, leaves as a JSON:API
 // error document (spec section 7) with the request id, and unknown paths get the same shape.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import { JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
 import { errorDocument, serializeDocument } from "./documents";
 import { HttpError, ERROR_TITLES, titleFor } from "./errors";
@@ -41,17 +42,20 @@ function send(reply: FastifyReply, request: FastifyRequest, error: HttpError) {
     .send(errorDocument(request, error.status, error.entries));
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof HttpError ? error : fromFastifyError(error, request);
-    if (known && known.status < 500) return send(reply, request, known);
-    // 5xx: the details stay in the log, under the request id the client sees.
-    request.log.error({ err: error, reqId: request.id }, "request failed");
-    return send(reply, request, known ?? internalError(request));
-  });
+export const errorHandlingPlugin = fp(
+  async function errorHandling(app: FastifyInstance) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const known = error instanceof HttpError ? error : fromFastifyError(error, request);
+      if (known && known.status < 500) return send(reply, request, known);
+      // 5xx: the details stay in the log, under the request id the client sees.
+      request.log.error({ err: error, reqId: request.id }, "request failed");
+      return send(reply, request, known ?? internalError(request));
+    });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0];
-    return send(reply, request, new HttpError(404, ERROR_TITLES[404]!, `The resource ${path} was not found: no such path in this API.`));
-  });
-}
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split("?")[0];
+      return send(reply, request, new HttpError(404, ERROR_TITLES[404]!, `The resource ${path} was not found: no such path in this API.`));
+    });
+  },
+  { name: "error-handling" },
+);

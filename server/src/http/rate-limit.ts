@@ -8,6 +8,7 @@
 // emulator never hands a client a fresh budget; the per-second ones stay in memory (a restart
 // refills them anyway, and a write on every request would cost every request).
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { RATE_LIMITS, refilledTokens, type BucketState, type EndpointClass } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import { HttpError, ERROR_TITLES } from "./errors";
@@ -81,24 +82,28 @@ function intervalName(intervalMs: number): string {
   return intervalMs === size ? name : `${intervalMs / size} ${name}s`;
 }
 
-/** Adds the limit as an onRequest hook; register it after the auth hook, which identifies the key's account. */
-export function registerRateLimits(app: FastifyInstance, db: Database, now: () => number): void {
-  const buckets = new TokenBuckets(storedBuckets(db));
-  app.addHook("onRequest", async (request) => {
-    if (!request.auth) return; // routes without a key (the OpenAPI document) are not limited
-    // No matched route (a 404): the default class.
-    const endpointClass = request.routeOptions.config.endpointClass ?? "default";
-    const admission = buckets.take(request.auth.accountId, endpointClass, now());
-    if (admission.allowed) return;
-    const { limit, intervalMs } = RATE_LIMITS[endpointClass];
-    throw new HttpError(
-      429,
-      ERROR_TITLES[429]!,
-      `Rate limit exceeded: this account may make ${limit} such requests per ${intervalName(intervalMs)}; retry in ${admission.retryAfterSeconds} s.`,
-      {
-        headers: { "retry-after": String(admission.retryAfterSeconds) },
-        meta: { endpoint_class: endpointClass, limit, interval_ms: intervalMs },
-      },
-    );
-  });
-}
+/** The limits as an onRequest hook, after the auth hook (which identifies the key's account). */
+export const rateLimitsPlugin = fp(
+  async function rateLimits(app: FastifyInstance) {
+    const { db, now } = app.appOptions;
+    const buckets = new TokenBuckets(storedBuckets(db));
+    app.addHook("onRequest", async (request) => {
+      if (!request.auth) return; // routes without a key (the OpenAPI document) are not limited
+      // No matched route (a 404): the default class.
+      const endpointClass = request.routeOptions.config.endpointClass ?? "default";
+      const admission = buckets.take(request.auth.accountId, endpointClass, now());
+      if (admission.allowed) return;
+      const { limit, intervalMs } = RATE_LIMITS[endpointClass];
+      throw new HttpError(
+        429,
+        ERROR_TITLES[429]!,
+        `Rate limit exceeded: this account may make ${limit} such requests per ${intervalName(intervalMs)}; retry in ${admission.retryAfterSeconds} s.`,
+        {
+          headers: { "retry-after": String(admission.retryAfterSeconds) },
+          meta: { endpoint_class: endpointClass, limit, interval_ms: intervalMs },
+        },
+      );
+    });
+  },
+  { name: "rate-limits", dependencies: ["auth"] },
+);

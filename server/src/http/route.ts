@@ -3,6 +3,7 @@
 // (the sdk's zod schemas) and a thin handler. defineRoute registers it with Fastify and records it
 // in the app's route registry, from which the 405 answers and the OpenAPI document are derived.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import type { z } from "zod";
 import {
   fieldIssues,
@@ -77,6 +78,14 @@ declare module "fastify" {
     public?: boolean;
   }
 }
+
+/** The app's route registry, which defineRoute fills: modules that define routes depend on it. */
+export const routeRegistryPlugin = fp(
+  async function routeRegistry(app: FastifyInstance) {
+    app.decorate("routeRegistry", []);
+  },
+  { name: "route-registry" },
+);
 
 const NO_LIST: ParsedListQuery = Object.freeze({ all: [], any: [], sort: [], fields: null, page: { number: 0, size: 0 } });
 

@@ -1,5 +1,6 @@
 // The reports module: its tables, HTTP routes and the daily generation in the server process.
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { createGenerationProcess } from "./generation-process";
 import { createReportGenerator } from "./generator";
 import { defineReportRoutes } from "./routes";
@@ -20,24 +21,27 @@ export { generateReports, importUsage, seedUsage, setReportTypes, type GenerateR
  * a low-priority child process, so requests keep their latency while a busy account's day is generated; the
  * server starts answering at once, before yesterday's catch-up is done.
  */
-export function registerReports(app: FastifyInstance): void {
-  const { db, dataDir, now, reportFileSizeLimit } = app.appOptions;
-  const generator = createReportGenerator({ db, dataDir, now, fileSizeLimit: reportFileSizeLimit });
-  defineReportRoutes(app, generator.store);
-  const worker = createGenerationProcess({ db, dataDir, fileSizeLimit: reportFileSizeLimit, now, generator });
+export const reportsPlugin = fp(
+  async function reports(app: FastifyInstance) {
+    const { db, dataDir, now, reportFileSizeLimit } = app.appOptions;
+    const generator = createReportGenerator({ db, dataDir, now, fileSizeLimit: reportFileSizeLimit });
+    defineReportRoutes(app, generator.store);
+    const worker = createGenerationProcess({ db, dataDir, fileSizeLimit: reportFileSizeLimit, now, generator });
 
-  let scheduler: ReportScheduler | undefined;
-  app.addHook("onReady", async () => {
-    scheduler = startReportScheduler({
-      generator: { generate: worker.generate, purgeExpired: generator.purgeExpired },
-      accounts: app.accounts,
-      now,
-      log: app.log,
+    let scheduler: ReportScheduler | undefined;
+    app.addHook("onReady", async () => {
+      scheduler = startReportScheduler({
+        generator: { generate: worker.generate, purgeExpired: generator.purgeExpired },
+        accounts: app.accounts,
+        now,
+        log: app.log,
+      });
     });
-  });
-  app.addHook("onClose", async () => {
-    const stopping = scheduler?.stop();
-    await worker.close(); // abandons a job in progress, which ends the run
-    await stopping;
-  });
-}
+    app.addHook("onClose", async () => {
+      const stopping = scheduler?.stop();
+      await worker.close(); // abandons a job in progress, which ends the run
+      await stopping;
+    });
+  },
+  { name: "reports", dependencies: ["accounts", "auth", "route-registry"] },
+);

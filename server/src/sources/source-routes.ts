@@ -18,25 +18,11 @@ import {
 import { listDocument, singleDocument } from "../http/documents";
 import { HttpError, notFound, VALIDATION_ERROR } from "../http/errors";
 import { defineRoute } from "../http/route";
-import { createSecretBox } from "../store/secret-box";
-import { createSourceService, type SourceService } from "./source-service";
-import { createSourceStore, type SourceStore } from "./source-store";
+import type { SourceService } from "./source-service";
+import type { SourceStore } from "./source-store";
 import { sourceResource, sparseSourceResource } from "./source-view";
 
-declare module "fastify" {
-  interface FastifyInstance {
-    sourceStore: SourceStore;
-    sourceService: SourceService;
-  }
-}
-
-export function registerSources(app: FastifyInstance): void {
-  const { db, now, deployLagMs, deployDelayMs, secretKey } = app.appOptions;
-  const store = createSourceStore(db, createSecretBox(secretKey), now);
-  const service = createSourceService(db, store, { now, deployLagMs, deployDelayMs });
-  app.decorate("sourceStore", store);
-  app.decorate("sourceService", service);
-
+export function defineSourceRoutes(app: FastifyInstance, store: SourceStore, service: SourceService): void {
   /** The Source's document as of now; 404 when it is not this account's. */
   function sourceDocument(request: FastifyRequest, accountId: string, id: string, fields: ParsedListQuery["fields"]) {
     const row = store.find(accountId, id);
