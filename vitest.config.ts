@@ -12,12 +12,33 @@ export default defineConfig({
     alias: [{ find: /^@asset-delivery\/(sdk|server|provider|cli)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` }],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default", "./test/support/summary-reporter.ts"],
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "test/tsconfig.json" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "full",
+          include: ["test/**/*.test.ts"],
+          typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "test/tsconfig.json" },
+        },
+      },
+      {
+        // Every client of the server (SDK, CLI, provider, drift) once more against the minimal
+        // profile, which sends only what the spec promises, as the real service: the servers these
+        // tests start read ASSET_DELIVERY_PROFILE (test/support/server.ts, `serve`). The server's own
+        // tests choose their profile per test; the two suites below run per profile in files of their own.
+        extends: true,
+        test: {
+          name: "minimal",
+          include: ["test/{sdk,cli,provider,drift}/**/*.test.ts"],
+          exclude: ["test/provider/e2e/source-lifecycle*.test.ts", "test/drift/drift-command*.test.ts"],
+          env: { ASSET_DELIVERY_PROFILE: "minimal" },
+        },
+      },
+    ],
   },
 });

@@ -27,4 +27,4 @@ export PATH="${node22_bin}:${PATH}"
 echo "==> node $(node --version), @pulumi/pulumi ${OLDEST_PULUMI}, pulumi ${cli_version}"
 npm install --no-save --no-audit --no-fund "@pulumi/pulumi@${OLDEST_PULUMI}"
 PULUMI_CLI_ROOT="$PWD/.tools/pulumi-oldest" CONSUMER_PULUMI_VERSION="$OLDEST_PULUMI" \
-  npx vitest run test/consumer test/provider/e2e test/toolchain
+  npx vitest run --project full test/consumer test/provider/e2e test/toolchain

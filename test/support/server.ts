@@ -5,7 +5,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { Permission } from "@asset-delivery/sdk";
-import { createKey, ensureAccount, startServer, type Database, type RunningServer, type ServerOptions } from "@asset-delivery/server";
+import {
+  createKey,
+  ensureAccount,
+  PROFILES,
+  startServer,
+  type Database,
+  type Profile,
+  type RunningServer,
+  type ServerOptions,
+} from "@asset-delivery/server";
 
 export interface TestServer {
   url: string;
@@ -25,6 +34,19 @@ export interface TestServer {
 
 export const TEST_ACCOUNT = "test";
 
+/**
+ * The profile of servers a test does not choose one for: env ASSET_DELIVERY_PROFILE (as `serve`
+ * reads it), so that the client-side suites can be run once more against the minimal profile
+ * (`npm run test:minimal`); otherwise the server's default.
+ */
+function profileFromEnv(): Profile | undefined {
+  const value = process.env.ASSET_DELIVERY_PROFILE;
+  if (value === undefined || value === "") return undefined;
+  const profile = PROFILES.find((name) => name === value);
+  if (!profile) throw new Error(`ASSET_DELIVERY_PROFILE must be one of ${PROFILES.join(", ")}, not "${value}"`);
+  return profile;
+}
+
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   const ownDir = options.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-test-")) : undefined;
   const dbPath = options.dbPath ?? path.join(ownDir!, "asset-delivery.db");
@@ -34,6 +56,7 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
     rateLimits: "off",
     deployDelayMs: 200,
     validateResponses: true,
+    profile: profileFromEnv(),
     ...options,
     dbPath,
     configure(app) {
