@@ -1,7 +1,7 @@
 // Where the provider and the data-source functions find the API's address and key: the stack's
 // configuration (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret), else the
 // environment. Read when needed, never captured into the serialized provider.
-import type { PacingOptions } from "@asset-delivery/sdk";
+import { domainNameSchema, type PacingOptions } from "@asset-delivery/sdk";
 
 export const CONFIG_KEYS = {
   baseUrl: "assetdelivery:baseUrl",
@@ -46,8 +46,15 @@ export function resolveCredentials(config: ConfigReader, env: NodeJS.ProcessEnv 
     baseUrl,
     apiKey,
     ...(pacing !== undefined && { pacing: parsePacing(pacing) }),
-    ...(deliveryDomain !== undefined && { deliveryDomain }),
+    ...(deliveryDomain !== undefined && { deliveryDomain: parseDeliveryDomain(deliveryDomain) }),
   };
+}
+
+/** Checked here, once, with the sdk's domain rule: a bad one would otherwise surface as refused purges. */
+function parseDeliveryDomain(text: string): string {
+  const parsed = domainNameSchema.safeParse(text);
+  if (parsed.success) return parsed.data;
+  throw new Error(`${CONFIG_KEYS.deliveryDomain} (or ${ENV_VARS.deliveryDomain}): ${parsed.error.issues[0]!.message}, not "${text}"`);
 }
 
 /** The pacing setting is JSON; its members are checked by the client, which names a bad one. */

@@ -35,4 +35,17 @@ describe("resolveCredentials", () => {
       'assetdelivery:pacing (or ASSET_DELIVERY_PACING): must be JSON: false, true or {"limits": {...}}',
     );
   });
+
+  it("checks the delivery domain with the sdk's domain rule, naming the setting", () => {
+    const base = { "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": "k" };
+    expect(resolveCredentials(config({ ...base, "assetdelivery:deliveryDomain": "img.example.net" }), {}).deliveryDomain).toBe(
+      "img.example.net",
+    );
+    expect(() => resolveCredentials(config(base), { ASSET_DELIVERY_DELIVERY_DOMAIN: "localhost" })).toThrow(
+      /^assetdelivery:deliveryDomain \(or ASSET_DELIVERY_DELIVERY_DOMAIN\): must be a valid domain name .*, not "localhost"$/,
+    );
+    expect(() => resolveCredentials(config({ ...base, "assetdelivery:deliveryDomain": "https://img.example.net" }), {})).toThrow(
+      /assetdelivery:deliveryDomain .*must be a valid domain name/,
+    );
+  });
 });
