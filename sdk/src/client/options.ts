@@ -42,7 +42,7 @@ export interface ClientOptions {
   /** Where the API lives, e.g. `https://api.example.com` (paths start with `/api/v1`). */
   baseUrl: string;
   apiKey: string;
-  /** Limit for one request, from sending to the end of the body (enforced within a tenth of it, at most 250 ms late). Default 30000 ms. */
+  /** Limit for one request, from sending to the end of the body. Default 30000 ms. */
   timeoutMs?: number;
   /** An undici dispatcher to send through (tests inject faults here). Default: a keep-alive Agent owned by the client. */
   dispatcher?: Dispatcher;

@@ -47,21 +47,27 @@ export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): 
     if (origin === api.origin) headers.authorization = `Bearer ${options.apiKey}`;
     if (req.body) headers["content-type"] = req.body.contentType;
 
-    const deadline = AbortSignal.timeout(options.timeoutMs);
+    // A timer cleared when the exchange ends, not AbortSignal.timeout: that one's timer stays armed
+    // for the whole timeout after each request, and at thousands of GETs a second the pile of them
+    // cost ~10 µs of CPU a call (bench sdk).
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException("The request timed out", "TimeoutError")), options.timeoutMs);
     const started = performance.now();
     options.onRequest?.(info);
     let res: Dispatcher.ResponseData;
     let body: Buffer;
     try {
       // The dispatcher's request API with origin and path: undici's top-level request(url) parses a URL we already know.
-      res = await dispatcher.request({ origin, path, method: req.method, headers, body: req.body?.text, signal: deadline });
+      res = await dispatcher.request({ origin, path, method: req.method, headers, body: req.body?.text, signal: deadline.signal });
       body = Buffer.from(await res.body.arrayBuffer());
     } catch (error) {
-      const failure = deadline.aborted
+      const failure = deadline.signal.aborted
         ? new TimeoutError(req.method, shownPath, "request", options.timeoutMs, { cause: error })
         : networkFailure(error, req.method, shownPath, options.timeoutMs);
       options.onResponse?.({ ...info, status: undefined, durationMs: performance.now() - started, error: failure.name });
       throw failure;
+    } finally {
+      clearTimeout(timer);
     }
     options.onResponse?.({ ...info, status: res.statusCode, durationMs: performance.now() - started });
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: res.headers, body };

@@ -162,6 +162,20 @@ describe("request core", () => {
     await client.close();
   });
 
+  it("checks a response's rules, not only its types: a repeated subdomain is refused", async () => {
+    const source = sourceResource();
+    const deployment = { ...source.attributes.deployment, service_subdomains: ["assets", "ASSETS"] };
+    server = await startTestServer((_, res) => sendJson(res, 200, single({ ...source, attributes: { ...source.attributes, deployment } })));
+    const client = createClient({ baseUrl: server.url, apiKey: API_KEY });
+    // More than once: the first parse and the later ones may take different paths through zod.
+    for (let i = 0; i < 3; i++) {
+      const error = (await client.sources.get(source.id).catch((e: unknown) => e)) as ResponseValidationError;
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error.message).toContain('data.attributes.deployment.service_subdomains.1: must not repeat "ASSETS"');
+    }
+    await client.close();
+  });
+
   it("raises ResponseValidationError for a body that is not JSON", async () => {
     server = await startTestServer((_, res) => res.writeHead(200).end("<html>hello</html>"));
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY });
