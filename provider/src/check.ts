@@ -7,10 +7,13 @@ import {
   fieldIssues,
   isPlainObject,
   sourceCreateAttributesSchema,
+  WRITABLE_SOURCE_ATTRIBUTES,
   withoutUndefined,
+  type SourceAttributes,
   type StoredDeployment,
+  type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import { camelSegments, renameDeployment } from "./names";
+import { camelCase, camelMembers, camelSegments, renameDeployment } from "./names";
 import { providerOptions, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 import { splitSecrets, type CamelDeployment, type SourceInputs } from "./source-state";
 import { pathsOverlap, unknownPaths } from "./unknowns";
@@ -56,7 +59,8 @@ function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
   const merged = isPlainObject(deployment)
     ? renameDeployment({ ...deployment, ...(isPlainObject(deploymentSecrets) ? deploymentSecrets : {}) }, "toApi")
     : deployment;
-  return withoutUndefined({ name: news.name, enabled: news.enabled, deployment: merged });
+  const writable = Object.fromEntries(WRITABLE_SOURCE_ATTRIBUTES.map((name) => [name, news[camelCase(name)]]));
+  return withoutUndefined({ ...writable, deployment: merged });
 }
 
 /** `deployment.cacheTtlError`, `deployment.customDomains[1]`, `deployment.defaultParams["txt-font"]`. */
@@ -76,7 +80,7 @@ function describePath(segments: readonly (string | number)[]): string {
 
 /** Parsed attributes back in the resource's shape: defaults filled, secrets apart. */
 function normalized(
-  attributes: { name: string; enabled: boolean; deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type"> },
+  attributes: Pick<SourceAttributes, WritableSourceAttribute> & { deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type"> },
   options: ProviderOptions,
 ): SourceInputs {
   const camel: CamelDeployment = {
@@ -84,5 +88,10 @@ function normalized(
     ...renameDeployment(withoutUndefined(attributes.deployment), "toCamel"),
   };
   const { deployment, secrets } = splitSecrets(camel);
-  return { name: attributes.name, enabled: attributes.enabled, deployment, deploymentSecrets: secrets, ...providerOptions(options) };
+  return {
+    ...camelMembers(attributes, WRITABLE_SOURCE_ATTRIBUTES),
+    deployment,
+    deploymentSecrets: secrets,
+    ...providerOptions(options),
+  };
 }

@@ -7,7 +7,7 @@ import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
 import { camelCase } from "./names";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
-import type { CamelDeployment, SourceDeclaration, SourceInputs } from "./source-state";
+import { WRITABLE_ATTRIBUTE_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./source-state";
 import type { SourceReadOnlyValues } from "./source-types";
 import { containsUnknown } from "./unknowns";
 
@@ -40,8 +40,7 @@ export function changedAttributes(olds: SourceDeclaration & SourceReadOnlyValues
   const differs = (key: SourceAttributeKey, compare: () => boolean) => {
     if (containsUnknown(news[key]) || !compare()) changed.push(key);
   };
-  differs("name", () => olds.name === news.name);
-  differs("enabled", () => olds.enabled === news.enabled);
+  for (const key of WRITABLE_ATTRIBUTE_NAMES) differs(key, () => olds[key] === news[key]);
   differs("deployment", () =>
     deepEqual(comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment)),
   );

@@ -1,7 +1,7 @@
 // The one mapping between the API's field names (`cache_ttl_behavior`, `robots.txt`) and the
 // Pulumi-idiomatic camelCase names of the Source resource (`cacheTtlBehavior`, `robotsTxt`).
 // Derived mechanically from the sdk's `deploymentFieldsByType`: no field is listed here.
-import { deploymentFieldsByType, isPlainObject, SOURCE_TYPES } from "@asset-delivery/sdk";
+import { deploymentFieldsByType, isPlainObject, SOURCE_TYPES, type DeploymentInput } from "@asset-delivery/sdk";
 
 /** `cache_ttl_behavior` → `cacheTtlBehavior`, `robots.txt` → `robotsTxt`, `s3_access_key` → `s3AccessKey`. */
 export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
@@ -19,17 +19,42 @@ export type CamelKeys<T> = T extends readonly (infer E)[]
       : { [K in keyof T as K extends string ? CamelCase<K> : K]: CamelKeys<T[K]> }
     : T;
 
+/** An object type with its own keys renamed to camelCase, its values as they are. */
+export type CamelNamed<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
+
 // API names are a small, fixed set, renamed for every Source a refresh reads: remembered once.
 const camelNames = new Map<string, string>();
 const MAX_REMEMBERED_NAMES = 10_000;
 
-export function camelCase(apiName: string): string {
+export function camelCase<S extends string>(apiName: S): CamelCase<S> {
   let camel = camelNames.get(apiName);
   if (camel === undefined) {
     camel = apiName.replace(/[_.]([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
     if (camelNames.size < MAX_REMEMBERED_NAMES) camelNames.set(apiName, camel);
   }
-  return camel;
+  // Renamed at run time by the rule CamelCase states in types.
+  return camel as CamelCase<S>;
+}
+
+/**
+ * The members `names` of an object with the API's names, under the resource's names
+ * (`deployment_status` → `deploymentStatus`); absent ones are left out, as Pulumi's wire format has
+ * no undefined.
+ */
+export function camelMembers<T extends object, K extends keyof T & string>(from: T, names: readonly K[]): CamelNamed<Pick<T, K>> {
+  const members: Record<string, unknown> = {};
+  for (const name of names) if (from[name] !== undefined) members[camelCase(name)] = from[name];
+  // Keys renamed at run time, by the rule CamelNamed states in types.
+  return members as CamelNamed<Pick<T, K>>;
+}
+
+/** The reverse of camelMembers: the members `names` (the API's names) of an object with the resource's names. */
+export function apiMembers<T extends object, K extends keyof T & string>(from: CamelNamed<Pick<T, K>>, names: readonly K[]): Pick<T, K> {
+  const renamed: Readonly<Record<string, unknown>> = from;
+  const members: Record<string, unknown> = {};
+  for (const name of names) if (renamed[camelCase(name)] !== undefined) members[name] = renamed[camelCase(name)];
+  // Keys renamed at run time, by the rule CamelNamed states in types.
+  return members as Pick<T, K>;
 }
 
 /** The names of one object level, both ways, and the levels of the objects nested in it. */
@@ -79,6 +104,15 @@ export const deploymentNames: NameLevel = levelOf([
 /** A deployment object with its keys (and those of its nested objects) renamed one way or the other. */
 export function renameDeployment(deployment: Record<string, unknown>, direction: "toCamel" | "toApi"): Record<string, unknown> {
   return renameKeys(deployment, deploymentNames, direction);
+}
+
+/**
+ * A declared deployment (the resource's names, its secrets merged back in) under the API's names,
+ * as the API takes it: `check` parsed it with the sdk's schema, and the renaming changes no value.
+ */
+export function apiDeployment(deployment: Record<string, unknown>): DeploymentInput {
+  // Keys renamed at run time by the field table's own names, which the sdk's types are made of.
+  return renameDeployment(deployment, "toApi") as DeploymentInput;
 }
 
 function renameKeys(value: Record<string, unknown>, level: NameLevel, direction: "toCamel" | "toApi"): Record<string, unknown> {

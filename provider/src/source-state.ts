@@ -7,14 +7,16 @@ import {
   READ_ONLY_SOURCE_ATTRIBUTES,
   readOnlyFields,
   SOURCE_TYPES,
+  WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
+  type DeploymentInput,
   type ReadOnlySourceAttribute,
   type Source,
   type SourceAttributes,
-  type SourceCreateAttributes,
   type SourceType,
+  type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import { camelCase, renameDeployment, type CamelKeys } from "./names";
+import { apiDeployment, apiMembers, camelCase, camelMembers, renameDeployment, type CamelNamed } from "./names";
 import { providerOptions, type ProviderOptions } from "./provider-options";
 import type { PROVIDER_KEY } from "./serialized-provider";
 import type { SourceReadOnlyValues } from "./source-types";
@@ -25,10 +27,14 @@ export type CamelDeployment = { type: SourceType } & Record<string, unknown>;
 /** The declared write-only values of a deployment, camelCase (`password`, `s3SecretKey`); null clears one. */
 export type DeploymentSecrets = Record<string, unknown>;
 
+/** The Source's writable attributes besides its deployment (`name`, `enabled`), as the resource names them. */
+export type SourceWritableAttributes = CamelNamed<Pick<SourceAttributes, WritableSourceAttribute>>;
+
+/** The names of those attributes as the resource has them. */
+export const WRITABLE_ATTRIBUTE_NAMES: readonly (keyof SourceWritableAttributes)[] = WRITABLE_SOURCE_ATTRIBUTES.map(camelCase);
+
 /** What a Source is declared to be, and what is compared to find a change. */
-export type SourceDeclaration = {
-  name: string;
-  enabled: boolean;
+export type SourceDeclaration = SourceWritableAttributes & {
   deployment: CamelDeployment;
   /** Kept apart from the deployment so that they are a secret of their own. */
   deploymentSecrets: DeploymentSecrets;
@@ -53,13 +59,13 @@ export type SourceInputs = SourceDeclaration &
 export type SourceState = SourceInputs & SourceReadOnlyAttributes & SourceReadOnlyValues;
 
 /** The Source's read-only attributes, camelCase: `deploymentStatus`, `dateDeployed`, `secureUrlToken` (present while secure URLs are on). */
-export type SourceReadOnlyAttributes = CamelKeys<Pick<SourceAttributes, ReadOnlySourceAttribute>>;
+export type SourceReadOnlyAttributes = CamelNamed<Pick<SourceAttributes, ReadOnlySourceAttribute>>;
 
 /** The names of those attributes as the resource has them. */
-export const READ_ONLY_ATTRIBUTE_NAMES: readonly string[] = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
+export const READ_ONLY_ATTRIBUTE_NAMES: readonly (keyof SourceReadOnlyAttributes)[] = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
 
-/** The declared Source as the API's attributes, `enabled` always stated. */
-export type DeclaredAttributes = SourceCreateAttributes & { enabled: boolean };
+/** The declared Source as the API's attributes, every writable one stated. */
+export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: DeploymentInput };
 
 /** What only the program knows, carried from the inputs (or an earlier state) into the state. */
 export type DeclaredOnly = Pick<SourceInputs, "deploymentSecrets"> & ProviderOptions;
@@ -87,13 +93,12 @@ export function splitSecrets<D extends Record<string, unknown>>(deployment: D): 
   return { deployment: open as D, secrets };
 }
 
-/**
- * The declared Source as the API's attributes, secrets back in the deployment. The inputs met
- * every rule of the create schema in `check`, and renaming keys changes no value.
- */
+/** The declared Source as the API's attributes, secrets back in the deployment. */
 export function apiAttributes(inputs: SourceDeclaration): DeclaredAttributes {
-  const deployment = renameDeployment({ ...inputs.deployment, ...inputs.deploymentSecrets }, "toApi");
-  return { name: inputs.name, enabled: inputs.enabled, deployment } as DeclaredAttributes;
+  return {
+    ...apiMembers<SourceAttributes, WritableSourceAttribute>(inputs, WRITABLE_SOURCE_ATTRIBUTES),
+    deployment: apiDeployment({ ...inputs.deployment, ...inputs.deploymentSecrets }),
+  };
 }
 
 /**
@@ -121,22 +126,18 @@ export function declarableDeployment(source: Source): CamelDeployment {
 /** What the server has, as a declaration to compare with: its secrets cannot be read, so none are known. */
 export function liveDeclaration(source: Source): SourceDeclaration & SourceReadOnlyValues {
   const { deployment, readOnly } = splitDeployment(source);
-  return { name: source.attributes.name, enabled: source.attributes.enabled, deployment, deploymentSecrets: {}, ...readOnly };
+  return { ...camelMembers(source.attributes, WRITABLE_SOURCE_ATTRIBUTES), deployment, deploymentSecrets: {}, ...readOnly };
 }
 
 /** Every attribute the API returned, camelCase; the read-only deployment fields at the top level. */
 export function sourceAttributes(source: Source): Omit<SourceState, keyof DeclaredOnly> {
   const { attributes } = source;
   const { deployment, readOnly } = splitDeployment(source);
-  // Absent ones (the token while secure URLs are off) are left out: Pulumi's wire format has no undefined.
-  const readOnlyAttributes = Object.fromEntries(
-    READ_ONLY_SOURCE_ATTRIBUTES.flatMap((name) => (attributes[name] === undefined ? [] : [[camelCase(name), attributes[name]]])),
-  );
   return {
-    name: attributes.name,
-    enabled: attributes.enabled,
+    ...camelMembers(attributes, WRITABLE_SOURCE_ATTRIBUTES),
     deployment,
-    ...(readOnlyAttributes as SourceReadOnlyAttributes),
+    // Absent ones (the token while secure URLs are off) are left out.
+    ...camelMembers(attributes, READ_ONLY_SOURCE_ATTRIBUTES),
     ...readOnly,
   };
 }
@@ -154,8 +155,7 @@ export function sourceOutputs(source: Source, declared: DeclaredOnly): SourceSta
 export function inputsFromSource(source: Source, previous: DeclaredOnly): SourceInputs {
   const { annotation: _generated, ...deployment } = declarableDeployment(source);
   return {
-    name: source.attributes.name,
-    enabled: source.attributes.enabled,
+    ...camelMembers(source.attributes, WRITABLE_SOURCE_ATTRIBUTES),
     deployment,
     deploymentSecrets: previous.deploymentSecrets,
     ...providerOptions(previous),

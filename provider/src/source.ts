@@ -7,7 +7,7 @@ import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./seria
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { isPlainObject } from "@asset-delivery/sdk";
 import { PROVIDER_OPTION_KEYS } from "./provider-options";
-import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets } from "./source-state";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets, WRITABLE_ATTRIBUTE_NAMES } from "./source-state";
 
 export type { SourceArgs } from "./source-types";
 
@@ -43,8 +43,7 @@ export class Source extends pulumi.CustomResource {
     const { deployment, secrets } = splitSecrets(args.deployment);
     const props = {
       [PROVIDER_KEY]: SERIALIZED_PROVIDER,
-      name: args.name,
-      enabled: args.enabled,
+      ...Object.fromEntries(WRITABLE_ATTRIBUTE_NAMES.map((key) => [key, args[key]])),
       deployment,
       deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
       ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, args[key]])),

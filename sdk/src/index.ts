@@ -3,4 +3,4 @@
 export * from "./schemas";
 export * from "./rendering-parameters";
 export * from "./client";
-export { isPlainObject, withoutUndefined, type Simplify } from "./objects";
+export { isPlainObject, pick, withoutUndefined, type Simplify } from "./objects";

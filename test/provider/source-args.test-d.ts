@@ -3,6 +3,8 @@
 import { describe, expectTypeOf, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import type { SourceArgs, SourceDeploymentArgs, SourceDeploymentArgsOf, SourceDeploymentSecretsOf, Source } from "@asset-delivery/provider";
+import type { CamelCase } from "@asset-delivery/provider/dist/names";
+import type { ReadOnlySourceAttribute, WritableSourceAttribute } from "@asset-delivery/sdk";
 
 describe("SourceArgs", () => {
   it("accepts each type with its own fields, camelCase", () => {
@@ -95,5 +97,10 @@ describe("Source outputs", () => {
     expectTypeOf<Source["passwordSet"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<Source["allowsUpload"]>().toEqualTypeOf<pulumi.Output<boolean | undefined>>();
     expectTypeOf<Source["secureUrlToken"]>().toEqualTypeOf<pulumi.Output<string | undefined>>();
+  });
+
+  it("declares every top-level attribute the sdk lists, camelCase", () => {
+    // The class declares them one by one (each with its documentation): a new attribute in the sdk fails here.
+    expectTypeOf<CamelCase<WritableSourceAttribute | ReadOnlySourceAttribute>>().toExtend<keyof Source>();
   });
 });

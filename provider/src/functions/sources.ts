@@ -1,16 +1,12 @@
 // getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape.
 import { MAX_PAGE_SIZE, type SourceListQuery } from "@asset-delivery/sdk";
 import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
-import { sourceAttributes, type SourceReadOnlyAttributes } from "../source-state";
+import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../source-state";
 import { outputForm, withClient } from "./client";
 
 /** A Source as the server has it: the Source resource's outputs, without what only the program knows. */
-export type SourceResult = {
-  id: string;
-  name: string;
-  enabled: boolean;
-  deployment: SourceDeployment;
-} & SourceReadOnlyAttributes & // `secureUrlToken` while secure URLs are on: the `...Output` forms are secret then
+export type SourceResult = { id: string; deployment: SourceDeployment } & SourceWritableAttributes &
+  SourceReadOnlyAttributes & // `secureUrlToken` while secure URLs are on: the `...Output` forms are secret then
   SourceReadOnlyValues;
 
 export interface GetSourceArgs {
@@ -25,7 +21,8 @@ export async function getSource(args: GetSourceArgs): Promise<SourceResult> {
   return withClient(async (client) => {
     const source = args.id !== undefined ? await client.sources.get(args.id) : await client.sources.findBySubdomain(args.subdomain!);
     if (!source) throw new Error(`getSource: no Source of this account serves the subdomain "${args.subdomain}"`);
-    return { id: source.id, ...sourceAttributes(source) } as unknown as SourceResult;
+    // The deployment is renamed at run time (names.ts); SourceDeployment is the same renaming in types.
+    return { id: source.id, ...sourceAttributes(source) } as SourceResult;
   });
 }
 
@@ -46,7 +43,7 @@ export async function getSources(args: GetSourcesArgs = {}): Promise<{ sources: 
   return withClient(async (client) => {
     const query = { filter: args.filter, or: args.or, sort: args.sort, page: { size: MAX_PAGE_SIZE } };
     const sources = await client.sources.all(query, { max: args.max ?? DEFAULT_MAX_RESULTS });
-    return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as unknown as SourceResult) };
+    return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as SourceResult) };
   });
 }
 

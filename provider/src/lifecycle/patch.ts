@@ -6,8 +6,9 @@
 // provider for this API enables first, then updates). So a disabled Source is enabled alone
 // first, and a Source to be disabled is changed first, then disabled: one PATCH when the Source
 // stays enabled, up to three (enable, change, disable) for a change to a Source that stays disabled.
-import type { Source, SourcePatchAttributes } from "@asset-delivery/sdk";
+import { pick, WRITABLE_SOURCE_ATTRIBUTES, type Source, type SourcePatchAttributes } from "@asset-delivery/sdk";
 import type { SourceDiff } from "../diff";
+import { camelCase } from "../names";
 import type { Session } from "../session";
 import type { DeclaredAttributes } from "../source-state";
 
@@ -21,8 +22,11 @@ export interface PatchPlan {
 }
 
 export function planPatches(changed: SourceDiff["changed"], declared: DeclaredAttributes, liveEnabled: boolean): PatchPlan {
-  const change: SourcePatchAttributes = {};
-  if (changed.includes("name")) change.name = declared.name;
+  // The changed writable attributes but `enabled`, which the PATCHes around this one set.
+  const change: SourcePatchAttributes = pick(
+    declared,
+    WRITABLE_SOURCE_ATTRIBUTES.filter((name) => name !== "enabled" && changed.includes(camelCase(name))),
+  );
   if (changed.includes("deployment") || changed.includes("deploymentSecrets")) change.deployment = declared.deployment;
   const enables = declared.enabled && !liveEnabled;
   const deploys = enables || (changed.includes("deployment") && declared.enabled);

@@ -337,6 +337,7 @@ const writableAttributes = {
 
 /** The writable attributes besides the deployment (`name`, `enabled`). */
 export const WRITABLE_SOURCE_ATTRIBUTES = z.object(writableAttributes).keyof().options;
+export type WritableSourceAttribute = (typeof WRITABLE_SOURCE_ATTRIBUTES)[number];
 
 type WithoutDefault<S> = S extends z.ZodDefault<infer Inner> ? Inner : S;
 function withoutDefault<S extends z.ZodType>(schema: S): WithoutDefault<S> {
