@@ -7,7 +7,7 @@ import { fieldIssue, HOSTNAME_FIELDS, type FieldIssue, type ParsedListQuery } fr
 import type BetterSqlite3 from "better-sqlite3";
 import type { Database } from "../store/database";
 import type { SecretBox } from "../store/secret-box";
-import { DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, listSql } from "./list-sql";
+import { boundValue, DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, listSql } from "./list-sql";
 import type { PublicDeployment, SourceRecord } from "./source-record";
 
 /** The stored columns of a Source row, as read for an update. */
@@ -68,16 +68,24 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
   const listStatements = new LRUCache<string, ListStatements, { where: string; orderBy: string }>({
     max: LIST_STATEMENTS_KEPT,
     memoMethod: (_key, _stale, { context: { where, orderBy } }) => ({
-      count: db.prepare<[Record<string, unknown>], number>(`SELECT count(*) FROM sources WHERE account_id = @account${where}`).pluck(),
+      count: db.prepare<[Record<string, unknown>], number>(`SELECT count(*) FROM sources WHERE ${where}`).pluck(),
       // The page is chosen on ids (sorting whole rows would copy every deployment through SQLite's
       // sorter); only its rows are then read in full and put in order again.
       page: db.prepare<[Record<string, unknown>], SourceRow>(
         `SELECT ${RESPONSE_COLUMNS} FROM sources WHERE id IN
-          (SELECT id FROM sources WHERE account_id = @account${where} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset)
+          (SELECT id FROM sources WHERE ${where} ORDER BY ${orderBy} LIMIT ${boundValue("limit")} OFFSET ${boundValue("offset")})
         ORDER BY ${orderBy}`,
       ),
     }),
   });
+
+  /** A list query's compiled statements and the values they are run with. */
+  function listQuery(accountId: string, query: ParsedListQuery) {
+    const { where, orderBy, params } = listSql(query);
+    const statements = listStatements.memo(`${where}\n${orderBy}`, { context: { where, orderBy } });
+    const values = { ...params, account: accountId, now: now(), limit: query.page.size, offset: query.page.number * query.page.size };
+    return { statements, values };
+  }
 
   function sealSecrets(id: string, secrets: Record<string, unknown>): string {
     const sealed: Record<string, string> = {};
@@ -165,12 +173,19 @@ export function createSourceStore(db: Database, box: SecretBox, now: () => numbe
     },
     /** A list page's rows, in order, and the number of Sources matching the filters. */
     page(accountId: string, query: ParsedListQuery): { rows: SourceRow[]; total: number } {
-      const { where, orderBy, params } = listSql(query);
-      const statements = listStatements.memo(`${where}\n${orderBy}`, { context: { where, orderBy } });
-      const bound = { ...params, account: accountId, now: now() };
-      const total = statements.count.get(bound)!;
-      const rows = statements.page.all({ ...bound, limit: query.page.size, offset: query.page.number * query.page.size });
-      return { rows, total };
+      const { statements, values } = listQuery(accountId, query);
+      const total = statements.count.get(values)!;
+      return { rows: statements.page.all(values), total };
+    },
+    /** How SQLite runs a list page's two statements (EXPLAIN QUERY PLAN): the tests' proof that indexes serve them. */
+    listPlans(accountId: string, query: ParsedListQuery): { count: string[]; page: string[] } {
+      const { statements, values } = listQuery(accountId, query);
+      const plan = (statement: BetterSqlite3.Statement) =>
+        db
+          .prepare<[Record<string, unknown>], { detail: string }>(`EXPLAIN QUERY PLAN ${statement.source}`)
+          .all(values)
+          .map((row) => row.detail);
+      return { count: plan(statements.count), page: plan(statements.page) };
     },
     /** Decrypts the secure URL token of a row read for a response. */
     openToken(row: SourceRow): string | null {
