@@ -1,7 +1,8 @@
 // The JSON:API envelopes of every response (spec 2.1 and 7). `meta` carries who was authenticated
 // and which server answered (the spec shows both objects but not their contents: ours follow
 // the sdk's responseMetaSchema). Every object leaves with its keys in alphabetical order, as the
-// real service's documented examples show: the serializer sorts them, in this one place.
+// real service's documented examples show: serialization.ts writes the members a schema names in
+// that order, and the maps built here and in the views are built in it (inNameOrder).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FastifyRequest } from "fastify";
@@ -44,7 +45,7 @@ export function errorDocument(request: FastifyRequest, status: number, entries: 
     errors: entries.map((entry) => ({
       detail: entry.detail,
       id: request.id,
-      meta: minimal ? {} : (entry.meta ?? {}),
+      meta: minimal || entry.meta === undefined ? {} : inNameOrder(entry.meta),
       status: String(status),
       title: entry.title,
       ...(!minimal && entry.source && { source: entry.source }),
@@ -56,18 +57,11 @@ export function errorDocument(request: FastifyRequest, status: number, entries: 
 }
 
 /**
- * Serializer for every response document: JSON with each object's keys in alphabetical order
- * (arrays keep their order). Setting one on the reply also stops Fastify from appending
- * "; charset=utf-8" to the media type, which JSON:API forbids (only ext and profile).
+ * A map (an object whose member names are data, not schema: default_params, an error's meta) with
+ * its members in name order: the serializer writes a map's members in the order they are held.
  */
-export function serializeDocument(document: unknown): string {
-  return JSON.stringify(sortedKeys(document));
-}
-
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (value === null || typeof value !== "object") return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortedKeys((value as Record<string, unknown>)[key]);
+export function inNameOrder<V>(map: Readonly<Record<string, V>>): Record<string, V> {
+  const sorted: Record<string, V> = {};
+  for (const name of Object.keys(map).sort()) sorted[name] = map[name]!;
   return sorted;
 }

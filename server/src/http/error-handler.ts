@@ -2,9 +2,12 @@
 // error document (spec section 7) with the request id, and unknown paths get the same shape.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
-import { errorDocument, serializeDocument } from "./documents";
+import { errorDocumentSchema, JSONAPI_MEDIA_TYPE } from "@asset-delivery/sdk";
+import { errorDocument } from "./documents";
 import { HttpError, ERROR_TITLES, titleFor } from "./errors";
+import { documentSerializer } from "./serialization";
+
+const serializeErrorDocument = documentSerializer(errorDocumentSchema);
 
 /** Fastify's own request errors, with details a client can act on. */
 function fromFastifyError(error: FastifyError, request: FastifyRequest): HttpError | undefined {
@@ -38,7 +41,7 @@ function send(reply: FastifyReply, request: FastifyRequest, error: HttpError) {
     .code(error.status)
     .headers(error.headers)
     .type(JSONAPI_MEDIA_TYPE)
-    .serializer(serializeDocument)
+    .serializer(serializeErrorDocument)
     .send(errorDocument(request, error.status, error.entries));
 }
 

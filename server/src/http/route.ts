@@ -4,7 +4,7 @@
 // in the app's route registry, from which the 405 answers and the OpenAPI document are derived.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import type { z } from "zod";
+import { z } from "zod";
 import {
   fieldIssues,
   JSONAPI_MEDIA_TYPE,
@@ -17,8 +17,8 @@ import {
   type Permission,
 } from "@asset-delivery/sdk";
 import type { AuthContext } from "./auth";
-import { serializeDocument } from "./documents";
 import { HttpError, ERROR_TITLES, invalidParameters, validationFailed } from "./errors";
+import { documentSerializer } from "./serialization";
 
 export interface RouteContext<Body> {
   request: FastifyRequest;
@@ -95,6 +95,11 @@ export function defineRoute<B extends z.ZodType | undefined = undefined>(app: Fa
   app.routeRegistry.push(registered);
   const mediaType = definition.mediaType ?? JSONAPI_MEDIA_TYPE;
   const validateResponses = app.appOptions.validateResponses === true;
+  // Compiled once: whole objects and sparse fieldsets alike. Setting the reply's serializer also
+  // keeps Fastify from appending "; charset=utf-8" to the media type, which JSON:API forbids.
+  const serialize = documentSerializer(
+    definition.selectedResponse ? z.union([definition.response, definition.selectedResponse]) : definition.response,
+  );
 
   app.route({
     method: registered.method,
@@ -119,7 +124,7 @@ export function defineRoute<B extends z.ZodType | undefined = undefined>(app: Fa
       const finish = (document: unknown) => {
         // A sparse fieldset leaves out attributes on purpose: only whole objects are checked.
         if (validateResponses && list.fields === null) assertResponse(registered, document);
-        reply.code(definition.status).type(mediaType).serializer(serializeDocument);
+        reply.code(definition.status).type(mediaType).serializer(serialize);
         return document;
       };
       return result instanceof Promise ? result.then(finish) : finish(result);
