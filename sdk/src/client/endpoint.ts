@@ -4,7 +4,7 @@ import { z } from "zod";
 import { fieldIssue, fieldIssues, JSONAPI_MEDIA_TYPE, type ApiRoute, type EndpointClass, type HttpMethod } from "../schemas";
 import { checked } from "./checked";
 import { RequestValidationError, ResponseValidationError } from "./errors";
-import type { Send } from "./transport";
+import { readText, type Send } from "./transport";
 
 // Any zod schema: ZodType's output and input default to unknown, which every schema satisfies.
 type AnySchema = z.ZodType;
@@ -71,7 +71,7 @@ export async function callEndpoint<E extends Endpoint>(send: Send, ep: E, args: 
     const value = checked(ep.input.schema, args.input, ep.input.describe);
     body = { contentType: mediaType, text: JSON.stringify(ep.input.document(value, params)) };
   }
-  const response = await send({ method: ep.method, target, endpointClass: ep.endpointClass, accept: mediaType, body });
+  const response = await send({ method: ep.method, target, endpointClass: ep.endpointClass, accept: mediaType, body, read: readText });
   return decode(ep, target, response.body);
 }
 
@@ -86,10 +86,10 @@ function fillPath(parts: readonly string[], params: Record<string, string>): str
   return path;
 }
 
-function decode<E extends Endpoint>(ep: E, target: string, body: Buffer): ResponseOf<E> {
+function decode<E extends Endpoint>(ep: E, target: string, body: string): ResponseOf<E> {
   let json: unknown;
   try {
-    json = JSON.parse(body.toString("utf8"));
+    json = JSON.parse(body);
   } catch {
     throw new ResponseValidationError(ep.method, target, [fieldIssue([], "must be a JSON document")]);
   }

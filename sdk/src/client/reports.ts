@@ -16,7 +16,7 @@ import { Collection } from "./collection";
 import { endpoints } from "./endpoints";
 import { ReportFormatError } from "./errors";
 import { gunzipIfCompressed, joinTables, parseCsv, type CsvTable } from "./report-files";
-import type { Send } from "./transport";
+import { readBytes, type Send } from "./transport";
 
 export type ReportListQuery = ListQuery<typeof reportListSpec>;
 
@@ -33,7 +33,7 @@ export class ReportsResource extends Collection<typeof reportListSpec, Report, S
   /** One report file, gunzipped. The API key is sent only when the file is on the API's own origin. */
   async downloadFile(url: string): Promise<Buffer> {
     const target = checked(anyHttpUrlSchema, url, "downloadFile argument", ["url"]);
-    const response = await this.send({ method: "GET", target, endpointClass: "default", accept: "*/*" });
+    const response = await this.send({ method: "GET", target, endpointClass: "default", accept: "*/*", read: readBytes });
     return gunzipIfCompressed(response.body, fileLabel(url));
   }
 

@@ -5,7 +5,15 @@ import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorO
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
 import type { ResolvedOptions } from "./options";
 
-export interface HttpRequest {
+/** Reads the body of a 2xx response (within the request's deadline). */
+export type ReadBody<T> = (body: Dispatcher.ResponseData["body"]) => Promise<T>;
+
+/** API documents are read as text: undici decodes its buffer in place, where bytes would be a copy. */
+export const readText: ReadBody<string> = (body) => body.text();
+/** Files (report files, maybe gzipped) are read as bytes. */
+export const readBytes: ReadBody<Buffer> = async (body) => Buffer.from(await body.arrayBuffer());
+
+export interface HttpRequest<T> {
   method: HttpMethod;
   /** A path with query relative to the base URL (`/api/v1/sources?...`), or an absolute URL (report files). */
   target: string;
@@ -14,16 +22,17 @@ export interface HttpRequest {
   body?: { contentType: string; text: string };
   /** Set by the retry layer: 0 for the first try. */
   attempt?: number;
+  read: ReadBody<T>;
 }
 
-export interface HttpResponse {
+export interface HttpResponse<T> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
+  body: T;
 }
 
-/** Sends one request; resolves with a 2xx response, rejects with the client's errors. */
-export type Send = (request: HttpRequest) => Promise<HttpResponse>;
+/** Sends one request; resolves with a 2xx response, its body read by `read`; rejects with the client's errors. */
+export type Send = <T>(request: HttpRequest<T>) => Promise<HttpResponse<T>>;
 
 /** The keep-alive connection pool a client owns when none is injected. */
 export function createAgent(timeoutMs: number): Agent {
@@ -39,7 +48,7 @@ export function createAgent(timeoutMs: number): Agent {
 
 export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): Send {
   const api = { origin: options.baseUrl.origin, pathPrefix: options.baseUrl.pathname.replace(/\/+$/, "") };
-  return async (req) => {
+  return async <T>(req: HttpRequest<T>): Promise<HttpResponse<T>> => {
     const { origin, path, shownPath } = resolveTarget(api, req.target);
     const info = { method: req.method, path: shownPath, endpointClass: req.endpointClass, attempt: req.attempt ?? 0 };
     const headers: Record<string, string> = { accept: req.accept, "user-agent": options.userAgent };
@@ -55,11 +64,11 @@ export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): 
     const started = performance.now();
     options.onRequest?.(info);
     let res: Dispatcher.ResponseData;
-    let body: Buffer;
+    let read: { ok: true; body: T } | { ok: false; text: string };
     try {
       // The dispatcher's request API with origin and path: undici's top-level request(url) parses a URL we already know.
       res = await dispatcher.request({ origin, path, method: req.method, headers, body: req.body?.text, signal: deadline.signal });
-      body = Buffer.from(await res.body.arrayBuffer());
+      read = isSuccess(res.statusCode) ? { ok: true, body: await req.read(res.body) } : { ok: false, text: await res.body.text() };
     } catch (error) {
       const failure = deadline.signal.aborted
         ? new TimeoutError(req.method, shownPath, "request", options.timeoutMs, { cause: error })
@@ -70,12 +79,12 @@ export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): 
       clearTimeout(timer);
     }
     options.onResponse?.({ ...info, status: res.statusCode, durationMs: performance.now() - started });
-    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, headers: res.headers, body };
+    if (read.ok) return { status: res.statusCode, headers: res.headers, body: read.body };
     throw apiErrorFor({
       status: res.statusCode,
       method: req.method,
       path: shownPath,
-      ...errorsOf(body),
+      ...errorsOf(read.text),
       requestId: headerValue(res.headers["x-request-id"]),
       retryAfter: headerValue(res.headers["retry-after"]),
     });
@@ -98,13 +107,16 @@ function resolveTarget(api: { origin: string; pathPrefix: string }, target: stri
   return { origin: url.origin, path: `${url.pathname}${url.search}`, shownPath };
 }
 
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** The JSON:API error objects of an error body; any other body becomes a short detail text. */
-function errorsOf(body: Buffer): { errors: ErrorObject[]; fallbackDetail?: string } {
-  const text = body.toString("utf8");
+function errorsOf(text: string): { errors: ErrorObject[]; fallbackDetail?: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
