@@ -158,7 +158,8 @@ function parseFields(spec: ListSpec, request: FastifyRequest): ParsedListQuery {
   const value = (request.query as Record<string, string | string[] | undefined>)[name];
   if (value === undefined) return NO_LIST; // the usual case, on every GET of one object
   const parsed = parseListQuery(spec, { [name]: value });
-  return parsed.ok ? parsed.query : NO_LIST;
+  if (!parsed.ok) throw invalidParameters(parsed.issues);
+  return parsed.query;
 }
 
 /** A response that breaks its own schema is a server bug: a 500, with the issues in the log. */
