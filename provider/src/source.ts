@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { isPlainObject } from "@asset-delivery/sdk";
-import { PROVIDER_OPTION_KEYS } from "./provider-options";
+import { providerOptions } from "./provider-options";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets, WRITABLE_ATTRIBUTE_NAMES } from "./source-state";
 
 export type { SourceArgs } from "./source-types";
@@ -46,7 +46,9 @@ export class Source extends pulumi.CustomResource {
       ...Object.fromEntries(WRITABLE_ATTRIBUTE_NAMES.map((key) => [key, args[key]])),
       deployment,
       deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
-      ...Object.fromEntries(PROVIDER_OPTION_KEYS.map((key) => [key, args[key]])),
+      // Only the options given: every property costs @pulumi/pulumi four promises with a stack trace
+      // each, most of what a Source costs the program, and an absent option is never sent anyway.
+      ...providerOptions(args),
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };

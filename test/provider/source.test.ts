@@ -63,6 +63,24 @@ describe("Source", () => {
     expect((await resolved(source.deployment)).secret).toBe(false);
   });
 
+  it("registers the provider options given, and no output for an option left out", async () => {
+    const given = new Source("given", {
+      name: "Given",
+      deployment: { type: "webproxy", serviceSubdomains: ["given"] },
+      waitForDeployment: false,
+      deploymentTimeoutSeconds: 60,
+    });
+    const absent = new Source("absent", { name: "Absent", deployment: { type: "webproxy", serviceSubdomains: ["absent"] } });
+    await Promise.all([resolved(given.urn), resolved(absent.urn)]);
+    const inputs = (name: string) => registered.find((r) => r.name === name)!.inputs;
+    expect(inputs("given")).toMatchObject({ waitForDeployment: false, deploymentTimeoutSeconds: 60 });
+    expect(inputs("given")).not.toHaveProperty("adoptSourceId");
+    expect("waitForDeployment" in given).toBe(true);
+    expect(["waitForDeployment", "deploymentTimeoutSeconds", "adoptSourceId", "purgeAfterUpdate"].filter((key) => key in absent)).toEqual(
+      [],
+    );
+  });
+
   it("refuses a deployment that is not an object, naming the resource", () => {
     expect(
       () => new Source("broken", { name: "x", deployment: pulumi.output({ type: "webproxy", serviceSubdomains: ["p"] }) as never }),
