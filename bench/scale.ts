@@ -135,7 +135,9 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
       GET: methods.GET ?? 0,
       PATCH: methods.PATCH ?? 0,
       refused: proxy.counts.byStatus[429] ?? 0,
-      shown: /\b429\b|TooManyRequests|rate limit/i.test(shown),
+      // A refused request as the sdk words it ("failed with 429 TooManyRequests"); a bare 429 also
+      // matches resource names (scale-1000-proxy-429).
+      shown: /failed with 429\b|TooManyRequests|rate limit/i.test(shown),
     };
     const creates = adopted.result.summary.resourceChanges?.create ?? 0;
     console.log(
