@@ -16,13 +16,27 @@
 // what is timed is the provider. One round per size (the CPU is shared); targets are checked at
 // every size for request counts and at the largest size for ratios.
 //
+// Where the time goes (CPU of each process, the engine's pprof): not in the provider's code but in
+// what Pulumi does for each property of a resource, and a Source has 13 (7 of them outputs only)
+// where the no-op has 2. The program: @pulumi/pulumi makes every property an output of four
+// promises, each with a stack trace that ts-node's source-map support maps frame by frame (~1 ms a
+// property; preview of 1,000: ~25 s of program CPU against ~13 s). The engine marshals, diffs and
+// logs every property of every step (its verbose log is encoded and kept even when not shown:
+// ~35% of its CPU; preview of 1,000: ~10 s of engine CPU against ~4 s), and the dynamic-provider
+// host converts them both ways. BENCH_SAME_DATA=1 shows it: it also measures no-op dynamic
+// resources carrying each Source's state (bench/programs/noop's `carried`: the same properties and
+// values, no API, no provider code), which cost what the Sources cost (at 300: refresh, preview and
+// up 1.05x, 0.99x, 1.00x of them), where the plain no-op costs half. It adds an up of as many
+// resources (minutes at 1,000), so it is off by default.
+//
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/scale.ts
 //   (as `npm run bench -- scale` runs it; env BENCH_SIZES, default 100,300,1000)
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { createClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
+import type { Deployment, LocalWorkspace } from "@pulumi/pulumi/automation";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { createClient, isPlainObject, type SourceCreateAttributes } from "@asset-delivery/sdk";
 import { programStack, type ProgramStack } from "../test/support/program-stack";
 import { repoRoot } from "../test/support/pulumi";
 
@@ -47,9 +61,12 @@ const TARGETS = {
 };
 const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
 const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
+const SAME_DATA = process.env.BENCH_SAME_DATA === "1";
 const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 /** The module import writes, in the program's work folder. */
 const MODULE = "sources.ts";
+/** The Sources' state that the same-data no-ops carry, in their program's work folder. */
+const CARRIED = "carried.json";
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 
 interface Proxy {
@@ -89,6 +106,19 @@ function handMade(size: number, count: number): SourceCreateAttributes[] {
           },
         },
   );
+}
+
+/** The dynamic resources of a stack's export as bench/programs/noop carries them: their state, secrets named. */
+function carriedState(exported: Deployment): { name: string; props: Record<string, unknown>; secrets: string[] }[] {
+  const resources = (exported.deployment as { resources: { urn: string; type: string; outputs?: Record<string, unknown> }[] }).resources;
+  return resources
+    .filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic"))
+    .map(({ urn, outputs = {} }) => {
+      const { __provider: _theirs, ...props } = outputs;
+      const secrets = Object.keys(props).filter((key) => isPlainObject(props[key]) && props[key][specialSigKey] === specialSecretSig);
+      for (const key of secrets) delete props[key];
+      return { name: urn.split("::").pop()!, props, secrets };
+    });
 }
 
 /** `asset-delivery import --stack NAME` in the program's folder, as a user runs it. */
@@ -145,13 +175,30 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
         `GET ${adoption.GET}, PATCH ${adoption.PATCH}, 429 ${adoption.refused}${adoption.shown ? " (shown)" : ""} ${JSON.stringify(proxy.counts.byRequest)}`,
     );
 
+    // Setup, not timed: no-ops carrying the Sources' state.
+    let sameData: ProgramStack | undefined;
+    if (SAME_DATA) {
+      sameData = await programStack(NOOP_PROGRAM, `data${size}`, { baseUrl: proxy.url, apiKey: data.adminKey });
+      stacks.push(sameData);
+      fs.writeFileSync(path.join(sameData.workDir, CARRIED), JSON.stringify(carriedState(await sources.stack.exportStack())));
+      await sameData.set({ carried: CARRIED });
+      await sameData.stack.up();
+    }
+    /** ", same-data no-op X s (the Sources Y×)" when measured. */
+    const sameDataFigure = async (operation: (stack: ProgramStack) => Promise<unknown>, sourcesSeconds: number) => {
+      if (!sameData) return "";
+      const measured = await seconds(() => operation(sameData));
+      return `, same-data no-op ${measured.seconds.toFixed(1)} s (the Sources ${(sourcesSeconds / measured.seconds).toFixed(2)}x)`;
+    };
+
     // Refresh, Sources then no-op.
     proxy.reset();
     const refresh = await seconds(() => sources.stack.refresh());
     const refreshRequests = proxy.counts.requests;
     const noopRefresh = await seconds(() => noop.stack.refresh());
+    const refreshSameData = await sameDataFigure((stack) => stack.stack.refresh(), refresh.seconds);
     console.log(
-      `  ${size}: refresh ${refresh.seconds.toFixed(1)} s (${refreshRequests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${noopRefresh.seconds.toFixed(1)} s`,
+      `  ${size}: refresh ${refresh.seconds.toFixed(1)} s (${refreshRequests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${noopRefresh.seconds.toFixed(1)} s${refreshSameData}`,
     );
 
     // Preview of the unchanged stacks.
@@ -159,8 +206,9 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     const preview = await seconds(() => sources.stack.preview({ expectNoChanges: true }));
     const previewRequests = proxy.counts.requests;
     const noopPreview = await seconds(() => noop.stack.preview({ expectNoChanges: true }));
+    const previewSameData = await sameDataFigure((stack) => stack.stack.preview({ expectNoChanges: true }), preview.seconds);
     console.log(
-      `  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s`,
+      `  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s${previewSameData}`,
     );
 
     // Up with one changed resource on each side.
@@ -171,8 +219,16 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     const changed = await seconds(() => sources.stack.up());
     const changedPatches = byMethod(proxy).PATCH ?? 0;
     const noopChanged = await seconds(() => noop.stack.up());
+    const changedSameData = await sameDataFigure((stack) => {
+      // The same change as the Sources': the first one's display name.
+      const file = path.join(stack.workDir, CARRIED);
+      const carried = JSON.parse(fs.readFileSync(file, "utf8")) as ReturnType<typeof carriedState>;
+      carried[0]!.props.name = `${String(carried[0]!.props.name)} (renamed)`;
+      fs.writeFileSync(file, JSON.stringify(carried));
+      return stack.stack.up();
+    }, changed.seconds);
     console.log(
-      `  ${size}: up with one change ${changed.seconds.toFixed(1)} s (${changedPatches} PATCH, ${proxy.counts.requests} requests), no-op ${noopChanged.seconds.toFixed(1)} s`,
+      `  ${size}: up with one change ${changed.seconds.toFixed(1)} s (${changedPatches} PATCH, ${proxy.counts.requests} requests), no-op ${noopChanged.seconds.toFixed(1)} s${changedSameData}`,
     );
 
     return {

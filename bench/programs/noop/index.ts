@@ -2,7 +2,19 @@
 // config, whose provider does nothing (no API, no network). What the Pulumi engine and the
 // dynamic-provider plugin cost by themselves, for the same number of resources as the Source stack.
 // `touched`: the name of one resource whose input changes, for an up with one update.
+//
+// `carried` instead (bench/scale.ts, BENCH_SAME_DATA=1): a file of resources, each with the
+// properties it carries (a Source's state, from the stack's export) and the names of those that are
+// secrets. Secret values cannot be exported in plain text; each is `{}` here (the bench's Sources
+// declare no write-only field, so theirs are `{}` too).
+import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
+
+interface Carried {
+  name: string;
+  props: Record<string, unknown>;
+  secrets: string[];
+}
 
 const nothing: pulumi.dynamic.ResourceProvider = {
   async create(inputs: { key: string }) {
@@ -14,12 +26,20 @@ const nothing: pulumi.dynamic.ResourceProvider = {
 };
 
 class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, props: { key: string; touched?: boolean }) {
-    super(nothing, name, props);
+  constructor(name: string, props: { key: string } & Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+    super(nothing, name, props, opts);
   }
 }
 
 const config = new pulumi.Config();
-const names = config.requireObject<string[]>("names");
-const touched = config.get("touched");
-for (const name of names) new Noop(name, name === touched ? { key: name, touched: true } : { key: name });
+const carried = config.get("carried");
+if (carried) {
+  for (const { name, props, secrets } of JSON.parse(fs.readFileSync(carried, "utf8")) as Carried[]) {
+    const secretProps = Object.fromEntries(secrets.map((key) => [key, pulumi.secret({})]));
+    new Noop(name, { key: name, ...props, ...secretProps }, { additionalSecretOutputs: secrets });
+  }
+} else {
+  const names = config.requireObject<string[]>("names");
+  const touched = config.get("touched");
+  for (const name of names) new Noop(name, name === touched ? { key: name, touched: true } : { key: name });
+}
