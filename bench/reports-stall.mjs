@@ -81,6 +81,7 @@ function steadyLoad(url, key, { until, durationS }) {
 
 /** p50, p99 and max of latencies in ms, rounded to 0.1 ms. */
 function quantiles(latencies) {
+  if (latencies.length === 0) throw new Error("no request was answered after the warm-up: raise BENCH_REQUESTS_PER_DAY or BENCH_RATE");
   const sorted = [...latencies].sort((x, y) => x - y);
   const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 10) / 10;
   return { p50: at(0.5), p99: at(0.99), max: at(1), total: sorted.length };

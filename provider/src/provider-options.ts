@@ -2,7 +2,7 @@
 // to adopt. Never sent to the API. This schema is their one list: `check` parses them with it, the
 // resource's arguments and the state take their names and types from it.
 import { z } from "zod";
-import { expected, isHttpUrl, sourceIdSchema } from "@asset-delivery/sdk";
+import { expected, isHttpUrl, pick, sourceIdSchema } from "@asset-delivery/sdk";
 
 const MAX_PURGE_TARGETS = 100;
 const purgeTargetSchema = z
@@ -48,9 +48,7 @@ export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOption
 
 /** The provider options of a set of inputs or a state, absent ones left out. */
 export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {
-  const picked: Partial<Record<ProviderOptionKey, unknown>> = {};
-  for (const key of PROVIDER_OPTION_KEYS) if (from[key] !== undefined) picked[key] = from[key];
-  return picked;
+  return pick(from, PROVIDER_OPTION_KEYS);
 }
 
 /** Everything but the provider options. */

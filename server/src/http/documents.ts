@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FastifyRequest } from "fastify";
-import { paginationFor, type Pagination } from "@asset-delivery/sdk";
+import { paginationFor, type Pagination, isPlainObject } from "@asset-delivery/sdk";
 import type { ErrorEntry } from "./errors";
 
 const packageJson = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
@@ -58,10 +58,14 @@ export function errorDocument(request: FastifyRequest, status: number, entries: 
 
 /**
  * A map (an object whose member names are data, not schema: default_params, an error's meta) with
- * its members in name order: the serializer writes a map's members in the order they are held.
+ * its members in name order, and so the objects inside it: the serializer writes a map's members
+ * in the order they are held.
  */
 export function inNameOrder<V>(map: Readonly<Record<string, V>>): Record<string, V> {
   const sorted: Record<string, V> = {};
-  for (const name of Object.keys(map).sort()) sorted[name] = map[name]!;
+  for (const name of Object.keys(map).sort()) {
+    const value = map[name]!;
+    sorted[name] = isPlainObject(value) ? (inNameOrder(value) as V) : value;
+  }
   return sorted;
 }

@@ -31,11 +31,7 @@ function serializationSchema(schema: JsonSchema): JsonSchema {
   const result: JsonSchema = { type: types.length === 1 ? types[0] : types };
   if (types.includes("object")) {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
-    result.properties = Object.fromEntries(
-      Object.keys(properties)
-        .sort()
-        .map((name) => [name, serializationSchema(properties[name]!)]),
-    );
+    result.properties = sortedMembers(properties, serializationSchema);
     const additional = schema.additionalProperties as JsonSchema | boolean | undefined;
     if (typeof additional === "object") result.additionalProperties = serializationSchema(additional);
   }
@@ -46,13 +42,27 @@ function serializationSchema(schema: JsonSchema): JsonSchema {
   return result;
 }
 
+/** An object's member schemas, sorted by name (the order the serializer writes them in), each made by `schemaOf`. */
+function sortedMembers<T>(members: Record<string, T>, schemaOf: (member: T) => JsonSchema): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.keys(members)
+      .sort()
+      .map((name) => [name, schemaOf(members[name]!)]),
+  );
+}
+
 /** The types a schema allows; undefined when it allows any value. */
 function typesOf(schema: JsonSchema): string[] | undefined {
   if (Array.isArray(schema.type)) return schema.type as string[];
   if (typeof schema.type === "string") return [schema.type];
   if (schema.properties !== undefined || schema.additionalProperties !== undefined) return ["object"];
   if (schema.items !== undefined) return ["array"];
-  if ("const" in schema) return [schema.const === null ? "null" : typeof schema.const];
+  if ("const" in schema) {
+    // An object or array const would need its members listed: none of the API's schemas has one.
+    if (typeof schema.const === "object" && schema.const !== null)
+      throw new Error(`no serialization for the const ${JSON.stringify(schema.const)}`);
+    return [schema.const === null ? "null" : typeof schema.const];
+  }
   const unknownKeywords = Object.keys(schema).filter((keyword) => !ANNOTATIONS.has(keyword));
   if (unknownKeywords.length > 0) throw new Error(`no serialization for the schema ${JSON.stringify(schema)}`);
   return undefined;
@@ -82,11 +92,8 @@ function mergedAlternatives(options: JsonSchema[]): JsonSchema {
         byName.set(name, [...(byName.get(name) ?? []), property]);
       }
     }
-    merged.properties = Object.fromEntries(
-      [...byName.keys()].sort().map((name) => {
-        const schemas = byName.get(name)!;
-        return [name, schemas.length === 1 ? schemas[0]! : mergedAlternatives(schemas)];
-      }),
+    merged.properties = sortedMembers(Object.fromEntries(byName), (schemas) =>
+      schemas.length === 1 ? schemas[0]! : mergedAlternatives(schemas),
     );
     const maps = objects.flatMap((option) =>
       option.additionalProperties === undefined ? [] : [option.additionalProperties as JsonSchema],
@@ -107,11 +114,7 @@ function typeList(schema: JsonSchema): string[] {
 function mergedParts(parts: JsonSchema[]): JsonSchema {
   if (!parts.every((part) => part.type === "object")) throw new Error(`no serialization for allOf of ${JSON.stringify(parts)}`);
   const properties = Object.assign({}, ...parts.map((part) => part.properties)) as Record<string, JsonSchema>;
-  const sorted = Object.fromEntries(
-    Object.keys(properties)
-      .sort()
-      .map((name) => [name, properties[name]!]),
-  );
+  const sorted = sortedMembers(properties, (property) => property);
   const maps = parts.flatMap((part) => (part.additionalProperties === undefined ? [] : [part.additionalProperties as JsonSchema]));
   return { type: "object", properties: sorted, ...(maps.length > 0 && { additionalProperties: mergedAlternatives(maps) }) };
 }
