@@ -95,18 +95,21 @@ describe.each(PROFILES)("the %s profile", (profile: Profile) => {
       expect(await sources.createOk({ name: "hex id", deployment: minimalDeployment("webproxy") })).toMatch(/^[0-9a-f]{24}$/);
     });
 
-    it("every object's keys in alphabetical order: a Source, a list page, an error document", async () => {
+    it("every object's keys in alphabetical order: a Source, sparse fields, list pages, error documents", async () => {
       const id = await sources.createOk({
         name: "sorted",
         deployment: { ...minimalDeployment("s3"), default_params: { w: 100, auto: "format" }, secure_url_enabled: true },
       });
       const documents = [
         await sources.get(id),
+        await sources.get(id, "fields[sources]=name,deployment.type,deployment.default_params,deployment.s3_bucket"),
         await sources.list("page[size]=5"),
+        await apiRequest(`${server.url}/api/v1/reports`, { key: server.adminKey }),
         await sources.patch(id, { name: "" }),
+        await sources.list("page[size]=many&sort=nothing"),
         await sources.get("f".repeat(24)),
       ];
-      expect(documents.map((d) => d.status)).toEqual([200, 200, 400, 404]);
+      expect(documents.map((d) => d.status)).toEqual([200, 200, 200, 200, 400, 400, 404]);
       // JSON.parse keeps the order of the text's (non-numeric) keys.
       for (const document of documents) expect(unsortedObjects(JSON.parse(document.text))).toEqual([]);
     });
