@@ -35,7 +35,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Deployment, LocalWorkspace } from "@pulumi/pulumi/automation";
-import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import { runtime } from "@pulumi/pulumi";
 import { createClient, isPlainObject, type SourceCreateAttributes } from "@asset-delivery/sdk";
 import { programStack, type ProgramStack } from "../test/support/program-stack";
 import { repoRoot } from "../test/support/pulumi";
@@ -115,7 +115,9 @@ function carriedState(exported: Deployment): { name: string; props: Record<strin
     .filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic"))
     .map(({ urn, outputs = {} }) => {
       const { __provider: _theirs, ...props } = outputs;
-      const secrets = Object.keys(props).filter((key) => isPlainObject(props[key]) && props[key][specialSigKey] === specialSecretSig);
+      const secrets = Object.keys(props).filter(
+        (key) => isPlainObject(props[key]) && props[key][runtime.specialSigKey] === runtime.specialSecretSig,
+      );
       for (const key of secrets) delete props[key];
       return { name: urn.split("::").pop()!, props, secrets };
     });
