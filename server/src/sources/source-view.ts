@@ -1,6 +1,6 @@
 // A stored Source as the API returns it (spec 2.2): the deployment with its computed read-only
 // flags, no write-only value, and the secure URL token only while secure URLs are on.
-import { selectFields, type Source, type SourceAttributes } from "@asset-delivery/sdk";
+import { isPlainObject, selectFields, type Source, type SourceAttributes } from "@asset-delivery/sdk";
 import { inNameOrder } from "../http/documents";
 import { computedFlags, type PublicDeployment } from "./source-record";
 import type { SourceRow } from "./source-store";
@@ -11,7 +11,7 @@ export function sourceResource(row: SourceRow, secureUrlToken: string | null): S
   // A deployment field whose value is an object is a map (default_params): its member names are data.
   for (const name in stored) {
     const value = stored[name];
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) stored[name] = inNameOrder(value as Record<string, unknown>);
+    if (isPlainObject(value)) stored[name] = inNameOrder(value);
   }
   const deployment = { ...stored, ...computedFlags(stored.type, JSON.parse(row.secrets) as Record<string, unknown>) };
   const attributes = {
