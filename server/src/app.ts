@@ -2,7 +2,7 @@
 // decorators and plugins it needs; buildApp makes the Fastify instance, registers it (and fault
 // injection when asked), without listening (listen.ts does that). Tests and the CLI build it with
 // one options object.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import fp from "fastify-plugin";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { accountsPlugin } from "./accounts";
@@ -145,9 +145,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   migrate(options.db, allMigrations);
   const app = Fastify({
     logger: loggerOption(options.logger),
-    // Requests log through the app's logger, not a child logger made for each request (~2 µs
-    // apiece): only failures are logged, and the error handler writes their request id itself.
-    childLoggerFactory: (logger) => logger,
+    // With a logger, requests log through it, not through a child logger made for each request
+    // (~2 µs apiece): only failures are logged, and the error handler writes their request id
+    // itself. Without one, Fastify's own factory is cheaper still (it skips checking ours).
+    ...(options.logger ? { childLoggerFactory: (logger: FastifyBaseLogger) => logger } : {}),
     genReqId: newRequestId,
     // Ids come from us, never from the client, so they are unique for support.
     requestIdHeader: false,
