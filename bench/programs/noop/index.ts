@@ -6,7 +6,8 @@
 // `carried` instead (bench/scale.ts, BENCH_SAME_DATA=1): a file of resources, each with the
 // properties it carries (a Source's state, from the stack's export) and the names of those that are
 // secrets. Secret values cannot be exported in plain text; each is `{}` here (the bench's Sources
-// declare no write-only field, so theirs are `{}` too).
+// declare no write-only field, so theirs are `{}` too). With `packed`, they are carried in two
+// properties (one object, one secret) instead of twelve.
 import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 
@@ -34,9 +35,13 @@ class Noop extends pulumi.dynamic.Resource {
 const config = new pulumi.Config();
 const carried = config.get("carried");
 if (carried) {
+  // `packed`: the same data in one object property and one secret property, to tell the cost of
+  // a resource's data from the cost of its number of properties.
+  const packed = config.getBoolean("packed") === true;
   for (const { name, props, secrets } of JSON.parse(fs.readFileSync(carried, "utf8")) as Carried[]) {
     const secretProps = Object.fromEntries(secrets.map((key) => [key, pulumi.secret({})]));
-    new Noop(name, { key: name, ...props, ...secretProps }, { additionalSecretOutputs: secrets });
+    if (packed) new Noop(name, { key: name, state: props, secrets: pulumi.secret(secretProps) }, { additionalSecretOutputs: ["secrets"] });
+    else new Noop(name, { key: name, ...props, ...secretProps }, { additionalSecretOutputs: secrets });
   }
 } else {
   const names = config.requireObject<string[]>("names");
