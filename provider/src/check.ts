@@ -1,12 +1,18 @@
 // `check`: every rule of the sdk's schemas, before any API call, so that `pulumi preview` fails on
 // a bad Source with the property path as the user wrote it (camelCase) and the rule. Values not
 // known yet are tolerated. A valid Source is parsed once, here, into `SourceInputs`: the API's
-// defaults filled in, secrets apart; every later step takes that type.
+// defaults filled in, secrets apart; every later step takes that type. A Source with values not
+// known yet (a preview) gets the same shape, its unknown paths left unknown: the engine shows the
+// difference between these inputs and the last ones, so anything else would show every default as
+// removed.
 import {
+  deploymentDefaults,
   deploymentPatchSchema,
   fieldIssues,
   isPlainObject,
   sourceCreateAttributesSchema,
+  readOnlyFields,
+  WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
   WRITABLE_SOURCE_ATTRIBUTES,
   withoutUndefined,
   type SourceAttributes,
@@ -14,9 +20,9 @@ import {
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
 import { camelCase, camelMembers, camelSegments, renameDeployment } from "./names";
-import { providerOptions, providerOptionsSchema, type ProviderOptions } from "./provider-options";
-import { splitSecrets, type CamelDeployment, type SourceInputs } from "./source-state";
-import { pathsOverlap, unknownPaths } from "./unknowns";
+import { PROVIDER_OPTION_DEFAULTS, providerOptions, providerOptionsSchema, type ProviderOptions } from "./provider-options";
+import { isSourceType, splitSecrets, WRITE_ONLY_API_NAMES, type CamelDeployment, type SourceInputs } from "./source-state";
+import { isUnknown, pathsOverlap, unknownPaths } from "./unknowns";
 
 export interface CheckFailure {
   /** Empty: the path is in the reason, as the engine prints only top-level property values. */
@@ -30,7 +36,7 @@ export type UncheckedInputs = Record<string, unknown>;
 export type CheckResult =
   /** Parsed: what diff, create and update receive. */
   | { inputs: SourceInputs; failures: [] }
-  /** Refused (the engine stops), or partly unknown during a preview (only diff sees these): as given. */
+  /** Refused (the engine stops): as given. Or partly unknown during a preview (only diff sees these): normalized where known. */
   | { inputs: UncheckedInputs; failures: CheckFailure[] };
 
 // An adopted Source keeps the secrets stored on the server unless the program declares them.
@@ -39,7 +45,7 @@ const adoptedSourceSchema = sourceCreateAttributesSchema.extend({ deployment: de
 export function checkSource(news: UncheckedInputs): CheckResult {
   const attributes = declaredAttributes(news);
   const options = providerOptions(news);
-  const unknown = unknownPaths({ ...attributes, ...options });
+  const unknown = [...unknownPaths({ ...attributes, ...options }), ...unknownSecretPaths(news.deploymentSecrets)];
   const schema = news.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
   const source = schema.safeParse(attributes);
   const parsedOptions = providerOptionsSchema.safeParse(options);
@@ -49,8 +55,43 @@ export function checkSource(news: UncheckedInputs): CheckResult {
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
     .map((issue) => ({ property: "", reason: `${describePath(issue.segments)}: ${issue.rule}` }));
 
-  if (!source.success || !parsedOptions.success || unknown.length > 0) return { inputs: news, failures };
-  return { inputs: normalized(source.data, parsedOptions.data), failures: [] };
+  if (failures.length > 0) return { inputs: news, failures };
+  if (unknown.length === 0 && source.success && parsedOptions.success)
+    return { inputs: normalized(source.data, parsedOptions.data), failures: [] };
+  return { inputs: normalizedWhereKnown(attributes, options, news), failures: [] };
+}
+
+/**
+ * What `normalized` makes of a declaration, for one with values not known yet (its only issues are
+ * at unknown paths): every absent field's default filled in (the deployment's once its type is
+ * known), read-only fields dropped, names and secrets as in `SourceInputs`; unknown values stay.
+ */
+function normalizedWhereKnown(
+  attributes: Record<string, unknown>,
+  options: Record<string, unknown>,
+  news: UncheckedInputs,
+): UncheckedInputs {
+  const { deployment: declared, ...writable } = attributes;
+  let deployment = declared;
+  if (isPlainObject(declared) && isSourceType(declared.type)) {
+    const filled: Record<string, unknown> = { ...deploymentDefaults(declared.type), ...withoutUndefined(declared) };
+    for (const name of readOnlyFields(declared.type)) delete filled[name];
+    deployment = filled;
+  }
+  const split = isPlainObject(deployment) ? splitSecrets(renameDeployment(deployment, "toCamel")) : { deployment, secrets: {} };
+  return {
+    ...camelMembers({ ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable }, WRITABLE_SOURCE_ATTRIBUTES),
+    deployment: split.deployment,
+    // Not known as a whole (a secret input still to be computed): as given.
+    deploymentSecrets:
+      isPlainObject(news.deploymentSecrets) || news.deploymentSecrets === undefined ? split.secrets : news.deploymentSecrets,
+    ...providerOptions({ ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) }),
+  };
+}
+
+/** The secrets are one input: a single secret not known yet leaves all of them unknown, wherever the schema reads them. */
+function unknownSecretPaths(secrets: unknown): (string | number)[][] {
+  return isUnknown(secrets) ? [...WRITE_ONLY_API_NAMES].map((name) => ["deployment", name]) : [];
 }
 
 /** The declared attributes with the API's names, secrets back in the deployment, as the schema reads them. */

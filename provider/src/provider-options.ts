@@ -46,6 +46,14 @@ export type ProviderOptionKey = keyof ProviderOptions;
 
 export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOptionsSchema.keyof().options;
 
+/** The options' defaults, as parsing fills them in for an absent option. */
+export const PROVIDER_OPTION_DEFAULTS: Partial<ProviderOptions> = Object.fromEntries(
+  Object.entries<z.ZodType>(providerOptionsSchema.shape).flatMap(([key, schema]) => {
+    const filled = schema.safeParse(undefined);
+    return filled.success && filled.data !== undefined ? [[key, filled.data]] : [];
+  }),
+);
+
 /** The provider options of a set of inputs or a state, absent ones left out. */
 export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {
   return pick(from, PROVIDER_OPTION_KEYS);

@@ -70,8 +70,11 @@ export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute>
 /** What only the program knows, carried from the inputs (or an earlier state) into the state. */
 export type DeclaredOnly = Pick<SourceInputs, "deploymentSecrets"> & ProviderOptions;
 
+/** Every deployment field that is write-only in some type, the API's names. */
+export const WRITE_ONLY_API_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
+
 /** Every deployment field that is write-only in some type, camelCase: split off into `deploymentSecrets`. */
-export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)).map(camelCase));
+export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set([...WRITE_ONLY_API_NAMES].map(camelCase));
 
 /** Every deployment field that is read-only in some type, camelCase: also top-level outputs. */
 export const READ_ONLY_NAMES: readonly string[] = [...new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)).map(camelCase))];

@@ -2,7 +2,7 @@
 // the program wrote it; values unknown during a preview are tolerated.
 import { describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { checkSource } from "@asset-delivery/provider/dist/check";
+import { checkSource } from "../../provider/src/check";
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
 const s3 = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "my-bucket" };
@@ -116,6 +116,73 @@ describe("check", () => {
     });
     expect(failures.map((f) => f.reason)).toEqual(["deployment.cacheTtlValue: must be from 1800 to 31536000 seconds"]);
     expect(inputs.name).toBe(unknownValue);
+  });
+
+  it("fills the defaults and normalizes every known path when one value is not known yet (a preview's diff shows only that one)", () => {
+    const declared = {
+      name: "Photos",
+      deployment: { ...webfolder, cacheTtlError: 600 },
+      deploymentSecrets: { password: "origin-password" },
+      purgeAfterUpdate: ["/a.jpg"],
+    };
+    const known = checkSource(declared);
+    expect(known.failures).toEqual([]);
+    for (const [path, partly] of [
+      ["name", { ...declared, name: unknownValue }],
+      ["enabled", { ...declared, enabled: unknownValue }],
+      ["deployment.customDomains", { ...declared, deployment: { ...declared.deployment, customDomains: [unknownValue] } }],
+      ["deploymentSecrets.password", { ...declared, deploymentSecrets: { password: unknownValue } }],
+      ["deploymentSecrets", { ...declared, deploymentSecrets: unknownValue }],
+      ["deploymentTimeoutSeconds", { ...declared, deploymentTimeoutSeconds: unknownValue }],
+    ] as const) {
+      const checked = checkSource(partly);
+      expect(checked.failures, path).toEqual([]);
+      // The same inputs as the known declaration's, but the one unknown path.
+      const [top, inner] = path.split(".") as [string, string | undefined];
+      const expected = structuredClone(known.inputs) as Record<string, Record<string, unknown>>;
+      if (inner === undefined) expected[top] = unknownValue as never;
+      else expected[top]![inner] = inner === "customDomains" ? [unknownValue] : unknownValue;
+      expect(checked.inputs, path).toEqual(expected);
+    }
+  });
+
+  it("drops read-only fields and fills the deployment's defaults of its type, with an unknown value elsewhere", () => {
+    const { inputs, failures } = checkSource({
+      name: unknownValue,
+      deployment: { ...s3, allowsUpload: true },
+      deploymentSecrets: { s3SecretKey: "SECRET" },
+    });
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({
+      name: unknownValue,
+      enabled: true,
+      waitForDeployment: true,
+      deploymentTimeoutSeconds: 300,
+      deployment: {
+        ...s3,
+        cacheTtlBehavior: "respect_origin",
+        cacheTtlError: 300,
+        cacheTtlValue: 31_536_000,
+        crossdomainXmlEnabled: false,
+        customDomains: [],
+        defaultParams: {},
+        imageError: null,
+        imageErrorAppendQs: false,
+        imageMissing: null,
+        imageMissingAppendQs: false,
+        secureUrlEnabled: false,
+        robotsTxt: "origin",
+        s3Prefix: null,
+      },
+      deploymentSecrets: { s3SecretKey: "SECRET" },
+    });
+  });
+
+  it("tolerates secrets not known yet as a whole, required ones included", () => {
+    const { inputs, failures } = checkSource({ name: "Assets", deployment: s3, deploymentSecrets: unknownValue });
+    expect(failures).toEqual([]);
+    expect(inputs.deploymentSecrets).toBe(unknownValue);
+    expect(inputs.deployment).toMatchObject({ ...s3, cacheTtlError: 300 });
   });
 
   it("tolerates a deployment whose type is not known yet", () => {

@@ -227,6 +227,24 @@ export function requiredWriteOnlyFields(type: SourceType): string[] {
   );
 }
 
+/**
+ * A type's default values by field (the API's names), as parsing fills them in for an absent field:
+ * worked out once per type. Callers get their own copy.
+ */
+export function deploymentDefaults(type: SourceType): Record<string, unknown> {
+  let defaults = defaultsByType.get(type);
+  if (defaults === undefined) {
+    defaults = {};
+    for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
+      const filled = schema.safeParse(undefined);
+      if (filled.success && filled.data !== undefined) defaults[name] = filled.data;
+    }
+    defaultsByType.set(type, defaults);
+  }
+  return structuredClone(defaults);
+}
+const defaultsByType = new Map<SourceType, Record<string, unknown>>();
+
 // Read-only fields may be sent back as received (a GET, edited, then PATCHed); they are dropped.
 const ignoredOnInput = z
   .unknown()
@@ -334,6 +352,14 @@ const writableAttributes = {
   name: sourceNameSchema,
   enabled: booleanSchema.default(true),
 };
+
+/** The defaults of the writable attributes besides the deployment, as parsing fills them in (`enabled: true`). */
+export const WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS: Readonly<Partial<Record<WritableSourceAttribute, unknown>>> = Object.fromEntries(
+  Object.entries<z.ZodType>(writableAttributes).flatMap(([name, schema]) => {
+    const filled = schema.safeParse(undefined);
+    return filled.success && filled.data !== undefined ? [[name, filled.data]] : [];
+  }),
+);
 
 /** The writable attributes besides the deployment (`name`, `enabled`). */
 export const WRITABLE_SOURCE_ATTRIBUTES = z.object(writableAttributes).keyof().options;
