@@ -5,6 +5,8 @@
 //   plainFields   name -> deployment fields whose values come from `secretValues` unmarked, as a
 //                 careless program would pass them (the resource must still keep them secret)
 //   secretValues  (secret) name -> field -> value
+//   nameFromIdOf  name -> the name of a Source declared before it, whose id this one's name is made
+//                 of: a value not known during the preview of that Source's creation
 import * as pulumi from "@pulumi/pulumi";
 import { Source, type SourceArgs } from "@asset-delivery/provider";
 
@@ -13,13 +15,19 @@ const declared = config.requireObject<Record<string, SourceArgs>>("sources");
 const secretFields = config.getObject<Record<string, string[]>>("secretFields") ?? {};
 const plainFields = config.getObject<Record<string, string[]>>("plainFields") ?? {};
 const secretValues = config.getSecretObject<Record<string, Record<string, string>>>("secretValues");
+const nameFromIdOf = config.getObject<Record<string, string>>("nameFromIdOf") ?? {};
 
 const valueOf = (name: string, field: string) => secretValues!.apply((all) => all[name]![field]!);
 
+const byName = new Map<string, Source>();
 const sources = Object.entries(declared).map(([name, args]) => {
   const secrets = Object.fromEntries((secretFields[name] ?? []).map((field) => [field, valueOf(name, field)]));
   const plain = Object.fromEntries((plainFields[name] ?? []).map((field) => [field, pulumi.unsecret(valueOf(name, field))]));
-  return new Source(name, { ...args, deployment: { ...args.deployment, ...secrets, ...plain } });
+  const namedAfter = nameFromIdOf[name] === undefined ? undefined : byName.get(nameFromIdOf[name]);
+  const sourceName = namedAfter ? pulumi.interpolate`${args.name} ${namedAfter.id}` : args.name;
+  const source = new Source(name, { ...args, name: sourceName, deployment: { ...args.deployment, ...secrets, ...plain } });
+  byName.set(name, source);
+  return source;
 });
 
 export const ids = Object.fromEntries(sources.map((source, i) => [Object.keys(declared)[i]!, source.id]));
