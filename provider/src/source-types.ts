@@ -3,8 +3,8 @@
 // editor completes each type's fields and rejects another type's.
 import type * as pulumi from "@pulumi/pulumi";
 import type { DeploymentInputOf, DeploymentOf, Simplify, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
-import type { CamelCase, CamelKeys } from "./names";
-import type { ProviderOptionsInput } from "./provider-options";
+import type { CamelCase, CamelKeys } from "./core/names";
+import type { ProviderOptionsInput } from "./core/provider-options";
 
 /** A field as a Pulumi input; a list may hold inputs too. */
 type InputField<V> = [V] extends [readonly (infer E)[] | undefined]

@@ -6,8 +6,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { isPlainObject } from "@asset-delivery/sdk";
-import { providerOptions } from "./provider-options";
-import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets, WRITABLE_ATTRIBUTE_NAMES } from "./source-state";
+import { providerOptions } from "./core/provider-options";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets, WRITABLE_ATTRIBUTE_NAMES } from "./core/codec";
 
 export type { SourceArgs } from "./source-types";
 

@@ -14,8 +14,8 @@ describe("package boundaries", () => {
     expect(unexportedRequires(PACKAGES)).toEqual([]);
   });
 
-  it("the provider exports the runtime under both names states hold, and its internals under none", () => {
+  it("the provider exports the runtime under both names states hold, its core for the other shells and the CLI, and its internals under none", () => {
     const provider = exportedSubpaths(PACKAGES["@asset-delivery/provider"]!);
-    expect([...provider].sort()).toEqual([".", "./dist/runtime", "./drift", "./package.json", "./runtime"]);
+    expect([...provider].sort()).toEqual([".", "./core", "./dist/runtime", "./package.json", "./runtime"]);
   });
 });

@@ -2,7 +2,7 @@
 // the program wrote it; values unknown during a preview are tolerated.
 import { describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { checkSource } from "../../provider/src/check";
+import { checkSource } from "../../provider/src/core/check";
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
 const s3 = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "my-bucket" };

@@ -1,50 +1,50 @@
 // Credentials: the stack's config first, then the environment; a clear message naming both ways
 // when something is missing.
 import { describe, expect, it } from "vitest";
-import { resolveCredentials } from "@asset-delivery/provider/dist/credentials";
+import { resolveSettings } from "../../provider/src/core/settings";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
 
-describe("resolveCredentials", () => {
+describe("resolveSettings", () => {
   it("prefers the stack's config to the environment", () => {
     const env = { ASSET_DELIVERY_BASE_URL: "http://env.example", ASSET_DELIVERY_API_KEY: "envkey" };
-    expect(resolveCredentials(config({ "assetdelivery:apiKey": "configkey" }), env)).toEqual({
+    expect(resolveSettings(config({ "assetdelivery:apiKey": "configkey" }), env)).toEqual({
       baseUrl: "http://env.example",
       apiKey: "configkey",
     });
   });
 
   it("names every missing setting and how to set it", () => {
-    expect(() => resolveCredentials(config({}), {})).toThrow(
+    expect(() => resolveSettings(config({}), {})).toThrow(
       "Asset Delivery credentials missing: set the API address (`pulumi config set assetdelivery:baseUrl <url>` or ASSET_DELIVERY_BASE_URL) and the API key (`pulumi config set --secret assetdelivery:apiKey <key>` or ASSET_DELIVERY_API_KEY)",
     );
-    expect(() => resolveCredentials(config({ "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(
+    expect(() => resolveSettings(config({ "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(
       /the API key/,
     );
   });
 
   it("reads the pacing as JSON, for plans with higher limits", () => {
     const base = { "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": "k" };
-    expect(resolveCredentials(config({ ...base, "assetdelivery:pacing": "false" }), {}).pacing).toBe(false);
+    expect(resolveSettings(config({ ...base, "assetdelivery:pacing": "false" }), {}).pacing).toBe(false);
     expect(
-      resolveCredentials(config(base), { ASSET_DELIVERY_PACING: '{"limits":{"createSource":{"limit":600,"intervalMs":3600000}}}' }).pacing,
+      resolveSettings(config(base), { ASSET_DELIVERY_PACING: '{"limits":{"createSource":{"limit":600,"intervalMs":3600000}}}' }).pacing,
     ).toEqual({
       limits: { createSource: { limit: 600, intervalMs: 3_600_000 } },
     });
-    expect(() => resolveCredentials(config({ ...base, "assetdelivery:pacing": "off" }), {})).toThrow(
+    expect(() => resolveSettings(config({ ...base, "assetdelivery:pacing": "off" }), {})).toThrow(
       'assetdelivery:pacing (or ASSET_DELIVERY_PACING): must be JSON: false, true or {"limits": {...}}',
     );
   });
 
   it("checks the delivery domain with the sdk's domain rule, naming the setting", () => {
     const base = { "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": "k" };
-    expect(resolveCredentials(config({ ...base, "assetdelivery:deliveryDomain": "img.example.net" }), {}).deliveryDomain).toBe(
+    expect(resolveSettings(config({ ...base, "assetdelivery:deliveryDomain": "img.example.net" }), {}).deliveryDomain).toBe(
       "img.example.net",
     );
-    expect(() => resolveCredentials(config(base), { ASSET_DELIVERY_DELIVERY_DOMAIN: "localhost" })).toThrow(
+    expect(() => resolveSettings(config(base), { ASSET_DELIVERY_DELIVERY_DOMAIN: "localhost" })).toThrow(
       /^assetdelivery:deliveryDomain \(or ASSET_DELIVERY_DELIVERY_DOMAIN\): must be a valid domain name .*, not "localhost"$/,
     );
-    expect(() => resolveCredentials(config({ ...base, "assetdelivery:deliveryDomain": "https://img.example.net" }), {})).toThrow(
+    expect(() => resolveSettings(config({ ...base, "assetdelivery:deliveryDomain": "https://img.example.net" }), {})).toThrow(
       /assetdelivery:deliveryDomain .*must be a valid domain name/,
     );
   });

@@ -2,7 +2,7 @@
 // that check fills in by itself, and which write-only secrets it holds.
 import { describe, expect, it } from "vitest";
 import { declarationOf } from "@asset-delivery/provider";
-import { checkSource } from "@asset-delivery/provider/dist/check";
+import { checkSource } from "../../provider/src/core/check";
 import { sourceResource } from "../support/api-documents";
 
 describe("declarationOf", () => {

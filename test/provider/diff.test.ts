@@ -1,9 +1,9 @@
 // `diff` compares the checked inputs with the state exactly; only a switch to another adopted
 // Source replaces.
 import { describe, expect, it } from "vitest";
-import { diffSource } from "@asset-delivery/provider/dist/diff";
-import { planPatches } from "@asset-delivery/provider/dist/lifecycle/patch";
-import { apiAttributes, sourceOutputs, type SourceInputs } from "@asset-delivery/provider/dist/source-state";
+import { diffSource } from "../../provider/src/core/diff";
+import { planPatches } from "../../provider/src/core/lifecycle/patch";
+import { apiAttributes, sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { sourceResource } from "../support/api-documents";
 import { checkedSource } from "../support/checked-source";

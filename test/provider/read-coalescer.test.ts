@@ -3,7 +3,7 @@
 // confirmed gone by a GET.
 import { describe, expect, it } from "vitest";
 import { NotFoundError, type Source } from "@asset-delivery/sdk";
-import { ReadCoalescer, type SourceLookup } from "@asset-delivery/provider/dist/read-coalescer";
+import { ReadCoalescer, type SourceLookup } from "../../provider/src/core/read-coalescer";
 import { sourceResource } from "../support/api-documents";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,9 +1,10 @@
 // What Pulumi stores in the state for every Source as `__provider`: a short module that the
 // dynamic-provider host loads as it does (require-from-string, resolved from the working folder)
 // and whose handler returns the installed runtime's provider: nothing captured, nothing copied.
+import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { PROVIDER_KEY, SERIALIZED_PROVIDER } from "@asset-delivery/provider/dist/serialized-provider";
+import { PROVIDER_KEY, SERIALIZED_PROVIDER } from "../../provider/src/serialized-provider";
 
 // Node's own require (vitest loads modules apart from it), and the host's loader: a dependency of
 // @pulumi/pulumi, without type declarations.
@@ -27,13 +28,15 @@ describe("the serialized provider", () => {
     const exported = Object.keys((nodeRequire("@asset-delivery/provider/package.json") as { exports: object }).exports);
     expect(exported).toEqual(expect.arrayContaining(["./runtime", "./dist/runtime"]));
     // An unexported path is refused: the exports map, not the file layout, is what the texts rely on.
-    expect(() => nodeRequire("@asset-delivery/provider/dist/session")).toThrow(
+    expect(() => nodeRequire("@asset-delivery/provider/dist/core/session")).toThrow(
       expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }),
     );
   });
 
   it("is one require of the runtime module, under the key the host reads", () => {
-    expect(PROVIDER_KEY).toBe("__provider");
+    // The key the installed dynamic-provider host reads the provider from (its own constant, not exported).
+    const host = fs.readFileSync(nodeRequire.resolve("@pulumi/pulumi/cmd/dynamic-provider"), "utf8");
+    expect(/\bconst providerKey = "([^"]+)";/.exec(host)?.[1]).toBe(PROVIDER_KEY);
     expect(SERIALIZED_PROVIDER.length).toBeLessThan(120);
     expect(SERIALIZED_PROVIDER.match(/require\("[^"]+"\)/g)).toEqual(['require("@asset-delivery/provider/runtime")']);
   });

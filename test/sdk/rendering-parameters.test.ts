@@ -8,7 +8,7 @@ import {
   renderingParametersSource,
   renderingValueSets,
   resolveRenderingParameter,
-} from "@asset-delivery/sdk/dist/rendering-parameters";
+} from "../../sdk/src/rendering-parameters";
 
 // Counts of the upstream file (imgix-url-params 11.36.0 dist/parameters.json): a truncated or
 // hand-edited data file fails here. Update them together with a regeneration.

@@ -1,8 +1,8 @@
 // A Source's inputs as `check` parses them (what the engine hands to diff, create and update), for
 // tests that start from a declaration; a declaration that does not parse fails the test.
-import { checkSource } from "@asset-delivery/provider/dist/check";
-import type { SourceInputs } from "@asset-delivery/provider/dist/source-state";
-import { containsUnknown } from "@asset-delivery/provider/dist/unknowns";
+import { checkSource } from "../../provider/src/core/check";
+import type { SourceInputs } from "../../provider/src/core/codec";
+import { containsUnknown } from "../../provider/src/core/unknowns";
 
 export function checkedSource(news: Record<string, unknown>): SourceInputs {
   const result = checkSource(news);

@@ -1,7 +1,7 @@
 // `asset-delivery purge URL...`: removes assets and all their derivatives from the caches, through
 // the API (the call follows the vendor's public docs; the spec does not show it).
 import { parseArgs } from "node:util";
-import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
+import { CONFIG_KEYS, connect, MissingSettingsError, resolveSettings, type ProviderSettings } from "@asset-delivery/provider/core";
 import { UsageError, type Command } from "../command";
 
 const usage = `asset-delivery purge URL [URL ...] [--sub-image --source-id ID] [--base-url URL] [--api-key KEY]
@@ -14,6 +14,7 @@ account's Sources. A URL purged less than 10 seconds ago is reported "already pu
   --source-id   with --sub-image: the Source whose images use them
   --base-url    the API (default ASSET_DELIVERY_BASE_URL)
   --api-key     a key with the Purge permission (default ASSET_DELIVERY_API_KEY)
+ASSET_DELIVERY_PACING paces the purges as it paces the provider's calls.
 Exit code: 0 all purged, 1 any purge refused or failed, 2 bad arguments.`;
 
 export const purgeCommand: Command = {
@@ -32,12 +33,21 @@ export const purgeCommand: Command = {
       strict: true,
     });
     if (positionals.length === 0) throw new UsageError("give at least one URL to purge");
-    const baseUrl = values["base-url"] ?? process.env.ASSET_DELIVERY_BASE_URL;
-    const apiKey = values["api-key"] ?? process.env.ASSET_DELIVERY_API_KEY;
-    if (!baseUrl) throw new UsageError("the API's address is needed: --base-url URL or ASSET_DELIVERY_BASE_URL");
-    if (!apiKey) throw new UsageError("an API key is needed: --api-key KEY or ASSET_DELIVERY_API_KEY");
+    // The provider's settings (core/settings.ts): the flags where given, else ASSET_DELIVERY_*, with the pacing.
+    const flags: Record<string, string | undefined> = {
+      [CONFIG_KEYS.baseUrl]: values["base-url"],
+      [CONFIG_KEYS.apiKey]: values["api-key"],
+    };
+    let settings: ProviderSettings;
+    try {
+      settings = resolveSettings((key) => flags[key]);
+    } catch (error) {
+      if (!(error instanceof MissingSettingsError)) throw new UsageError((error as Error).message);
+      if (error.missing.includes("baseUrl")) throw new UsageError("the API's address is needed: --base-url URL or ASSET_DELIVERY_BASE_URL");
+      throw new UsageError("an API key is needed: --api-key KEY or ASSET_DELIVERY_API_KEY");
+    }
 
-    const client: AssetDeliveryClient = createClient({ baseUrl, apiKey });
+    const { client, close } = connect(settings);
     const options = { subImage: values["sub-image"], sourceId: values["source-id"] };
     let failed = 0;
     try {
@@ -51,7 +61,7 @@ export const purgeCommand: Command = {
         }
       }
     } finally {
-      await client.close();
+      await close();
     }
     return failed === 0 ? 0 : 1;
   },

@@ -15,7 +15,7 @@ import {
   secretFlagMismatches,
   sourceAttributes,
   type SourceInputs,
-} from "@asset-delivery/provider/drift";
+} from "@asset-delivery/provider/core";
 import type { DeclaredSource } from "./declared-state";
 import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
 

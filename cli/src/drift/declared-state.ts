@@ -3,7 +3,8 @@
 // state comes from `pulumi stack export --show-secrets`, so secrets arrive decrypted inside
 // Pulumi's secret envelopes, which are unwrapped here.
 import { isPlainObject } from "@asset-delivery/sdk";
-import { SOURCE_RESOURCE_TYPE, type SourceInputs } from "@asset-delivery/provider/drift";
+import { SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
+import type { SourceInputs } from "@asset-delivery/provider/core";
 
 export { SOURCE_RESOURCE_TYPE };
 

@@ -2,7 +2,7 @@
 // and the account's enabled Sources that the stack does not manage. Reads only: the stack's state
 // and config, and GETs of the API.
 import * as path from "node:path";
-import { resolveCredentials } from "@asset-delivery/provider/drift";
+import { resolveSettings } from "@asset-delivery/provider/core";
 import type { SourceQuery } from "../sources/filters";
 import { compareSources } from "./compare";
 import { declaredSources } from "./declared-state";
@@ -32,7 +32,7 @@ export async function driftReport({ stack, workDir, query = {}, env = process.en
   const declared = stateSources(state, stack);
   let credentials;
   try {
-    credentials = resolveCredentials((key) => config[key], env);
+    credentials = resolveSettings((key) => config[key], env);
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }

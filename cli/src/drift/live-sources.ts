@@ -3,7 +3,7 @@
 // listing and confirms with a GET one missing from it), and the account's enabled Sources, for
 // the unmanaged list. Without filters one complete listing serves both. Only GETs are sent.
 import type { Source } from "@asset-delivery/sdk";
-import { openSession, type Credentials } from "@asset-delivery/provider/drift";
+import { connect, type ProviderSettings } from "@asset-delivery/provider/core";
 import { accountSources } from "../sources/account";
 import type { SourceQuery } from "../sources/filters";
 
@@ -14,10 +14,9 @@ export interface LiveAccount {
   enabled: Source[];
 }
 
-export async function liveSources(credentials: Credentials, ids: readonly string[], query: SourceQuery = {}): Promise<LiveAccount> {
-  // A session of its own, closed after the review (the provider's per-process session is the
-  // provider's: closing it would break every later review in this process).
-  const session = openSession(credentials);
+export async function liveSources(settings: ProviderSettings, ids: readonly string[], query: SourceQuery = {}): Promise<LiveAccount> {
+  // A connection of its own, closed after the review.
+  const session = connect(settings);
   try {
     const filtered = query.filter !== undefined || query.or !== undefined;
     // The whole account first: the managed Sources are then read from the same pages.
@@ -28,6 +27,6 @@ export async function liveSources(credentials: Credentials, ids: readonly string
     const live = new Map(await Promise.all(ids.map(async (id) => [id, await session.reads.read(id)] as const)));
     return { live, enabled };
   } finally {
-    await session.client.close();
+    await session.close();
   }
 }

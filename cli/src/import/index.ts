@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { createClient, isPlainObject, type Source } from "@asset-delivery/sdk";
+import { isPlainObject, type Source } from "@asset-delivery/sdk";
 import { declarationOf } from "@asset-delivery/provider";
-import { resolveCredentials } from "@asset-delivery/provider/drift";
+import { connect, resolveSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../drift/failure";
 import { readStack } from "../drift/stack";
 import { accountSources } from "../sources/account";
@@ -101,18 +101,18 @@ function parsedDeclarations(value: string | undefined, key: string): Record<stri
 }
 
 async function listAccount(options: ImportOptions, config: Record<string, string>): Promise<Source[]> {
-  let credentials;
+  let settings;
   try {
-    credentials = resolveCredentials((key) => config[key], options.env ?? process.env);
+    settings = resolveSettings((key) => config[key], options.env ?? process.env);
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }
-  const client = createClient(credentials);
+  const connection = connect(settings);
   try {
-    return await accountSources(client, options.query);
+    return await accountSources(connection.client, options.query);
   } catch (error) {
-    throw new DriftError(explainFailure(error, credentials.baseUrl), { cause: error });
+    throw new DriftError(explainFailure(error, settings.baseUrl), { cause: error });
   } finally {
-    await client.close();
+    await connection.close();
   }
 }

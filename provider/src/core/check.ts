@@ -10,18 +10,21 @@ import {
   deploymentPatchSchema,
   fieldIssues,
   isPlainObject,
-  sourceCreateAttributesSchema,
   readOnlyFields,
+  sourceCreateAttributesSchema,
   WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
-  WRITABLE_SOURCE_ATTRIBUTES,
   withoutUndefined,
-  type SourceAttributes,
-  type StoredDeployment,
-  type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import { camelCase, camelMembers, camelSegments, renameDeployment } from "./names";
-import { PROVIDER_OPTION_DEFAULTS, providerOptions, providerOptionsSchema, type ProviderOptions } from "./provider-options";
-import { isSourceType, splitSecrets, WRITE_ONLY_API_NAMES, type CamelDeployment, type SourceInputs } from "./source-state";
+import {
+  declaredAttributes,
+  inputsFromAttributes,
+  isSourceType,
+  WRITE_ONLY_API_NAMES,
+  type SourceInputs,
+  type UncheckedInputs,
+} from "./codec";
+import { camelSegments } from "./names";
+import { PROVIDER_OPTION_DEFAULTS, providerOptions, providerOptionsSchema } from "./provider-options";
 import { isUnknown, pathsOverlap, unknownPaths } from "./unknowns";
 
 export interface CheckFailure {
@@ -29,9 +32,6 @@ export interface CheckFailure {
   property: string;
   reason: string;
 }
-
-/** The program's inputs as the engine passes them to `check`: plain values, not checked yet. */
-export type UncheckedInputs = Record<string, unknown>;
 
 export type CheckResult =
   /** Parsed: what diff, create and update receive. */
@@ -56,15 +56,21 @@ export function checkSource(news: UncheckedInputs): CheckResult {
     .map((issue) => ({ property: "", reason: `${describePath(issue.segments)}: ${issue.rule}` }));
 
   if (failures.length > 0) return { inputs: news, failures };
-  if (unknown.length === 0 && source.success && parsedOptions.success)
-    return { inputs: normalized(source.data, parsedOptions.data), failures: [] };
+  if (unknown.length === 0 && source.success && parsedOptions.success) {
+    return { inputs: inputsFromAttributes(source.data, parsedOptions.data), failures: [] };
+  }
   return { inputs: normalizedWhereKnown(attributes, options, news), failures: [] };
 }
 
+/** The secrets are one input: a single secret not known yet leaves all of them unknown, wherever the schema reads them. */
+function unknownSecretPaths(secrets: unknown): (string | number)[][] {
+  return isUnknown(secrets) ? [...WRITE_ONLY_API_NAMES].map((name) => ["deployment", name]) : [];
+}
+
 /**
- * What `normalized` makes of a declaration, for one with values not known yet (its only issues are
- * at unknown paths): every absent field's default filled in (the deployment's once its type is
- * known), read-only fields dropped, names and secrets as in `SourceInputs`; unknown values stay.
+ * What the parse makes of a declaration, for one with values not known yet (its only issues are at
+ * unknown paths): every absent field's default filled in (the deployment's once its type is known),
+ * read-only fields dropped; unknown values stay as they are.
  */
 function normalizedWhereKnown(
   attributes: Record<string, unknown>,
@@ -78,30 +84,12 @@ function normalizedWhereKnown(
     for (const name of readOnlyFields(declared.type)) delete filled[name];
     deployment = filled;
   }
-  const split = isPlainObject(deployment) ? splitSecrets(renameDeployment(deployment, "toCamel")) : { deployment, secrets: {} };
-  return {
-    ...camelMembers({ ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable }, WRITABLE_SOURCE_ATTRIBUTES),
-    deployment: split.deployment,
-    // Not known as a whole (a secret input still to be computed): as given.
-    deploymentSecrets:
-      isPlainObject(news.deploymentSecrets) || news.deploymentSecrets === undefined ? split.secrets : news.deploymentSecrets,
-    ...providerOptions({ ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) }),
-  };
-}
-
-/** The secrets are one input: a single secret not known yet leaves all of them unknown, wherever the schema reads them. */
-function unknownSecretPaths(secrets: unknown): (string | number)[][] {
-  return isUnknown(secrets) ? [...WRITE_ONLY_API_NAMES].map((name) => ["deployment", name]) : [];
-}
-
-/** The declared attributes with the API's names, secrets back in the deployment, as the schema reads them. */
-function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
-  const { deployment, deploymentSecrets } = news;
-  const merged = isPlainObject(deployment)
-    ? renameDeployment({ ...deployment, ...(isPlainObject(deploymentSecrets) ? deploymentSecrets : {}) }, "toApi")
-    : deployment;
-  const writable = Object.fromEntries(WRITABLE_SOURCE_ATTRIBUTES.map((name) => [name, news[camelCase(name)]]));
-  return withoutUndefined({ ...writable, deployment: merged });
+  const inputs = inputsFromAttributes(
+    { ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable, deployment },
+    { ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) },
+  );
+  // Not known as a whole (a secret input still to be computed): as given.
+  return isUnknown(news.deploymentSecrets) ? { ...inputs, deploymentSecrets: news.deploymentSecrets } : inputs;
 }
 
 /** `deployment.cacheTtlError`, `deployment.customDomains[1]`, `deployment.defaultParams["txt-font"]`. */
@@ -117,22 +105,4 @@ function describePath(segments: readonly (string | number)[]): string {
           : `[${JSON.stringify(segment)}]`,
     )
     .join("");
-}
-
-/** Parsed attributes back in the resource's shape: defaults filled, secrets apart. */
-function normalized(
-  attributes: Pick<SourceAttributes, WritableSourceAttribute> & { deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type"> },
-  options: ProviderOptions,
-): SourceInputs {
-  const camel: CamelDeployment = {
-    type: attributes.deployment.type,
-    ...renameDeployment(withoutUndefined(attributes.deployment), "toCamel"),
-  };
-  const { deployment, secrets } = splitSecrets(camel);
-  return {
-    ...camelMembers(attributes, WRITABLE_SOURCE_ATTRIBUTES),
-    deployment,
-    deploymentSecrets: secrets,
-    ...providerOptions(options),
-  };
 }

@@ -1,9 +1,16 @@
-// The shapes a Source takes inside the provider, and the conversions between them:
-// - inputs: what `check` made of the program's declaration (camelCase, defaults filled in, write-only
-//   values apart in `deploymentSecrets`), which the engine hands to every later step;
-// - API attributes: what the Management API reads and writes (snake_case, secrets in `deployment`);
-// - state: what Pulumi keeps (every returned attribute, plus the declared secrets and options).
+// The codec: the shapes a Source takes inside the provider, and the one conversion between each
+// pair of them. Every rename between the API's names and the resource's camelCase ones, and every
+// split or merge of the write-only secrets, happens here, once each way:
+// - declared: the program's inputs as the engine passes them to `check` (camelCase, secrets apart,
+//   nothing checked) -> `declaredAttributes` -> the API's attributes the schemas check;
+// - parsed API attributes -> `inputsFromAttributes` -> inputs: what `check` returns (defaults
+//   filled in, write-only values apart in `deploymentSecrets`), which the engine hands to every
+//   later step;
+// - inputs -> `apiAttributes` -> what the Management API is sent (snake_case, secrets in `deployment`);
+// - a Source the API returned -> `sourceOutputs` -> state: what Pulumi keeps (every returned
+//   attribute, plus the declared secrets and options); -> `inputsFromSource` after a refresh.
 import {
+  isPlainObject,
   READ_ONLY_SOURCE_ATTRIBUTES,
   readOnlyFields,
   SOURCE_TYPES,
@@ -14,12 +21,13 @@ import {
   type Source,
   type SourceAttributes,
   type SourceType,
+  type StoredDeployment,
   type WritableSourceAttribute,
+  withoutUndefined,
 } from "@asset-delivery/sdk";
 import { apiDeployment, apiMembers, camelCase, camelMembers, renameDeployment, type CamelNamed } from "./names";
-import { providerOptions, type ProviderOptions } from "./provider-options";
-import type { PROVIDER_KEY } from "./serialized-provider";
-import type { SourceReadOnlyValues } from "./source-types";
+import { providerOptions, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
+import type { SourceReadOnlyValues } from "../source-types";
 
 /** A deployment with the resource's camelCase field names. */
 export type CamelDeployment = { type: SourceType } & Record<string, unknown>;
@@ -45,11 +53,10 @@ export type SourceDeclaration = SourceWritableAttributes & {
  * The engine hands exactly these to diff, create and update (during a preview, diff may instead get
  * inputs in which some value is not known yet: see unknowns.ts).
  */
-export type SourceInputs = SourceDeclaration &
-  ProviderOptions & {
-    /** The serialized provider: the engine's host adds it to every resource's properties. */
-    [PROVIDER_KEY]?: string;
-  };
+export type SourceInputs = SourceDeclaration & ProviderOptions;
+
+/** The program's inputs as the engine passes them to `check`: plain values, not checked yet. */
+export type UncheckedInputs = Record<string, unknown>;
 
 /**
  * The state Pulumi keeps for a Source: what the server returned, plus the declared secrets and
@@ -95,6 +102,41 @@ export function splitSecrets<D extends Record<string, unknown>>(deployment: D): 
   for (const [key, value] of Object.entries(deployment)) (WRITE_ONLY_NAMES.has(key) ? secrets : open)[key] = value;
   return { deployment: open as D, secrets };
 }
+
+/** The declared attributes with the API's names, secrets back in the deployment, as the schemas read them. */
+export function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
+  const { deployment, deploymentSecrets } = news;
+  const merged = isPlainObject(deployment)
+    ? renameDeployment({ ...deployment, ...(isPlainObject(deploymentSecrets) ? deploymentSecrets : {}) }, "toApi")
+    : deployment;
+  const writable = Object.fromEntries(WRITABLE_SOURCE_ATTRIBUTES.map((name) => [name, news[camelCase(name)]]));
+  return withoutUndefined({ ...writable, deployment: merged });
+}
+
+/** Attributes of a declaration (parsed, or with unknown values the schemas passed) in the resource's shape: camelCase, secrets apart. */
+export function inputsFromAttributes(
+  attributes: Record<string, unknown>,
+  options: Partial<Record<ProviderOptionKey, unknown>>,
+): UncheckedInputs;
+export function inputsFromAttributes(attributes: ParsedAttributes, options: ProviderOptions): SourceInputs;
+export function inputsFromAttributes(
+  attributes: Record<string, unknown>,
+  options: Partial<Record<ProviderOptionKey, unknown>>,
+): UncheckedInputs {
+  const { deployment, ...writable } = attributes;
+  const split = isPlainObject(deployment) ? splitSecrets(renameDeployment(deployment, "toCamel")) : { deployment, secrets: {} };
+  return {
+    ...camelMembers(writable, WRITABLE_SOURCE_ATTRIBUTES),
+    deployment: split.deployment,
+    deploymentSecrets: split.secrets,
+    ...providerOptions(options),
+  };
+}
+
+/** A declaration's attributes as the create schema (or the adoption schema) parses them: defaults filled in. */
+export type ParsedAttributes = Pick<SourceAttributes, WritableSourceAttribute> & {
+  deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type">;
+};
 
 /** The declared Source as the API's attributes, secrets back in the deployment. */
 export function apiAttributes(inputs: SourceDeclaration): DeclaredAttributes {

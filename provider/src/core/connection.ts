@@ -1,35 +1,25 @@
-// One API client (and one read coalescer) per set of credentials for the life of the provider
-// process, so that reads arriving together share requests and pacing covers every call.
-import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import type { Credentials } from "./credentials";
+// A connection to the API for one set of settings: the client (paced, retried) and the read
+// coalescer over it, so that reads arriving together share requests and pacing covers every call.
+// Whoever opens one closes it: the provider object when its settings change or it is closed, a
+// data-source function or a CLI command after its calls.
+import { createClient, DEFAULT_DELIVERY_DOMAIN, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { ReadCoalescer } from "./read-coalescer";
+import type { ProviderSettings } from "./settings";
 
-export interface Session {
+export interface Connection {
   client: AssetDeliveryClient;
   reads: ReadCoalescer;
-  /** Service subdomains are `<label>.<deliveryDomain>`; default the sdk's DEFAULT_DELIVERY_DOMAIN. */
-  deliveryDomain?: string;
+  /** Service subdomains are `<label>.<deliveryDomain>`: the setting, else the sdk's DEFAULT_DELIVERY_DOMAIN. */
+  deliveryDomain: string;
+  close(): Promise<void>;
 }
 
-const sessions = new Map<string, Session>();
-
-/** The provider's session for these credentials, shared by the whole process: never closed. */
-export function sessionFor(credentials: Credentials): Session {
-  const key = JSON.stringify([credentials.baseUrl, credentials.apiKey, credentials.pacing, credentials.deliveryDomain]);
-  let session = sessions.get(key);
-  if (!session) {
-    session = openSession(credentials);
-    sessions.set(key, session);
-  }
-  return session;
-}
-
-/** A session of the caller's own, which the caller closes (`session.client.close()`). */
-export function openSession({ deliveryDomain, ...clientOptions }: Credentials): Session {
+export function connect({ deliveryDomain = DEFAULT_DELIVERY_DOMAIN, ...clientOptions }: ProviderSettings): Connection {
   const client = createClient(clientOptions);
   return {
     client,
     reads: new ReadCoalescer({ list: (page) => client.sources.list({ page }), get: (id) => client.sources.get(id) }),
-    ...(deliveryDomain !== undefined && { deliveryDomain }),
+    deliveryDomain,
+    close: () => client.close(),
   };
 }

@@ -16,7 +16,7 @@ import {
   type SourceType,
 } from "@asset-delivery/sdk";
 import { camelCase } from "./names";
-import { declarableDeployment, type CamelDeployment } from "./source-state";
+import { declarableDeployment, type CamelDeployment } from "./codec";
 
 export interface SourceImport {
   /** The arguments of `new Source(...)`, camelCase; `enabled` only when false. */

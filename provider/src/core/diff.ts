@@ -7,8 +7,8 @@ import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
 import { camelCase } from "./names";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
-import { WRITABLE_ATTRIBUTE_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./source-state";
-import type { SourceReadOnlyValues } from "./source-types";
+import { WRITABLE_ATTRIBUTE_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./codec";
+import type { SourceReadOnlyValues } from "../source-types";
 import { containsUnknown } from "./unknowns";
 
 /** The attributes sent to the API, as the resource names them. */

@@ -1,36 +1,41 @@
-// Warnings from inside the dynamic provider. The provider process has no `pulumi.log` connection
-// (its stderr shows up as plain info lines), so warnings go straight to the engine's Log RPC,
-// whose address the engine passes as the process's last argument, and appear as real warnings.
+// Warnings from inside a provider. The dynamic provider's process has no `pulumi.log` connection
+// (its stderr shows up as plain info lines), so warnings go straight to the engine's Log RPC, at
+// the address the engine gives the provider process, and appear as real warnings.
 import { createRequire } from "node:module";
 import type * as grpcModule from "@grpc/grpc-js";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 
+/** Where the core's warnings go. */
+export type Warn = (message: string) => Promise<void>;
+
 // gRPC is @pulumi/pulumi's dependency: load the very copy it uses.
 const requireFromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 
-let engine: engineGrpc.EngineClient | null | undefined;
-
-function engineClient(): engineGrpc.EngineClient | null {
-  if (engine !== undefined) return engine;
-  const address = process.argv
+/** The engine's address among a provider process's arguments (the engine passes it last), if any. */
+export function engineAddress(argv: readonly string[]): string | undefined {
+  return argv
     .slice(2)
     .reverse()
     .find((arg) => /^[\w.-]+:\d+$/.test(arg));
-  if (!address) return (engine = null);
-  const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
-  const { EngineClient } = requireFromPulumi("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineGrpc;
-  return (engine = new EngineClient(address, grpc.credentials.createInsecure()));
 }
 
-/** Shows a warning in the Pulumi output; falls back to stderr outside a Pulumi engine. */
-export async function warn(message: string): Promise<void> {
-  const client = engineClient();
-  if (client) {
-    const pb = requireFromPulumi("@pulumi/pulumi/proto/engine_pb") as typeof enginePb;
-    const request = new pb.LogRequest().setSeverity(pb.LogSeverity.WARNING).setMessage(message);
-    const delivered = await new Promise<boolean>((resolve) => client.log(request, (error) => resolve(!error)));
-    if (delivered) return;
-  }
-  console.warn(`warning: ${message}`);
+/**
+ * Warnings to the engine at `address` (its client made on the first warning, owned by the returned
+ * function); to stderr outside a Pulumi engine or when the engine does not take them.
+ */
+export function engineWarnings(address: string | undefined): Warn {
+  let engine: engineGrpc.EngineClient | undefined;
+  return async (message) => {
+    if (address !== undefined) {
+      const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
+      const { EngineClient } = requireFromPulumi("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineGrpc;
+      const pb = requireFromPulumi("@pulumi/pulumi/proto/engine_pb") as typeof enginePb;
+      engine ??= new EngineClient(address, grpc.credentials.createInsecure());
+      const request = new pb.LogRequest().setSeverity(pb.LogSeverity.WARNING).setMessage(message);
+      const delivered = await new Promise<boolean>((resolve) => engine!.log(request, (error) => resolve(!error)));
+      if (delivered) return;
+    }
+    console.warn(`warning: ${message}`);
+  };
 }

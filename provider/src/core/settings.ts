@@ -1,6 +1,9 @@
-// Where the provider and the data-source functions find the API's address and key: the stack's
-// configuration (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret), else the
-// environment. Read when needed, never captured into the serialized provider.
+// The provider's settings (the API's address and key, pacing, delivery domain) and the one way to
+// find them, used by every caller: the Source resource's provider, the data-source functions, the
+// native plugin, and the CLI's drift, import and purge. Each comes from the configuration
+// (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret, `assetdelivery:pacing`,
+// `assetdelivery:deliveryDomain`; a CLI maps its flags to these keys), else the environment
+// (`ASSET_DELIVERY_*`). Read when needed, never captured into the serialized provider.
 import { domainNameSchema, type PacingOptions } from "@asset-delivery/sdk";
 
 export const CONFIG_KEYS = {
@@ -16,7 +19,7 @@ export const ENV_VARS = {
   deliveryDomain: "ASSET_DELIVERY_DELIVERY_DOMAIN",
 } as const;
 
-export interface Credentials {
+export interface ProviderSettings {
   baseUrl: string;
   apiKey: string;
   /**
@@ -31,8 +34,19 @@ export interface Credentials {
 /** Reads a full config key such as `assetdelivery:apiKey`. */
 export type ConfigReader = (key: string) => string | undefined;
 
-export function resolveCredentials(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): Credentials {
-  const pick = (name: keyof Credentials) => nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
+/** The settings without which no request can be made: which are missing, for a caller that names its own flags. */
+export class MissingSettingsError extends Error {
+  override readonly name = "MissingSettingsError";
+  constructor(
+    message: string,
+    readonly missing: readonly ("baseUrl" | "apiKey")[],
+  ) {
+    super(message);
+  }
+}
+
+export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+  const pick = (name: keyof ProviderSettings) => nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
   const pacing = pick("pacing");
@@ -41,7 +55,10 @@ export function resolveCredentials(config: ConfigReader, env: NodeJS.ProcessEnv 
     baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
     apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
   ].filter(Boolean);
-  if (baseUrl === undefined || apiKey === undefined) throw new Error(`Asset Delivery credentials missing: set ${missing.join(" and ")}`);
+  if (baseUrl === undefined || apiKey === undefined) {
+    const names = [...(baseUrl === undefined ? ["baseUrl" as const] : []), ...(apiKey === undefined ? ["apiKey" as const] : [])];
+    throw new MissingSettingsError(`Asset Delivery credentials missing: set ${missing.join(" and ")}`, names);
+  }
   return {
     baseUrl,
     apiKey,

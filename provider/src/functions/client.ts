@@ -1,16 +1,18 @@
-// Data-source functions run in the program's own process (dynamic providers have no invokes):
-// each call makes a client from the stack's config or the environment, and closes it after.
+// Data-source functions run in the program's own process (dynamic providers have no invokes): each
+// call connects with the provider's settings (core/settings.ts: the stack's config, else the
+// environment) and closes the connection after.
 import * as pulumi from "@pulumi/pulumi";
-import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { resolveCredentials } from "../credentials";
+import type { AssetDeliveryClient } from "@asset-delivery/sdk";
+import { connect } from "../core/connection";
+import { resolveSettings } from "../core/settings";
 
 export async function withClient<T>(use: (client: AssetDeliveryClient) => Promise<T>): Promise<T> {
   // runtime.getConfig reads a secret's value without the warning Config.get gives: it never leaves this call.
-  const client = createClient(resolveCredentials((key) => pulumi.runtime.getConfig(key)));
+  const connection = connect(resolveSettings((key) => pulumi.runtime.getConfig(key)));
   try {
-    return await use(client);
+    return await use(connection.client);
   } finally {
-    await client.close();
+    await connection.close();
   }
 }
 

@@ -1,7 +1,7 @@
 // getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape.
 import { MAX_PAGE_SIZE, type SourceListQuery } from "@asset-delivery/sdk";
 import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
-import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../source-state";
+import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../core/codec";
 import { outputForm, withClient } from "./client";
 
 /** A Source as the server has it: the Source resource's outputs, without what only the program knows. */

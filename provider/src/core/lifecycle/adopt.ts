@@ -3,7 +3,7 @@
 import { BadRequestError, HOSTNAME_FIELDS, type Source } from "@asset-delivery/sdk";
 import { changedAttributes } from "../diff";
 import type { Session } from "../session";
-import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../source-state";
+import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../codec";
 import { planPatches, sendPatches } from "./patch";
 import { deployedBefore, type Written } from "./settle";
 

@@ -2,7 +2,7 @@
 // never makes two), or adopt: the Source named by `adoptSourceId`, or the retired Source of this
 // account that still holds the declared hostnames after a `destroy`. Then wait until deployed.
 import type { Session } from "../session";
-import { apiAttributes, sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../source-state";
+import { apiAttributes, sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
 import { adoptById, bringToDeclaredState, retiredHolder } from "./adopt";
 import { settle, type Written } from "./settle";
 

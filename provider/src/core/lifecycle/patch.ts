@@ -10,7 +10,7 @@ import { pick, WRITABLE_SOURCE_ATTRIBUTES, type Source, type SourcePatchAttribut
 import type { SourceDiff } from "../diff";
 import { camelCase } from "../names";
 import type { Session } from "../session";
-import type { DeclaredAttributes } from "../source-state";
+import type { DeclaredAttributes } from "../codec";
 
 export interface PatchPlan {
   patches: SourcePatchAttributes[];

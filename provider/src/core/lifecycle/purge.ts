@@ -4,11 +4,10 @@
 // purging). Never on create, never after other updates; a failed purge is a warning, not a failed
 // update (the Source was updated).
 import deepEqual from "fast-deep-equal";
-import { DEFAULT_DELIVERY_DOMAIN, renderingFields, type Source } from "@asset-delivery/sdk";
-import { warn } from "../engine-log";
+import { renderingFields, type Source } from "@asset-delivery/sdk";
 import { camelCase } from "../names";
 import type { Session } from "../session";
-import type { CamelDeployment, SourceInputs } from "../source-state";
+import type { CamelDeployment, SourceInputs } from "../codec";
 
 export function changesRendering(olds: CamelDeployment, news: CamelDeployment): boolean {
   if (olds.type !== news.type) return true;
@@ -26,18 +25,18 @@ export async function purgeAfterUpdate(session: Session, olds: CamelDeployment, 
   if (targets.length === 0 || !changesRendering(olds, news.deployment)) return;
   // Without the wait, the Source may still be deploying the old configuration.
   if (!news.waitForDeployment) {
-    await warn(
+    await session.warn(
       `Source ${source.id}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`,
     );
     return;
   }
   // One at a time: the client paces them to the purge limit (10 per second).
   for (const target of targets) {
-    const url = purgeUrl(target, source, session.deliveryDomain ?? DEFAULT_DELIVERY_DOMAIN);
+    const url = purgeUrl(target, source, session.deliveryDomain);
     try {
       await session.client.purges.create(url);
     } catch (error) {
-      await warn(
+      await session.warn(
         `Source ${source.id}: purging ${url} after the update failed (the update itself succeeded): ${error instanceof Error ? error.message : String(error)}`,
       );
     }

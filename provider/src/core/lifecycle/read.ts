@@ -7,21 +7,16 @@
 // those of an earlier refresh that saw drift). A refresh of an unchanged stack then carries half
 // the data through the engine.
 import deepEqual from "fast-deep-equal";
-import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
-import { inputsFromSource, sourceOutputs, type SourceState } from "../source-state";
+import { inputsFromSource, sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 
-export interface ReadResult {
-  id: string;
-  props: Record<string, unknown>;
-  inputs?: Record<string, unknown>;
-}
+/** The Source as read, and the inputs that describe it when it differs from the state; or gone (an empty id). */
+export type ReadResult = { id: string; props: SourceState; inputs?: SourceInputs } | { id: ""; props: Record<string, never> };
 
 export async function readSource(session: Session, id: string, state: SourceState): Promise<ReadResult> {
   const source = await session.reads.read(id);
   if (!source || source.attributes.deployment_status === "deleted") return { id: "", props: {} };
   const props = sourceOutputs(source, state);
-  const { [PROVIDER_KEY]: _serializedProvider, ...stored } = state;
-  if (deepEqual(props, stored)) return { id: source.id, props };
+  if (deepEqual(props, state)) return { id: source.id, props };
   return { id: source.id, props, inputs: inputsFromSource(source, state) };
 }

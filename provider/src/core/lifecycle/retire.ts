@@ -1,7 +1,6 @@
 // `delete`: the API cannot delete a Source. It is retired instead (`enabled: false`, so it stops
 // serving), and its subdomains stay reserved to it; declaring them again adopts it.
 import { NotFoundError } from "@asset-delivery/sdk";
-import { warn } from "../engine-log";
 import type { Session } from "../session";
 
 export async function retireSource(session: Session, id: string): Promise<void> {
@@ -15,7 +14,7 @@ export async function retireSource(session: Session, id: string): Promise<void> 
   session.reads.remember(retired);
   const { name, deployment } = retired.attributes;
   const subdomains = deployment.service_subdomains.map((s) => `"${s}"`).join(", ");
-  await warn(
+  await session.warn(
     `Source ${id} ("${name}") was retired, not deleted: the Management API cannot delete Sources. ` +
       `It is now disabled (enabled: false) and stops serving, but its service subdomains ${subdomains} stay reserved to it. ` +
       `A Source declared again with one of them adopts this one.`,

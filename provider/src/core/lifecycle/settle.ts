@@ -3,9 +3,8 @@
 // when it is declared disabled. A Source that does not get there in time was still
 // written: the error carries its id and state, so that Pulumi records it instead of forgetting it.
 import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
-import { PROVIDER_KEY } from "../serialized-provider";
 import type { Session } from "../session";
-import { sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
+import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 
 /** Pulumi's dynamic provider turns an error with `id` into "created (or updated) but not initialized". */
 export class SourceNotReadyError extends Error {
@@ -41,8 +40,7 @@ export async function settle(session: Session, { source, deployedBefore }: Writt
     return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000, deployedBefore, written: source });
   } catch (error) {
     if (!(error instanceof DeploymentTimeoutError)) throw error;
-    const properties = { ...sourceOutputs(source, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
-    throw new SourceNotReadyError(source.id, properties, [
+    throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [
       `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then run pulumi up again`,
     ]);
   }

@@ -4,7 +4,7 @@
 import type { Session } from "../session";
 import { diffSource } from "../diff";
 import { providerOptions, withoutProviderOptions } from "../provider-options";
-import { apiAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
+import { apiAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 import { planPatches, sendPatches } from "./patch";
 import { purgeAfterUpdate } from "./purge";
 import { deployedBefore, settle } from "./settle";

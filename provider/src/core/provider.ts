@@ -1,0 +1,77 @@
+// The Source provider object: one per provider process (the dynamic resource's, the native
+// plugin's), built by `createSourceProvider`. It owns its configuration and its connections to the
+// API, and runs each step of a Source's life on typed values: `check` parses the program's inputs
+// into `SourceInputs`, which the engine hands back to `diff`, `create` and `update`; `create`,
+// `update` and `read` return the `SourceState` the engine keeps. The shells around it (runtime.ts
+// for the dynamic resource, the plugin's gRPC server) only translate the engine's calls.
+import { checkSource, type CheckResult } from "./check";
+import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
+import { connect, type Connection } from "./connection";
+import { diffSource, type SourceDiff } from "./diff";
+import type { Warn } from "./engine-log";
+import { createSource } from "./lifecycle/create";
+import { readSource, type ReadResult } from "./lifecycle/read";
+import { retireSource } from "./lifecycle/retire";
+import { updateSource } from "./lifecycle/update";
+import type { Session } from "./session";
+import { resolveSettings, type ConfigReader } from "./settings";
+
+export interface SourceProviderOptions {
+  /** Where warnings go (the engine's log: engine-log.ts). */
+  warn: Warn;
+  /** The environment the settings fall back to. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SourceProvider {
+  /** The stack's configuration (`assetdelivery:*`); read when an operation needs the API, not before. */
+  configure(config: ConfigReader): void;
+  /** Every rule, before any request: see check.ts. Needs no configuration. */
+  check(news: UncheckedInputs): CheckResult;
+  /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
+  diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
+  create(inputs: SourceInputs): Promise<{ id: string; outs: SourceState }>;
+  /** A refresh; an empty id when the Source is gone. */
+  read(id: string, state: SourceState): Promise<ReadResult>;
+  update(id: string, olds: SourceState, news: SourceInputs): Promise<{ outs: SourceState }>;
+  /** Retires the Source (the API cannot delete one). */
+  delete(id: string): Promise<void>;
+  /** Closes its connections: the provider is done. */
+  close(): Promise<void>;
+}
+
+export function createSourceProvider({ warn, env = process.env }: SourceProviderOptions): SourceProvider {
+  let config: ConfigReader = () => undefined;
+  // One connection per set of settings, for the provider's life, so that reads arriving together
+  // share requests and pacing covers every call; settings are resolved for each operation (the
+  // configuration may come after the first check, the environment may change in between).
+  const connections = new Map<string, Connection>();
+
+  function session(): Session {
+    const settings = resolveSettings(config, env);
+    const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain]);
+    let connection = connections.get(key);
+    if (!connection) {
+      connection = connect(settings);
+      connections.set(key, connection);
+    }
+    return { ...connection, warn };
+  }
+
+  return {
+    configure(reader) {
+      config = reader;
+    },
+    check: (news) => checkSource(news),
+    diff: (id, olds, news) => diffSource(id, olds, news),
+    create: (inputs) => createSource(session(), inputs),
+    read: (id, state) => readSource(session(), id, state),
+    update: (id, olds, news) => updateSource(session(), id, olds, news),
+    delete: (id) => retireSource(session(), id),
+    async close() {
+      const open = [...connections.values()];
+      connections.clear();
+      await Promise.all(open.map((connection) => connection.close()));
+    },
+  };
+}
