@@ -6,9 +6,8 @@
 // server's generated annotation too (an undeclared annotation is not compared). Undeclared secrets
 // stay as stored: adoption keeps them.
 import deepEqual from "fast-deep-equal";
-import type { z } from "zod";
 import {
-  deploymentFieldsByType,
+  deploymentFieldDescriptors,
   requiredWriteOnlyFields,
   secretPresenceFlags,
   writeOnlyFields,
@@ -46,20 +45,13 @@ function withoutDefaults(deployment: CamelDeployment): Record<string, unknown> {
   return kept;
 }
 
-const defaultsByType = new Map<SourceType, Record<string, unknown>>();
-
-/** A type's default values by camelCase field, from the sdk's field table (worked out once per type). */
+/** A type's default values by camelCase field, from the sdk's field descriptors. */
 function defaultsOf(type: SourceType): Record<string, unknown> {
-  let defaults = defaultsByType.get(type);
-  if (!defaults) {
-    defaults = {};
-    for (const [name, schema] of Object.entries(deploymentFieldsByType[type])) {
-      const filled = (schema as z.ZodType).safeParse(undefined);
-      if (filled.success && filled.data !== undefined) defaults[camelCase(name)] = filled.data;
-    }
-    defaultsByType.set(type, defaults);
-  }
-  return defaults;
+  return Object.fromEntries(
+    deploymentFieldDescriptors(type)
+      .filter((field) => "default" in field)
+      .map((field) => [field.name, field.default]),
+  );
 }
 
 function secretsOf(source: Source): SourceImport["secrets"] {

@@ -1,14 +1,17 @@
 // The one mapping between the API's field names (`cache_ttl_behavior`, `robots.txt`) and the
 // Pulumi-idiomatic camelCase names of the Source resource (`cacheTtlBehavior`, `robotsTxt`).
-// Derived mechanically from the sdk's `deploymentFieldsByType`: no field is listed here.
-import { deploymentFieldsByType, isPlainObject, SOURCE_TYPES, type DeploymentInput } from "@asset-delivery/sdk";
+// Each field's two names are the sdk's field descriptors': no field is listed here.
+import {
+  camelCase,
+  deploymentFieldDescriptors,
+  isPlainObject,
+  SOURCE_TYPES,
+  type CamelCase,
+  type DeploymentInput,
+  type FieldDescriptor,
+} from "@asset-delivery/sdk";
 
-/** `cache_ttl_behavior` → `cacheTtlBehavior`, `robots.txt` → `robotsTxt`, `s3_access_key` → `s3AccessKey`. */
-export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
-  ? `${Head}${Capitalize<CamelCase<Tail>>}`
-  : S extends `${infer Head}.${infer Tail}`
-    ? `${Head}${Capitalize<CamelCase<Tail>>}`
-    : S;
+export { camelCase, type CamelCase };
 
 /** Renames the keys of an object type, and of the objects inside it (not of records, whose keys are data). */
 export type CamelKeys<T> = T extends readonly (infer E)[]
@@ -21,20 +24,6 @@ export type CamelKeys<T> = T extends readonly (infer E)[]
 
 /** An object type with its own keys renamed to camelCase, its values as they are. */
 export type CamelNamed<T> = { [K in keyof T as K extends string ? CamelCase<K> : K]: T[K] };
-
-// API names are a small, fixed set, renamed for every Source a refresh reads: remembered once.
-const camelNames = new Map<string, string>();
-const MAX_REMEMBERED_NAMES = 10_000;
-
-export function camelCase<S extends string>(apiName: S): CamelCase<S> {
-  let camel = camelNames.get(apiName);
-  if (camel === undefined) {
-    camel = apiName.replace(/[_.]([a-zA-Z0-9])/g, (_, letter: string) => letter.toUpperCase());
-    if (camelNames.size < MAX_REMEMBERED_NAMES) camelNames.set(apiName, camel);
-  }
-  // Renamed at run time by the rule CamelCase states in types.
-  return camel as CamelCase<S>;
-}
 
 /**
  * The members `names` of an object with the API's names, under the resource's names
@@ -65,41 +54,24 @@ export interface NameLevel {
   nested: ReadonlyMap<string, NameLevel>;
 }
 
-interface ZodLike {
-  _zod: { def: { type: string; innerType?: ZodLike; shape?: Record<string, ZodLike> } };
-}
-
-/** The fields of an object schema, looking through optional, nullable and default wrappers. */
-function objectShapeOf(schema: ZodLike): Record<string, ZodLike> | undefined {
-  const def = schema._zod.def;
-  if (def.type === "object") return def.shape;
-  return def.innerType ? objectShapeOf(def.innerType) : undefined;
-}
-
-function levelOf(shapes: readonly Record<string, ZodLike>[]): NameLevel {
+function levelOf(fieldLists: readonly (readonly FieldDescriptor[])[]): NameLevel {
   const toCamel = new Map<string, string>();
   const toApi = new Map<string, string>();
-  const nestedShapes = new Map<string, Record<string, ZodLike>[]>();
-  for (const shape of shapes) {
-    for (const [apiName, schema] of Object.entries(shape)) {
-      const camel = camelCase(apiName);
-      const taken = toApi.get(camel);
-      if (taken !== undefined && taken !== apiName) throw new Error(`API fields ${taken} and ${apiName} would both be called ${camel}`);
-      toCamel.set(apiName, camel);
-      toApi.set(camel, apiName);
-      const inner = objectShapeOf(schema);
-      if (inner) nestedShapes.set(apiName, [...(nestedShapes.get(apiName) ?? []), inner]);
-    }
+  const nestedLists = new Map<string, (readonly FieldDescriptor[])[]>();
+  for (const field of fieldLists.flat()) {
+    const taken = toApi.get(field.name);
+    if (taken !== undefined && taken !== field.apiName)
+      throw new Error(`API fields ${taken} and ${field.apiName} would both be called ${field.name}`);
+    toCamel.set(field.apiName, field.name);
+    toApi.set(field.name, field.apiName);
+    if (field.type === "object") nestedLists.set(field.apiName, [...(nestedLists.get(field.apiName) ?? []), field.fields]);
   }
-  const nested = new Map([...nestedShapes].map(([apiName, inner]) => [apiName, levelOf(inner)]));
+  const nested = new Map([...nestedLists].map(([apiName, inner]) => [apiName, levelOf(inner)]));
   return { toCamel, toApi, nested };
 }
 
-/** Every deployment field of every type (plus `type`), with the objects nested in them. */
-export const deploymentNames: NameLevel = levelOf([
-  { type: { _zod: { def: { type: "literal" } } } },
-  ...SOURCE_TYPES.map((type) => deploymentFieldsByType[type] as unknown as Record<string, ZodLike>),
-]);
+/** Every deployment field of every type (`type` included), with the objects nested in them: the sdk's descriptors. */
+export const deploymentNames: NameLevel = levelOf(SOURCE_TYPES.map(deploymentFieldDescriptors));
 
 /** A deployment object with its keys (and those of its nested objects) renamed one way or the other. */
 export function renameDeployment(deployment: Record<string, unknown>, direction: "toCamel" | "toApi"): Record<string, unknown> {

@@ -1,6 +1,6 @@
 // Caller input is checked before anything is sent; a failure names the field and the rule.
 import type { z } from "zod";
-import { fieldIssues } from "../schemas";
+import { fieldIssues } from "../api";
 import { RequestValidationError } from "./errors";
 
 /** `path` names a value that is not an object of fields, e.g. `["label"]` for a function argument. */

@@ -1,6 +1,6 @@
 // What every list resource offers (spec 4.1): list one page, iterate all pages, collect with a cap,
 // and get one object; `fields` switches to the schema of a partial object.
-import { encodeListQuery, fieldIssue, parseListQuery, type ListQuery, type ListSpec } from "../schemas";
+import { encodeListQuery, fieldIssue, parseListQuery, type ListQuery, type ListSpec } from "../api";
 import type { z } from "zod";
 import { callEndpoint, type Endpoint } from "./endpoint";
 import { RequestValidationError } from "./errors";

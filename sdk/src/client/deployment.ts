@@ -7,7 +7,7 @@
 // service's: a `deployed` read counts when its `date_deployed` is later than the one read before
 // the change, or when a read since the change has shown the Source not deployed (`deploying`): two
 // deployments within one whole second have the same `date_deployed`.
-import type { Source } from "../schemas";
+import type { Source } from "../api";
 
 /** What the rule needs of a read (a full Source, or one selected with these fields). */
 export type DeploymentState = { attributes: Pick<Source["attributes"], "enabled" | "deployment_status" | "date_deployed"> };

@@ -1,7 +1,7 @@
 // Endpoints as data: each is a small spec, and `callEndpoint` is the one function that fills the
 // path, checks the caller's input, sends, and validates the response with the sdk's schemas.
 import { z } from "zod";
-import { fieldIssue, fieldIssues, JSONAPI_MEDIA_TYPE, type ApiRoute, type EndpointClass, type HttpMethod } from "../schemas";
+import { fieldIssue, fieldIssues, JSONAPI_MEDIA_TYPE, type ApiRoute, type EndpointClass, type HttpMethod } from "../api";
 import { checked } from "./checked";
 import { RequestValidationError, ResponseValidationError } from "./errors";
 import { readText, type Send } from "./transport";

@@ -13,7 +13,7 @@ import {
   videoCreateRequestSchema,
   videoJobDocumentSchema,
   API_ROUTES,
-} from "../schemas";
+} from "../api";
 import { endpoint } from "./endpoint";
 
 // Bodies are built from the attributes as parsed (read-only members dropped, defaults filled in).

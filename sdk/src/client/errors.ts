@@ -1,7 +1,7 @@
 // Every failure the client raises: one base class, an API error chosen by status, and wrappers
 // for network, timeout and response-shape failures. No error ever carries the API key: messages
 // name the method and path only, and headers are never copied.
-import { describeIssues, type ErrorObject, type FieldIssue } from "../schemas";
+import { describeIssues, type ErrorObject, type FieldIssue } from "../api";
 
 export class AssetDeliveryError extends Error {
   override readonly name: string = "AssetDeliveryError";

@@ -1,7 +1,7 @@
 // createClient's options: their rules, defaults and the resolved form the layers read.
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../schemas";
+import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../api";
 import { checked } from "./checked";
 import { systemClock, type Clock } from "./clock";
 import { withoutUndefined } from "../objects";

@@ -1,6 +1,6 @@
 // Client-side rate pacing (Octokit's throttling, as a layer around the request core): one token
 // bucket per endpoint class, so a caller at full speed waits here instead of receiving 429s.
-import { refilledTokens, type EndpointClass } from "../schemas";
+import { refilledTokens, type EndpointClass } from "../api";
 import type { Clock } from "./clock";
 import type { Send } from "./transport";
 

@@ -1,7 +1,7 @@
 // Paging (spec 4.1): one async iterator that chains pages by hasNextPage/nextPage, and `collect`
 // on top of it, which refuses to gather a list without a cap (stripe's autoPagingToArray).
 import { z } from "zod";
-import { fieldIssue, type Pagination } from "../schemas";
+import { fieldIssue, type Pagination } from "../api";
 import { checked } from "./checked";
 import { ResponseValidationError } from "./errors";
 

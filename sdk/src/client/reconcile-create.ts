@@ -3,7 +3,7 @@
 // its first service subdomain, which is unique across Sources. Found with the same name: that is our
 // Source. Not found: the create did not land, so it is sent again, after the client's backoff and
 // as often as its retry policy allows.
-import type { Source } from "../schemas";
+import type { Source } from "../api";
 import { BadRequestError } from "./errors";
 import { isAmbiguousFailure } from "./retry";
 

@@ -3,7 +3,7 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { parse } from "csv-parse/sync";
-import { REPORT_FILE_SIZE_LIMIT } from "../schemas";
+import { REPORT_FILE_SIZE_LIMIT } from "../api";
 import { ReportFormatError } from "./errors";
 
 const gunzipAsync = promisify(gunzip);

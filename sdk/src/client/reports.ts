@@ -10,7 +10,7 @@ import {
   type ListQuery,
   type Report,
   type SelectedReport,
-} from "../schemas";
+} from "../api";
 import { checked } from "./checked";
 import { Collection } from "./collection";
 import { endpoints } from "./endpoints";

@@ -1,7 +1,7 @@
 // Retrying (stripe's _shouldRetry as one pure function, and a layer around the paced core).
 import type { Clock } from "./clock";
 import { ConnectionError, RateLimitError, ServerError, TimeoutError } from "./errors";
-import type { HttpMethod } from "../schemas";
+import type { HttpMethod } from "../api";
 import type { Send } from "./transport";
 
 export interface RetryPolicy {

@@ -13,7 +13,7 @@ import {
   type Source,
   type SourceCreateAttributes,
   type SourcePatchAttributes,
-} from "../schemas";
+} from "../api";
 import { checked } from "./checked";
 import type { Clock } from "./clock";
 import { Collection } from "./collection";

@@ -1,7 +1,7 @@
 // The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
 // hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
 import { Agent, type Dispatcher } from "undici";
-import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject, type HttpMethod } from "../schemas";
+import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject, type HttpMethod } from "../api";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
 import type { ResolvedOptions } from "./options";
 

@@ -1,6 +1,6 @@
 // `client.videos` (spec 4.4): create a generation job, read it, and the reference polling routine.
 import { z } from "zod";
-import { fieldIssue, videoJobPhase, type VideoCreateRequest, type VideoJob } from "../schemas";
+import { fieldIssue, videoJobPhase, type VideoCreateRequest, type VideoJob } from "../api";
 import { checked } from "./checked";
 import type { Clock } from "./clock";
 import { callEndpoint } from "./endpoint";

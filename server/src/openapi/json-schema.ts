@@ -13,7 +13,7 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSch
     unrepresentable: "any",
     override(ctx) {
       // A member that must be absent (e.g. `id` in a create request) accepts no value at all.
-      if (ctx.zodSchema._zod.def.type === "undefined") {
+      if (ctx.zodSchema instanceof z.ZodUndefined) {
         for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
         ctx.jsonSchema.not = {};
       }

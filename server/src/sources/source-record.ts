@@ -1,8 +1,8 @@
 // A Source as the server keeps it, and how a parsed deployment splits into what is returned and
-// what is write-only. The field lists come from the sdk's schemas (writeOnlyFields, readOnlyFields).
+// what is write-only. The field lists come from the sdk's field descriptors (writeOnlyFields, readOnlyFields).
 import {
+  deploymentFieldDescriptors,
   readOnlyFields,
-  secretPresenceFlags,
   SOURCE_TYPES,
   writeOnlyFields,
   type SourceType,
@@ -50,9 +50,13 @@ export function splitDeployment(deployment: Partial<StoredDeployment> & { type: 
   return { fields, secrets };
 }
 
-// Which secret each read-only flag reports, per type: derived from the schemas once, not per request.
+// Which secret each read-only flag reports, per type: read from the sdk's field descriptors once, not per request.
 const FLAGS_BY_TYPE = {} as Record<SourceType, readonly { flag: string; secret: string }[]>;
-for (const type of SOURCE_TYPES) FLAGS_BY_TYPE[type] = secretPresenceFlags(type);
+for (const type of SOURCE_TYPES) {
+  FLAGS_BY_TYPE[type] = deploymentFieldDescriptors(type).flatMap(({ apiName, presenceOf }) =>
+    presenceOf === undefined ? [] : [{ flag: apiName, secret: presenceOf }],
+  );
+}
 
 /** A type's read-only flags: `{ password_set: true, ... }`, each saying whether its secret is stored. */
 export function computedFlags(type: SourceType, storedSecrets: Record<string, unknown>): Record<string, boolean> {

@@ -1,0 +1,130 @@
+// The plain field descriptors everyone outside the API contract reads instead of the zod schemas:
+// tied here to what the schemas do (the defaults a parse fills in, the fields a create requires,
+// what a response may hold), so that a descriptor cannot say something the rule does not.
+import { describe, expect, it } from "vitest";
+import {
+  camelCase,
+  deploymentCreateSchema,
+  deploymentDefaults,
+  deploymentFieldDescriptors,
+  deploymentFieldsByType,
+  deploymentFieldTypes,
+  deploymentSchema,
+  SOURCE_TYPES,
+  sourceAttributeDescriptors,
+  sourceCreateAttributesSchema,
+  WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
+  type SourceType,
+} from "@asset-delivery/sdk";
+import { issuesOf } from "../../support/schema-issues";
+
+/** The least a create of each type must hold. */
+const MINIMAL: Record<SourceType, Record<string, unknown>> = {
+  s3: { type: "s3", service_subdomains: ["a"], s3_access_key: "AKIA1", s3_bucket: "images", s3_secret_key: "secret1" },
+  gcs: { type: "gcs", service_subdomains: ["a"], gcs_access_key: "GOOG1", gcs_bucket: "images", gcs_secret_key: "secret1" },
+  azure: {
+    type: "azure",
+    service_subdomains: ["a"],
+    azure_account: "acct1",
+    azure_bucket: "images",
+    azure_sas_string: "sv=1&sig=2",
+    azure_service_type: "blob",
+  },
+  webfolder: { type: "webfolder", service_subdomains: ["a"], webfolder_base_url: "https://origin.example.com/" },
+  webproxy: { type: "webproxy", service_subdomains: ["a"] },
+  s3_compatible: {
+    type: "s3_compatible",
+    service_subdomains: ["a"],
+    access_key_id: "AK",
+    bucket_name: "images",
+    endpoint_url: "https://e.example.com",
+    region: "nyc3",
+    secret_key: "SK",
+    storage_provider: "Linode",
+  },
+};
+
+describe("field descriptors", () => {
+  it.each(SOURCE_TYPES)("%s: one per field of the table, `type` first, each with its camelCase name", (type) => {
+    const fields = deploymentFieldDescriptors(type);
+    expect(fields.map((f) => f.apiName)).toEqual(["type", ...Object.keys(deploymentFieldsByType[type])]);
+    for (const field of fields) expect(field.name).toBe(camelCase(field.apiName));
+    expect(fields.find((f) => f.apiName === "robots.txt")?.name).toBe("robotsTxt");
+    expect(fields[0]).toMatchObject({ type: "string", enum: [type], required: true });
+  });
+
+  it.each(SOURCE_TYPES)("%s: the defaults are what parsing a minimal create fills in", (type) => {
+    const parsed = deploymentCreateSchema.parse(MINIMAL[type]) as Record<string, unknown>;
+    const filled = Object.fromEntries(Object.entries(parsed).filter(([name, value]) => !(name in MINIMAL[type]) && value !== undefined));
+    expect(deploymentDefaults(type)).toEqual(filled);
+  });
+
+  it.each(SOURCE_TYPES)("%s: the required fields are those a create without them is refused for", (type) => {
+    const required = deploymentFieldDescriptors(type)
+      .filter((f) => f.required && f.apiName !== "type")
+      .map((f) => `deployment.${f.apiName}: is required`);
+    expect(issuesOf(sourceCreateAttributesSchema, { name: "x", deployment: { type } }).sort()).toEqual(required.sort());
+  });
+
+  it.each(SOURCE_TYPES)("%s: a response holds every field but the write-only ones", (type) => {
+    const response = deploymentSchema.parse({ ...deploymentCreateSchema.parse(MINIMAL[type]), annotation: "made", ...flagsOf(type) });
+    const returned = deploymentFieldDescriptors(type).filter((f) => !f.writeOnly && f.default !== undefined);
+    for (const field of returned) expect(response).toHaveProperty([field.apiName]);
+    for (const field of deploymentFieldDescriptors(type).filter((f) => f.writeOnly)) expect(response).not.toHaveProperty([field.apiName]);
+  });
+
+  it("describes the shapes a schema needs: enums, lists, maps, nested objects, nullable values, presence flags", () => {
+    const s3 = new Map(deploymentFieldDescriptors("s3").map((f) => [f.apiName, f]));
+    expect(s3.get("cache_ttl_behavior")).toMatchObject({ type: "string", enum: ["respect_origin", "override_origin", "enforce_minimum"] });
+    expect(s3.get("cache_ttl_error")).toMatchObject({ type: "integer", default: 300, affectsRendering: true });
+    expect(s3.get("custom_domains")).toMatchObject({ type: "array", items: { type: "string" }, default: [] });
+    expect(s3.get("default_params")).toMatchObject({ type: "map", values: { type: "oneOf" } });
+    expect(s3.get("image_error")).toMatchObject({ type: "string", nullable: true, default: null });
+    expect(s3.get("s3_secret_key")).toMatchObject({ writeOnly: true, required: true });
+    expect(s3.get("allows_upload")).toMatchObject({ type: "boolean", readOnly: true, required: false, presenceOf: "upload_credentials" });
+    expect(s3.get("upload_credentials")).toMatchObject({ type: "object", writeOnly: true, nullable: true, required: false });
+    expect(s3.get("upload_credentials")).toHaveProperty("fields", [
+      expect.objectContaining({ apiName: "type", enum: ["s3"] }),
+      expect.objectContaining({ apiName: "s3_access_key", name: "s3AccessKey", required: true }),
+      expect.objectContaining({ apiName: "s3_secret_key", name: "s3SecretKey", required: true }),
+    ]);
+    expect(deploymentFieldDescriptors("webproxy").find((f) => f.apiName === "robots.txt")).toMatchObject({
+      enum: ["allow-all", "disallow-all"],
+      default: "allow-all",
+    });
+  });
+
+  it("says which types each deployment field belongs to", () => {
+    expect(deploymentFieldTypes.get("cache_ttl_error")).toEqual(SOURCE_TYPES);
+    expect(deploymentFieldTypes.get("password")).toEqual(["webfolder", "webproxy"]);
+    expect(deploymentFieldTypes.get("s3_bucket")).toEqual(["s3"]);
+  });
+
+  it("describes the attributes besides the deployment, their default as a create fills it in", () => {
+    expect(sourceAttributeDescriptors.map((f) => [f.apiName, f.name, f.readOnly])).toEqual([
+      ["name", "name", false],
+      ["enabled", "enabled", false],
+      ["deployment_status", "deploymentStatus", true],
+      ["date_deployed", "dateDeployed", true],
+      ["secure_url_token", "secureUrlToken", true],
+    ]);
+    const parsed = sourceCreateAttributesSchema.parse({ name: "x", deployment: MINIMAL.webproxy });
+    expect(WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS).toEqual({ enabled: parsed.enabled });
+  });
+
+  it("are plain data", () => {
+    for (const type of SOURCE_TYPES) {
+      const fields = deploymentFieldDescriptors(type);
+      expect(JSON.parse(JSON.stringify(fields))).toEqual(fields);
+    }
+  });
+});
+
+/** The read-only flags of a type as a response carries them. */
+function flagsOf(type: SourceType): Record<string, boolean> {
+  return Object.fromEntries(
+    deploymentFieldDescriptors(type)
+      .filter((f) => f.readOnly)
+      .map((f) => [f.apiName, false]),
+  );
+}
