@@ -33,7 +33,7 @@ export interface SourceArgs extends SourceOptionArgs {
 }
 
 // Write-only fields are those one can send but never read back; read-only the reverse.
-type WriteOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentInputOf<T>, keyof DeploymentOf<T>> & string;
+export type WriteOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentInputOf<T>, keyof DeploymentOf<T>> & string;
 type ReadOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentOf<T>, keyof DeploymentInputOf<T>> & string;
 
 /**

@@ -18,6 +18,8 @@ import {
   writeOnlyFields,
   type DeploymentInput,
   type ReadOnlySourceAttribute,
+  type DeploymentOutputOf,
+  type Simplify,
   type Source,
   type SourceAttributes,
   type SourceType,
@@ -25,15 +27,27 @@ import {
   type WritableSourceAttribute,
   withoutUndefined,
 } from "@asset-delivery/sdk";
-import { apiDeployment, apiMembers, camelCase, camelMembers, renameDeployment, type CamelNamed } from "./names";
+import { apiDeployment, apiMembers, camelCase, camelMembers, renameDeployment, type CamelKeys, type CamelNamed } from "./names";
 import { providerOptions, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
-import type { SourceReadOnlyValues } from "../source-types";
+import type { SourceDeploymentSecretsOf, SourceReadOnlyValues, WriteOnlyKeyOf } from "../source-types";
 
-/** A deployment with the resource's camelCase field names. */
-export type CamelDeployment = { type: SourceType } & Record<string, unknown>;
+/**
+ * A type-`T` deployment as the resource holds it: camelCase, the API's defaults filled in, without
+ * its write-only fields (`deploymentSecrets`) and its read-only ones (top-level outputs). The
+ * server's annotation is present once the Source was read; a declaration has one only if it says so.
+ */
+export type CamelDeploymentOf<T extends SourceType> = Simplify<
+  CamelKeys<Omit<DeploymentOutputOf<T>, WriteOnlyKeyOf<T> | "annotation">> & { annotation?: string }
+>;
+/** A deployment with the resource's camelCase field names: one of the types'. */
+export type CamelDeployment = { [T in SourceType]: CamelDeploymentOf<T> }[SourceType];
 
-/** The declared write-only values of a deployment, camelCase (`password`, `s3SecretKey`); null clears one. */
-export type DeploymentSecrets = Record<string, unknown>;
+/** The declared write-only values of a type-`T` deployment, camelCase (`password`, `s3SecretKey`); null clears one. */
+export type DeploymentSecretsOf<T extends SourceType> = Partial<SourceDeploymentSecretsOf<T>>;
+/** The declared write-only values of a deployment (those of its type, or of another after a type change). */
+export type DeploymentSecrets = Partial<UnionToIntersection<{ [T in SourceType]: DeploymentSecretsOf<T> }[SourceType]>>;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** The Source's writable attributes besides its deployment (`name`, `enabled`), as the resource names them. */
 export type SourceWritableAttributes = CamelNamed<Pick<SourceAttributes, WritableSourceAttribute>>;
@@ -98,9 +112,10 @@ export function isSourceType(value: unknown): value is SourceType {
 /** Splits a camelCase deployment into its public fields and its write-only ones. */
 export function splitSecrets<D extends Record<string, unknown>>(deployment: D): { deployment: D; secrets: DeploymentSecrets } {
   const open: Record<string, unknown> = {};
-  const secrets: DeploymentSecrets = {};
+  const secrets: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(deployment)) (WRITE_ONLY_NAMES.has(key) ? secrets : open)[key] = value;
-  return { deployment: open as D, secrets };
+  // Split by the write-only names the types are made of.
+  return { deployment: open as D, secrets: secrets as DeploymentSecrets };
 }
 
 /** The declared attributes with the API's names, secrets back in the deployment, as the schemas read them. */
@@ -158,7 +173,8 @@ function splitDeployment(source: Source): { deployment: CamelDeployment; readOnl
   const readOnly: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(deployment)) (readOnlyNames.has(key) ? readOnly : writable)[key] = value;
   return {
-    deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") },
+    // A returned deployment of its type, renamed at run time by the rule CamelKeys states in types.
+    deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") } as CamelDeployment,
     readOnly: renameDeployment(readOnly, "toCamel"),
   };
 }

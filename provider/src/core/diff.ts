@@ -71,8 +71,9 @@ export type LiveFlags = { deployment: Pick<CamelDeployment, "type"> } & SourceRe
 export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaration): SecretFlagMismatch[] {
   if (declared.deployment.type !== live.deployment.type) return [];
   const flags: Readonly<Record<string, unknown>> = live;
+  const secrets: Readonly<Record<string, unknown>> = declared.deploymentSecrets;
   return secretPresenceFlags(live.deployment.type).flatMap(({ flag, secret }) => {
-    const value = declared.deploymentSecrets[camelCase(secret)];
+    const value = secrets[camelCase(secret)];
     if (value === undefined) return [];
     const mismatch = {
       secret: camelCase(secret),

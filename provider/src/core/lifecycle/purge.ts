@@ -11,7 +11,9 @@ import type { CamelDeployment, SourceInputs } from "../codec";
 
 export function changesRendering(olds: CamelDeployment, news: CamelDeployment): boolean {
   if (olds.type !== news.type) return true;
-  return renderingFields(news.type).some((field) => !deepEqual(olds[camelCase(field)], news[camelCase(field)]));
+  const before: Readonly<Record<string, unknown>> = olds;
+  const after: Readonly<Record<string, unknown>> = news;
+  return renderingFields(news.type).some((field) => !deepEqual(before[camelCase(field)], after[camelCase(field)]));
 }
 
 /** A declared path is on the Source's first service subdomain; a URL is taken as it is. */
