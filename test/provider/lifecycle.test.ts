@@ -8,7 +8,7 @@ import { createSource } from "../../provider/src/core/lifecycle/create";
 import { updateSource } from "../../provider/src/core/lifecycle/update";
 import type { Session } from "../../provider/src/core/session";
 import { apiAttributes } from "../../provider/src/core/codec";
-import type { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
+import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { connect } from "../../provider/src/core/connection";
 import { checkedSource } from "../support/checked-source";
 import { configureSourceProvider } from "../support/configured-provider";
@@ -96,9 +96,8 @@ describe("create", () => {
       expect(slow.requestCount("GET")).toBeGreaterThanOrEqual(2);
 
       await expect(createSource(session, webfolder(label("slow"), { options: { deploymentTimeoutSeconds: 1 } }))).rejects.toSatisfy(
-        // By name: the module is loaded once by this test and once by the provider's own require.
-        (error: SourceNotReadyError) =>
-          error.name === "SourceNotReadyError" && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deploymentStatus === "deploying",
+        (error: unknown) =>
+          error instanceof SourceNotReadyError && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deploymentStatus === "deploying",
       );
       const { outs: unwaited } = await createSource(session, webfolder(label("slow"), { options: { waitForDeployment: false } }));
       expect(unwaited.deploymentStatus).toBe("deploying");

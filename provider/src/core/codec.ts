@@ -115,7 +115,7 @@ export function splitSecrets<D extends Record<string, unknown>>(deployment: D): 
   const secrets: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(deployment)) (WRITE_ONLY_NAMES.has(key) ? secrets : open)[key] = value;
   // Split by the write-only names the types are made of.
-  return { deployment: open as D, secrets: secrets as DeploymentSecrets };
+  return { deployment: open as D, secrets: secrets };
 }
 
 /** The declared attributes with the API's names, secrets back in the deployment, as the schemas read them. */

@@ -1,6 +1,6 @@
 // A connection to the API for one set of settings: the client (paced, retried) and the read
 // coalescer over it, so that reads arriving together share requests and pacing covers every call.
-// Whoever opens one closes it: the provider object when its settings change or it is closed, a
+// Whoever opens one closes it: the provider object when it is closed, a
 // data-source function or a CLI command after its calls.
 import { createClient, DEFAULT_DELIVERY_DOMAIN, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { ReadCoalescer } from "./read-coalescer";
@@ -11,7 +11,7 @@ export interface Connection {
   reads: ReadCoalescer;
   /** Service subdomains are `<label>.<deliveryDomain>`: the setting, else the sdk's DEFAULT_DELIVERY_DOMAIN. */
   deliveryDomain: string;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export function connect({ deliveryDomain = DEFAULT_DELIVERY_DOMAIN, ...clientOptions }: ProviderSettings): Connection {

@@ -111,7 +111,7 @@ function shapeOf(schema: z.ZodType): ValueShape {
   if (schema instanceof z.ZodBoolean) return { type: "boolean" };
   if (schema instanceof z.ZodArray) return { type: "array", items: shapeOf(schema.element as z.ZodType) };
   if (schema instanceof z.ZodRecord) return { type: "map", values: shapeOf(schema.valueType as z.ZodType) };
-  if (schema instanceof z.ZodObject) return { type: "object", fields: describeShape(schema.shape as Record<string, z.ZodType>) };
+  if (schema instanceof z.ZodObject) return { type: "object", fields: describeShape(schema.shape) };
   if (schema instanceof z.ZodUnion) return { type: "oneOf", of: (schema.options as z.ZodType[]).map(shapeOf) };
   if (schema instanceof z.ZodPipe) return shapeOf(schema.out as z.ZodType);
   throw new Error(`the field table holds a schema the descriptors do not describe: ${schema.constructor.name}`);
