@@ -9,6 +9,7 @@ import {
   type DeploymentInput,
   type Report,
   type Source,
+  type SourceType,
   type VideoJob,
 } from "@asset-delivery/sdk";
 
@@ -25,6 +26,32 @@ export const WEBFOLDER: DeploymentInput = {
   type: "webfolder",
   service_subdomains: ["photos"],
   webfolder_base_url: "https://origin.example.com/images/",
+};
+
+/** A complete create deployment of each type: what it requires, nothing more. */
+export const COMPLETE: Record<SourceType, Record<string, unknown>> = {
+  s3: { type: "s3", service_subdomains: ["a"], s3_access_key: "AKIA1", s3_bucket: "images", s3_secret_key: "secret1" },
+  gcs: { type: "gcs", service_subdomains: ["a"], gcs_access_key: "GOOG1", gcs_bucket: "images", gcs_secret_key: "secret1" },
+  azure: {
+    type: "azure",
+    service_subdomains: ["a"],
+    azure_account: "acct1",
+    azure_bucket: "images",
+    azure_sas_string: "sv=1&sig=2",
+    azure_service_type: "blob",
+  },
+  webfolder: { type: "webfolder", service_subdomains: ["a"], webfolder_base_url: "https://origin.example.com/" },
+  webproxy: { type: "webproxy", service_subdomains: ["a"] },
+  s3_compatible: {
+    type: "s3_compatible",
+    service_subdomains: ["a"],
+    access_key_id: "AK",
+    bucket_name: "images",
+    endpoint_url: "https://e.example.com",
+    region: "nyc3",
+    secret_key: "SK",
+    storage_provider: "Linode",
+  },
 };
 
 export function returnedDeployment(input: DeploymentInput): Source["attributes"]["deployment"] {

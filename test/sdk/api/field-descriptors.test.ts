@@ -16,33 +16,8 @@ import {
   WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
   type SourceType,
 } from "@asset-delivery/sdk";
+import { COMPLETE } from "../../support/api-documents";
 import { issuesOf } from "../../support/schema-issues";
-
-/** The least a create of each type must hold. */
-const MINIMAL: Record<SourceType, Record<string, unknown>> = {
-  s3: { type: "s3", service_subdomains: ["a"], s3_access_key: "AKIA1", s3_bucket: "images", s3_secret_key: "secret1" },
-  gcs: { type: "gcs", service_subdomains: ["a"], gcs_access_key: "GOOG1", gcs_bucket: "images", gcs_secret_key: "secret1" },
-  azure: {
-    type: "azure",
-    service_subdomains: ["a"],
-    azure_account: "acct1",
-    azure_bucket: "images",
-    azure_sas_string: "sv=1&sig=2",
-    azure_service_type: "blob",
-  },
-  webfolder: { type: "webfolder", service_subdomains: ["a"], webfolder_base_url: "https://origin.example.com/" },
-  webproxy: { type: "webproxy", service_subdomains: ["a"] },
-  s3_compatible: {
-    type: "s3_compatible",
-    service_subdomains: ["a"],
-    access_key_id: "AK",
-    bucket_name: "images",
-    endpoint_url: "https://e.example.com",
-    region: "nyc3",
-    secret_key: "SK",
-    storage_provider: "Linode",
-  },
-};
 
 describe("field descriptors", () => {
   it.each(SOURCE_TYPES)("%s: one per field of the table, `type` first, each with its camelCase name", (type) => {
@@ -54,8 +29,8 @@ describe("field descriptors", () => {
   });
 
   it.each(SOURCE_TYPES)("%s: the defaults are what parsing a minimal create fills in", (type) => {
-    const parsed = deploymentCreateSchema.parse(MINIMAL[type]) as Record<string, unknown>;
-    const filled = Object.fromEntries(Object.entries(parsed).filter(([name, value]) => !(name in MINIMAL[type]) && value !== undefined));
+    const parsed = deploymentCreateSchema.parse(COMPLETE[type]) as Record<string, unknown>;
+    const filled = Object.fromEntries(Object.entries(parsed).filter(([name, value]) => !(name in COMPLETE[type]) && value !== undefined));
     expect(deploymentDefaults(type)).toEqual(filled);
   });
 
@@ -67,7 +42,7 @@ describe("field descriptors", () => {
   });
 
   it.each(SOURCE_TYPES)("%s: a response holds every field but the write-only ones", (type) => {
-    const response = deploymentSchema.parse({ ...deploymentCreateSchema.parse(MINIMAL[type]), annotation: "made", ...flagsOf(type) });
+    const response = deploymentSchema.parse({ ...deploymentCreateSchema.parse(COMPLETE[type]), annotation: "made", ...flagsOf(type) });
     const returned = deploymentFieldDescriptors(type).filter((f) => !f.writeOnly && f.default !== undefined);
     for (const field of returned) expect(response).toHaveProperty([field.apiName]);
     for (const field of deploymentFieldDescriptors(type).filter((f) => f.writeOnly)) expect(response).not.toHaveProperty([field.apiName]);
@@ -108,7 +83,7 @@ describe("field descriptors", () => {
       ["date_deployed", "dateDeployed", true],
       ["secure_url_token", "secureUrlToken", true],
     ]);
-    const parsed = sourceCreateAttributesSchema.parse({ name: "x", deployment: MINIMAL.webproxy });
+    const parsed = sourceCreateAttributesSchema.parse({ name: "x", deployment: COMPLETE.webproxy });
     expect(WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS).toEqual({ enabled: parsed.enabled });
   });
 

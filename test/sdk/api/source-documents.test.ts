@@ -13,34 +13,8 @@ import {
   writeOnlyFields,
   type SourceType,
 } from "@asset-delivery/sdk";
-import { returnedDeployment, sourceResource } from "../../support/api-documents";
+import { COMPLETE, returnedDeployment, sourceResource } from "../../support/api-documents";
 import { issuesOf } from "../../support/schema-issues";
-
-/** A complete create deployment of each type. */
-const COMPLETE: Record<SourceType, Record<string, unknown>> = {
-  s3: { type: "s3", service_subdomains: ["a"], s3_access_key: "AKIA1", s3_bucket: "images", s3_secret_key: "secret1" },
-  gcs: { type: "gcs", service_subdomains: ["a"], gcs_access_key: "GOOG1", gcs_bucket: "images", gcs_secret_key: "secret1" },
-  azure: {
-    type: "azure",
-    service_subdomains: ["a"],
-    azure_account: "acct1",
-    azure_bucket: "images",
-    azure_sas_string: "sv=1&sig=2",
-    azure_service_type: "blob",
-  },
-  webfolder: { type: "webfolder", service_subdomains: ["a"], webfolder_base_url: "https://origin.example.com/" },
-  webproxy: { type: "webproxy", service_subdomains: ["a"] },
-  s3_compatible: {
-    type: "s3_compatible",
-    service_subdomains: ["a"],
-    access_key_id: "AK",
-    bucket_name: "images",
-    endpoint_url: "https://e.example.com",
-    region: "nyc3",
-    secret_key: "SK",
-    storage_provider: "Linode",
-  },
-};
 
 /** The fields each type requires at creation besides type and service_subdomains (spec 2.3, `*`). */
 const REQUIRED: Record<SourceType, string[]> = {
