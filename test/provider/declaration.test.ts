@@ -1,7 +1,7 @@
 // The declaration `asset-delivery import` writes for a live Source: what reproduces it, nothing
 // that check fills in by itself, and which write-only secrets it holds.
 import { describe, expect, it } from "vitest";
-import { declarationOf } from "@asset-delivery/provider";
+import { declarationOf } from "../../provider/src";
 import { checkSource } from "../../provider/src/core/check";
 import { sourceResource } from "../support/api-documents";
 

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import { createClient, type AssetDeliveryClient, type DeploymentInput, type Source } from "@asset-delivery/sdk";
 import { generateReports, seedUsage } from "@asset-delivery/server";
-import { getReport, getReports, getSource, getSourceOutput, getSources, getSourcesOutput, getVideoJob } from "@asset-delivery/provider";
+import { getReport, getReports, getSource, getSourceOutput, getSources, getSourcesOutput, getVideoJob } from "../../provider/src";
 import { startTestServer, TEST_ACCOUNT, type TestServer } from "../support/server";
 
 const NOW = Date.parse("2024-06-10T08:00:00Z");

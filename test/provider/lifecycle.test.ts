@@ -2,7 +2,7 @@
 // many requests it costs, and how it handles deployment, retirement and adoption.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
-import { declarationOf } from "@asset-delivery/provider";
+import { declarationOf } from "../../provider/src";
 import { sourceProvider } from "../../provider/src/runtime";
 import { createSource } from "../../provider/src/core/lifecycle/create";
 import { updateSource } from "../../provider/src/core/lifecycle/update";

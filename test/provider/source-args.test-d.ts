@@ -2,7 +2,7 @@
 // `type`, so each type's fields complete and another type's are rejected.
 import { describe, expectTypeOf, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
-import type { SourceArgs, SourceDeploymentArgs, SourceDeploymentArgsOf, SourceDeploymentSecretsOf, Source } from "@asset-delivery/provider";
+import type { SourceArgs, SourceDeploymentArgs, SourceDeploymentArgsOf, SourceDeploymentSecretsOf, Source } from "../../provider/src";
 import type { CamelCase } from "../../provider/src/core/names";
 import type { ReadOnlySourceAttribute, WritableSourceAttribute } from "@asset-delivery/sdk";
 

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
-import { Source } from "@asset-delivery/provider";
+import { Source } from "../../provider/src";
 import { SERIALIZED_PROVIDER } from "../../provider/src/serialized-provider";
 
 const registered: pulumi.runtime.MockResourceArgs[] = [];
