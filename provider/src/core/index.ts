@@ -10,8 +10,9 @@
 // - Values (codec.ts): `UncheckedInputs` (what the engine passes to check) -> `SourceInputs`
 //   (checked: camelCase, defaults filled in, secrets apart in `deploymentSecrets`) -> the API's
 //   attributes; a `Source` from the API -> `SourceState` (what Pulumi keeps). Each conversion once.
-// - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`): every field's
-//   API and camelCase names, type, default, write-only and read-only marks, for schemas.
+// - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
+//   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and camelCase names, type, default,
+//   description, write-only and read-only marks, for schemas.
 export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
@@ -33,5 +34,5 @@ export {
   type SourceState,
   type UncheckedInputs,
 } from "./codec";
-export { PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
+export { PROVIDER_OPTION_DESCRIPTORS, PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 export { isUnknown, pathsOverlap } from "./unknowns";

@@ -2,7 +2,7 @@
 // to adopt. Never sent to the API. This schema is their one list: `check` parses them with it, the
 // resource's arguments and the state take their names and types from it.
 import { z } from "zod";
-import { expected, isHttpUrl, pick, sourceIdSchema } from "@asset-delivery/sdk";
+import { describeFields, expected, isHttpUrl, pick, sourceIdSchema, type FieldDescriptor } from "@asset-delivery/sdk";
 
 const MAX_PURGE_TARGETS = 100;
 const purgeTargetSchema = z
@@ -14,28 +14,28 @@ const purgeTargetSchema = z
   });
 
 export const providerOptionsSchema = z.object({
-  /** Wait after create and update until the Source is `deployed`. Default true. */
-  waitForDeployment: z.boolean(expected("true or false")).default(true),
-  /** How long to wait for the deployment. Default 300. */
+  waitForDeployment: z
+    .boolean(expected("true or false"))
+    .default(true)
+    .describe("Wait after create and update until the Source is deployed. Default true."),
   deploymentTimeoutSeconds: z
     .int(expected("a whole number of seconds"))
     .min(1, { error: "must be from 1 to 3600 seconds" })
     .max(3600, { error: "must be from 1 to 3600 seconds" })
-    .default(300),
-  /**
-   * Take over this existing Source (its 24-character id) instead of creating one, and bring it to
-   * the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
-   */
-  adoptSourceId: sourceIdSchema.optional(),
-  /**
-   * Paths or URLs purged once an update that changes rendering (default parameters, error and
-   * missing images, caching, secure URLs) has deployed; never on create or on other updates. A
-   * failed purge is a warning, not a failed update.
-   */
+    .default(300)
+    .describe("How long to wait for the deployment, in seconds (1 to 3600). Default 300."),
+  adoptSourceId: sourceIdSchema
+    .optional()
+    .describe(
+      "Take over this existing Source (its 24-character id) instead of creating one, and bring it to the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.",
+    ),
   purgeAfterUpdate: z
     .array(purgeTargetSchema, expected("a list of paths or URLs"))
     .max(MAX_PURGE_TARGETS, { error: `must list at most ${MAX_PURGE_TARGETS} paths or URLs` })
-    .optional(),
+    .optional()
+    .describe(
+      "Paths or URLs purged once an update that changes rendering (default parameters, error and missing images, caching, secure URLs) has deployed; never on create or on other updates. A failed purge is a warning, not a failed update.",
+    ),
 });
 
 /** The options as `check` leaves them: defaults filled in. */
@@ -46,12 +46,12 @@ export type ProviderOptionKey = keyof ProviderOptions;
 
 export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOptionsSchema.keyof().options;
 
+/** The options' descriptors (names, types, defaults, descriptions), for schemas: the sdk's rules applied to this schema. */
+export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeFields(providerOptionsSchema.shape);
+
 /** The options' defaults, as parsing fills them in for an absent option. */
 export const PROVIDER_OPTION_DEFAULTS: Partial<ProviderOptions> = Object.fromEntries(
-  Object.entries<z.ZodType>(providerOptionsSchema.shape).flatMap(([key, schema]) => {
-    const filled = schema.safeParse(undefined);
-    return filled.success && filled.data !== undefined ? [[key, filled.data]] : [];
-  }),
+  PROVIDER_OPTION_DESCRIPTORS.filter((option) => "default" in option).map((option) => [option.name, option.default]),
 );
 
 /** The provider options of a set of inputs or a state, absent ones left out. */

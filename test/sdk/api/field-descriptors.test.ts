@@ -87,6 +87,13 @@ describe("field descriptors", () => {
     expect(WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS).toEqual({ enabled: parsed.enabled });
   });
 
+  it("describe every field, for the documents and schemas made from them", () => {
+    for (const type of SOURCE_TYPES) {
+      for (const field of deploymentFieldDescriptors(type)) expect(field.description, `${type} ${field.apiName}`).toMatch(/\S/);
+    }
+    for (const field of sourceAttributeDescriptors) expect(field.description, field.apiName).toMatch(/\S/);
+  });
+
   it("are plain data", () => {
     for (const type of SOURCE_TYPES) {
       const fields = deploymentFieldDescriptors(type);

@@ -121,6 +121,11 @@ function describeShape(shape: Readonly<Record<string, z.ZodType>>): FieldDescrip
   return Object.entries(shape).map(([apiName, schema]) => describeField(apiName, schema));
 }
 
+/** Descriptors of another object's fields (the provider's own options), made by the same rules as the table's. */
+export function describeFields(shape: Readonly<Record<string, z.ZodType>>): readonly FieldDescriptor[] {
+  return Object.freeze(describeShape(shape));
+}
+
 const DEPLOYMENT_FIELDS: Readonly<Record<SourceType, readonly FieldDescriptor[]>> = Object.fromEntries(
   SOURCE_TYPES.map((type) => [
     type,
@@ -136,6 +141,7 @@ const DEPLOYMENT_FIELDS: Readonly<Record<SourceType, readonly FieldDescriptor[]>
         writeOnly: false,
         readOnly: false,
         affectsRendering: false,
+        description: `Where the images come from: ${SOURCE_TYPES.join(", ")}. It decides which other fields exist.`,
       },
       ...describeShape(deploymentFieldsByType[type]),
     ] satisfies FieldDescriptor[]),

@@ -45,6 +45,14 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 
 const booleanSchema = z.boolean(expected("true or false"));
 
+/** A field's description (spec 2.2, 2.3), for the documents and schemas made from the table. */
+function described<T extends z.ZodType>(description: string, schema: T): T {
+  return schema.meta({ ...schema.meta(), description }) as T;
+}
+
+const prefixField = () => described("Folder prefix prepended to the image path; null for none.", prefixSchema.default(null));
+const NEVER_RETURNED = "Never returned; null clears it.";
+
 const defaultParamValueSchema = z.union([z.string(), z.number(), z.boolean()], {
   error: "must be a string, number or boolean (the value as it would appear in a rendering URL)",
 });
@@ -59,29 +67,69 @@ export const defaultParamsSchema = z
     }
   });
 
-const robotsTxt = oneOf(["origin", "allow-all", "disallow-all"]).default("origin");
+const robotsTxt = described(
+  "What /robots.txt answers: the origin's (origin), allow-all or disallow-all.",
+  oneOf(["origin", "allow-all", "disallow-all"]).default("origin"),
+);
 
 export const TOO_MANY_HOSTNAMES = `must name at most ${MAX_HOSTNAMES_PER_SOURCE} hostnames: a Source has at most ${MAX_HOSTNAMES_PER_SOURCE}, service_subdomains and custom_domains together`;
 const HOSTNAMES_MAX = { count: MAX_HOSTNAMES_PER_SOURCE, error: TOO_MANY_HOSTNAMES };
 
 // Fields of every deployment type (spec 2.3, first table).
 const commonDeploymentFields = {
-  annotation: annotationSchema.optional(), // the server writes a default naming the acting user
-  cache_ttl_behavior: affectsRendering(oneOf(["respect_origin", "override_origin", "enforce_minimum"]).default("respect_origin")),
-  cache_ttl_error: affectsRendering(cacheTtlErrorSchema.default(300)),
-  cache_ttl_value: affectsRendering(cacheTtlValueSchema.default(31_536_000)),
-  crossdomain_xml_enabled: booleanSchema.default(false),
-  custom_domains: uniqueNames(domainNameSchema, { max: HOSTNAMES_MAX }).default([]),
-  default_params: affectsRendering(defaultParamsSchema.default({})),
-  image_error: affectsRendering(httpUrlSchema.nullable().default(null)),
-  image_error_append_qs: affectsRendering(booleanSchema.default(false)),
-  image_missing: affectsRendering(httpUrlSchema.nullable().default(null)),
-  image_missing_append_qs: affectsRendering(booleanSchema.default(false)),
-  secure_url_enabled: affectsRendering(booleanSchema.default(false)),
-  service_subdomains: uniqueNames(subdomainLabelSchema, {
-    min: { count: 1, error: "must name at least one subdomain" },
-    max: HOSTNAMES_MAX,
-  }),
+  // The server writes a default naming the acting user.
+  annotation: described(
+    "Comment on the deployment. Default: a text the service generates naming the acting user.",
+    annotationSchema.optional(),
+  ),
+  cache_ttl_behavior: described(
+    "How the TTL applies: respect_origin, override_origin or enforce_minimum.",
+    affectsRendering(oneOf(["respect_origin", "override_origin", "enforce_minimum"]).default("respect_origin")),
+  ),
+  cache_ttl_error: described(
+    "Seconds: TTL of the error image served when a file cannot be fetched from the origin (1 to 31536000).",
+    affectsRendering(cacheTtlErrorSchema.default(300)),
+  ),
+  cache_ttl_value: described(
+    "Seconds: the TTL the cache TTL behavior uses (1800 to 31536000).",
+    affectsRendering(cacheTtlValueSchema.default(31_536_000)),
+  ),
+  crossdomain_xml_enabled: described("Whether a cross-domain policy file is served when requested.", booleanSchema.default(false)),
+  custom_domains: described(
+    "Domains other than the service's delivery domain; each unique across all Sources.",
+    uniqueNames(domainNameSchema, { max: HOSTNAMES_MAX }).default([]),
+  ),
+  default_params: described(
+    "Rendering parameters applied to every request of this Source: parameter name to value.",
+    affectsRendering(defaultParamsSchema.default({})),
+  ),
+  image_error: described(
+    "Absolute URL of an image served when a request results in an error; null for none.",
+    affectsRendering(httpUrlSchema.nullable().default(null)),
+  ),
+  image_error_append_qs: described(
+    "Whether the request's query parameters are passed to the error image's URL.",
+    affectsRendering(booleanSchema.default(false)),
+  ),
+  image_missing: described(
+    "Absolute URL of an image served when the requested image is missing; null for none.",
+    affectsRendering(httpUrlSchema.nullable().default(null)),
+  ),
+  image_missing_append_qs: described(
+    "Whether the request's query parameters are passed to the missing image's URL.",
+    affectsRendering(booleanSchema.default(false)),
+  ),
+  secure_url_enabled: described(
+    "Whether requests must be signed with the Source's secure URL token.",
+    affectsRendering(booleanSchema.default(false)),
+  ),
+  service_subdomains: described(
+    'Subdomain labels on the service\'s delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.',
+    uniqueNames(subdomainLabelSchema, {
+      min: { count: 1, error: "must name at least one subdomain" },
+      max: HOSTNAMES_MAX,
+    }),
+  ),
 };
 
 /**
@@ -93,35 +141,54 @@ export type HostnameField = (typeof HOSTNAME_FIELDS)[number];
 
 // Credentials the service uses to upload to a storage origin. Only the update example shows this
 // object; we accept it on storage types and report its presence through `allows_upload`.
-const uploadCredentialsSchema = writeOnly(
-  z
-    .strictObject(
-      {
-        type: oneOf(["s3"]),
-        s3_access_key: credentialSchema,
-        s3_secret_key: credentialSchema,
-      },
-      expected("an object with type, s3_access_key and s3_secret_key"),
-    )
-    .nullable()
-    .optional(),
+const uploadCredentialsSchema = described(
+  "Credentials the service uses to upload to the storage origin. Never returned; null clears them.",
+  writeOnly(
+    z
+      .strictObject(
+        {
+          type: oneOf(["s3"]),
+          s3_access_key: credentialSchema,
+          s3_secret_key: credentialSchema,
+        },
+        expected("an object with type, s3_access_key and s3_secret_key"),
+      )
+      .nullable()
+      .optional(),
+  ),
 );
 
 const storageFields = {
-  allows_upload: presenceFlag("upload_credentials"), // uploads need credentials for the origin
+  // Uploads need credentials for the origin.
+  allows_upload: described(
+    "Whether the service may upload to the origin (upload credentials are set).",
+    presenceFlag("upload_credentials"),
+  ),
   upload_credentials: uploadCredentialsSchema,
   "robots.txt": robotsTxt,
 };
 
 // Origin authentication of the web types. A write-only field passed as null is cleared.
 const webAuthFields = {
-  username: basicAuthPartSchema.nullable().default(null),
-  password: writeOnly(basicAuthPartSchema.nullable().optional()),
-  password_set: presenceFlag("password"),
-  request_handshake: writeOnly(latin1Key32Schema.nullable().optional()),
-  request_handshake_set: presenceFlag("request_handshake"),
-  request_signing_key: writeOnly(latin1Key32Schema.nullable().optional()),
-  request_signing_key_set: presenceFlag("request_signing_key"),
+  username: described(
+    'Basic authentication toward the origin: the user name (no ":" or control characters); null for none.',
+    basicAuthPartSchema.nullable().default(null),
+  ),
+  password: described(
+    `Basic authentication toward the origin: the password. ${NEVER_RETURNED}`,
+    writeOnly(basicAuthPartSchema.nullable().optional()),
+  ),
+  password_set: described("Whether a password is set.", presenceFlag("password")),
+  request_handshake: described(
+    `32 latin-1 characters the service sends in a header to authenticate to the origin. ${NEVER_RETURNED}`,
+    writeOnly(latin1Key32Schema.nullable().optional()),
+  ),
+  request_handshake_set: described("Whether a request handshake is set.", presenceFlag("request_handshake")),
+  request_signing_key: described(
+    `32 latin-1 characters with which the service signs each request to the origin. ${NEVER_RETURNED}`,
+    writeOnly(latin1Key32Schema.nullable().optional()),
+  ),
+  request_signing_key_set: described("Whether a request signing key is set.", presenceFlag("request_signing_key")),
 };
 
 /** Each deployment type's fields, keyed by type. The single table the schemas derive from. */
@@ -129,48 +196,51 @@ export const deploymentFieldsByType = {
   s3: {
     ...commonDeploymentFields,
     ...storageFields,
-    s3_access_key: credentialSchema,
-    s3_bucket: s3BucketSchema,
-    s3_prefix: prefixSchema.default(null),
-    s3_secret_key: writeOnly(credentialSchema),
+    s3_access_key: described("Access key id.", credentialSchema),
+    s3_bucket: described("Bucket name.", s3BucketSchema),
+    s3_prefix: prefixField(),
+    s3_secret_key: described("Secret key. Never returned.", writeOnly(credentialSchema)),
   },
   gcs: {
     ...commonDeploymentFields,
     ...storageFields,
-    gcs_access_key: credentialSchema,
-    gcs_bucket: gcsBucketSchema,
-    gcs_prefix: prefixSchema.default(null),
-    gcs_secret_key: writeOnly(credentialSchema),
+    gcs_access_key: described("Access key.", credentialSchema),
+    gcs_bucket: described("Bucket name.", gcsBucketSchema),
+    gcs_prefix: prefixField(),
+    gcs_secret_key: described("Secret key. Never returned.", writeOnly(credentialSchema)),
   },
   azure: {
     ...commonDeploymentFields,
     ...storageFields,
-    azure_account: azureAccountSchema,
-    azure_bucket: azureContainerSchema,
-    azure_prefix: prefixSchema.default(null),
-    azure_sas_string: writeOnly(sasStringSchema),
-    azure_service_type: oneOf(["blob", "file"]),
+    azure_account: described("Storage account name.", azureAccountSchema),
+    azure_bucket: described("Storage container name.", azureContainerSchema),
+    azure_prefix: prefixField(),
+    azure_sas_string: described("Shared access signature string. Never returned.", writeOnly(sasStringSchema)),
+    azure_service_type: described("The storage service: blob or file.", oneOf(["blob", "file"])),
   },
   webfolder: {
     ...commonDeploymentFields,
     ...webAuthFields,
-    webfolder_base_url: httpUrlSchema,
+    webfolder_base_url: described("Protocol, host and path prepended to the image path when fetching from the origin.", httpUrlSchema),
     "robots.txt": robotsTxt,
   },
   webproxy: {
     ...commonDeploymentFields,
     ...webAuthFields,
     // A web proxy has no single origin to take robots.txt from.
-    "robots.txt": oneOf(["allow-all", "disallow-all"]).default("allow-all"),
+    "robots.txt": described(
+      "What /robots.txt answers: allow-all or disallow-all.",
+      oneOf(["allow-all", "disallow-all"]).default("allow-all"),
+    ),
   },
   s3_compatible: {
     ...commonDeploymentFields,
-    access_key_id: credentialSchema,
-    bucket_name: s3BucketSchema,
-    endpoint_url: httpUrlSchema,
-    region: regionSchema,
-    secret_key: writeOnly(credentialSchema),
-    storage_provider: oneOf(STORAGE_PROVIDERS),
+    access_key_id: described("Access key.", credentialSchema),
+    bucket_name: described("Bucket name.", s3BucketSchema),
+    endpoint_url: described("Endpoint of the storage provider's API.", httpUrlSchema),
+    region: described("Location of the data center.", regionSchema),
+    secret_key: described("Secret access key. Never returned.", writeOnly(credentialSchema)),
+    storage_provider: described(`The storage provider: ${STORAGE_PROVIDERS.join(", ")}.`, oneOf(STORAGE_PROVIDERS)),
     "robots.txt": robotsTxt,
   },
 } as const satisfies Record<SourceType, z.ZodRawShape>;
@@ -182,8 +252,11 @@ export type FieldsOf<T extends SourceType> = (typeof deploymentFieldsByType)[T];
  * its default at creation.
  */
 export const writableAttributeFields = {
-  name: sourceNameSchema,
-  enabled: booleanSchema.default(true),
+  name: described("Display name; does not affect how assets are served.", sourceNameSchema),
+  enabled: described(
+    "Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached.",
+    booleanSchema.default(true),
+  ),
 };
 
 /** The writable attributes besides the deployment (`name`, `enabled`). */
@@ -192,10 +265,9 @@ export type WritableSourceAttribute = (typeof WRITABLE_SOURCE_ATTRIBUTES)[number
 
 /** A Source's attributes that the API returns and never accepts (spec 2.2), each once. */
 export const readOnlyAttributeFields = {
-  deployment_status: z.enum(DEPLOYMENT_STATUSES),
-  date_deployed: z.int().nullable(),
-  /** Present only while secure URLs are on. */
-  secure_url_token: z.string().optional(),
+  deployment_status: described("deploying, deployed, disabled or deleted.", z.enum(DEPLOYMENT_STATUSES)),
+  date_deployed: described("Unix time of the last deployment.", z.int().nullable()),
+  secure_url_token: described("Signing token for securing assets; present only while secure URLs are enabled.", z.string().optional()),
 };
 
 /** The read-only attributes of a Source (`deployment_status`, `date_deployed`, `secure_url_token`). */
