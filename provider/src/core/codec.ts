@@ -114,8 +114,7 @@ export function splitSecrets<D extends Record<string, unknown>>(deployment: D): 
   const open: Record<string, unknown> = {};
   const secrets: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(deployment)) (WRITE_ONLY_NAMES.has(key) ? secrets : open)[key] = value;
-  // Split by the write-only names the types are made of.
-  return { deployment: open as D, secrets: secrets };
+  return { deployment: open as D, secrets };
 }
 
 /** The declared attributes with the API's names, secrets back in the deployment, as the schemas read them. */
@@ -128,12 +127,16 @@ export function declaredAttributes(news: UncheckedInputs): Record<string, unknow
   return withoutUndefined({ ...writable, deployment: merged });
 }
 
-/** Attributes of a declaration (parsed, or with unknown values the schemas passed) in the resource's shape: camelCase, secrets apart. */
+/**
+ * Attributes of a declaration (parsed, or with unknown values the schemas passed) in the resource's
+ * shape: camelCase, secrets apart. Parsed ones give `SourceInputs`: the renaming changes no value,
+ * and the types are the parsed ones renamed by the rule CamelKeys states.
+ */
+export function inputsFromAttributes(attributes: ParsedAttributes, options: ProviderOptions): SourceInputs;
 export function inputsFromAttributes(
   attributes: Record<string, unknown>,
   options: Partial<Record<ProviderOptionKey, unknown>>,
 ): UncheckedInputs;
-export function inputsFromAttributes(attributes: ParsedAttributes, options: ProviderOptions): SourceInputs;
 export function inputsFromAttributes(
   attributes: Record<string, unknown>,
   options: Partial<Record<ProviderOptionKey, unknown>>,
