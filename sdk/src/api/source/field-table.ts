@@ -47,7 +47,7 @@ const booleanSchema = z.boolean(expected("true or false"));
 
 /** A field's description (spec 2.2, 2.3), for the documents and schemas made from the table. */
 function described<T extends z.ZodType>(description: string, schema: T): T {
-  return schema.meta({ ...schema.meta(), description }) as T;
+  return schema.meta({ ...schema.meta(), description });
 }
 
 const prefixField = () => described("Folder prefix prepended to the image path; null for none.", prefixSchema.default(null));
