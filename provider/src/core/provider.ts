@@ -64,10 +64,10 @@ export function createSourceProvider({ warn, env = process.env }: SourceProvider
     },
     check: (news) => checkSource(news),
     diff: (id, olds, news) => diffSource(id, olds, news),
-    create: (inputs) => createSource(session(), inputs),
-    read: (id, state) => readSource(session(), id, state),
-    update: (id, olds, news) => updateSource(session(), id, olds, news),
-    delete: (id) => retireSource(session(), id),
+    create: async (inputs) => createSource(session(), inputs),
+    read: async (id, state) => readSource(session(), id, state),
+    update: async (id, olds, news) => updateSource(session(), id, olds, news),
+    delete: async (id) => retireSource(session(), id),
     async close() {
       const open = [...connections.values()];
       connections.clear();
