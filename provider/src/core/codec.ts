@@ -27,7 +27,7 @@ import {
   type WritableSourceAttribute,
   withoutUndefined,
 } from "@asset-delivery/sdk";
-import { apiDeployment, apiMembers, camelCase, camelMembers, renameDeployment, type CamelKeys, type CamelNamed } from "./names";
+import { camelCase, camelMembers, renameDeployment, type CamelKeys, type CamelNamed } from "./names";
 import { providerOptions, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
 import type { SourceDeploymentSecretsOf, SourceReadOnlyValues, WriteOnlyKeyOf } from "../source-types";
 
@@ -156,12 +156,10 @@ export type ParsedAttributes = Pick<SourceAttributes, WritableSourceAttribute> &
   deployment: Partial<StoredDeployment> & Pick<StoredDeployment, "type">;
 };
 
-/** The declared Source as the API's attributes, secrets back in the deployment. */
+/** The declared Source as the API's attributes, secrets back in the deployment: check's conversion, of inputs it parsed. */
 export function apiAttributes(inputs: SourceDeclaration): DeclaredAttributes {
-  return {
-    ...apiMembers<SourceAttributes, WritableSourceAttribute>(inputs, WRITABLE_SOURCE_ATTRIBUTES),
-    deployment: apiDeployment({ ...inputs.deployment, ...inputs.deploymentSecrets }),
-  };
+  // The renaming changes no value: the attributes are those the schema parsed, by the rule CamelKeys states.
+  return declaredAttributes(inputs) as DeclaredAttributes;
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   isPlainObject,
   SOURCE_TYPES,
   type CamelCase,
-  type DeploymentInput,
   type FieldDescriptor,
 } from "@asset-delivery/sdk";
 
@@ -35,15 +34,6 @@ export function camelMembers<T extends object, K extends keyof T & string>(from:
   for (const name of names) if (from[name] !== undefined) members[camelCase(name)] = from[name];
   // Keys renamed at run time, by the rule CamelNamed states in types.
   return members as CamelNamed<Pick<T, K>>;
-}
-
-/** The reverse of camelMembers: the members `names` (the API's names) of an object with the resource's names. */
-export function apiMembers<T extends object, K extends keyof T & string>(from: CamelNamed<Pick<T, K>>, names: readonly K[]): Pick<T, K> {
-  const renamed: Readonly<Record<string, unknown>> = from;
-  const members: Record<string, unknown> = {};
-  for (const name of names) if (renamed[camelCase(name)] !== undefined) members[name] = renamed[camelCase(name)];
-  // Keys renamed at run time, by the rule CamelNamed states in types.
-  return members as Pick<T, K>;
 }
 
 /** The names of one object level, both ways, and the levels of the objects nested in it. */
@@ -76,15 +66,6 @@ export const deploymentNames: NameLevel = levelOf(SOURCE_TYPES.map(deploymentFie
 /** A deployment object with its keys (and those of its nested objects) renamed one way or the other. */
 export function renameDeployment(deployment: Record<string, unknown>, direction: "toCamel" | "toApi"): Record<string, unknown> {
   return renameKeys(deployment, deploymentNames, direction);
-}
-
-/**
- * A declared deployment (the resource's names, its secrets merged back in) under the API's names,
- * as the API takes it: `check` parsed it with the sdk's schema, and the renaming changes no value.
- */
-export function apiDeployment(deployment: Record<string, unknown>): DeploymentInput {
-  // Keys renamed at run time by the field table's own names, which the sdk's types are made of.
-  return renameDeployment(deployment, "toApi") as DeploymentInput;
 }
 
 function renameKeys(value: Record<string, unknown>, level: NameLevel, direction: "toCamel" | "toApi"): Record<string, unknown> {
