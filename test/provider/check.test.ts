@@ -185,6 +185,12 @@ describe("check", () => {
     expect(inputs.deployment).toMatchObject({ ...s3, cacheTtlError: 300 });
   });
 
+  it("keeps the declared secrets of a deployment not known as a whole", () => {
+    const { inputs, failures } = checkSource({ name: "Photos", deployment: unknownValue, deploymentSecrets: { password: "pw" } });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ name: "Photos", enabled: true, deployment: unknownValue, deploymentSecrets: { password: "pw" } });
+  });
+
   it("tolerates a deployment whose type is not known yet", () => {
     expect(reasons({ name: "x", deployment: { ...webfolder, type: unknownValue } })).toEqual([]);
   });

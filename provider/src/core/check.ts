@@ -88,8 +88,10 @@ function normalizedWhereKnown(
     { ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable, deployment },
     { ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) },
   );
-  // Not known as a whole (a secret input still to be computed): as given.
-  return isUnknown(news.deploymentSecrets) ? { ...inputs, deploymentSecrets: news.deploymentSecrets } : inputs;
+  // Secrets not known as a whole (a secret input still to be computed), or not merged into a
+  // deployment not known as a whole: as given.
+  const keptApart = isUnknown(news.deploymentSecrets) || !isPlainObject(deployment);
+  return keptApart ? { ...inputs, deploymentSecrets: news.deploymentSecrets ?? {} } : inputs;
 }
 
 /** `deployment.cacheTtlError`, `deployment.customDomains[1]`, `deployment.defaultParams["txt-font"]`. */
