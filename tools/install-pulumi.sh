@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
-# Installs a Pulumi CLI (and the plugins it needs for Node.js programs) without downloading anything
-# but Go modules:
+# Installs a Pulumi CLI (and the language hosts it needs for Node.js and YAML programs) without
+# downloading anything but Go modules:
 #
 #   bash tools/install-pulumi.sh          # the newest: into .tools/pulumi/bin; then: source tools/pulumi-env.sh
 #   bash tools/install-pulumi.sh oldest   # the oldest supported: into .tools/pulumi-oldest/bin (CI's oldest pair)
 #
-# The versions are the ones the wrapper modules pin: tools/pulumi-cli/go.mod (newest, v3.259.0: the
-# newest github.com/pulumi/pulumi/pkg/v3 the Go module proxy serves; v3.260.0's zip answers 403) and
-# tools/pulumi-cli/oldest/go.mod (v3.248.0, the low end of the provider's @pulumi/pulumi peer range).
+# The versions are the ones the wrapper modules pin: tools/pulumi-cli/go.mod (newest, v3.274.1: the
+# newest github.com/pulumi/pulumi/pkg/v3 the Go module proxy serves, and github.com/pulumi/pulumi-yaml
+# v1.25.0, built against the same pkg/v3) and tools/pulumi-cli/oldest/go.mod (v3.248.0, the low end
+# of the provider's @pulumi/pulumi peer range).
 #
-# - If the bin folder already holds a CLI stamped with that version (and a current language host), it
+# - If the bin folder already holds a CLI stamped with that version (and current language hosts), it
 #   does nothing but check them (seconds).
 # - Else (newest only), if a `pulumi` >= that version is on PATH, it links that one (and its bundled
 #   plugins) in.
 # - Else it builds from the Go module proxy: the CLI from github.com/pulumi/pulumi/pkg/v3 and our
 #   Node.js language host (tools/pulumi-cli/cmd/pulumi-language-nodejs: a stand-in, as the real one's
-#   module is not served; always built from the newest module, it serves both CLIs).
+#   module is not served; always built from the newest module, it serves both CLIs), and, for the
+#   newest CLI only, Pulumi YAML's language host (github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml:
+#   the YAML programs of the native plugin's tests and examples).
 #   Measured on 2 cores: fresh machine (empty module and build caches) ~1 min of downloads plus
 #   ~6-7 min of compiling when the machine is otherwise idle (16 min when it was busy); ~20 s when
 #   only .tools/ is missing (Go caches warm); under a second when .tools/ is current.
@@ -41,6 +44,13 @@ PULUMI_VERSION="$(sed -n 's#^\(require\)\{0,1\}[[:space:]]*github.com/pulumi/pul
 BIN_DIR="${TOOLS_DIR}/bin"
 NODE_PLUGIN_SRC="${REPO_ROOT}/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
 LANGHOST_PKG="./cmd/pulumi-language-nodejs"
+YAML_HOST_PKG="github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
+YAML_MODULE_DIR="${MODULE_DIR}/yaml" # its own module: pulumi-yaml pins an older pkg/v3 than the CLI's
+YAML_VERSION="$(sed -n 's#^require github.com/pulumi/pulumi-yaml v\([0-9.]*\)$#\1#p' "${YAML_MODULE_DIR}/go.mod")"
+[ -n "$YAML_VERSION" ] || { echo "no github.com/pulumi/pulumi-yaml requirement in ${YAML_MODULE_DIR}/go.mod" >&2; exit 1; }
+# The YAML host has no version flag: a hash of what it was built from is kept beside it.
+YAML_STAMP="${BIN_DIR}/.pulumi-language-yaml.build-id"
+yaml_build_id() { (cd "$YAML_MODULE_DIR" && cat go.mod go.sum tools.go) | sha256sum | cut -c1-12; }
 VERSION_PKG="github.com/pulumi/pulumi/sdk/v3/go/common/version"
 
 # Keep `pulumi version` and friends from touching ~/.pulumi or checking for updates.
@@ -108,12 +118,14 @@ go_build() { # go_build MODULE_DIR OUTPUT PACKAGE LDFLAGS
 }
 
 prepare_go() {
+  [ -z "${GO_PREPARED:-}" ] || return 0 # once per run
+  GO_PREPARED=yes
   GO="$(find_go)"
   JOBS="$(nproc 2>/dev/null || echo 2)"
   export GOFLAGS="-mod=readonly"
   log "using $("$GO" version) with ${JOBS} parallel jobs; module cache: $("$GO" env GOMODCACHE)"
-  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (and oldest/go.sum) (first time: ~750 modules, 1-3 min)..."
-  for dir in "$MODULE_DIR" "$CLI_MODULE_DIR"; do
+  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (and oldest/, yaml/) (first time: ~900 modules, 2-4 min)..."
+  for dir in "$MODULE_DIR" "$CLI_MODULE_DIR" "$YAML_MODULE_DIR"; do
     (cd "$dir" && "$GO" mod download) || die "go mod download failed in ${dir#"$REPO_ROOT"/} (is the Go module proxy reachable?)"
   done
 }
@@ -123,6 +135,24 @@ build_langhost() {
   log "compiling pulumi-language-nodejs (our Node.js language host; 1-2 min the first time)..."
   go_build "$MODULE_DIR" "${BIN_DIR}/pulumi-language-nodejs" "$LANGHOST_PKG" \
     "-s -w -X main.version=${PULUMI_VERSION} -X main.buildID=${id}"
+}
+
+build_yamlhost() {
+  local id
+  id="$(yaml_build_id)"
+  log "compiling pulumi-language-yaml v${YAML_VERSION} (Pulumi YAML's language host, its own pkg/v3 v3.206.0 build; ~6 min on 2 cores the first time)..."
+  go_build "$YAML_MODULE_DIR" "${BIN_DIR}/pulumi-language-yaml" "$YAML_HOST_PKG" \
+    "-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v${YAML_VERSION}"
+  echo "$id" >"$YAML_STAMP"
+}
+
+# yamlhost_current: true when the YAML host is built from its module as it is now (or not wanted:
+# the oldest CLI runs only TypeScript programs), or linked from beside a CLI on PATH.
+yamlhost_current() {
+  local host="${BIN_DIR}/pulumi-language-yaml"
+  [ "$CHANNEL" = newest ] || return 0
+  [ -L "$host" ] && return 0
+  [ -x "$host" ] && [ "$(cat "$YAML_STAMP" 2>/dev/null || true)" = "$(yaml_build_id)" ]
 }
 
 build_cli() {
@@ -143,10 +173,15 @@ if [ -x "$cli" ] && [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
   fi
   if [ ! -L "$cli" ] && [ "$have" = "v${PULUMI_VERSION}" ]; then
     host="${BIN_DIR}/pulumi-language-nodejs"
+    langhost_stale=""
     if [ ! -x "$host" ] || [ "$("$host" -version 2>/dev/null || true)" != "${PULUMI_VERSION}+${ID}" ]; then
-      log "pulumi ${have} is current; the language host is missing or stale"
+      langhost_stale=yes
+    fi
+    if [ -n "$langhost_stale" ] || ! yamlhost_current; then
+      log "pulumi ${have} is current; a language host is missing or stale"
       prepare_go
-      build_langhost "$ID"
+      [ -z "$langhost_stale" ] || build_langhost "$ID"
+      yamlhost_current || build_yamlhost
     fi
     install_node_plugin
     log "pulumi ${have} is installed in ${BIN_DIR#"$REPO_ROOT"/} (cached; took $((SECONDS - START_SECONDS))s)"
@@ -169,7 +204,7 @@ if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ] && [ "$CHANNEL" = newest ]; then
       ln -sfn "$real" "$cli"
       # Pulumi finds bundled plugins beside the symlink-resolved binary, or on PATH. Link the ones
       # that sit beside it; supply ours for those that do not.
-      for plugin in pulumi-language-nodejs pulumi-resource-pulumi-nodejs; do
+      for plugin in pulumi-language-nodejs pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
         if [ -x "${real_dir}/${plugin}" ]; then
           ln -sfn "${real_dir}/${plugin}" "${BIN_DIR}/${plugin}"
         else
@@ -181,6 +216,11 @@ if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ] && [ "$CHANNEL" = newest ]; then
         prepare_go
         build_langhost "$ID"
       fi
+      if [ ! -e "${BIN_DIR}/pulumi-language-yaml" ]; then
+        log "no pulumi-language-yaml beside ${real}: building ours"
+        prepare_go
+        build_yamlhost
+      fi
       install_node_plugin
       log "done in $((SECONDS - START_SECONDS))s"
       exit 0
@@ -191,12 +231,13 @@ fi
 
 # ---- 3. build ---------------------------------------------------------------------------------
 # Replace symlinks left by an earlier "use the pulumi on PATH" run.
-for f in pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs; do
+for f in pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
   if [ -L "${BIN_DIR}/${f}" ]; then rm -f "${BIN_DIR}/${f}"; fi
 done
 prepare_go
 build_langhost "$ID"
 build_cli
+yamlhost_current || build_yamlhost
 install_node_plugin
 have="$(cli_version "$cli")"
 [ "$have" = "v${PULUMI_VERSION}" ] || die "built pulumi reports version '${have}', expected v${PULUMI_VERSION}"

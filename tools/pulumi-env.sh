@@ -2,7 +2,7 @@
 # Source this file (bash or zsh) to use the repo-local Pulumi CLI built by tools/install-pulumi.sh:
 #
 #   source tools/pulumi-env.sh
-#   pulumi version            # v3.259.0
+#   pulumi version            # v3.274.1
 #
 # It sources tools/node-env.sh first, then only touches paths inside this repo: the CLI and its
 # plugins in .tools/pulumi/bin, Pulumi's home (plugin cache, credentials, workspace settings) in

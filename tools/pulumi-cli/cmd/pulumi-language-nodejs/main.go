@@ -49,7 +49,7 @@ import (
 // version and buildID are stamped by tools/install-pulumi.sh (-X main.version=... -X main.buildID=...);
 // `pulumi-language-nodejs -version` prints them so the script can tell a stale build.
 var (
-	version = "3.259.0"
+	version = "3.274.1"
 	buildID = "dev"
 )
 
