@@ -1,5 +1,5 @@
 // getReports / getReport: the account's analytics reports, their file URLs and, on request, rows.
-import { MAX_PAGE_SIZE, type CreditAnalyticsRow, type Report, type ReportListQuery, type ReportType } from "@asset-delivery/sdk";
+import { MAX_PAGE_SIZE, type AssetDeliveryClient, type CreditAnalyticsRow, type Report, type ReportListQuery, type ReportType } from "@asset-delivery/sdk";
 import { outputForm, withClient } from "./client";
 import { DEFAULT_MAX_RESULTS } from "./sources";
 
@@ -38,13 +38,16 @@ export interface GetReportsArgs {
 }
 
 export async function getReports(args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
-  return withClient(async (client) => {
-    const reports = await client.reports.all(
-      { filter: args.filter, sort: args.sort, page: { size: MAX_PAGE_SIZE } },
-      { max: args.max ?? DEFAULT_MAX_RESULTS },
-    );
-    return { reports: reports.map(reportResult) };
-  });
+  return withClient((client) => reportsOf(client, args));
+}
+
+/** getReports with the caller's client (the native plugin's Invoke). */
+export async function reportsOf(client: AssetDeliveryClient, args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
+  const reports = await client.reports.all(
+    { filter: args.filter, sort: args.sort, page: { size: MAX_PAGE_SIZE } },
+    { max: args.max ?? DEFAULT_MAX_RESULTS },
+  );
+  return { reports: reports.map(reportResult) };
 }
 
 export interface GetReportArgs {
@@ -58,12 +61,15 @@ export interface ReportWithRows extends ReportResult {
 }
 
 export async function getReport(args: GetReportArgs): Promise<ReportWithRows> {
-  return withClient(async (client) => {
-    const report = await client.reports.get(args.id);
-    if (!args.includeRows) return reportResult(report);
-    const credit = report.attributes.report_type.startsWith("credit_analytics_");
-    return { ...reportResult(report), rows: credit ? await client.reports.creditRows(report) : await client.reports.rows(report) };
-  });
+  return withClient((client) => reportOf(client, args));
+}
+
+/** getReport with the caller's client (the native plugin's Invoke). */
+export async function reportOf(client: AssetDeliveryClient, args: GetReportArgs): Promise<ReportWithRows> {
+  const report = await client.reports.get(args.id);
+  if (!args.includeRows) return reportResult(report);
+  const credit = report.attributes.report_type.startsWith("credit_analytics_");
+  return { ...reportResult(report), rows: credit ? await client.reports.creditRows(report) : await client.reports.rows(report) };
 }
 
 export const getReportsOutput = outputForm(getReports);

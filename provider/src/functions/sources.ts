@@ -1,5 +1,5 @@
 // getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape.
-import { MAX_PAGE_SIZE, type SourceListQuery } from "@asset-delivery/sdk";
+import { MAX_PAGE_SIZE, type AssetDeliveryClient, type SourceListQuery } from "@asset-delivery/sdk";
 import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
 import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../core/codec";
 import { outputForm, withClient } from "./client";
@@ -17,13 +17,16 @@ export interface GetSourceArgs {
 }
 
 export async function getSource(args: GetSourceArgs): Promise<SourceResult> {
+  return withClient((client) => sourceOf(client, args));
+}
+
+/** getSource with the caller's client (the native plugin's Invoke). */
+export async function sourceOf(client: AssetDeliveryClient, args: GetSourceArgs): Promise<SourceResult> {
   if ((args.id === undefined) === (args.subdomain === undefined)) throw new Error("getSource: pass exactly one of id and subdomain");
-  return withClient(async (client) => {
-    const source = args.id !== undefined ? await client.sources.get(args.id) : await client.sources.findBySubdomain(args.subdomain!);
-    if (!source) throw new Error(`getSource: no Source of this account serves the subdomain "${args.subdomain}"`);
-    // The deployment is renamed at run time (names.ts); SourceDeployment is the same renaming in types.
-    return { id: source.id, ...sourceAttributes(source) } as SourceResult;
-  });
+  const source = args.id !== undefined ? await client.sources.get(args.id) : await client.sources.findBySubdomain(args.subdomain!);
+  if (!source) throw new Error(`getSource: no Source of this account serves the subdomain "${args.subdomain}"`);
+  // The deployment is renamed at run time (names.ts); SourceDeployment is the same renaming in types.
+  return { id: source.id, ...sourceAttributes(source) } as SourceResult;
 }
 
 export interface GetSourcesArgs {
@@ -40,11 +43,14 @@ export interface GetSourcesArgs {
 export const DEFAULT_MAX_RESULTS = 1000;
 
 export async function getSources(args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
-  return withClient(async (client) => {
-    const query = { filter: args.filter, or: args.or, sort: args.sort, page: { size: MAX_PAGE_SIZE } };
-    const sources = await client.sources.all(query, { max: args.max ?? DEFAULT_MAX_RESULTS });
-    return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as SourceResult) };
-  });
+  return withClient((client) => sourcesOf(client, args));
+}
+
+/** getSources with the caller's client (the native plugin's Invoke). */
+export async function sourcesOf(client: AssetDeliveryClient, args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
+  const query = { filter: args.filter, or: args.or, sort: args.sort, page: { size: MAX_PAGE_SIZE } };
+  const sources = await client.sources.all(query, { max: args.max ?? DEFAULT_MAX_RESULTS });
+  return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as SourceResult) };
 }
 
 export const getSourceOutput = outputForm(getSource, (result) => result.secureUrlToken !== undefined);

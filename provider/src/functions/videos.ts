@@ -1,5 +1,5 @@
 // getVideoJob: the state of an image-to-video generation job.
-import { videoJobPhase, withoutUndefined, type VideoJob } from "@asset-delivery/sdk";
+import { videoJobPhase, withoutUndefined, type AssetDeliveryClient, type VideoJob } from "@asset-delivery/sdk";
 import { outputForm, withClient } from "./client";
 
 export interface VideoJobResult {
@@ -29,7 +29,12 @@ function videoJobResult(job: VideoJob): VideoJobResult {
 }
 
 export async function getVideoJob(args: { id: string }): Promise<VideoJobResult> {
-  return withClient(async (client) => videoJobResult(await client.videos.get(args.id)));
+  return withClient((client) => videoJobOf(client, args));
+}
+
+/** getVideoJob with the caller's client (the native plugin's Invoke). */
+export async function videoJobOf(client: AssetDeliveryClient, args: { id: string }): Promise<VideoJobResult> {
+  return videoJobResult(await client.videos.get(args.id));
 }
 
 export const getVideoJobOutput = outputForm(getVideoJob);

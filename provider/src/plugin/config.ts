@@ -1,0 +1,86 @@
+// The provider's configuration: `baseUrl`, `apiKey`, `deliveryDomain`, `pacing`. The engine hands
+// them over as the provider's inputs: an explicit provider's arguments, or, for the default
+// provider, the stack's `assetdelivery:*` config; the environment (`ASSET_DELIVERY_*`) fills what
+// neither gives. CheckConfig reports every bad or missing setting by its name; Configure opens the
+// account's session. The API key is secret in the provider's state, however it was given.
+import { createClient, RequestValidationError } from "@asset-delivery/sdk";
+import { CONFIG_KEYS, ENV_VARS, resolveCredentials, type Credentials } from "../credentials";
+import { sessionFor, type Session } from "../session";
+import { isUnknown } from "../unknowns";
+import type { PropertyPath } from "./wire";
+
+export type ConfigName = keyof typeof CONFIG_KEYS;
+export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
+
+export interface ConfigFailure {
+  property: ConfigName | "";
+  reason: string;
+}
+
+/** The paths of the provider's state that are always secret. */
+export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [["apiKey"]];
+
+/** A setting as text: pacing may be given as JSON text or (from a YAML program) as the value itself. */
+function settingText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Reads `assetdelivery:<name>` from the provider's inputs. */
+function reader(inputs: Record<string, unknown>) {
+  const byKey = new Map<string, string | undefined>(CONFIG_NAMES.map((name) => [CONFIG_KEYS[name], settingText(inputs[name])]));
+  return (key: string) => byKey.get(key);
+}
+
+/**
+ * The credentials, or every failure naming its setting. Values not known yet (a preview of a
+ * provider configured from another resource's outputs) are not judged.
+ */
+export function checkProviderConfig(
+  inputs: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): { credentials?: Credentials; failures: ConfigFailure[] } {
+  if (CONFIG_NAMES.some((name) => isUnknown(inputs[name]))) return { failures: [] };
+  let credentials: Credentials;
+  try {
+    credentials = resolveCredentials(reader(inputs), env);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const named = CONFIG_NAMES.find((name) => reason.startsWith(CONFIG_KEYS[name]));
+    return { failures: [{ property: named ?? "", reason }] };
+  }
+  try {
+    // The client checks the address, the key's form and the pacing's members, naming each.
+    void createClient(credentials).close();
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    return {
+      failures: error.issues.map((issue) => {
+        const name = CONFIG_NAMES.find((candidate) => candidate === issue.segments[0]);
+        const where = name ? `${CONFIG_KEYS[name]} (or ${ENV_VARS[name]})` : "provider configuration";
+        return { property: name ?? "", reason: `${where}: ${issue.rule}` };
+      }),
+    };
+  }
+  return { credentials, failures: [] };
+}
+
+/** The session of a configured provider: its account's client, shared by every call. */
+export function configuredSession(inputs: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Session {
+  const { credentials, failures } = checkProviderConfig(inputs, env);
+  if (!credentials) throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
+  return sessionFor(credentials);
+}
+
+/**
+ * The provider's settings from a Configure request: its arguments, else the `variables` map the
+ * engine also sends (`assetdelivery:config:baseUrl` in older engines, `assetdelivery:baseUrl`).
+ */
+export function configFromRequest(args: Record<string, unknown>, variables: ReadonlyMap<string, string>): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const name of CONFIG_NAMES) {
+    const value = args[name] ?? variables.get(CONFIG_KEYS[name]) ?? variables.get(CONFIG_KEYS[name].replace(":", ":config:"));
+    if (value !== undefined) settings[name] = value;
+  }
+  return settings;
+}

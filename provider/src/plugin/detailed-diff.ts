@@ -1,0 +1,33 @@
+// The detailed diff the engine shows (`pulumi preview --diff`): each changed leaf by its property
+// path, `deployment.cacheTtlValue`, `deployment.customDomains[1]`, so that only what changes is
+// named. The provider core decides *whether* an attribute changed (its normalization: defaults,
+// read-only fields, the server's own annotation, secrets whose presence the server contradicts);
+// this only walks the attributes it names down to their leaves.
+import deepEqual from "fast-deep-equal";
+import { isPlainObject } from "@asset-delivery/sdk";
+import { isUnknown } from "../unknowns";
+import { describePath, type PropertyPath } from "./wire";
+
+export type DiffKind = "add" | "delete" | "update";
+
+/** Leaf changes between two values, by path. A value not known yet is an update (or an add). */
+export function leafChanges(olds: unknown, news: unknown, at: PropertyPath, out: Map<string, DiffKind>): void {
+  if (isUnknown(news)) {
+    out.set(describePath(at), olds === undefined ? "add" : "update");
+    return;
+  }
+  if (Array.isArray(olds) && Array.isArray(news)) {
+    for (let index = 0; index < Math.max(olds.length, news.length); index++) {
+      if (index >= olds.length) out.set(describePath([...at, index]), "add");
+      else if (index >= news.length) out.set(describePath([...at, index]), "delete");
+      else leafChanges(olds[index], news[index], [...at, index], out);
+    }
+    return;
+  }
+  if (isPlainObject(olds) && isPlainObject(news)) {
+    for (const key of new Set([...Object.keys(olds), ...Object.keys(news)])) leafChanges(olds[key], news[key], [...at, key], out);
+    return;
+  }
+  if (deepEqual(olds, news)) return;
+  out.set(describePath(at), olds === undefined || olds === null ? "add" : news === undefined || news === null ? "delete" : "update");
+}

@@ -1,0 +1,260 @@
+// The native plugin's provider: the ResourceProvider operations on plain values (the gRPC server
+// in server.ts only decodes and encodes), each a thin shell over the provider core: check, diff,
+// the lifecycle functions, the read coalescer and the data-source functions are the dynamic
+// resource's, so a rule, a default or a request is never written twice. What is the plugin's own:
+// secrets marked where they live, detailed diffs, previews with the outputs that will change
+// unknown, import, customTimeouts and Cancel.
+import deepEqual from "fast-deep-equal";
+import { isPlainObject, type AssetDeliveryClient } from "@asset-delivery/sdk";
+import { checkSource } from "../check";
+import { comparableDeployment, diffSource, secretFlagMismatches } from "../diff";
+import { declarationOf } from "../declaration";
+import { reportOf, reportsOf } from "../functions/reports";
+import { sourceOf, sourcesOf } from "../functions/sources";
+import { videoJobOf } from "../functions/videos";
+import { createSource } from "../lifecycle/create";
+import { readSource } from "../lifecycle/read";
+import { retireSource } from "../lifecycle/retire";
+import { SourceNotReadyError } from "../lifecycle/settle";
+import { updateSource } from "../lifecycle/update";
+import { providerOptions, providerOptionsSchema, PROVIDER_OPTION_KEYS } from "../provider-options";
+import type { Session } from "../session";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
+import { checkProviderConfig, CONFIG_SECRET_PATHS, configuredSession, type ConfigFailure } from "./config";
+import { leafChanges, type DiffKind } from "./detailed-diff";
+import { PACKAGE_NAME, SOURCE_TOKEN } from "./schema";
+import { fromCore, SECRET_PATHS, toCore, type NativeSource } from "./source-shape";
+import { UNKNOWN, type Properties, type PropertyPath } from "./wire";
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export interface DiffResult {
+  changes: boolean;
+  replaces: string[];
+  /** Changed leaves by property path. */
+  detailedDiff: Map<string, DiffKind>;
+}
+
+/** A created or updated Source that did not deploy in time: the engine records it as it is. */
+export class PartialSourceError extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly outputs: Properties,
+  ) {
+    super(message);
+  }
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled: the engine asked the provider to stop (the Source may still be deploying; a refresh shows where it stands)");
+  }
+}
+
+/** Secret paths to keep: the Source's own, and those the program marked (a secret name stays secret). */
+function withSecretsOf(values: NativeSource, ...marked: (readonly PropertyPath[])[]): Properties {
+  return { values, secrets: [...SECRET_PATHS, ...marked.flat()] };
+}
+
+export class NativeProvider {
+  private session: Session | undefined;
+  private readonly cancelled: Promise<never>;
+  private cancel!: () => void;
+
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
+    this.cancelled = new Promise<never>((_, reject) => {
+      this.cancel = () => reject(new CancelledError());
+    });
+    this.cancelled.catch(() => undefined); // only raced against, never awaited alone
+  }
+
+  // ---- configuration ----
+
+  checkConfig(news: Properties): { inputs: Properties; failures: ConfigFailure[] } {
+    const { failures } = checkProviderConfig(news.values, this.env);
+    return { inputs: { values: news.values, secrets: [...news.secrets, ...CONFIG_SECRET_PATHS] }, failures };
+  }
+
+  diffConfig(olds: Properties, news: Properties): { changes: boolean; diffs: string[] } {
+    // A new key, address or pacing changes how the provider talks to the service, never which
+    // Sources exist: no replacement (which would replace every Source of the provider).
+    const keys = new Set([...Object.keys(olds.values), ...Object.keys(news.values)]);
+    const diffs = [...keys].filter((key) => !deepEqual(olds.values[key], news.values[key]));
+    return { changes: diffs.length > 0, diffs };
+  }
+
+  configure(settings: Record<string, unknown>): void {
+    this.session = configuredSession(settings, this.env);
+  }
+
+  private configured(): Session {
+    if (!this.session) throw new Error("the assetdelivery provider was not configured (set baseUrl and apiKey)");
+    return this.session;
+  }
+
+  cancelWaits(): void {
+    this.cancel();
+  }
+
+  private async untilCancelled<T>(work: Promise<T>): Promise<T> {
+    return Promise.race([work, this.cancelled]);
+  }
+
+  // ---- the Source ----
+
+  check(type: string, news: Properties): { inputs: Properties; failures: CheckFailure[] } {
+    assertSource(type);
+    const result = checkSource(toCore(news.values));
+    return { inputs: withSecretsOf(fromCore(result.inputs), news.secrets), failures: result.failures };
+  }
+
+  diff(id: string, olds: Properties, news: Properties): DiffResult {
+    const oldState = toCore(olds.values) as unknown as SourceState;
+    const newInputs = toCore(news.values) as unknown as SourceInputs;
+    const { changes, replaces, changed } = diffSource(id, oldState, newInputs);
+    const detailedDiff = new Map<string, DiffKind>();
+    for (const key of changed) {
+      if (key === "deployment" || key === "deploymentSecrets") continue;
+      leafChanges(olds.values[key], news.values[key], [key], detailedDiff);
+    }
+    if (changed.includes("deployment") || changed.includes("deploymentSecrets")) {
+      const newDeployment = news.values.deployment as SourceState["deployment"];
+      const oldDeployment = olds.values.deployment as SourceState["deployment"];
+      leafChanges(comparableDeployment(oldDeployment, newDeployment), comparableDeployment(newDeployment, newDeployment), ["deployment"], detailedDiff);
+      // A secret cleared or set behind Pulumi's back shows only in the server's flag.
+      for (const { secret } of secretFlagMismatches(oldState, newInputs)) detailedDiff.set(`deployment.${secret}`, "update");
+    }
+    for (const key of replaces) detailedDiff.set(key, "update");
+    return { changes, replaces, detailedDiff };
+  }
+
+  async create(inputs: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<{ id: string; outputs: Properties }> {
+    if (options.preview) return { id: "", outputs: withSecretsOf(previewOutputs(inputs.values, {}), inputs.secrets) };
+    const core = withTimeout(toCore(inputs.values) as unknown as SourceInputs, options.timeoutSeconds);
+    const { id, outs } = await this.written(() => createSource(this.configured(), core), inputs);
+    return { id, outputs: withSecretsOf(restoreTimeout(fromCore(outs), inputs.values), inputs.secrets) };
+  }
+
+  async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
+    if (options.preview) return withSecretsOf(previewOutputs(news.values, olds.values), news.secrets);
+    const core = withTimeout(toCore(news.values) as unknown as SourceInputs, options.timeoutSeconds);
+    const { outs } = await this.written(
+      async () => ({ id, ...(await updateSource(this.configured(), id, toCore(olds.values) as unknown as SourceState, core)) }),
+      news,
+    );
+    return withSecretsOf(restoreTimeout(fromCore(outs), news.values), news.secrets);
+  }
+
+  /** A write, raced against Cancel; a Source that did not deploy in time is returned to the engine as it is. */
+  private async written<T extends { id: string; outs: SourceState }>(write: () => Promise<T>, inputs: Properties): Promise<T> {
+    try {
+      return await this.untilCancelled(write());
+    } catch (error) {
+      if (!(error instanceof SourceNotReadyError)) throw error;
+      const outputs = withSecretsOf(restoreTimeout(fromCore(error.properties), inputs.values), inputs.secrets);
+      throw new PartialSourceError(error.message, error.id, outputs);
+    }
+  }
+
+  /**
+   * Refresh (a state is given): the Source as the server has it, through the read coalescer, so a
+   * refresh of many Sources costs list pages. Import (no state): the inputs that declare it as it is.
+   */
+  async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs: Properties; inputs: Properties }> {
+    const session = this.configured();
+    if (Object.keys(state.values).length === 0) return this.importSource(session, id);
+    const result = await readSource(session, id, toCore(state.values) as unknown as SourceState);
+    if (result.id === "") return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
+    const refreshedInputs = result.inputs ? fromCore(result.inputs) : inputs.values;
+    return {
+      id: result.id,
+      outputs: withSecretsOf(fromCore(result.props), state.secrets),
+      inputs: withSecretsOf(refreshedInputs, inputs.secrets),
+    };
+  }
+
+  private async importSource(session: Session, id: string) {
+    const source = await session.reads.read(id);
+    if (!source) throw new Error(`Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`);
+    const { adoptSourceId: _adopted, ...declared } = declarationOf(source).args;
+    const options = providerOptionsSchema.parse({});
+    const outputs = fromCore(sourceOutputs(source, { deploymentSecrets: {}, ...options }));
+    return { id: source.id, outputs: withSecretsOf(outputs), inputs: withSecretsOf(declared) };
+  }
+
+  async delete(id: string): Promise<void> {
+    await retireSource(this.configured(), id);
+  }
+
+  // ---- functions ----
+
+  async invoke(token: string, args: Record<string, unknown>): Promise<Properties> {
+    const client = this.configured().client;
+    const fn = FUNCTIONS[token];
+    if (!fn) throw new Error(`unknown function ${token}: this provider has ${Object.keys(FUNCTIONS).join(", ")}`);
+    const result = (await fn(client, args as never)) as Record<string, unknown>;
+    return { values: result, secrets: secretPathsOfResult(result) };
+  }
+}
+
+function assertSource(type: string): void {
+  if (type !== "" && type !== SOURCE_TOKEN) throw new Error(`unknown resource type ${type}: this provider has ${SOURCE_TOKEN}`);
+}
+
+type InvokeFunction = (client: AssetDeliveryClient, args: never) => Promise<unknown>;
+
+// The arguments are the schema's; the sdk's client checks each value it sends (ids, filters, sorts)
+// and names a bad one, as for the program-side functions.
+const FUNCTIONS: Record<string, InvokeFunction> = {
+  [`${PACKAGE_NAME}:index:getSource`]: sourceOf,
+  [`${PACKAGE_NAME}:index:getSources`]: sourcesOf,
+  [`${PACKAGE_NAME}:index:getReports`]: reportsOf,
+  [`${PACKAGE_NAME}:index:getReport`]: reportOf,
+  [`${PACKAGE_NAME}:index:getVideoJob`]: videoJobOf,
+};
+
+/** A Source's secure-URL token is secret wherever a function returns it. */
+function secretPathsOfResult(result: Record<string, unknown>): PropertyPath[] {
+  if (Array.isArray(result.sources)) return result.sources.map((_, index) => ["sources", index, "secureUrlToken"]);
+  return [["secureUrlToken"]];
+}
+
+/**
+ * What a preview shows for a create (no earlier state) or an update: the declared values, and what
+ * the server will decide unknown: the deployment's status and date, the token, the read-only flags,
+ * and the annotation when none is declared. An update that changes nothing the server decides
+ * keeps the state's values.
+ */
+function previewOutputs(inputs: NativeSource, state: NativeSource): NativeSource {
+  const deployment = isPlainObject(inputs.deployment) ? inputs.deployment : {};
+  const oldDeployment = isPlainObject(state.deployment) ? state.deployment : undefined;
+  const redeploys =
+    oldDeployment === undefined ||
+    !deepEqual(
+      comparableDeployment(oldDeployment as SourceState["deployment"], deployment as SourceState["deployment"]),
+      comparableDeployment(deployment as SourceState["deployment"], deployment as SourceState["deployment"]),
+    ) ||
+    inputs.enabled !== state.enabled;
+  const decided = redeploys
+    ? Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((name) => [name, UNKNOWN]))
+    : Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((name) => [name, state[name]]));
+  if (deployment.secureUrlEnabled === false) delete decided.secureUrlToken;
+  const annotation = deployment.annotation ?? (redeploys ? UNKNOWN : oldDeployment?.annotation);
+  return { ...decided, ...inputs, deployment: { ...deployment, annotation } };
+}
+
+/** The resource's customTimeouts (seconds, 0 when none) bound the wait when shorter than its own. */
+function withTimeout(inputs: SourceInputs, timeoutSeconds: number): SourceInputs {
+  if (!(timeoutSeconds > 0)) return inputs;
+  const seconds = Math.max(1, Math.floor(Math.min(inputs.deploymentTimeoutSeconds, timeoutSeconds)));
+  return { ...inputs, deploymentTimeoutSeconds: seconds };
+}
+
+/** The state records the declared options, not the bound a customTimeouts put on one wait. */
+function restoreTimeout(outputs: NativeSource, inputs: NativeSource): NativeSource {
+  return { ...outputs, ...providerOptions(inputs as Partial<Record<(typeof PROVIDER_OPTION_KEYS)[number], unknown>>) };
+}

@@ -1,0 +1,374 @@
+// The package schema the plugin serves (GetSchema) and the packaging writes as schema.json: made
+// from the sdk's field table, so a field's type, default, allowed values and write-only (secret) or
+// read-only mark are stated once, there. The resource `assetdelivery:index:Source` takes the same
+// camelCase arguments as the TypeScript `new Source(...)`; its deployment is one object type per
+// deployment type, joined by a union discriminated on `type` (the form Pulumi's code generators
+// render as a tagged union: a TypeScript union, a Python Union, a Go interface with one struct per
+// case), with every write-only field marked `secret` where it lives.
+import { z } from "zod";
+import {
+  deploymentFieldsByType,
+  isReadOnly,
+  isWriteOnly,
+  REPORT_TYPES,
+  SOURCE_TYPES,
+  type SourceType,
+} from "@asset-delivery/sdk";
+import { CONFIG_KEYS, ENV_VARS } from "../credentials";
+import { camelCase } from "../names";
+import { providerOptionsSchema } from "../provider-options";
+import { READ_ONLY_NAMES } from "../source-state";
+
+export const PACKAGE_NAME = "assetdelivery";
+export const SOURCE_TOKEN = `${PACKAGE_NAME}:index:Source`;
+
+type JsonSchema = Record<string, unknown> & {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: JsonSchema | boolean;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  writeOnly?: boolean;
+  readOnly?: boolean;
+};
+
+/** A property of the Pulumi schema (a subset of its JSON form: what this package uses). */
+export interface PulumiProperty {
+  type?: string;
+  $ref?: string;
+  items?: PulumiProperty;
+  additionalProperties?: PulumiProperty;
+  oneOf?: PulumiProperty[];
+  discriminator?: { propertyName: string; mapping: Record<string, string> };
+  const?: unknown;
+  default?: unknown;
+  secret?: boolean;
+  description?: string;
+}
+
+interface ObjectType {
+  type: "object";
+  description?: string;
+  properties: Record<string, PulumiProperty>;
+  required?: string[];
+}
+
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+}
+
+/** The schema without a `null` alternative (null clears a value; Pulumi has no null type). */
+function nonNull(json: JsonSchema): JsonSchema {
+  if (Array.isArray(json.type)) {
+    const types = json.type.filter((type) => type !== "null");
+    return { ...json, type: types.length === 1 ? types[0] : types };
+  }
+  if (!json.anyOf) return json;
+  const rest = json.anyOf.filter((option) => option.type !== "null");
+  return rest.length === 1 ? { ...rest[0], ...(json.default !== undefined && { default: json.default }) } : json;
+}
+
+/** What a JSON Schema states of a value, in words, for the property's description. */
+function ruleText(json: JsonSchema): string[] {
+  const words: string[] = [];
+  if (json.enum) words.push(`One of ${json.enum.map((value) => `\`${String(value)}\``).join(", ")}.`);
+  if (json.minimum !== undefined && json.maximum !== undefined) words.push(`From ${json.minimum} to ${json.maximum}.`);
+  if (json.minItems !== undefined && json.minItems > 0) words.push(`At least ${json.minItems}.`);
+  if (json.maxItems !== undefined) words.push(`At most ${json.maxItems}.`);
+  if (json.default !== undefined && json.default !== null) words.push(`Default \`${JSON.stringify(json.default)}\`.`);
+  return words;
+}
+
+function propertyOf(json: JsonSchema, nameForObjects: string, types: Record<string, ObjectType>): PulumiProperty {
+  const value = nonNull(json);
+  if (value.type === "array") return { type: "array", items: propertyOf(value.items ?? {}, nameForObjects, types) };
+  if (value.type === "object" && value.properties) {
+    const token = `${PACKAGE_NAME}:index:${nameForObjects}`;
+    types[token] = objectTypeOf(value, types);
+    return { $ref: `#/types/${token}` };
+  }
+  if (value.type === "object") {
+    const inner = typeof value.additionalProperties === "object" ? nonNull(value.additionalProperties) : {};
+    const scalar = typeof inner.type === "string" && ["string", "integer", "number", "boolean"].includes(inner.type);
+    return { type: "object", additionalProperties: scalar ? { type: inner.type as string } : { $ref: "pulumi.json#/Any" } };
+  }
+  if (typeof value.type === "string" && ["string", "integer", "number", "boolean"].includes(value.type)) {
+    const scalarDefault = value.default !== undefined && value.default !== null && typeof value.default !== "object";
+    return { type: value.type, ...(scalarDefault && { default: value.default }) };
+  }
+  return { $ref: "pulumi.json#/Any" };
+}
+
+function objectTypeOf(json: JsonSchema, types: Record<string, ObjectType>): ObjectType {
+  const properties: Record<string, PulumiProperty> = {};
+  for (const [name, inner] of Object.entries(json.properties ?? {})) properties[camelCase(name)] = described(inner, types, name);
+  const required = (json.required ?? []).map(camelCase);
+  return { type: "object", properties, ...(required.length > 0 && { required }) };
+}
+
+function described(json: JsonSchema, types: Record<string, ObjectType>, apiName: string): PulumiProperty {
+  const property = propertyOf(json, pascalCase(apiName), types);
+  const text = [...(typeof json.description === "string" ? [json.description] : []), ...ruleText(nonNull(json))];
+  if (json.writeOnly) text.push("Write-only: the API never returns it, so it is kept from the program; always secret.");
+  return { ...property, ...(json.writeOnly && { secret: true }), ...(text.length > 0 && { description: text.join(" ") }) };
+}
+
+function pascalCase(apiName: string): string {
+  const camel = camelCase(apiName);
+  return camel.charAt(0).toUpperCase() + camel.slice(1);
+}
+
+/** `s3_compatible` → `S3CompatibleDeployment`. */
+export function deploymentTypeName(type: SourceType): string {
+  return `${pascalCase(type)}Deployment`;
+}
+
+/** One object type per deployment type: its declarable fields (read-only ones are the resource's outputs). */
+function deploymentTypes(types: Record<string, ObjectType>): Record<SourceType, string> {
+  const tokens = {} as Record<SourceType, string>;
+  for (const type of SOURCE_TYPES) {
+    const properties: Record<string, PulumiProperty> = {
+      type: { type: "string", const: type, description: `The deployment type: \`${type}\`.` },
+    };
+    const required = ["type"];
+    for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
+      if (isReadOnly(schema)) continue;
+      const json = { ...jsonSchemaOf(schema), ...(isWriteOnly(schema) && { writeOnly: true }) };
+      properties[camelCase(name)] = described(json, types, name);
+      if (!schema.safeParse(undefined).success) required.push(camelCase(name));
+    }
+    const token = `${PACKAGE_NAME}:index:${deploymentTypeName(type)}`;
+    types[token] = {
+      type: "object",
+      description: `The deployment of a Source of type \`${type}\`. Every field but \`type\` may be changed in place.`,
+      properties,
+      required,
+    };
+    tokens[type] = token;
+  }
+  return tokens;
+}
+
+function deploymentUnion(tokens: Record<SourceType, string>, description: string): PulumiProperty {
+  const refs = SOURCE_TYPES.map((type) => `#/types/${tokens[type]}`);
+  return {
+    oneOf: refs.map(($ref) => ({ $ref })),
+    discriminator: { propertyName: "type", mapping: Object.fromEntries(SOURCE_TYPES.map((type, i) => [type, refs[i]!])) },
+    description,
+  };
+}
+
+const READ_ONLY_DESCRIPTIONS: Record<string, string> = {
+  allowsUpload: "Whether the service may upload to the origin (storage types: upload credentials are set).",
+  passwordSet: "Whether a Basic-auth password toward the origin is set (web types).",
+  requestHandshakeSet: "Whether a request handshake is set (web types).",
+  requestSigningKeySet: "Whether a request signing key is set (web types).",
+};
+
+/** The Source's attributes as the API returns them, camelCase: outputs of the resource and of getSource. */
+function sourceOutputProperties(deployment: PulumiProperty): Record<string, PulumiProperty> {
+  return {
+    name: { type: "string", description: "Display name; does not affect how assets are served." },
+    enabled: { type: "boolean", description: "Whether the Source serves traffic." },
+    deployment,
+    deploymentStatus: { type: "string", description: "`deploying`, `deployed`, `disabled` or `deleted`." },
+    dateDeployed: { type: "integer", description: "Unix time of the last deployment." },
+    secureUrlToken: {
+      type: "string",
+      secret: true,
+      description: "Signing token for secure URLs, present while `deployment.secureUrlEnabled` is true. Always secret.",
+    },
+    ...Object.fromEntries(READ_ONLY_NAMES.map((name) => [name, { type: "boolean", description: READ_ONLY_DESCRIPTIONS[name] ?? name }])),
+  };
+}
+
+const OPTION_DESCRIPTIONS: Record<string, string> = {
+  waitForDeployment: "Wait after create and update until the Source is `deployed` (or `disabled` when declared disabled).",
+  deploymentTimeoutSeconds:
+    "How long to wait for the deployment, in seconds; a shorter `customTimeouts` of the resource wins.",
+  adoptSourceId:
+    "Take over this existing Source (its 24-character id) instead of creating one, and bring it to the declared state. Its write-only secrets may be left out to keep the stored ones.",
+  purgeAfterUpdate:
+    "Paths (on the first service subdomain) or URLs purged once an update that changes rendering has deployed. A failed purge is a warning.",
+};
+
+function optionProperties(types: Record<string, ObjectType>): Record<string, PulumiProperty> {
+  const json = jsonSchemaOf(providerOptionsSchema);
+  return Object.fromEntries(
+    Object.entries(json.properties ?? {}).map(([name, inner]) => {
+      const property = described(inner, types, name);
+      const description = [OPTION_DESCRIPTIONS[name], property.description].filter(Boolean).join(" ");
+      return [name, { ...property, description }];
+    }),
+  );
+}
+
+const CONFIG_DESCRIPTIONS: Record<keyof typeof CONFIG_KEYS, string> = {
+  baseUrl: `The Management API's address, e.g. \`https://api.example.com\`. Or the environment variable \`${ENV_VARS.baseUrl}\`.`,
+  apiKey: `An API key with the Sources permission (and Analytics for the reports functions). Or \`${ENV_VARS.apiKey}\`.`,
+  deliveryDomain: `The service's delivery domain, for \`purgeAfterUpdate\` paths. Or \`${ENV_VARS.deliveryDomain}\`.`,
+  pacing: `The client's pacing to the rate limits, as JSON: \`false\` for none, or \`{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}\` for a plan with higher limits. Default the spec's limits. Or \`${ENV_VARS.pacing}\`.`,
+};
+
+function configVariables(): Record<string, PulumiProperty> {
+  return Object.fromEntries(
+    (Object.keys(CONFIG_KEYS) as (keyof typeof CONFIG_KEYS)[]).map((name) => [
+      name,
+      { type: "string", description: CONFIG_DESCRIPTIONS[name], ...(name === "apiKey" && { secret: true }) },
+    ]),
+  );
+}
+
+function functions(sourceInfo: string, types: Record<string, ObjectType>) {
+  const report: ObjectType = {
+    type: "object",
+    description: "An analytics report.",
+    properties: {
+      id: { type: "string" },
+      reportKey: { type: "string", description: "`<report_type>_<yyyymmdd>`." },
+      reportType: { type: "string", description: `One of ${REPORT_TYPES.map((t) => `\`${t}\``).join(", ")}.` },
+      completed: { type: "boolean" },
+      periodStart: { type: "integer", description: "Unix time." },
+      periodEnd: { type: "integer", description: "Unix time." },
+      files: { type: "array", items: { type: "string" }, description: "URLs of the report's files." },
+    },
+    required: ["id", "reportKey", "reportType", "completed", "periodStart", "periodEnd", "files"],
+  };
+  const reportToken = `${PACKAGE_NAME}:index:Report`;
+  types[reportToken] = report;
+  const stringMap = { type: "object", additionalProperties: { type: "string" } };
+  const listArgs = (what: string) => ({
+    filter: { ...stringMap, description: `Filters by the API's names (all must hold), e.g. \`${what}\`.` },
+    sort: { type: "array", items: { type: "string" }, description: "Sort fields; a leading `-` reverses." },
+    max: { type: "integer", description: "At most this many, fetched page after page. Default 1000." },
+  });
+  return {
+    [`${PACKAGE_NAME}:index:getSource`]: {
+      description: "A Source as the server has it, by id or by one of its service subdomains.",
+      inputs: {
+        properties: {
+          id: { type: "string", description: "The Source's 24-character id." },
+          subdomain: { type: "string", description: "Or one of its service subdomains (the label only)." },
+        },
+      },
+      // Inline (not a $ref to SourceInfo): Pulumi YAML 1.25 cannot type an invoke's result given by reference.
+      outputs: { properties: types[sourceInfo]!.properties, required: types[sourceInfo]!.required },
+    },
+    [`${PACKAGE_NAME}:index:getSources`]: {
+      description: "The account's Sources, filtered and sorted by the API.",
+      inputs: {
+        properties: {
+          ...listArgs('{"deployment.type": "s3", "enabled": "true"}'),
+          or: { ...stringMap, description: "`filter[or:...]` conditions: at least one must hold." },
+        },
+      },
+      outputs: {
+        properties: { sources: { type: "array", items: { $ref: `#/types/${sourceInfo}` } } },
+        required: ["sources"],
+      },
+    },
+    [`${PACKAGE_NAME}:index:getReports`]: {
+      description: "The account's analytics reports.",
+      inputs: { properties: listArgs('{"report_type": "credit_analytics_daily"}') },
+      outputs: { properties: { reports: { type: "array", items: { $ref: `#/types/${reportToken}` } } }, required: ["reports"] },
+    },
+    [`${PACKAGE_NAME}:index:getReport`]: {
+      description: "One analytics report; with `includeRows`, its files downloaded and parsed.",
+      inputs: {
+        properties: { id: { type: "string" }, includeRows: { type: "boolean", description: "Download and parse the files." } },
+        required: ["id"],
+      },
+      outputs: {
+        properties: {
+          ...report.properties,
+          rows: { type: "array", items: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } } },
+        },
+        required: report.required,
+      },
+    },
+    [`${PACKAGE_NAME}:index:getVideoJob`]: {
+      description: "The state of an image-to-video generation job.",
+      inputs: { properties: { id: { type: "string" } }, required: ["id"] },
+      outputs: {
+        properties: {
+          id: { type: "string" },
+          status: { type: "string", description: "As the server says it (either vocabulary of the spec)." },
+          phase: { type: "string", description: "`waiting`, `ready` or `errored`, whichever vocabulary the server speaks." },
+          createdAt: { type: "integer" },
+          updatedAt: { type: "integer" },
+          resultUrl: { type: "string" },
+          error: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "`code` and `message`." },
+        },
+        required: ["id", "status", "phase", "createdAt"],
+      },
+    },
+  };
+}
+
+/** The package schema at `version` (the package's version: plugin, schema and npm package are one number). */
+export function packageSchema(version: string): Record<string, unknown> {
+  const types: Record<string, ObjectType> = {};
+  const tokens = deploymentTypes(types);
+  const deploymentIn = deploymentUnion(tokens, "Where the images come from and how they are served, by `type`.");
+  const options = optionProperties(types);
+  const outputs = sourceOutputProperties(deploymentUnion(tokens, "The deployment as the server has it, defaults filled in."));
+  const sourceInfo = `${PACKAGE_NAME}:index:SourceInfo`;
+  types[sourceInfo] = {
+    type: "object",
+    description: "A Source as the server has it.",
+    properties: { id: { type: "string", description: "The 24-character id." }, ...outputs },
+    required: ["id", "name", "enabled", "deployment", "deploymentStatus"],
+  };
+  const config = configVariables();
+  return {
+    name: PACKAGE_NAME,
+    displayName: "Asset Delivery",
+    version,
+    description: "Manage an image-delivery service's Sources (image origins and delivery settings) and read its reports and video jobs.",
+    keywords: ["pulumi", "asset-delivery", "image-delivery", "category/cloud", "kind/native"],
+    license: "Apache-2.0",
+    publisher: "asset-delivery",
+    repository: "https://github.com/asset-delivery/asset-delivery-as-code",
+    config: { variables: config },
+    provider: {
+      description: "The provider: one account of the service (an explicit provider per account).",
+      inputProperties: config,
+      properties: Object.fromEntries(Object.entries(config).filter(([name]) => name !== "apiKey")),
+    },
+    types,
+    resources: {
+      [SOURCE_TOKEN]: {
+        description:
+          "A Source: where images come from (an origin) and how they are served. The API cannot delete Sources: `destroy` retires one (disabled, its subdomains reserved), and declaring its subdomains again adopts it.",
+        inputProperties: {
+          name: outputs.name,
+          enabled: { type: "boolean", default: true, description: "Whether the Source serves traffic. Default `true`." },
+          deployment: deploymentIn,
+          ...options,
+        },
+        requiredInputs: ["name", "deployment"],
+        properties: { ...outputs, ...options },
+        required: ["name", "enabled", "deployment", "deploymentStatus", "waitForDeployment", "deploymentTimeoutSeconds"],
+      },
+    },
+    functions: functions(sourceInfo, types),
+    language: {
+      nodejs: { packageName: "@asset-delivery/pulumi", respectSchemaVersion: true },
+      python: { packageName: "pulumi_assetdelivery", pyproject: { enabled: true }, respectSchemaVersion: true },
+      go: {
+        importBasePath: "github.com/asset-delivery/asset-delivery-as-code/sdk/go/assetdelivery",
+        generateResourceContainerTypes: true,
+        respectSchemaVersion: true,
+      },
+    },
+  };
+}
