@@ -1,0 +1,99 @@
+// A Pulumi YAML program that uses the native plugin, run by the real Pulumi CLI (the repo's, with
+// Pulumi YAML's language host beside it) on a local file backend. The program is written as an
+// object and saved as JSON, which YAML reads as it is. By default the engine finds the plugin
+// through `plugins.providers[].path` (the package's bin folder); `pluginPath: false` leaves it to
+// PATH or the plugin cache.
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { pulumiBinDir, pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+
+export const PLUGIN_BIN_DIR = path.join(repoRoot(), "provider", "bin");
+
+export interface YamlProgram {
+  config?: Record<string, unknown>;
+  resources?: Record<string, unknown>;
+  variables?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface YamlStack {
+  workDir: string;
+  /** Runs `pulumi ARGS --stack NAME` in the program's folder; never throws on a failed command. */
+  pulumi(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
+  /** Like pulumi(), but throws with the output when the command fails. */
+  ok(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
+  /** Rewrites the program. */
+  write(program: YamlProgram): void;
+  /** `pulumi stack export`: the state as the backend would give it to anyone who asks. */
+  exportState(): Promise<string>;
+  outputs(): Promise<Record<string, unknown>>;
+  remove(): Promise<void>;
+}
+
+export interface YamlStackOptions {
+  /** Where the plugin is found from the program (default: the package's bin folder); false: not in the program. */
+  pluginPath?: string | false;
+  /** Extra environment of every command (PULUMI_HOME for a fresh plugin cache, PATH, ...). */
+  env?: Record<string, string>;
+  /** The program's folder (default: a fresh one under <repo>/.data/pulumi). */
+  workDir?: string;
+  /** The stack's config: `assetdelivery:baseUrl` and a secret `assetdelivery:apiKey` when given. */
+  credentials?: { baseUrl: string; apiKey: string };
+}
+
+export function runCli(args: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      path.join(pulumiBinDir(), "pulumi"),
+      [...args, "--non-interactive", "--color=never"],
+      { cwd, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+export async function yamlStack(name: string, stackName: string, program: YamlProgram, options: YamlStackOptions = {}): Promise<YamlStack> {
+  const workDir = options.workDir ?? pulumiWorkDir(`${name}-`);
+  fs.mkdirSync(workDir, { recursive: true });
+  const env = { ...pulumiEnv({ stateDir: path.join(workDir, ".state") }), ...options.env };
+  const write = (next: YamlProgram) => {
+    const plugins = options.pluginPath === false ? {} : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
+    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name, runtime: "yaml", ...plugins, ...next }, null, 2));
+  };
+  write(program);
+  const run = (args: readonly string[], more?: { env?: Record<string, string> }) =>
+    runCli([...args, "--stack", stackName], workDir, { ...env, ...more?.env });
+  const ok = async (args: readonly string[], more?: { env?: Record<string, string> }) => {
+    const result = await run(args, more);
+    if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+    return result;
+  };
+  const init = await runCli(["stack", "init", stackName], workDir, env);
+  if (init.code !== 0) throw new Error(`pulumi stack init failed:\n${init.stdout}\n${init.stderr}`);
+  if (options.credentials) {
+    await ok(["config", "set", "assetdelivery:baseUrl", options.credentials.baseUrl]);
+    await ok(["config", "set", "--secret", "assetdelivery:apiKey", options.credentials.apiKey]);
+  }
+  return {
+    workDir,
+    pulumi: run,
+    ok,
+    write,
+    exportState: async () => (await ok(["stack", "export"])).stdout,
+    outputs: async () => JSON.parse((await ok(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>,
+    async remove() {
+      await run(["stack", "rm", "--yes", "--force"]);
+      fs.rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
