@@ -4,9 +4,8 @@
 // neither gives. CheckConfig reports every bad or missing setting by its name; Configure opens the
 // account's session. The API key is secret in the provider's state, however it was given.
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
-import { CONFIG_KEYS, ENV_VARS, resolveCredentials, type Credentials } from "../credentials";
-import { sessionFor, type Session } from "../session";
-import { isUnknown } from "../unknowns";
+import { CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
+import { isUnknown } from "../core/unknowns";
 import type { PropertyPath } from "./wire";
 
 export type ConfigName = keyof typeof CONFIG_KEYS;
@@ -26,8 +25,8 @@ function settingText(value: unknown): string | undefined {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Reads `assetdelivery:<name>` from the provider's inputs. */
-function reader(inputs: Record<string, unknown>) {
+/** Reads `assetdelivery:<name>` from the provider's inputs: the core's view of its configuration. */
+export function settingsReader(inputs: Record<string, unknown>): ConfigReader {
   const byKey = new Map<string, string | undefined>(CONFIG_NAMES.map((name) => [CONFIG_KEYS[name], settingText(inputs[name])]));
   return (key: string) => byKey.get(key);
 }
@@ -39,11 +38,11 @@ function reader(inputs: Record<string, unknown>) {
 export function checkProviderConfig(
   inputs: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
-): { credentials?: Credentials; failures: ConfigFailure[] } {
+): { settings?: ProviderSettings; failures: ConfigFailure[] } {
   if (CONFIG_NAMES.some((name) => isUnknown(inputs[name]))) return { failures: [] };
-  let credentials: Credentials;
+  let settings: ProviderSettings;
   try {
-    credentials = resolveCredentials(reader(inputs), env);
+    settings = resolveSettings(settingsReader(inputs), env);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const named = CONFIG_NAMES.find((name) => reason.startsWith(CONFIG_KEYS[name]));
@@ -51,7 +50,8 @@ export function checkProviderConfig(
   }
   try {
     // The client checks the address, the key's form and the pacing's members, naming each.
-    void createClient(credentials).close();
+    const { deliveryDomain: _notAClientOption, ...clientOptions } = settings;
+    void createClient(clientOptions).close();
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
     return {
@@ -62,14 +62,7 @@ export function checkProviderConfig(
       }),
     };
   }
-  return { credentials, failures: [] };
-}
-
-/** The session of a configured provider: its account's client, shared by every call. */
-export function configuredSession(inputs: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Session {
-  const { credentials, failures } = checkProviderConfig(inputs, env);
-  if (!credentials) throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
-  return sessionFor(credentials);
+  return { settings, failures: [] };
 }
 
 /**

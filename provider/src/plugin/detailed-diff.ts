@@ -5,7 +5,7 @@
 // this only walks the attributes it names down to their leaves.
 import deepEqual from "fast-deep-equal";
 import { isPlainObject } from "@asset-delivery/sdk";
-import { isUnknown } from "../unknowns";
+import { isUnknown } from "../core/unknowns";
 import { describePath, type PropertyPath } from "./wire";
 
 export type DiffKind = "add" | "delete" | "update";

@@ -6,21 +6,18 @@
 // unknown, import, customTimeouts and Cancel.
 import deepEqual from "fast-deep-equal";
 import { isPlainObject, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { checkSource } from "../check";
-import { comparableDeployment, diffSource, secretFlagMismatches } from "../diff";
-import { declarationOf } from "../declaration";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, sourceOutputs, type SourceInputs, type SourceState } from "../core/codec";
+import { connect, type Connection } from "../core/connection";
+import { declarationOf } from "../core/declaration";
+import { comparableDeployment, secretFlagMismatches } from "../core/diff";
+import { engineAddress, engineWarnings } from "../core/engine-log";
+import { SourceNotReadyError } from "../core/lifecycle/settle";
+import { createSourceProvider, type SourceProvider } from "../core/provider";
+import { providerOptions, providerOptionsSchema, PROVIDER_OPTION_KEYS } from "../core/provider-options";
 import { reportOf, reportsOf } from "../functions/reports";
 import { sourceOf, sourcesOf } from "../functions/sources";
 import { videoJobOf } from "../functions/videos";
-import { createSource } from "../lifecycle/create";
-import { readSource } from "../lifecycle/read";
-import { retireSource } from "../lifecycle/retire";
-import { SourceNotReadyError } from "../lifecycle/settle";
-import { updateSource } from "../lifecycle/update";
-import { providerOptions, providerOptionsSchema, PROVIDER_OPTION_KEYS } from "../provider-options";
-import type { Session } from "../session";
-import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, sourceOutputs, type SourceInputs, type SourceState } from "../source-state";
-import { checkProviderConfig, CONFIG_SECRET_PATHS, configuredSession, type ConfigFailure } from "./config";
+import { checkProviderConfig, CONFIG_SECRET_PATHS, settingsReader, type ConfigFailure } from "./config";
 import { leafChanges, type DiffKind } from "./detailed-diff";
 import { PACKAGE_NAME, SOURCE_TOKEN } from "./schema";
 import { fromCore, SECRET_PATHS, toCore, type NativeSource } from "./source-shape";
@@ -61,11 +58,16 @@ function withSecretsOf(values: NativeSource, ...marked: (readonly PropertyPath[]
 }
 
 export class NativeProvider {
-  private session: Session | undefined;
+  /** The provider core, which owns the configuration and the connections of the Source's steps. */
+  private readonly core: SourceProvider;
+  /** For what the core's steps do not cover: import's read and the functions. Opened by configure. */
+  private connection: Connection | undefined;
   private readonly cancelled: Promise<never>;
   private cancel!: () => void;
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
+    // The engine passes its address last: warnings (a retired Source) go to its log.
+    this.core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), env });
     this.cancelled = new Promise<never>((_, reject) => {
       this.cancel = () => reject(new CancelledError());
     });
@@ -87,13 +89,21 @@ export class NativeProvider {
     return { changes: diffs.length > 0, diffs };
   }
 
-  configure(settings: Record<string, unknown>): void {
-    this.session = configuredSession(settings, this.env);
+  async configure(values: Record<string, unknown>): Promise<void> {
+    const { settings, failures } = checkProviderConfig(values, this.env);
+    if (!settings) throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
+    this.core.configure(settingsReader(values));
+    await this.connection?.close();
+    this.connection = connect(settings);
   }
 
-  private configured(): Session {
-    if (!this.session) throw new Error("the assetdelivery provider was not configured (set baseUrl and apiKey)");
-    return this.session;
+  private configured(): Connection {
+    if (!this.connection) throw new Error("the assetdelivery provider was not configured (set baseUrl and apiKey)");
+    return this.connection;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.core.close(), this.connection?.close()]);
   }
 
   cancelWaits(): void {
@@ -108,14 +118,14 @@ export class NativeProvider {
 
   check(type: string, news: Properties): { inputs: Properties; failures: CheckFailure[] } {
     assertSource(type);
-    const result = checkSource(toCore(news.values));
+    const result = this.core.check(toCore(news.values));
     return { inputs: withSecretsOf(fromCore(result.inputs), news.secrets), failures: result.failures };
   }
 
   diff(id: string, olds: Properties, news: Properties): DiffResult {
     const oldState = toCore(olds.values) as unknown as SourceState;
     const newInputs = toCore(news.values) as unknown as SourceInputs;
-    const { changes, replaces, changed } = diffSource(id, oldState, newInputs);
+    const { changes, replaces, changed } = this.core.diff(id, oldState, newInputs);
     const detailedDiff = new Map<string, DiffKind>();
     for (const key of changed) {
       if (key === "deployment" || key === "deploymentSecrets") continue;
@@ -135,7 +145,7 @@ export class NativeProvider {
   async create(inputs: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<{ id: string; outputs: Properties }> {
     if (options.preview) return { id: "", outputs: withSecretsOf(previewOutputs(inputs.values, {}), inputs.secrets) };
     const core = withTimeout(toCore(inputs.values) as unknown as SourceInputs, options.timeoutSeconds);
-    const { id, outs } = await this.written(() => createSource(this.configured(), core), inputs);
+    const { id, outs } = await this.written(() => this.core.create(core), inputs);
     return { id, outputs: withSecretsOf(restoreTimeout(fromCore(outs), inputs.values), inputs.secrets) };
   }
 
@@ -143,7 +153,7 @@ export class NativeProvider {
     if (options.preview) return withSecretsOf(previewOutputs(news.values, olds.values), news.secrets);
     const core = withTimeout(toCore(news.values) as unknown as SourceInputs, options.timeoutSeconds);
     const { outs } = await this.written(
-      async () => ({ id, ...(await updateSource(this.configured(), id, toCore(olds.values) as unknown as SourceState, core)) }),
+      async () => ({ id, ...(await this.core.update(id, toCore(olds.values) as unknown as SourceState, core)) }),
       news,
     );
     return withSecretsOf(restoreTimeout(fromCore(outs), news.values), news.secrets);
@@ -165,11 +175,10 @@ export class NativeProvider {
    * refresh of many Sources costs list pages. Import (no state): the inputs that declare it as it is.
    */
   async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs: Properties; inputs: Properties }> {
-    const session = this.configured();
-    if (Object.keys(state.values).length === 0) return this.importSource(session, id);
-    const result = await readSource(session, id, toCore(state.values) as unknown as SourceState);
-    if (result.id === "") return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
-    const refreshedInputs = result.inputs ? fromCore(result.inputs) : inputs.values;
+    if (Object.keys(state.values).length === 0) return this.importSource(id);
+    const result = await this.core.read(id, toCore(state.values) as unknown as SourceState);
+    if (!("inputs" in result) && result.id === "") return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
+    const refreshedInputs = "inputs" in result && result.inputs ? fromCore(result.inputs) : inputs.values;
     return {
       id: result.id,
       outputs: withSecretsOf(fromCore(result.props), state.secrets),
@@ -177,8 +186,8 @@ export class NativeProvider {
     };
   }
 
-  private async importSource(session: Session, id: string) {
-    const source = await session.reads.read(id);
+  private async importSource(id: string) {
+    const source = await this.configured().reads.read(id);
     if (!source) throw new Error(`Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`);
     const { adoptSourceId: _adopted, ...declared } = declarationOf(source).args;
     const options = providerOptionsSchema.parse({});
@@ -187,7 +196,7 @@ export class NativeProvider {
   }
 
   async delete(id: string): Promise<void> {
-    await retireSource(this.configured(), id);
+    await this.core.delete(id);
   }
 
   // ---- functions ----

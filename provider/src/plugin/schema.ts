@@ -7,39 +7,20 @@
 // case), with every write-only field marked `secret` where it lives.
 import { z } from "zod";
 import {
-  deploymentFieldsByType,
-  isReadOnly,
-  isWriteOnly,
+  camelCase,
+  deploymentFieldDescriptors,
   REPORT_TYPES,
   SOURCE_TYPES,
+  type FieldDescriptor,
   type SourceType,
+  type ValueShape,
 } from "@asset-delivery/sdk";
-import { CONFIG_KEYS, ENV_VARS } from "../credentials";
-import { camelCase } from "../names";
-import { providerOptionsSchema } from "../provider-options";
-import { READ_ONLY_NAMES } from "../source-state";
+import { READ_ONLY_NAMES } from "../core/codec";
+import { providerOptionsSchema } from "../core/provider-options";
+import { CONFIG_KEYS, ENV_VARS } from "../core/settings";
 
 export const PACKAGE_NAME = "assetdelivery";
 export const SOURCE_TOKEN = `${PACKAGE_NAME}:index:Source`;
-
-type JsonSchema = Record<string, unknown> & {
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
-  default?: unknown;
-  items?: JsonSchema;
-  anyOf?: JsonSchema[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: JsonSchema | boolean;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  pattern?: string;
-  writeOnly?: boolean;
-  readOnly?: boolean;
-};
 
 /** A property of the Pulumi schema (a subset of its JSON form: what this package uses). */
 export interface PulumiProperty {
@@ -62,64 +43,55 @@ interface ObjectType {
   required?: string[];
 }
 
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-}
+const SCALARS = new Set(["string", "integer", "number", "boolean"]);
 
-/** The schema without a `null` alternative (null clears a value; Pulumi has no null type). */
-function nonNull(json: JsonSchema): JsonSchema {
-  if (Array.isArray(json.type)) {
-    const types = json.type.filter((type) => type !== "null");
-    return { ...json, type: types.length === 1 ? types[0] : types };
+/** A value shape as a Pulumi type; an object with named fields becomes a type of its own, `nameForObjects`. */
+function typeOf(shape: ValueShape, nameForObjects: string, types: Record<string, ObjectType>): PulumiProperty {
+  switch (shape.type) {
+    case "array":
+      return { type: "array", items: typeOf(shape.items, nameForObjects, types) };
+    case "map": {
+      const values = typeOf(shape.values, nameForObjects, types);
+      return { type: "object", additionalProperties: values };
+    }
+    case "object": {
+      const token = `${PACKAGE_NAME}:index:${nameForObjects}`;
+      types[token] = objectTypeOf(shape.fields, types);
+      return { $ref: `#/types/${token}` };
+    }
+    case "oneOf":
+      // `default_params` values: a string, number or boolean, as in a rendering URL.
+      return { $ref: "pulumi.json#/Any" };
+    default:
+      return SCALARS.has(shape.type) ? { type: shape.type } : { $ref: "pulumi.json#/Any" };
   }
-  if (!json.anyOf) return json;
-  const rest = json.anyOf.filter((option) => option.type !== "null");
-  return rest.length === 1 ? { ...rest[0], ...(json.default !== undefined && { default: json.default }) } : json;
 }
 
-/** What a JSON Schema states of a value, in words, for the property's description. */
-function ruleText(json: JsonSchema): string[] {
-  const words: string[] = [];
-  if (json.enum) words.push(`One of ${json.enum.map((value) => `\`${String(value)}\``).join(", ")}.`);
-  if (json.minimum !== undefined && json.maximum !== undefined) words.push(`From ${json.minimum} to ${json.maximum}.`);
-  if (json.minItems !== undefined && json.minItems > 0) words.push(`At least ${json.minItems}.`);
-  if (json.maxItems !== undefined) words.push(`At most ${json.maxItems}.`);
-  if (json.default !== undefined && json.default !== null) words.push(`Default \`${JSON.stringify(json.default)}\`.`);
+/** What a descriptor states of a value, in words, for the property's description. */
+function ruleText(field: FieldDescriptor): string[] {
+  const words: string[] = field.description ? [field.description] : [];
+  if (field.type === "string" && field.enum) words.push(`One of ${field.enum.map((value) => `\`${value}\``).join(", ")}.`);
+  if (field.default !== undefined && field.default !== null) words.push(`Default \`${JSON.stringify(field.default)}\`.`);
+  if (field.writeOnly) words.push("Write-only: the API never returns it, so it is kept from the program; always secret.");
   return words;
 }
 
-function propertyOf(json: JsonSchema, nameForObjects: string, types: Record<string, ObjectType>): PulumiProperty {
-  const value = nonNull(json);
-  if (value.type === "array") return { type: "array", items: propertyOf(value.items ?? {}, nameForObjects, types) };
-  if (value.type === "object" && value.properties) {
-    const token = `${PACKAGE_NAME}:index:${nameForObjects}`;
-    types[token] = objectTypeOf(value, types);
-    return { $ref: `#/types/${token}` };
-  }
-  if (value.type === "object") {
-    const inner = typeof value.additionalProperties === "object" ? nonNull(value.additionalProperties) : {};
-    const scalar = typeof inner.type === "string" && ["string", "integer", "number", "boolean"].includes(inner.type);
-    return { type: "object", additionalProperties: scalar ? { type: inner.type as string } : { $ref: "pulumi.json#/Any" } };
-  }
-  if (typeof value.type === "string" && ["string", "integer", "number", "boolean"].includes(value.type)) {
-    const scalarDefault = value.default !== undefined && value.default !== null && typeof value.default !== "object";
-    return { type: value.type, ...(scalarDefault && { default: value.default }) };
-  }
-  return { $ref: "pulumi.json#/Any" };
+function propertyOf(field: FieldDescriptor, types: Record<string, ObjectType>): PulumiProperty {
+  const property = typeOf(field, pascalCase(field.apiName), types);
+  const scalarDefault = field.default !== undefined && field.default !== null && typeof field.default !== "object";
+  const text = ruleText(field);
+  return {
+    ...property,
+    ...(scalarDefault && { default: field.default }),
+    ...(field.writeOnly && { secret: true }),
+    ...(text.length > 0 && { description: text.join(" ") }),
+  };
 }
 
-function objectTypeOf(json: JsonSchema, types: Record<string, ObjectType>): ObjectType {
-  const properties: Record<string, PulumiProperty> = {};
-  for (const [name, inner] of Object.entries(json.properties ?? {})) properties[camelCase(name)] = described(inner, types, name);
-  const required = (json.required ?? []).map(camelCase);
+function objectTypeOf(fields: readonly FieldDescriptor[], types: Record<string, ObjectType>): ObjectType {
+  const properties = Object.fromEntries(fields.map((field) => [field.name, propertyOf(field, types)]));
+  const required = fields.filter((field) => field.required).map((field) => field.name);
   return { type: "object", properties, ...(required.length > 0 && { required }) };
-}
-
-function described(json: JsonSchema, types: Record<string, ObjectType>, apiName: string): PulumiProperty {
-  const property = propertyOf(json, pascalCase(apiName), types);
-  const text = [...(typeof json.description === "string" ? [json.description] : []), ...ruleText(nonNull(json))];
-  if (json.writeOnly) text.push("Write-only: the API never returns it, so it is kept from the program; always secret.");
-  return { ...property, ...(json.writeOnly && { secret: true }), ...(text.length > 0 && { description: text.join(" ") }) };
 }
 
 function pascalCase(apiName: string): string {
@@ -136,22 +108,15 @@ export function deploymentTypeName(type: SourceType): string {
 function deploymentTypes(types: Record<string, ObjectType>): Record<SourceType, string> {
   const tokens = {} as Record<SourceType, string>;
   for (const type of SOURCE_TYPES) {
-    const properties: Record<string, PulumiProperty> = {
-      type: { type: "string", const: type, description: `The deployment type: \`${type}\`.` },
-    };
-    const required = ["type"];
-    for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
-      if (isReadOnly(schema)) continue;
-      const json = { ...jsonSchemaOf(schema), ...(isWriteOnly(schema) && { writeOnly: true }) };
-      properties[camelCase(name)] = described(json, types, name);
-      if (!schema.safeParse(undefined).success) required.push(camelCase(name));
-    }
+    const fields = deploymentFieldDescriptors(type).filter((field) => !field.readOnly);
+    const { properties, required } = objectTypeOf(fields, types);
+    properties.type = { type: "string", const: type, description: `The deployment type: \`${type}\`.` };
     const token = `${PACKAGE_NAME}:index:${deploymentTypeName(type)}`;
     types[token] = {
       type: "object",
-      description: `The deployment of a Source of type \`${type}\`. Every field but \`type\` may be changed in place.`,
+      description: `The deployment of a Source of type \`${type}\`. Every field may be changed in place; another type is a change of type.`,
       properties,
-      required,
+      ...(required && { required }),
     };
     tokens[type] = token;
   }
@@ -201,13 +166,20 @@ const OPTION_DESCRIPTIONS: Record<string, string> = {
     "Paths (on the first service subdomain) or URLs purged once an update that changes rendering has deployed. A failed purge is a warning.",
 };
 
-function optionProperties(types: Record<string, ObjectType>): Record<string, PulumiProperty> {
-  const json = jsonSchemaOf(providerOptionsSchema);
+interface OptionJson {
+  type?: string;
+  items?: { type?: string };
+  default?: unknown;
+}
+
+/** The provider's own inputs (waitForDeployment, ...): their one schema is zod's, read through its public JSON Schema. */
+function optionProperties(): Record<string, PulumiProperty> {
+  const json = z.toJSONSchema(providerOptionsSchema, { io: "input" }) as { properties?: Record<string, OptionJson> };
   return Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([name, inner]) => {
-      const property = described(inner, types, name);
-      const description = [OPTION_DESCRIPTIONS[name], property.description].filter(Boolean).join(" ");
-      return [name, { ...property, description }];
+    Object.entries(json.properties ?? {}).map(([name, option]) => {
+      const type = option.type === "array" ? { type: "array", items: { type: option.items?.type ?? "string" } } : { type: option.type ?? "string" };
+      const defaultText = option.default !== undefined ? ` Default \`${JSON.stringify(option.default)}\`.` : "";
+      return [name, { ...type, ...(option.default !== undefined && { default: option.default }), description: `${OPTION_DESCRIPTIONS[name] ?? name}${defaultText}` }];
     }),
   );
 }
@@ -319,7 +291,7 @@ export function packageSchema(version: string): Record<string, unknown> {
   const types: Record<string, ObjectType> = {};
   const tokens = deploymentTypes(types);
   const deploymentIn = deploymentUnion(tokens, "Where the images come from and how they are served, by `type`.");
-  const options = optionProperties(types);
+  const options = optionProperties();
   const outputs = sourceOutputProperties(deploymentUnion(tokens, "The deployment as the server has it, defaults filled in."));
   const sourceInfo = `${PACKAGE_NAME}:index:SourceInfo`;
   types[sourceInfo] = {

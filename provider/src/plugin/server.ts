@@ -79,9 +79,9 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       const { changes, diffs } = provider.diffConfig(decodeStruct(request.getOlds()), decodeStruct(request.getNews()));
       return new pb.DiffResponse().setChanges(changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE).setDiffsList(diffs);
     }),
-    configure: unary((request: providerPb.ConfigureRequest) => {
+    configure: unary(async (request: providerPb.ConfigureRequest) => {
       const variables = new Map(request.getVariablesMap().toArray());
-      provider.configure(configFromRequest(decodeStruct(request.getArgs()).values, variables));
+      await provider.configure(configFromRequest(decodeStruct(request.getArgs()).values, variables));
       return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     }),
     check: unary((request: providerPb.CheckRequest) => {

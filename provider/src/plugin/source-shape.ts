@@ -4,7 +4,7 @@
 // secret). These two functions are the only place the shapes meet, and the secret paths of the
 // native state are worked out here from the sdk's field table.
 import { isPlainObject } from "@asset-delivery/sdk";
-import { splitSecrets, WRITE_ONLY_NAMES, type SourceInputs, type SourceState } from "../source-state";
+import { splitSecrets, WRITE_ONLY_NAMES, type SourceInputs, type SourceState } from "../core/codec";
 import type { PropertyPath } from "./wire";
 
 /** Native inputs or state: the core's, with the declared secrets back inside the deployment. */
