@@ -1,0 +1,46 @@
+// The native plugin's configuration: provider arguments (or the stack's config), else ASSET_DELIVERY_*,
+// every bad or missing setting named.
+import { describe, expect, it } from "vitest";
+import { checkProviderConfig, configFromRequest } from "@asset-delivery/provider/dist/plugin/config";
+import { UNKNOWN } from "@asset-delivery/provider/dist/plugin/wire";
+
+describe("plugin configuration", () => {
+  it("takes the provider's arguments, else the environment", () => {
+    expect(checkProviderConfig({ baseUrl: "http://127.0.0.1:1", apiKey: "k1" }, {})).toEqual({
+      settings: { baseUrl: "http://127.0.0.1:1", apiKey: "k1" },
+      failures: [],
+    });
+    expect(checkProviderConfig({ apiKey: "k1" }, { ASSET_DELIVERY_BASE_URL: "http://env.example" }).settings).toEqual({
+      baseUrl: "http://env.example",
+      apiKey: "k1",
+    });
+    // Pacing given as the value itself (a YAML program's object) or as JSON text.
+    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: false }, {}).settings?.pacing).toBe(false);
+    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: "false" }, {}).settings?.pacing).toBe(false);
+  });
+
+  it("names what is missing or wrong, never echoing the key", () => {
+    expect(checkProviderConfig({}, {}).failures[0]!.reason).toMatch(/assetdelivery:baseUrl.*ASSET_DELIVERY_BASE_URL.*assetdelivery:apiKey/);
+    expect(checkProviderConfig({ baseUrl: "nope", apiKey: "secret key with spaces" }, {}).failures).toEqual([
+      { property: "baseUrl", reason: expect.stringMatching(/^assetdelivery:baseUrl \(or ASSET_DELIVERY_BASE_URL\): must be an absolute http/) },
+      { property: "apiKey", reason: expect.stringMatching(/^assetdelivery:apiKey \(or ASSET_DELIVERY_API_KEY\): must be the API key as issued/) },
+    ]);
+    expect(JSON.stringify(checkProviderConfig({ baseUrl: "nope", apiKey: "secret key with spaces" }, {}))).not.toContain("secret key");
+    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: "{" }, {}).failures[0]).toMatchObject({ property: "pacing" });
+    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", deliveryDomain: "-bad-" }, {}).failures[0]).toMatchObject({
+      property: "deliveryDomain",
+    });
+  });
+
+  it("does not judge values not known yet", () => {
+    expect(checkProviderConfig({ baseUrl: UNKNOWN, apiKey: "k" }, {})).toEqual({ failures: [] });
+  });
+
+  it("reads Configure's arguments, else its variables in either form", () => {
+    const variables = new Map([
+      ["assetdelivery:config:baseUrl", "http://old-form.example"],
+      ["assetdelivery:apiKey", "from-variables"],
+    ]);
+    expect(configFromRequest({ apiKey: "from-args" }, variables)).toEqual({ baseUrl: "http://old-form.example", apiKey: "from-args" });
+  });
+});
