@@ -22,11 +22,19 @@ describe("plugin configuration", () => {
   it("names what is missing or wrong, never echoing the key", () => {
     expect(checkProviderConfig({}, {}).failures[0]!.reason).toMatch(/assetdelivery:baseUrl.*ASSET_DELIVERY_BASE_URL.*assetdelivery:apiKey/);
     expect(checkProviderConfig({ baseUrl: "nope", apiKey: "secret key with spaces" }, {}).failures).toEqual([
-      { property: "baseUrl", reason: expect.stringMatching(/^assetdelivery:baseUrl \(or ASSET_DELIVERY_BASE_URL\): must be an absolute http/) },
-      { property: "apiKey", reason: expect.stringMatching(/^assetdelivery:apiKey \(or ASSET_DELIVERY_API_KEY\): must be the API key as issued/) },
+      {
+        property: "baseUrl",
+        reason: expect.stringMatching(/^assetdelivery:baseUrl \(or ASSET_DELIVERY_BASE_URL\): must be an absolute http/),
+      },
+      {
+        property: "apiKey",
+        reason: expect.stringMatching(/^assetdelivery:apiKey \(or ASSET_DELIVERY_API_KEY\): must be the API key as issued/),
+      },
     ]);
     expect(JSON.stringify(checkProviderConfig({ baseUrl: "nope", apiKey: "secret key with spaces" }, {}))).not.toContain("secret key");
-    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: "{" }, {}).failures[0]).toMatchObject({ property: "pacing" });
+    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: "{" }, {}).failures[0]).toMatchObject({
+      property: "pacing",
+    });
     expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", deliveryDomain: "-bad-" }, {}).failures[0]).toMatchObject({
       property: "deliveryDomain",
     });

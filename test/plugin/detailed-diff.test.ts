@@ -14,7 +14,12 @@ describe("plugin detailed diff", () => {
     expect(
       changes(
         { cacheTtlValue: 86400, customDomains: ["a.example", "b.example"], imageError: null, robotsTxt: "origin" },
-        { cacheTtlValue: 7200, customDomains: ["a.example", "c.example", "d.example"], imageError: "https://e.example/x.png", robotsTxt: "origin" },
+        {
+          cacheTtlValue: 7200,
+          customDomains: ["a.example", "c.example", "d.example"],
+          imageError: "https://e.example/x.png",
+          robotsTxt: "origin",
+        },
       ),
     ).toEqual({
       "deployment.cacheTtlValue": "update",

@@ -1,7 +1,7 @@
 // The native plugin beyond one Source's life: two explicit providers for two accounts in one YAML
 // program with an invoke through one of them; the schema as the real CLI binds it; the Node version
 // check; and the packaged tarball installed into a fresh PULUMI_HOME, running a program outside the repo.
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -58,7 +58,9 @@ describe("the native plugin", () => {
           b: source("Team B images", "plugin-team-b", "teamB"),
         },
         variables: {
-          seenByB: { "fn::invoke": { function: "assetdelivery:index:getSource", arguments: { id: "${b.id}" }, options: { provider: "${teamB}" } } },
+          seenByB: {
+            "fn::invoke": { function: "assetdelivery:index:getSource", arguments: { id: "${b.id}" }, options: { provider: "${teamB}" } },
+          },
         },
         outputs: { aId: "${a.id}", bId: "${b.id}", seenByB: "${seenByB.name}", statusSeenByB: "${seenByB.deploymentStatus}" },
       });
@@ -104,17 +106,28 @@ describe("the native plugin", () => {
   it(
     "publishes a schema the real CLI binds: per-type deployments, write-only fields secret, the five functions",
     async () => {
-      const { stdout } = await run(path.join(pulumiBinDir(), "pulumi"), ["package", "get-schema", path.join(PLUGIN_BIN_DIR, "pulumi-resource-assetdelivery")], {
-        env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      const schema = JSON.parse(stdout) as any;
+      const { stdout } = await run(
+        path.join(pulumiBinDir(), "pulumi"),
+        ["package", "get-schema", path.join(PLUGIN_BIN_DIR, "pulumi-resource-assetdelivery")],
+        {
+          env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
+      const schema = JSON.parse(stdout);
       const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), "provider", "package.json"), "utf8")) as { version: string };
       expect(schema.version).toBe(manifest.version);
       const source = schema.resources["assetdelivery:index:Source"];
       expect(source.requiredInputs).toEqual(["name", "deployment"]);
       expect(source.inputProperties.deployment.discriminator.propertyName).toBe("type");
-      expect(Object.keys(source.inputProperties.deployment.discriminator.mapping).sort()).toEqual(["azure", "gcs", "s3", "s3_compatible", "webfolder", "webproxy"]);
+      expect(Object.keys(source.inputProperties.deployment.discriminator.mapping).sort()).toEqual([
+        "azure",
+        "gcs",
+        "s3",
+        "s3_compatible",
+        "webfolder",
+        "webproxy",
+      ]);
       expect(source.properties.secureUrlToken.secret).toBe(true);
       expect(source.inputProperties.deploymentSecrets).toBeUndefined();
       const s3 = schema.types["assetdelivery:index:S3Deployment"];
@@ -136,20 +149,25 @@ describe("the native plugin", () => {
   it("says it needs Node 22 or newer when started on an older Node", async (context) => {
     const older = ["/usr/bin/node", "/usr/local/bin/node"].find((candidate) => {
       try {
-        return fs.existsSync(candidate) && Number(/^v(\d+)/.exec(require("node:child_process").execFileSync(candidate, ["--version"], { encoding: "utf8" }))![1]) < 22;
+        return fs.existsSync(candidate) && Number(/^v(\d+)/.exec(execFileSync(candidate, ["--version"], { encoding: "utf8" }))![1]) < 22;
       } catch {
         return false;
       }
     });
     if (!older) return context.skip("no Node older than 22 on this machine");
-    const failure = await run(older, [path.join(PLUGIN_BIN_DIR, "pulumi-resource-assetdelivery")]).catch((error: { code: number; stderr: string }) => error);
+    const failure = await run(older, [path.join(PLUGIN_BIN_DIR, "pulumi-resource-assetdelivery")]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 1, stderr: expect.stringContaining("needs Node.js 22 or newer") });
   });
 
   it(
     "installs from its tarball into a fresh PULUMI_HOME and runs a YAML program outside the repo",
     async () => {
-      const { stdout } = await run("bash", [path.join(repoRoot(), "tools", "package-plugin.sh")], { maxBuffer: 16 * 1024 * 1024, timeout: STEP_TIMEOUT });
+      const { stdout } = await run("bash", [path.join(repoRoot(), "tools", "package-plugin.sh")], {
+        maxBuffer: 16 * 1024 * 1024,
+        timeout: STEP_TIMEOUT,
+      });
       const tarball = stdout.trim().split("\n").pop()!;
       const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), "provider", "package.json"), "utf8")) as { version: string };
       expect(path.basename(tarball)).toBe(`pulumi-resource-assetdelivery-v${manifest.version}-linux-amd64.tar.gz`);
@@ -165,7 +183,12 @@ describe("the native plugin", () => {
         "plugin-user",
         "dev",
         {
-          resources: { site: { type: "assetdelivery:index:Source", properties: { name: "Installed plugin", deployment: { type: "webproxy", serviceSubdomains: ["plugin-installed"] } } } },
+          resources: {
+            site: {
+              type: "assetdelivery:index:Source",
+              properties: { name: "Installed plugin", deployment: { type: "webproxy", serviceSubdomains: ["plugin-installed"] } },
+            },
+          },
           outputs: { id: "${site.id}", status: "${site.deploymentStatus}" },
         },
         { pluginPath: false, workDir: path.join(outside, "infra"), env, credentials: { baseUrl: server.url, apiKey: keyA } },

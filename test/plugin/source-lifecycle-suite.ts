@@ -24,7 +24,12 @@ interface Declared {
   extra?: Record<string, unknown>;
 }
 
-function program({ cacheTtlValue = 86400, customDomains = ["a.plugin.example", "b.plugin.example"], photosName = "Photos", extra = {} }: Declared = {}): YamlProgram {
+function program({
+  cacheTtlValue = 86400,
+  customDomains = ["a.plugin.example", "b.plugin.example"],
+  photosName = "Photos",
+  extra = {},
+}: Declared = {}): YamlProgram {
   return {
     config: {
       originPassword: { type: "string", secret: true },
@@ -152,7 +157,10 @@ export function pluginLifecycleSuite(profile: Profile): void {
         expect(requests.PATCH).toBe(1);
         expect(requests.POST ?? 0).toBe(0);
         const live = await client.sources.get(ids.photos);
-        expect(live.attributes.deployment).toMatchObject({ cache_ttl_value: 7200, custom_domains: ["a.plugin.example", "c.plugin.example"] });
+        expect(live.attributes.deployment).toMatchObject({
+          cache_ttl_value: 7200,
+          custom_domains: ["a.plugin.example", "c.plugin.example"],
+        });
         expect((await stack.pulumi(["preview", "--expect-no-changes"])).code).toBe(0);
       },
       STEP_TIMEOUT,
@@ -193,19 +201,28 @@ export function pluginLifecycleSuite(profile: Profile): void {
       async () => {
         const handMade = await client.sources.create({
           name: "Hand made",
-          deployment: { type: "webproxy", service_subdomains: ["plugin-hand-made"], cache_ttl_value: 3600, default_params: { auto: "format" } },
+          deployment: {
+            type: "webproxy",
+            service_subdomains: ["plugin-hand-made"],
+            cache_ttl_value: 3600,
+            default_params: { auto: "format" },
+          },
         });
         const missing = await stack.pulumi(["import", "assetdelivery:index:Source", "ghost", "aaaaaaaaaaaaaaaaaaaaaaaa", "--yes"]);
         expect(missing.code).not.toBe(0);
         expect(missing.stdout + missing.stderr).toContain('Source "aaaaaaaaaaaaaaaaaaaaaaaa" does not exist');
 
         const out = path.join(stack.workDir, "imported.json");
-        const { requests } = await counted(() => stack.ok(["import", "assetdelivery:index:Source", "handmade", handMade.id, "--yes", "--out", out]));
+        const { requests } = await counted(() =>
+          stack.ok(["import", "assetdelivery:index:Source", "handmade", handMade.id, "--yes", "--out", out]),
+        );
         expect(requests.PATCH ?? 0).toBe(0);
         const code = fs.readFileSync(out, "utf8");
         expect(code).toContain("plugin-hand-made");
         // The printed code is YAML; declare the same resource (as a user pastes it) with the imported properties.
-        const imported = JSON.parse((await stack.ok(["stack", "export"])).stdout) as { deployment: { resources: { urn: string; inputs: any }[] } };
+        const imported = JSON.parse((await stack.ok(["stack", "export"])).stdout) as {
+          deployment: { resources: { urn: string; inputs: any }[] };
+        };
         const inputs = imported.deployment.resources.find((r) => r.urn.endsWith("::handmade"))!.inputs as Record<string, unknown>;
         expect(inputs).toEqual({
           name: "Hand made",

@@ -9,11 +9,17 @@ const secret = (value: unknown) => ({ [SIG]: SECRET, value });
 
 describe("plugin wire format", () => {
   it("decodes nested secrets into plain values and their paths", () => {
-    const struct = encodeStruct({ name: "x", deployment: { password: "p", customDomains: ["a", "b"] } }, [["deployment", "password"], ["deployment", "customDomains", 1]]);
+    const struct = encodeStruct({ name: "x", deployment: { password: "p", customDomains: ["a", "b"] } }, [
+      ["deployment", "password"],
+      ["deployment", "customDomains", 1],
+    ]);
     expect(struct.toJavaScript()).toEqual({ name: "x", deployment: { password: secret("p"), customDomains: ["a", secret("b")] } });
     const decoded = decodeStruct(struct);
     expect(decoded.values).toEqual({ name: "x", deployment: { password: "p", customDomains: ["a", "b"] } });
-    expect(decoded.secrets).toEqual([["deployment", "password"], ["deployment", "customDomains", 1]]);
+    expect(decoded.secrets).toEqual([
+      ["deployment", "password"],
+      ["deployment", "customDomains", 1],
+    ]);
   });
 
   it("marks only paths that exist, once (a path inside a secret is covered by it), and drops undefined", () => {
@@ -27,7 +33,9 @@ describe("plugin wire format", () => {
   });
 
   it("keeps unknowns as the engine's string, and refuses resources and other special values by path", () => {
-    expect(decodeStruct(encodeStruct({ deployment: { cacheTtlValue: UNKNOWN } })).values).toEqual({ deployment: { cacheTtlValue: UNKNOWN } });
+    expect(decodeStruct(encodeStruct({ deployment: { cacheTtlValue: UNKNOWN } })).values).toEqual({
+      deployment: { cacheTtlValue: UNKNOWN },
+    });
     const resource = encodeStruct({ deployment: { ref: { [SIG]: "5cf8f73096256a8f31e491e813e4eb8e", urn: "u" } } });
     expect(() => decodeStruct(resource)).toThrow("deployment.ref: resources, assets and output values are not supported here");
   });

@@ -67,7 +67,10 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
   fs.mkdirSync(workDir, { recursive: true });
   const env = { ...pulumiEnv({ stateDir: path.join(workDir, ".state") }), ...options.env };
   const write = (next: YamlProgram) => {
-    const plugins = options.pluginPath === false ? {} : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
+    const plugins =
+      options.pluginPath === false
+        ? {}
+        : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
     fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name, runtime: "yaml", ...plugins, ...next }, null, 2));
   };
   write(program);

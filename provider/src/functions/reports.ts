@@ -1,5 +1,12 @@
 // getReports / getReport: the account's analytics reports, their file URLs and, on request, rows.
-import { MAX_PAGE_SIZE, type AssetDeliveryClient, type CreditAnalyticsRow, type Report, type ReportListQuery, type ReportType } from "@asset-delivery/sdk";
+import {
+  MAX_PAGE_SIZE,
+  type AssetDeliveryClient,
+  type CreditAnalyticsRow,
+  type Report,
+  type ReportListQuery,
+  type ReportType,
+} from "@asset-delivery/sdk";
 import { outputForm, withClient } from "./client";
 import { DEFAULT_MAX_RESULTS } from "./sources";
 

@@ -13,7 +13,7 @@ import { comparableDeployment, secretFlagMismatches } from "../core/diff";
 import { engineAddress, engineWarnings } from "../core/engine-log";
 import { SourceNotReadyError } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
-import { providerOptions, providerOptionsSchema, PROVIDER_OPTION_KEYS } from "../core/provider-options";
+import { providerOptions, providerOptionsSchema, type ProviderOptionKey } from "../core/provider-options";
 import { reportOf, reportsOf } from "../functions/reports";
 import { sourceOf, sourcesOf } from "../functions/sources";
 import { videoJobOf } from "../functions/videos";
@@ -134,7 +134,12 @@ export class NativeProvider {
     if (changed.includes("deployment") || changed.includes("deploymentSecrets")) {
       const newDeployment = news.values.deployment as SourceState["deployment"];
       const oldDeployment = olds.values.deployment as SourceState["deployment"];
-      leafChanges(comparableDeployment(oldDeployment, newDeployment), comparableDeployment(newDeployment, newDeployment), ["deployment"], detailedDiff);
+      leafChanges(
+        comparableDeployment(oldDeployment, newDeployment),
+        comparableDeployment(newDeployment, newDeployment),
+        ["deployment"],
+        detailedDiff,
+      );
       // A secret cleared or set behind Pulumi's back shows only in the server's flag.
       for (const { secret } of secretFlagMismatches(oldState, newInputs)) detailedDiff.set(`deployment.${secret}`, "update");
     }
@@ -177,7 +182,8 @@ export class NativeProvider {
   async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs: Properties; inputs: Properties }> {
     if (Object.keys(state.values).length === 0) return this.importSource(id);
     const result = await this.core.read(id, toCore(state.values) as unknown as SourceState);
-    if (!("inputs" in result) && result.id === "") return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
+    if (!("inputs" in result) && result.id === "")
+      return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
     const refreshedInputs = "inputs" in result && result.inputs ? fromCore(result.inputs) : inputs.values;
     return {
       id: result.id,
@@ -188,7 +194,10 @@ export class NativeProvider {
 
   private async importSource(id: string) {
     const source = await this.configured().reads.read(id);
-    if (!source) throw new Error(`Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`);
+    if (!source)
+      throw new Error(
+        `Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`,
+      );
     const { adoptSourceId: _adopted, ...declared } = declarationOf(source).args;
     const options = providerOptionsSchema.parse({});
     const outputs = fromCore(sourceOutputs(source, { deploymentSecrets: {}, ...options }));
@@ -265,5 +274,5 @@ function withTimeout(inputs: SourceInputs, timeoutSeconds: number): SourceInputs
 
 /** The state records the declared options, not the bound a customTimeouts put on one wait. */
 function restoreTimeout(outputs: NativeSource, inputs: NativeSource): NativeSource {
-  return { ...outputs, ...providerOptions(inputs as Partial<Record<(typeof PROVIDER_OPTION_KEYS)[number], unknown>>) };
+  return { ...outputs, ...providerOptions(inputs as Partial<Record<ProviderOptionKey, unknown>>) };
 }

@@ -158,8 +158,7 @@ function sourceOutputProperties(deployment: PulumiProperty): Record<string, Pulu
 
 const OPTION_DESCRIPTIONS: Record<string, string> = {
   waitForDeployment: "Wait after create and update until the Source is `deployed` (or `disabled` when declared disabled).",
-  deploymentTimeoutSeconds:
-    "How long to wait for the deployment, in seconds; a shorter `customTimeouts` of the resource wins.",
+  deploymentTimeoutSeconds: "How long to wait for the deployment, in seconds; a shorter `customTimeouts` of the resource wins.",
   adoptSourceId:
     "Take over this existing Source (its 24-character id) instead of creating one, and bring it to the declared state. Its write-only secrets may be left out to keep the stored ones.",
   purgeAfterUpdate:
@@ -177,9 +176,17 @@ function optionProperties(): Record<string, PulumiProperty> {
   const json = z.toJSONSchema(providerOptionsSchema, { io: "input" }) as { properties?: Record<string, OptionJson> };
   return Object.fromEntries(
     Object.entries(json.properties ?? {}).map(([name, option]) => {
-      const type = option.type === "array" ? { type: "array", items: { type: option.items?.type ?? "string" } } : { type: option.type ?? "string" };
+      const type =
+        option.type === "array" ? { type: "array", items: { type: option.items?.type ?? "string" } } : { type: option.type ?? "string" };
       const defaultText = option.default !== undefined ? ` Default \`${JSON.stringify(option.default)}\`.` : "";
-      return [name, { ...type, ...(option.default !== undefined && { default: option.default }), description: `${OPTION_DESCRIPTIONS[name] ?? name}${defaultText}` }];
+      return [
+        name,
+        {
+          ...type,
+          ...(option.default !== undefined && { default: option.default }),
+          description: `${OPTION_DESCRIPTIONS[name] ?? name}${defaultText}`,
+        },
+      ];
     }),
   );
 }

@@ -77,7 +77,9 @@ export function resourceProviderService(provider: NativeProvider, version: strin
     }),
     diffConfig: unary((request: providerPb.DiffRequest) => {
       const { changes, diffs } = provider.diffConfig(decodeStruct(request.getOlds()), decodeStruct(request.getNews()));
-      return new pb.DiffResponse().setChanges(changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE).setDiffsList(diffs);
+      return new pb.DiffResponse()
+        .setChanges(changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
+        .setDiffsList(diffs);
     }),
     configure: unary(async (request: providerPb.ConfigureRequest) => {
       const variables = new Map(request.getVariablesMap().toArray());
@@ -89,7 +91,11 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       return checkResponse(inputs, failures);
     }),
     diff: unary((request: providerPb.DiffRequest) => {
-      const { changes, replaces, detailedDiff } = provider.diff(request.getId(), decodeStruct(request.getOlds()), decodeStruct(request.getNews()));
+      const { changes, replaces, detailedDiff } = provider.diff(
+        request.getId(),
+        decodeStruct(request.getOlds()),
+        decodeStruct(request.getNews()),
+      );
       const response = new pb.DiffResponse()
         .setChanges(changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)
         .setReplacesList(replaces)
@@ -111,7 +117,11 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       return new pb.CreateResponse().setId(id).setProperties(encodeStruct(outputs.values, outputs.secrets));
     }),
     read: unary(async (request: providerPb.ReadRequest) => {
-      const { id, outputs, inputs } = await provider.read(request.getId(), decodeStruct(request.getProperties()), decodeStruct(request.getInputs()));
+      const { id, outputs, inputs } = await provider.read(
+        request.getId(),
+        decodeStruct(request.getProperties()),
+        decodeStruct(request.getInputs()),
+      );
       const response = new pb.ReadResponse().setId(id);
       if (id === "") return response; // gone: the engine drops it
       return response.setProperties(encodeStruct(outputs.values, outputs.secrets)).setInputs(encodeStruct(inputs.values, inputs.secrets));

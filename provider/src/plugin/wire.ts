@@ -73,7 +73,7 @@ function markAt(value: unknown, path: PropertyPath): unknown {
   if (path.length === 0) return value === undefined ? value : { [SIGNATURE_KEY]: SECRET_SIGNATURE, value };
   const [head, ...rest] = path;
   if (Array.isArray(value) && typeof head === "number" && head < value.length) {
-    return value.map((item, index) => (index === head ? markAt(item, rest) : item));
+    return value.map((item: unknown, index) => (index === head ? markAt(item, rest) : item));
   }
   if (isPlainObject(value) && typeof head === "string" && value[head] !== undefined) {
     return { ...value, [head]: markAt(value[head], rest) };
