@@ -1,20 +1,15 @@
 export {
-  getSource,
-  getSourceOutput,
-  getSources,
-  getSourcesOutput,
-  type GetSourceArgs,
-  type GetSourcesArgs,
-  type SourceResult,
-} from "./sources";
-export {
   getReport,
   getReportOutput,
   getReports,
   getReportsOutput,
-  type GetReportArgs,
-  type GetReportsArgs,
-  type ReportResult,
-  type ReportWithRows,
-} from "./reports";
-export { getVideoJob, getVideoJobOutput, type VideoJobResult } from "./videos";
+  getSource,
+  getSourceOutput,
+  getSources,
+  getSourcesOutput,
+  getVideoJob,
+  getVideoJobOutput,
+} from "./program-forms";
+export type { GetSourceArgs, GetSourcesArgs, SourceResult } from "./sources";
+export type { GetReportArgs, GetReportsArgs, ReportResult, ReportWithRows } from "./reports";
+export type { VideoJobResult } from "./videos";

@@ -1,4 +1,5 @@
-// getReports / getReport: the account's analytics reports, their file URLs and, on request, rows.
+// getReports / getReport: the account's analytics reports, their file URLs and, on request, rows,
+// read with the caller's client (the program-side forms are in program-forms.ts).
 import {
   MAX_PAGE_SIZE,
   type AssetDeliveryClient,
@@ -7,7 +8,6 @@ import {
   type ReportListQuery,
   type ReportType,
 } from "@asset-delivery/sdk";
-import { outputForm, withClient } from "./client";
 import { DEFAULT_MAX_RESULTS } from "./sources";
 
 export interface ReportResult {
@@ -44,11 +44,7 @@ export interface GetReportsArgs {
   max?: number;
 }
 
-export async function getReports(args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
-  return withClient((client) => reportsOf(client, args));
-}
-
-/** getReports with the caller's client (the native plugin's Invoke). */
+/** getReports: the account's reports, at most `max`. */
 export async function reportsOf(client: AssetDeliveryClient, args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
   const reports = await client.reports.all(
     { filter: args.filter, sort: args.sort, page: { size: MAX_PAGE_SIZE } },
@@ -67,17 +63,10 @@ export interface ReportWithRows extends ReportResult {
   rows?: CreditAnalyticsRow[] | Record<string, string>[];
 }
 
-export async function getReport(args: GetReportArgs): Promise<ReportWithRows> {
-  return withClient((client) => reportOf(client, args));
-}
-
-/** getReport with the caller's client (the native plugin's Invoke). */
+/** getReport: one report, with its rows when asked. */
 export async function reportOf(client: AssetDeliveryClient, args: GetReportArgs): Promise<ReportWithRows> {
   const report = await client.reports.get(args.id);
   if (!args.includeRows) return reportResult(report);
   const credit = report.attributes.report_type.startsWith("credit_analytics_");
   return { ...reportResult(report), rows: credit ? await client.reports.creditRows(report) : await client.reports.rows(report) };
 }
-
-export const getReportsOutput = outputForm(getReports);
-export const getReportOutput = outputForm(getReport);

@@ -1,8 +1,9 @@
-// getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape.
+// getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape,
+// read with the caller's client (the program-side forms are in program-forms.ts; the native plugin's
+// Invoke calls these with its own connection, without loading @pulumi/pulumi).
 import { MAX_PAGE_SIZE, type AssetDeliveryClient, type SourceListQuery } from "@asset-delivery/sdk";
 import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
 import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../core/codec";
-import { outputForm, withClient } from "./client";
 
 /** A Source as the server has it: the Source resource's outputs, without what only the program knows. */
 export type SourceResult = { id: string; deployment: SourceDeployment } & SourceWritableAttributes &
@@ -16,11 +17,7 @@ export interface GetSourceArgs {
   subdomain?: string;
 }
 
-export async function getSource(args: GetSourceArgs): Promise<SourceResult> {
-  return withClient((client) => sourceOf(client, args));
-}
-
-/** getSource with the caller's client (the native plugin's Invoke). */
+/** getSource: by id or by one of its service subdomains. */
 export async function sourceOf(client: AssetDeliveryClient, args: GetSourceArgs): Promise<SourceResult> {
   if ((args.id === undefined) === (args.subdomain === undefined)) throw new Error("getSource: pass exactly one of id and subdomain");
   const source = args.id !== undefined ? await client.sources.get(args.id) : await client.sources.findBySubdomain(args.subdomain!);
@@ -42,16 +39,9 @@ export interface GetSourcesArgs {
 
 export const DEFAULT_MAX_RESULTS = 1000;
 
-export async function getSources(args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
-  return withClient((client) => sourcesOf(client, args));
-}
-
-/** getSources with the caller's client (the native plugin's Invoke). */
+/** getSources: the account's Sources, filtered and sorted by the API, at most `max`. */
 export async function sourcesOf(client: AssetDeliveryClient, args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
   const query = { filter: args.filter, or: args.or, sort: args.sort, page: { size: MAX_PAGE_SIZE } };
   const sources = await client.sources.all(query, { max: args.max ?? DEFAULT_MAX_RESULTS });
   return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as SourceResult) };
 }
-
-export const getSourceOutput = outputForm(getSource, (result) => result.secureUrlToken !== undefined);
-export const getSourcesOutput = outputForm(getSources, (result) => result.sources.some((s) => s.secureUrlToken !== undefined));

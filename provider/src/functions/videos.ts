@@ -1,6 +1,6 @@
-// getVideoJob: the state of an image-to-video generation job.
+// getVideoJob: the state of an image-to-video generation job, read with the caller's client (the
+// program-side forms are in program-forms.ts).
 import { videoJobPhase, withoutUndefined, type AssetDeliveryClient, type VideoJob } from "@asset-delivery/sdk";
-import { outputForm, withClient } from "./client";
 
 export interface VideoJobResult {
   id: string;
@@ -28,13 +28,7 @@ function videoJobResult(job: VideoJob): VideoJobResult {
   }) as unknown as VideoJobResult;
 }
 
-export async function getVideoJob(args: { id: string }): Promise<VideoJobResult> {
-  return withClient((client) => videoJobOf(client, args));
-}
-
-/** getVideoJob with the caller's client (the native plugin's Invoke). */
+/** getVideoJob: a job by id. */
 export async function videoJobOf(client: AssetDeliveryClient, args: { id: string }): Promise<VideoJobResult> {
   return videoJobResult(await client.videos.get(args.id));
 }
-
-export const getVideoJobOutput = outputForm(getVideoJob);
