@@ -5,18 +5,17 @@
 // deployment type, joined by a union discriminated on `type` (the form Pulumi's code generators
 // render as a tagged union: a TypeScript union, a Python Union, a Go interface with one struct per
 // case), with every write-only field marked `secret` where it lives.
-import { z } from "zod";
 import {
   camelCase,
   deploymentFieldDescriptors,
   REPORT_TYPES,
+  sourceAttributeDescriptors,
   SOURCE_TYPES,
   type FieldDescriptor,
   type SourceType,
   type ValueShape,
 } from "@asset-delivery/sdk";
-import { READ_ONLY_NAMES } from "../core/codec";
-import { providerOptionsSchema } from "../core/provider-options";
+import { PROVIDER_OPTION_DESCRIPTORS } from "../core/provider-options";
 import { CONFIG_KEYS, ENV_VARS } from "../core/settings";
 
 export const PACKAGE_NAME = "assetdelivery";
@@ -132,63 +131,27 @@ function deploymentUnion(tokens: Record<SourceType, string>, description: string
   };
 }
 
-const READ_ONLY_DESCRIPTIONS: Record<string, string> = {
-  allowsUpload: "Whether the service may upload to the origin (storage types: upload credentials are set).",
-  passwordSet: "Whether a Basic-auth password toward the origin is set (web types).",
-  requestHandshakeSet: "Whether a request handshake is set (web types).",
-  requestSigningKeySet: "Whether a request signing key is set (web types).",
-};
-
-/** The Source's attributes as the API returns them, camelCase: outputs of the resource and of getSource. */
-function sourceOutputProperties(deployment: PulumiProperty): Record<string, PulumiProperty> {
+/**
+ * The Source's attributes as the API returns them, camelCase: outputs of the resource and of
+ * getSource. The deployment's read-only flags (`passwordSet`, `allowsUpload`) are outputs of their
+ * own, as on the TypeScript resource; the secure-URL token is always secret.
+ */
+function sourceOutputProperties(deployment: PulumiProperty, types: Record<string, ObjectType>): Record<string, PulumiProperty> {
+  const flags = new Map(
+    SOURCE_TYPES.flatMap((type) => deploymentFieldDescriptors(type).filter((field) => field.readOnly)).map((field) => [field.name, field]),
+  );
+  const attributes = Object.fromEntries(sourceAttributeDescriptors.map((field) => [field.name, propertyOf(field, types)]));
   return {
-    name: { type: "string", description: "Display name; does not affect how assets are served." },
-    enabled: { type: "boolean", description: "Whether the Source serves traffic." },
+    ...attributes,
     deployment,
-    deploymentStatus: { type: "string", description: "`deploying`, `deployed`, `disabled` or `deleted`." },
-    dateDeployed: { type: "integer", description: "Unix time of the last deployment." },
-    secureUrlToken: {
-      type: "string",
-      secret: true,
-      description: "Signing token for secure URLs, present while `deployment.secureUrlEnabled` is true. Always secret.",
-    },
-    ...Object.fromEntries(READ_ONLY_NAMES.map((name) => [name, { type: "boolean", description: READ_ONLY_DESCRIPTIONS[name] ?? name }])),
+    secureUrlToken: { ...attributes.secureUrlToken, secret: true },
+    ...Object.fromEntries([...flags.values()].map((field) => [field.name, propertyOf(field, types)])),
   };
 }
 
-const OPTION_DESCRIPTIONS: Record<string, string> = {
-  waitForDeployment: "Wait after create and update until the Source is `deployed` (or `disabled` when declared disabled).",
-  deploymentTimeoutSeconds: "How long to wait for the deployment, in seconds; a shorter `customTimeouts` of the resource wins.",
-  adoptSourceId:
-    "Take over this existing Source (its 24-character id) instead of creating one, and bring it to the declared state. Its write-only secrets may be left out to keep the stored ones.",
-  purgeAfterUpdate:
-    "Paths (on the first service subdomain) or URLs purged once an update that changes rendering has deployed. A failed purge is a warning.",
-};
-
-interface OptionJson {
-  type?: string;
-  items?: { type?: string };
-  default?: unknown;
-}
-
-/** The provider's own inputs (waitForDeployment, ...): their one schema is zod's, read through its public JSON Schema. */
-function optionProperties(): Record<string, PulumiProperty> {
-  const json = z.toJSONSchema(providerOptionsSchema, { io: "input" }) as { properties?: Record<string, OptionJson> };
-  return Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([name, option]) => {
-      const type =
-        option.type === "array" ? { type: "array", items: { type: option.items?.type ?? "string" } } : { type: option.type ?? "string" };
-      const defaultText = option.default !== undefined ? ` Default \`${JSON.stringify(option.default)}\`.` : "";
-      return [
-        name,
-        {
-          ...type,
-          ...(option.default !== undefined && { default: option.default }),
-          description: `${OPTION_DESCRIPTIONS[name] ?? name}${defaultText}`,
-        },
-      ];
-    }),
-  );
+/** The provider's own inputs (waitForDeployment, ...), from their descriptors as the Source's fields are. */
+function optionProperties(types: Record<string, ObjectType>): Record<string, PulumiProperty> {
+  return Object.fromEntries(PROVIDER_OPTION_DESCRIPTORS.map((field) => [field.name, propertyOf(field, types)]));
 }
 
 const CONFIG_DESCRIPTIONS: Record<keyof typeof CONFIG_KEYS, string> = {
@@ -298,8 +261,8 @@ export function packageSchema(version: string): Record<string, unknown> {
   const types: Record<string, ObjectType> = {};
   const tokens = deploymentTypes(types);
   const deploymentIn = deploymentUnion(tokens, "Where the images come from and how they are served, by `type`.");
-  const options = optionProperties();
-  const outputs = sourceOutputProperties(deploymentUnion(tokens, "The deployment as the server has it, defaults filled in."));
+  const options = optionProperties(types);
+  const outputs = sourceOutputProperties(deploymentUnion(tokens, "The deployment as the server has it, defaults filled in."), types);
   const sourceInfo = `${PACKAGE_NAME}:index:SourceInfo`;
   types[sourceInfo] = {
     type: "object",
