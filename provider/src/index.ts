@@ -6,5 +6,7 @@ export { CONFIG_KEYS, ENV_VARS } from "./core/settings";
 export { writeOnlyFieldNames } from "./core/codec";
 export { declarationOf, type SourceImport } from "./core/declaration";
 export { SOURCE_RESOURCE_TYPE } from "./serialized-provider";
+/** The native plugin's resource type (pulumi-resource-assetdelivery): `assetdelivery:index:Source`. */
+export { SOURCE_TOKEN as NATIVE_SOURCE_TYPE } from "./plugin/schema";
 export { sourcesFromConfig } from "./config-sources";
 export * from "./functions";

@@ -7,8 +7,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, NotFoundError, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiBinDir, repoRoot } from "../support/pulumi";
+import { createClient, NotFoundError, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
+import { pulumiBinDir, pulumiEnv, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { PLUGIN_BIN_DIR, runCli, yamlStack, type YamlStack } from "./yaml-stack";
 
@@ -77,6 +77,65 @@ describe("the native plugin", () => {
       expect(exported).not.toContain(keyA);
       expect(exported).not.toContain(keyB);
       expect((await stack.pulumi(["preview", "--expect-no-changes"])).code).toBe(0);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "imports a whole account: `asset-delivery import --format pulumi-import` writes Pulumi's bulk file (managed Sources left out), `pulumi import --file` takes them in without a write",
+    async () => {
+      const stack = await yamlStack(
+        "plugin-bulk",
+        "e2e",
+        {
+          resources: {
+            managed: {
+              type: "assetdelivery:index:Source",
+              properties: { name: "Bulk managed", deployment: { type: "webproxy", serviceSubdomains: ["plugin-bulk-managed"] } },
+            },
+          },
+        },
+        { credentials: { baseUrl: server.url, apiKey: keyB } },
+      );
+      stacks.push(stack);
+      await stack.ok(["up", "--yes"]);
+      const made: Source[] = [];
+      for (const label of ["one", "two"]) {
+        made.push(
+          await clientB.sources.create({
+            name: `Bulk ${label}`,
+            deployment: { type: "webproxy", service_subdomains: [`plugin-bulk-${label}`] },
+          }),
+        );
+      }
+      const file = path.join(stack.workDir, "import.json");
+      const cli = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
+      const envVars = { ...process.env, ...pulumiEnv({ stateDir: path.join(stack.workDir, ".state") }) };
+      const { stdout: report } = await run(
+        process.execPath,
+        [cli, "import", "--stack", "e2e", "--cwd", stack.workDir, "--filter", "name=Bulk", "--format", "pulumi-import", "--out", file],
+        { env: envVars },
+      );
+      expect(report).toContain("Left out 1 matching Source");
+      const written = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { type: string; name: string; id: string }[] };
+      expect(written.resources.map((r) => [r.type, r.id]).sort()).toEqual(made.map((m) => ["assetdelivery:index:Source", m.id]).sort());
+
+      server.resetRequestCount();
+      await stack.ok(["import", "--file", file, "--yes", "--out", path.join(stack.workDir, "imported.yaml")]);
+      expect(server.requestCount("PATCH")).toBe(0);
+      expect(server.requestCount("POST")).toBe(0);
+      const state = JSON.parse(await stack.exportState()) as {
+        deployment: { resources: { type: string; id: string; urn: string; inputs: unknown }[] };
+      };
+      const imported = state.deployment.resources.filter((r) => made.some((m) => m.id === r.id));
+      expect(imported).toHaveLength(2);
+      // The rerun finds nothing new: the file's Sources and the stack's are left out.
+      const again = await run(
+        process.execPath,
+        [cli, "import", "--stack", "e2e", "--cwd", stack.workDir, "--filter", "name=Bulk", "--format", "pulumi-import", "--out", file],
+        { env: envVars },
+      );
+      expect(again.stdout).toContain("Nothing to import");
     },
     STEP_TIMEOUT,
   );

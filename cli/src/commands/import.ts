@@ -8,7 +8,7 @@ import { IMPORT_FORMATS, importSources } from "../import";
 import { parseFilters } from "../sources/filters";
 
 const usage = `asset-delivery import --stack NAME [--cwd DIR] [--filter FIELD=VALUE ...]
-                      [--format config|typescript] [--out FILE] [--dry-run]
+                      [--format config|typescript|pulumi-import] [--out FILE] [--dry-run]
 
 Declares every Source of the account that the stack does not manage yet, as the server has it and
 with adoptSourceId, so that \`pulumi up\` takes it over without sending a change. Running it again
@@ -22,8 +22,10 @@ adds only Sources that are new since, and renames nothing.
              e.g. --filter deployment.type=s3 --filter or:name=shop --filter or:name=blog
   --format   config (default): into the stack's configuration, Pulumi.<stack>.yaml
              <project>:sources (name -> Source arguments, as the root program reads them);
-             typescript: a module with one \`new Source(...)\` per Source (needs --out)
-  --out      the TypeScript module to write; appended to when it exists
+             typescript: a module with one \`new Source(...)\` per Source (needs --out);
+             pulumi-import: Pulumi's bulk import file for the native plugin (needs --out), then
+             \`pulumi import --file FILE\` reads each Source (no write) and prints its declaration
+  --out      the TypeScript module or import file to write; added to when it exists
   --dry-run  print what would be written, write nothing
 Secrets cannot be read from the API: the output names, per Source, the write-only fields it holds
 and the command that declares each; undeclared, they stay as stored.
@@ -60,9 +62,9 @@ function parseOptions(args: string[]) {
   });
   if (!values.stack) throw new UsageError("--stack NAME is required");
   const format = oneOfSetting(values.format, "--format", IMPORT_FORMATS, "config");
-  if (format === "typescript" && !values.out) throw new UsageError("--format typescript needs --out FILE");
+  if (format !== "config" && !values.out) throw new UsageError(`--format ${format} needs --out FILE`);
   if (format === "config" && values.out)
-    throw new UsageError("--out is for --format typescript; the config format writes Pulumi.<stack>.yaml");
+    throw new UsageError("--out is for --format typescript or pulumi-import; the config format writes Pulumi.<stack>.yaml");
   return {
     stack: values.stack,
     workDir: values.cwd ?? process.cwd(),

@@ -3,6 +3,7 @@
 // yet applied (in the stack's configuration, or in the TypeScript module that --out names).
 import * as fs from "node:fs";
 import { isPlainObject } from "@asset-delivery/sdk";
+import { NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
 import { declaredSources } from "../drift";
 
 export interface Existing {
@@ -12,13 +13,27 @@ export interface Existing {
   names: Set<string>;
 }
 
-/** From the exported state: every resource name of the stack (any type) and the managed Sources' ids. */
+/** From the exported state: every resource name of the stack (any type) and the managed Sources' ids, dynamic or native. */
 export function fromState(state: unknown, into: Existing): void {
   for (const source of declaredSources(state)) into.ids.add(source.id);
   const resources = isPlainObject(state) && isPlainObject(state.deployment) ? state.deployment.resources : undefined;
   for (const resource of Array.isArray(resources) ? resources : []) {
-    const urn = isPlainObject(resource) ? resource.urn : undefined;
-    if (typeof urn === "string") into.names.add(urn.slice(urn.lastIndexOf("::") + 2));
+    if (!isPlainObject(resource)) continue;
+    if (typeof resource.urn === "string") into.names.add(resource.urn.slice(resource.urn.lastIndexOf("::") + 2));
+    if (resource.type === NATIVE_SOURCE_TYPE && typeof resource.id === "string" && resource.delete !== true) into.ids.add(resource.id);
+  }
+}
+
+/** Pulumi's bulk import file (`pulumi import --file`): its resources' names and ids. */
+export interface PulumiImportFile {
+  resources: { type: string; name: string; id: string }[];
+}
+
+/** From an import file written before: its names and ids, so that a rerun adds only what is new. */
+export function fromImportFile(file: PulumiImportFile, into: Existing): void {
+  for (const resource of file.resources) {
+    into.names.add(resource.name);
+    into.ids.add(resource.id);
   }
 }
 

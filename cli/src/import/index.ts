@@ -7,20 +7,20 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { isPlainObject, type Source } from "@asset-delivery/sdk";
-import { declarationOf } from "@asset-delivery/provider";
+import { declarationOf, NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
 import { connect, resolveSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../drift/failure";
 import { readStack } from "../drift/stack";
 import { accountSources } from "../sources/account";
 import type { SourceQuery } from "../sources/filters";
-import { fromDeclarations, fromModule, fromState, type Existing } from "./existing";
+import { fromDeclarations, fromImportFile, fromModule, fromState, type Existing, type PulumiImportFile } from "./existing";
 import { baseName, uniqueName } from "./names";
 import { renderModule, renderReport, type ImportedSource } from "./render";
 import { addDeclarations, configSizeProblem, stackConfigFile } from "./stack-config";
 
 export { renderModule, renderReport, type ImportedSource } from "./render";
 
-export const IMPORT_FORMATS = ["config", "typescript"] as const;
+export const IMPORT_FORMATS = ["config", "typescript", "pulumi-import"] as const;
 
 export interface ImportOptions {
   stack: string;
@@ -28,7 +28,7 @@ export interface ImportOptions {
   workDir: string;
   query: SourceQuery;
   format: (typeof IMPORT_FORMATS)[number];
-  /** The TypeScript module to write (with format typescript). */
+  /** The TypeScript module (format typescript) or Pulumi's import file (format pulumi-import) to write. */
   out?: string;
   dryRun: boolean;
   env?: NodeJS.ProcessEnv;
@@ -51,7 +51,9 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
 
   const existing: Existing = { ids: new Set(), names: new Set() };
   fromState(state, existing);
+  const importFile = options.format === "pulumi-import" ? readImportFile(outFile!) : undefined;
   if (options.format === "config") fromDeclarations(declared, existing);
+  else if (importFile) fromImportFile(importFile, existing);
   else fromModule(outFile!, existing);
 
   const matching = await listAccount(options, config);
@@ -63,6 +65,14 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
   }));
 
   const common = { stack: options.stack, imported, alreadyManaged: matching.length - fresh.length, dryRun: options.dryRun };
+  if (importFile) {
+    // For the native plugin: `pulumi import --file FILE` reads each Source (no write) and prints its declaration.
+    const resources = imported.map(({ name, declaration }) => ({ type: NATIVE_SOURCE_TYPE, name, id: declaration.args.adoptSourceId }));
+    const written = JSON.stringify({ resources: [...importFile.resources, ...resources] }, null, 2) + "\n";
+    if (!options.dryRun && imported.length > 0) fs.writeFileSync(outFile!, written);
+    const target = path.relative(process.cwd(), outFile!) || outFile!;
+    return { imported, written: imported.length > 0 ? written : "", report: renderReport({ ...common, target, importFile: true }) };
+  }
   if (options.format === "typescript") {
     const whole = !fs.existsSync(outFile!);
     const written = imported.length > 0 ? renderModule(imported, options.stack, whole) : "";
@@ -85,6 +95,23 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
     written: imported.length > 0 ? JSON.stringify({ [sourcesKey]: entries }, null, 2) + "\n" : "",
     report: renderReport({ ...common, target: `${path.relative(workDir, configFile)} (${sourcesKey})`, secretCommand }),
   };
+}
+
+/** Pulumi's import file at `file`, as written before (or empty). */
+function readImportFile(file: string): PulumiImportFile {
+  if (!fs.existsSync(file)) return { resources: [] };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    parsed = undefined;
+  }
+  const resources = isPlainObject(parsed) ? parsed.resources : undefined;
+  const valid =
+    Array.isArray(resources) &&
+    resources.every((r) => isPlainObject(r) && typeof r.type === "string" && typeof r.name === "string" && typeof r.id === "string");
+  if (!valid) throw new DriftError(`${file} is not a Pulumi import file ({"resources": [{"type", "name", "id"}, ...]})`);
+  return { resources: resources as PulumiImportFile["resources"] };
 }
 
 /** The configured declarations: name → Source arguments (a JSON object in the config's value). */

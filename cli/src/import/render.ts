@@ -59,6 +59,8 @@ export interface ImportReport {
   dryRun: boolean;
   /** How a secret is declared for the target: a command, or undefined when it is declared in code. */
   secretCommand?: (name: string, field: string) => string;
+  /** The target is Pulumi's import file (native plugin): the next step is `pulumi import --file`. */
+  importFile?: boolean;
 }
 
 export function renderReport(report: ImportReport): string {
@@ -91,7 +93,13 @@ export function renderReport(report: ImportReport): string {
       }
     }
   }
-  if (imported.length > 0 && !dryRun)
+  if (imported.length > 0 && !dryRun && report.importFile)
+    lines.push(
+      "",
+      `Next: \`pulumi import --stack ${stack} --file ${target} --out <program file>\` reads each Source (no change is sent)`,
+      "and prints the declarations to add to the program.",
+    );
+  else if (imported.length > 0 && !dryRun)
     lines.push("", "Next: review the declarations, then `pulumi up` adopts them (no change is sent for a Source declared as it is).");
   return lines.join("\n") + "\n";
 }
