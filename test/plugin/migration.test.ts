@@ -87,10 +87,22 @@ describe("moving a stack of dynamic Sources to the native plugin", () => {
       const listed = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { name: string; id: string }[] };
       expect(listed.resources.map((r) => r.id).sort()).toEqual(Object.values(ids).sort());
 
+      // The project becomes a YAML program (whose language host prints the code to add), declaring the same Sources natively.
+      const yamlProject = (resources: Record<string, unknown>) =>
+        fs.writeFileSync(
+          path.join(program.workDir, "Pulumi.yaml"),
+          JSON.stringify({
+            name: "provider-e2e-sources",
+            runtime: "yaml",
+            plugins: { providers: [{ name: "assetdelivery", path: PLUGIN_BIN_DIR }] },
+            resources,
+          }),
+        );
+      yamlProject({});
       const imported = await cli(["import", "--file", file, "--yes", "--out", path.join(program.workDir, "native.yaml")]);
       expect(imported.code, imported.stdout + imported.stderr).toBe(0);
 
-      // The project becomes a YAML program declaring the same Sources natively (the imported inputs).
+      expect(fs.readFileSync(path.join(program.workDir, "native.yaml"), "utf8")).toContain("plugin-migrate-shop");
       const exported = JSON.parse((await cli(["stack", "export"])).stdout) as {
         deployment: { resources: { urn: string; type: string; inputs: Record<string, unknown> }[] };
       };
@@ -99,16 +111,7 @@ describe("moving a stack of dynamic Sources to the native plugin", () => {
       const resources = Object.fromEntries(
         natives.map((r) => [r.urn.slice(r.urn.lastIndexOf("::") + 2), { type: r.type, properties: r.inputs, options: { protect: true } }]),
       );
-      const project = "provider-e2e-sources";
-      fs.writeFileSync(
-        path.join(program.workDir, "Pulumi.yaml"),
-        JSON.stringify({
-          name: project,
-          runtime: "yaml",
-          plugins: { providers: [{ name: "assetdelivery", path: PLUGIN_BIN_DIR }] },
-          resources,
-        }),
-      );
+      yamlProject(resources);
       const preview = await cli(["preview", "--expect-no-changes", "--diff"]);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
 
