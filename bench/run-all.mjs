@@ -2,7 +2,7 @@
 // them; running them side by side would measure each other). Exits non-zero when any target is
 // missed or a benchmark fails; the summary lines are repeated at the end.
 //
-//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale; default all but scale)
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin; default all but scale and plugin)
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,12 @@ const BENCHMARKS = {
   // Not in the default run: 1,000-Source stacks take long on a shared machine. `npm run bench -- scale`.
   scale: {
     args: ["-r", "ts-node/register", path.join(here, "scale.ts")],
+    env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
+    optIn: true,
+  },
+  // Not in the default run either: the native plugin beside the dynamic resource on the same Sources. `npm run bench -- plugin`.
+  plugin: {
+    args: ["-r", "ts-node/register", path.join(here, "plugin.ts")],
     env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
     optIn: true,
   },

@@ -1,0 +1,235 @@
+// The native plugin beside the dynamic resource, on the same Sources in one run: stacks of N
+// existing Sources (made through the API) taken in by each path through the real Pulumi CLI against
+// the real server at the spec's rate limits, requests counted at a proxy in front of it. Per size:
+//   - import: dynamic: `asset-delivery import --format typescript` then `pulumi up` (adoption);
+//     native: `asset-delivery import --format pulumi-import` then `pulumi import --file` (reads only);
+//   - refresh, preview of the unchanged stack, and an up with one Source renamed (the CLI with
+//     --skip-preview, as the Automation API runs the dynamic stack);
+// each native time printed against the dynamic path's (aim: the plugin no slower), with its requests
+// (targets: refresh at most 12, preview 0, the change 1 PATCH, import 0 PATCH).
+//
+// Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
+// PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
+// with one change 4.8 vs 8.0 s (0.60x, 1 PATCH). Where the time goes: the dynamic path runs a
+// TypeScript program (ts-node, @pulumi/pulumi's four promises per property) and a dynamic-provider
+// host per operation; the YAML program has no runtime to load, and the plugin starts once (~2-3 s,
+// most of it loading @pulumi/pulumi/runtime/rpc for one constant and google-protobuf's bindings).
+//
+//   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
+//   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run)
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { createClient, type SourceCreateAttributes } from "@asset-delivery/sdk";
+import { programStack, type ProgramStack } from "../test/support/program-stack";
+import { pulumiEnv, repoRoot } from "../test/support/pulumi";
+import { yamlStack, type YamlStack } from "../test/plugin/yaml-stack";
+
+import { startCountingProxy } from "./lib/counting-proxy.cjs";
+import { check, summarize } from "./lib/report.cjs";
+import { createServeData, startServeProcess } from "../test/support/serve-process.cjs";
+
+delete process.env.TS_NODE_PROJECT;
+
+const SIZES = (process.env.BENCH_SIZES ?? "100,1000").split(",").map(Number);
+const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
+const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
+const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
+const TARGETS = { refreshRequests: 12, previewRequests: 0, changedPatches: 1, importPatches: 0, ratio: 1 };
+
+interface Proxy {
+  url: string;
+  counts: { requests: number; byStatus: Record<number, number>; byRequest: Record<string, number> };
+  retarget(origin: string): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+async function seconds<T>(run: () => Promise<T>): Promise<{ seconds: number; result: T }> {
+  const started = performance.now();
+  const result = await run();
+  return { seconds: (performance.now() - started) / 1000, result };
+}
+
+function patches(proxy: Proxy): number {
+  return Object.entries(proxy.counts.byRequest)
+    .filter(([request]) => request.startsWith("PATCH"))
+    .reduce((sum, [, count]) => sum + count, 0);
+}
+
+function handMade(size: number): SourceCreateAttributes[] {
+  return Array.from({ length: size }, (_, i) => ({
+    name: `Bench ${size} ${i}`,
+    deployment: { type: "webproxy", service_subdomains: [`pb${size}-${i}`], cache_ttl_value: 3600 + i },
+  }));
+}
+
+function cliImport(cwd: string, env: NodeJS.ProcessEnv, stack: string, format: string, out: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [CLI_BIN, "import", "--stack", stack, "--format", format, "--out", out],
+      { env, cwd, maxBuffer: 64 << 20 },
+      (error, _o, stderr) => (error ? reject(new Error(`import failed: ${stderr || error.message}`)) : resolve()),
+    ),
+  );
+}
+
+/** The native stack's program: each imported Source declared with the inputs `pulumi import` recorded. */
+async function declareImported(stack: YamlStack): Promise<Record<string, { type: string; properties: unknown }>> {
+  const state = JSON.parse(await stack.exportState()) as { deployment: { resources: { urn: string; type: string; inputs: unknown }[] } };
+  return Object.fromEntries(
+    state.deployment.resources
+      .filter((r) => r.type === "assetdelivery:index:Source")
+      .map((r) => [r.urn.slice(r.urn.lastIndexOf("::") + 2), { type: r.type, properties: r.inputs }]),
+  );
+}
+
+async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramStack[], nativeStacks: YamlStack[]) {
+  const data = createServeData(`asset-delivery-bench-plugin${size}-`);
+  let server = await startServeProcess(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
+  try {
+    const client = createClient({ baseUrl: server.url, apiKey: data.adminKey, pacing: false });
+    const attributes = handMade(size);
+    for (let i = 0; i < attributes.length; i += 20) await Promise.all(attributes.slice(i, i + 20).map((a) => client.sources.create(a)));
+    await client.close();
+    await server.stop();
+    server = await startServeProcess(data.dbPath, ["--rate-limits", "spec", ...SERVE_ARGS]);
+    proxy.retarget(server.url);
+    const credentials = { baseUrl: proxy.url, apiKey: data.adminKey };
+
+    const dynamic = await programStack(IMPORTED_PROGRAM, `dyn${size}`, credentials);
+    dynamicStacks.push(dynamic);
+    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials });
+    nativeStacks.push(native);
+
+    // Import.
+    const dynEnv = { ...process.env, ...(dynamic.stack.workspace as LocalWorkspace).envVars };
+    proxy.reset();
+    const dynImport = await seconds(async () => {
+      await cliImport(dynamic.workDir, dynEnv, dynamic.stack.name, "typescript", "sources.ts");
+      await dynamic.stack.up();
+    });
+    const dynImportPatches = patches(proxy);
+    proxy.reset();
+    const file = path.join(native.workDir, "import.json");
+    const natImport = await seconds(async () => {
+      await cliImport(
+        native.workDir,
+        { ...process.env, ...pulumiEnv({ stateDir: path.join(native.workDir, ".state") }) },
+        `nat${size}`,
+        "pulumi-import",
+        file,
+      );
+      await native.ok(["import", "--file", file, "--yes", "--generate-code=false"]);
+    });
+    const natImportPatches = patches(proxy);
+    native.write({ resources: await declareImported(native) });
+    console.log(
+      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH)`,
+    );
+
+    // Refresh.
+    proxy.reset();
+    const dynRefresh = await seconds(() => dynamic.stack.refresh());
+    const dynRefreshRequests = proxy.counts.requests;
+    proxy.reset();
+    const natRefresh = await seconds(() => native.ok(["refresh", "--yes", "--skip-preview"]));
+    const natRefreshRequests = proxy.counts.requests;
+    console.log(
+      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req)`,
+    );
+
+    // Preview of the unchanged stacks.
+    proxy.reset();
+    const dynPreview = await seconds(() => dynamic.stack.preview({ expectNoChanges: true }));
+    const dynPreviewRequests = proxy.counts.requests;
+    proxy.reset();
+    const natPreview = await seconds(() => native.ok(["preview", "--expect-no-changes"]));
+    const natPreviewRequests = proxy.counts.requests;
+    console.log(
+      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req)`,
+    );
+
+    // Up with one Source renamed on each side.
+    const module = path.join(dynamic.workDir, "sources.ts");
+    fs.writeFileSync(module, fs.readFileSync(module, "utf8").replace(/^( {2}name: "[^"]*)"/m, '$1 (renamed)"'));
+    proxy.reset();
+    const dynChanged = await seconds(() => dynamic.stack.up());
+    const dynChangedPatches = patches(proxy);
+    const resources = await declareImported(native);
+    const first = Object.values(resources)[0]!.properties as { name: string };
+    first.name = `${first.name} (renamed)`;
+    native.write({ resources });
+    proxy.reset();
+    const natChanged = await seconds(() => native.ok(["up", "--yes", "--skip-preview"]));
+    const natChangedPatches = patches(proxy);
+    console.log(
+      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH)`,
+    );
+
+    return {
+      size,
+      import: { ratio: natImport.seconds / dynImport.seconds, patches: natImportPatches },
+      refresh: { ratio: natRefresh.seconds / dynRefresh.seconds, requests: natRefreshRequests },
+      preview: { ratio: natPreview.seconds / dynPreview.seconds, requests: natPreviewRequests },
+      changed: { ratio: natChanged.seconds / dynChanged.seconds, patches: natChangedPatches },
+    };
+  } finally {
+    await server.stop();
+    data.remove();
+  }
+}
+
+async function main(): Promise<void> {
+  const proxy: Proxy = await startCountingProxy("http://127.0.0.1:9");
+  const dynamicStacks: ProgramStack[] = [];
+  const nativeStacks: YamlStack[] = [];
+  const results = [];
+  try {
+    for (const size of SIZES) {
+      results.push(await measureSize(size, proxy, dynamicStacks, nativeStacks));
+      for (const made of dynamicStacks.splice(0)) await made.remove();
+      for (const made of nativeStacks.splice(0)) await made.remove();
+    }
+  } finally {
+    for (const made of dynamicStacks) await made.remove();
+    for (const made of nativeStacks) await made.remove();
+    await proxy.close();
+  }
+  console.log("\nsize  native/dynamic: import  refresh (req)  preview (req)  one change (PATCH)");
+  for (const r of results) {
+    console.log(
+      `${String(r.size).padStart(5)}  ${r.import.ratio.toFixed(2)}x (${r.import.patches} PATCH)  ${r.refresh.ratio.toFixed(2)}x (${r.refresh.requests})  ` +
+        `${r.preview.ratio.toFixed(2)}x (${r.preview.requests})  ${r.changed.ratio.toFixed(2)}x (${r.changed.patches})`,
+    );
+  }
+  const largest = results[results.length - 1]!;
+  summarize("plugin", [
+    check("native refresh requests (max)", Math.max(...results.map((r) => r.refresh.requests)), TARGETS.refreshRequests, {
+      atMost: true,
+      unit: "",
+    }),
+    check("native preview requests (max)", Math.max(...results.map((r) => r.preview.requests)), TARGETS.previewRequests, {
+      atMost: true,
+      unit: "",
+    }),
+    check("native one-change PATCHes (max)", Math.max(...results.map((r) => r.changed.patches)), TARGETS.changedPatches, {
+      atMost: true,
+      unit: "",
+    }),
+    check("native import PATCHes (max)", Math.max(...results.map((r) => r.import.patches)), TARGETS.importPatches, {
+      atMost: true,
+      unit: "",
+    }),
+    check(`refresh at ${largest.size}`, largest.refresh.ratio, TARGETS.ratio, { atMost: true, describe: "dynamic" }),
+    check(`preview at ${largest.size}`, largest.preview.ratio, TARGETS.ratio, { atMost: true, describe: "dynamic" }),
+    check(`up with one change at ${largest.size}`, largest.changed.ratio, TARGETS.ratio, { atMost: true, describe: "dynamic" }),
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
