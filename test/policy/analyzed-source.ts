@@ -4,14 +4,17 @@
 //   dynamic: what the provider's check returns for `new Source(...)` (secrets split off into
 //            deploymentSecrets by the resource, the API's defaults filled in unless a value is unknown)
 //   native:  the declaration as is, secrets inside `deployment`
-import {
-  DYNAMIC_SOURCE_TYPE,
-  NATIVE_SOURCE_TYPE,
-  type SourceShape,
-} from "@asset-delivery/policy";
+import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, type SourceShape } from "@asset-delivery/policy";
 import { checkSource } from "@asset-delivery/provider/dist/check";
 import { splitSecrets } from "@asset-delivery/provider/dist/source-state";
-import type { PolicyResource, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import type {
+  PolicyResource,
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 import { unknownCheckingProxy } from "@pulumi/policy";
 import * as pulumi from "@pulumi/pulumi";
 
@@ -49,7 +52,13 @@ export function analyzed(type: string, resourceName: string, props: Record<strin
     urn: `urn:pulumi:test::policy-unit::${type}::${resourceName}`,
     name: resourceName,
     props: unknownCheckingProxy(props),
-    opts: { protect: false, ignoreChanges: [], aliases: [], additionalSecretOutputs: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 } },
+    opts: {
+      protect: false,
+      ignoreChanges: [],
+      aliases: [],
+      additionalSecretOutputs: [],
+      customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+    },
     dependencies: [],
     propertyDependencies: {},
     isType: () => false,
@@ -65,16 +74,25 @@ export async function violations(
 ): Promise<string[]> {
   const reported: string[] = [];
   const report: ReportViolation = (message: unknown) => void reported.push(String(message));
-  const args = { ...resource, getConfig: () => config, stackTags: new Map(), notApplicable: () => undefined } as unknown as ResourceValidationArgs;
+  const args = {
+    ...resource,
+    getConfig: () => config,
+    stackTags: new Map(),
+    notApplicable: () => undefined,
+  } as unknown as ResourceValidationArgs;
   const validations = Array.isArray(policy.validateResource) ? policy.validateResource : [policy.validateResource];
   for (const validate of validations) await validate!(args, report);
   return reported;
 }
 
 /** The violations a stack policy reports for a stack of resources: message and URN. */
-export async function stackViolations(policy: StackValidationPolicy, resources: PolicyResource[]): Promise<{ message: string; urn?: string }[]> {
+export async function stackViolations(
+  policy: StackValidationPolicy,
+  resources: PolicyResource[],
+): Promise<{ message: string; urn?: string }[]> {
   const reported: { message: string; urn?: string }[] = [];
   const report = ((message: string, urn?: string) => void reported.push({ message, ...(urn !== undefined && { urn }) })) as ReportViolation;
-  await policy.validateStack({ resources, getConfig: () => ({}), stackTags: new Map(), notApplicable: () => undefined as never }, report);
+  const args = { resources, getConfig: () => ({}), stackTags: new Map(), notApplicable: () => undefined } as unknown as StackValidationArgs;
+  await policy.validateStack(args, report);
   return reported;
 }

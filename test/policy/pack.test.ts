@@ -23,7 +23,9 @@ describe("the policy pack", () => {
   it("states its config in JSON Schema, with the API's own TTL bounds as defaults", () => {
     const schemas = Object.fromEntries(policies.map((policy) => [policy.name, policy.configSchema?.properties]));
     expect(schemas["source-cache-ttl-bounds"]).toMatchObject({ min: { default: 1800 }, max: { default: 31_536_000 } });
-    expect(schemas["source-allowed-types"]?.types).toMatchObject({ items: { enum: ["azure", "gcs", "s3", "webfolder", "webproxy", "s3_compatible"] } });
+    expect(schemas["source-allowed-types"]?.types).toMatchObject({
+      items: { enum: ["azure", "gcs", "s3", "webfolder", "webproxy", "s3_compatible"] },
+    });
     expect(schemas["source-custom-domain-suffixes"]?.suffixes).toMatchObject({ type: "array" });
   });
 

@@ -83,7 +83,10 @@ describe.each(SHAPES)("the %s Source", (shape) => {
     });
 
     it("skips a URL not known during a preview, and still checks the others", async () => {
-      const found = await run(sourceHttpsOrigins, withDeployment({ webfolderBaseUrl: UNKNOWN_VALUE, imageError: "http://o.example.com/e.png" }));
+      const found = await run(
+        sourceHttpsOrigins,
+        withDeployment({ webfolderBaseUrl: UNKNOWN_VALUE, imageError: "http://o.example.com/e.png" }),
+      );
       expect(found).toHaveLength(1);
       expect(found[0]).toContain("deployment.imageError");
     });

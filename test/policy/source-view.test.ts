@@ -38,14 +38,22 @@ describe.each(SHAPES)("the %s Source", (shape) => {
   });
 
   it("reads a write-only field (a secret) where either shape keeps it", () => {
-    const view = viewOf(shape, { name: "Proxy", deployment: { type: "webproxy", serviceSubdomains: ["proxy"], requestSigningKey: SIGNING_KEY } });
+    const view = viewOf(shape, {
+      name: "Proxy",
+      deployment: { type: "webproxy", serviceSubdomains: ["proxy"], requestSigningKey: SIGNING_KEY },
+    });
     expect(view.field("request_signing_key")).toBe(SIGNING_KEY);
   });
 
   it("reads a value not known during a preview as UNKNOWN, and the Source's other values as known", () => {
     const view = viewOf(shape, {
       name: UNKNOWN_VALUE,
-      deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: UNKNOWN_VALUE, imageError: "http://o.example.com/e.png" },
+      deployment: {
+        type: "webfolder",
+        serviceSubdomains: ["photos"],
+        webfolderBaseUrl: UNKNOWN_VALUE,
+        imageError: "http://o.example.com/e.png",
+      },
     });
     expect(view.displayName).toBe(UNKNOWN);
     expect(view.field("webfolder_base_url")).toBe(UNKNOWN);
@@ -67,7 +75,10 @@ describe.each(SHAPES)("the %s Source", (shape) => {
   });
 
   it("reads a secret not known yet as UNKNOWN", () => {
-    const view = viewOf(shape, { name: "Proxy", deployment: { type: "webproxy", serviceSubdomains: ["proxy"], requestSigningKey: UNKNOWN_VALUE } });
+    const view = viewOf(shape, {
+      name: "Proxy",
+      deployment: { type: "webproxy", serviceSubdomains: ["proxy"], requestSigningKey: UNKNOWN_VALUE },
+    });
     expect(view.field("request_signing_key")).toBe(UNKNOWN);
   });
 });
