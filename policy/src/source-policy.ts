@@ -42,7 +42,7 @@ export interface SourcePolicySpec<Config extends object> {
   enforcementLevel: EnforcementLevel;
   configSchema?: PolicyConfigSchema;
   /** The findings of one Source under the policy's config. Values not known yet (UNKNOWN) are skipped. */
-  check(source: SourceView, config: Config): Finding[];
+  check: (source: SourceView, config: Config) => Finding[];
 }
 
 /** A resource policy that applies to every Source (dynamic or native) and to nothing else. */

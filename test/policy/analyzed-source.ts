@@ -63,7 +63,7 @@ export function analyzed(type: string, resourceName: string, props: Record<strin
     propertyDependencies: {},
     isType: () => false,
     asType: () => undefined,
-  } as unknown as PolicyResource;
+  };
 }
 
 /** The violations a resource policy reports for one Source, under a policy config. */
