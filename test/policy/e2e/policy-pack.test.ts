@@ -9,7 +9,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
 import { pulumiBinDir, repoRoot } from "../../support/pulumi";
 import { startTestServer, type TestServer } from "../../support/server";
@@ -21,15 +20,13 @@ const SOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source";
 const SIGNING_KEY = "k".repeat(32);
 
 let server: TestServer;
-let client: AssetDeliveryClient;
 const stacks: ProgramStack[] = [];
 
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
-  client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
 });
 
-afterAll(() => removeStacksAndServer({ stacks, client, server }), STEP_TIMEOUT);
+afterAll(() => removeStacksAndServer({ stacks, server }), STEP_TIMEOUT);
 
 /** A stack of the test program that declares the Sources of its `sources` config. */
 async function sourcesStack(stackName: string, sources: Record<string, unknown>): Promise<ProgramStack> {
