@@ -12,7 +12,7 @@ import { sourceWebproxySigned } from "./policies/webproxy-signed";
 export { sourceAllowedTypes, type AllowedTypesConfig } from "./policies/allowed-types";
 export { sourceCacheTtlBounds, type CacheTtlBoundsConfig } from "./policies/cache-ttl-bounds";
 export { sourceCustomDomainSuffixes, isUnderSuffix, type CustomDomainSuffixesConfig } from "./policies/custom-domain-suffixes";
-export { sourceHttpsOrigins, urlFields } from "./policies/https-origins";
+export { sourceHttpsOrigins, urlFields, URL_FIELDS } from "./policies/https-origins";
 export { sourceSecureUrls } from "./policies/secure-urls";
 export { sourcesUniqueNames } from "./policies/unique-names";
 export { sourceWebproxySigned } from "./policies/webproxy-signed";

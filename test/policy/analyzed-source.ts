@@ -5,8 +5,8 @@
 //            deploymentSecrets by the resource, the API's defaults filled in unless a value is unknown)
 //   native:  the declaration as is, secrets inside `deployment`
 import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, type SourceShape } from "@asset-delivery/policy";
-import { checkSource } from "@asset-delivery/provider/dist/check";
-import { splitSecrets } from "@asset-delivery/provider/dist/source-state";
+import { checkSource } from "../../provider/src/core/check";
+import { splitSecrets } from "../../provider/src/core/codec";
 import type {
   PolicyResource,
   ReportViolation,

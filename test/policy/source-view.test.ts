@@ -2,7 +2,8 @@
 // native resource declares it; absent fields read as the API's defaults; values not known during
 // a preview read as UNKNOWN, each on its own.
 import { describe, expect, it } from "vitest";
-import { sourceViewOf, UNKNOWN, urlFields, type SourceView } from "@asset-delivery/policy";
+import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
+import { sourceViewOf, UNKNOWN, URL_FIELDS, urlFields, type SourceView } from "@asset-delivery/policy";
 import { analyzed, resourceOf, SHAPES, UNKNOWN_VALUE, type Declaration } from "./analyzed-source";
 
 const SIGNING_KEY = "k".repeat(32);
@@ -114,7 +115,17 @@ describe("the shapes", () => {
 });
 
 describe("urlFields", () => {
-  it("are the URL fields the issue names, from the sdk's field table", () => {
+  it("are every field whose rule in the sdk's table is the API's URL rule", () => {
+    // A URL rule takes an absolute https:// URL and refuses a bare host name.
+    const urlLike = SOURCE_TYPES.flatMap((type) =>
+      Object.entries<{ safeParse(value: unknown): { success: boolean } }>(deploymentFieldsByType[type])
+        .filter(([, rule]) => rule.safeParse("https://origin.example.com/").success && !rule.safeParse("origin.example.com").success)
+        .map(([name]) => name),
+    );
+    expect([...new Set(urlLike)].sort()).toEqual([...URL_FIELDS].sort());
+  });
+
+  it("are the URL fields the issue names, per type", () => {
     expect(urlFields("webfolder").sort()).toEqual(["image_error", "image_missing", "webfolder_base_url"]);
     expect(urlFields("s3_compatible").sort()).toEqual(["endpoint_url", "image_error", "image_missing"]);
     expect(urlFields("webproxy").sort()).toEqual(["image_error", "image_missing"]);

@@ -1,30 +1,24 @@
 // source-https-origins: the URLs the service fetches from (a web folder's base URL, an
 // s3_compatible endpoint) and the fallback images it serves (imageError, imageMissing) use
-// https://. Which fields are URLs is the sdk's field table's to say: every field whose rule is
-// the API's URL rule, for the Source's type.
-import { deploymentFieldsByType, httpUrlSchema, type SourceType } from "@asset-delivery/sdk";
+// https://. The fields are named by the sdk's field names (type-checked against its table); a
+// test ties the list to the table: every field whose rule is the API's URL rule is in it.
+import { deploymentFieldDescriptors, type SourceType } from "@asset-delivery/sdk";
 import { UNKNOWN } from "../known";
 import { sourcePolicy, type Finding } from "../source-policy";
 import { deploymentPath, type DeploymentField } from "../source-view";
 
-interface SchemaLike {
-  _zod: { def: { innerType?: SchemaLike } };
-}
+/** The deployment fields that hold a URL, by the API's names. */
+export const URL_FIELDS = [
+  "webfolder_base_url",
+  "endpoint_url",
+  "image_error",
+  "image_missing",
+] as const satisfies readonly DeploymentField[];
 
-/** Whether a field's rule is the API's URL rule, possibly nullable, optional or with a default. */
-function isUrlRule(schema: SchemaLike): boolean {
-  if (schema === (httpUrlSchema as unknown as SchemaLike)) return true;
-  const inner = schema._zod.def.innerType;
-  return inner !== undefined && isUrlRule(inner);
-}
-
-/** The URL fields of a Source type, by the API's names. */
+/** The URL fields of a Source type. */
 export function urlFields(type: SourceType): DeploymentField[] {
-  // Read through the wrappers' definitions only (zod's `def.innerType`).
-  const fields = deploymentFieldsByType[type] as unknown as Record<string, SchemaLike>;
-  return Object.entries(fields)
-    .filter(([, schema]) => isUrlRule(schema))
-    .map(([name]) => name as DeploymentField);
+  const fields = new Set(deploymentFieldDescriptors(type).map((field) => field.apiName));
+  return URL_FIELDS.filter((field) => fields.has(field));
 }
 
 export const sourceHttpsOrigins = sourcePolicy({
@@ -36,6 +30,7 @@ export const sourceHttpsOrigins = sourcePolicy({
     const type = source.type;
     if (type === UNKNOWN || type === undefined) return [];
     return urlFields(type).flatMap((field): Finding[] => {
+      // The view parsed it by the API's URL rule: an absolute http:// or https:// URL.
       const url = source.field(field);
       if (typeof url !== "string" || new URL(url).protocol === "https:") return [];
       return [
