@@ -9,7 +9,7 @@ export default defineConfig({
     // Unit tests of a package's internals reach its built modules by path (`@asset-delivery/provider/dist/check`),
     // which the packages' `exports` maps rightly refuse to everyone else; a module of one package still
     // requires another only through its exports (Node resolves those requires, not this alias).
-    alias: [{ find: /^@asset-delivery\/(sdk|server|provider|cli)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` }],
+    alias: [{ find: /^@asset-delivery\/(sdk|server|provider|cli|policy)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` }],
   },
   test: {
     pool: "forks",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the four publishable packages as the registry and their users will see them, from their
+# Checks the five publishable packages as the registry and their users will see them, from their
 # built dist/ (run `npm run build` first; `npm run check:packages` does both): publint (the
 # package.json against the packed files, warnings count as errors), Are the Types Wrong (every
 # `exports` entry resolves to JavaScript and matching types, for node10, node16 and bundlers), and
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-for pkg in sdk server provider cli; do
+for pkg in sdk server provider cli policy; do
   printf '\n== @asset-delivery/%s\n' "$pkg"
   (
     cd "$pkg"

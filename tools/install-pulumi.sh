@@ -16,9 +16,10 @@
 #   plugins) in.
 # - Else it builds from the Go module proxy: the CLI from github.com/pulumi/pulumi/pkg/v3 and our
 #   Node.js language host (tools/pulumi-cli/cmd/pulumi-language-nodejs: a stand-in, as the real one's
-#   module is not served; always built from the newest module, it serves both CLIs), and, for the
-#   newest CLI only, Pulumi YAML's language host (github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml:
-#   the YAML programs of the native plugin's tests and examples).
+#   module is not served; always built from the newest module, it serves both CLIs; it also starts
+#   Node.js policy packs, `--policy-pack`, through its RunPlugin), and, for the newest CLI only,
+#   Pulumi YAML's language host (github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml: the YAML
+#   programs of the native plugin's tests and examples).
 #   Measured on 2 cores: fresh machine (empty module and build caches) ~1 min of downloads plus
 #   ~6-7 min of compiling when the machine is otherwise idle (16 min when it was busy); ~20 s when
 #   only .tools/ is missing (Go caches warm); under a second when .tools/ is current.

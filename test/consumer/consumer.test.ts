@@ -1,4 +1,4 @@
-// The packages as a user gets them: `npm pack` of the four, installed with @pulumi/pulumi from the
+// The packages as a user gets them: `npm pack` of the five, installed with @pulumi/pulumi from the
 // registry into a new Pulumi TypeScript project in the OS temp folder (nothing of this repo's
 // node_modules in reach), the server started from the installed `asset-delivery` command, and a
 // Source's life through the real Pulumi CLI. Node refuses any require of a path a package does not
@@ -19,7 +19,7 @@ import { pulumiCommand, pulumiEnv, repoRoot } from "../support/pulumi";
 import { startServeProcess, type ServeProcess } from "../support/serve-process.cjs";
 
 const run = promisify(execFile);
-const PACKAGES = ["sdk", "server", "provider", "cli"];
+const PACKAGES = ["sdk", "server", "provider", "cli", "policy"];
 const STEP_TIMEOUT = 180_000;
 
 const rootManifest = JSON.parse(fs.readFileSync(path.join(repoRoot(), "package.json"), "utf8")) as {
@@ -179,6 +179,18 @@ describe("the packed packages in a user's project", () => {
     "preview finds nothing to change and sends no request",
     async () => {
       const { requests } = await counted(() => stack!.preview({ expectNoChanges: true }));
+      expect(requests).toEqual({});
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "the installed policy pack runs in preview: an advisory verdict, no request",
+    async () => {
+      const pack = path.join(project, "node_modules", "@asset-delivery", "policy", "pack");
+      const { result, requests } = await counted(() => stack!.preview({ policyPacks: [pack], expectNoChanges: true, color: "never" }));
+      expect(result.stdout).toMatch(/\[advisory\]\s+source-secure-urls\s+\(pulumi-nodejs:dynamic\/assetdelivery:Source: photos\)/);
+      expect(result.stdout).toContain('Source "photos": deployment.secureUrlEnabled is false');
       expect(requests).toEqual({});
     },
     STEP_TIMEOUT,

@@ -13,9 +13,11 @@
 // GetRequiredPackages reports none (plugins load on demand; nothing can be downloaded here anyway),
 // InstallDependencies runs `npm install`, About and GetPluginInfo answer.
 //
+// RunPlugin runs Node.js policy packs (run_plugin.go).
+//
 // Not implemented (the gRPC "unimplemented" error): code generation (`pulumi convert`, `pulumi
-// package gen-sdk`), RunPlugin (providers written as Node.js plugin projects), Pack, Link,
-// policy packs. Inline programs of the Automation API need no language host at all.
+// package gen-sdk`), RunPlugin of other kinds (providers written as Node.js plugin projects), Pack,
+// Link. Inline programs of the Automation API need no language host at all.
 //
 // Credit: what the engine and users see from Run mirrors Pulumi's own host (pulumi/pulumi,
 // sdk/nodejs/cmd/pulumi-language-nodejs/main.go, Apache-2.0), written anew here: the exit code 32
@@ -216,7 +218,7 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	}
 	opts := runtimeOptions(info.GetOptions())
 
-	runPath, err := resolveRunner(ctx, node, programDir)
+	runPath, err := resolveModule(ctx, node, programDir, "@pulumi/pulumi/cmd/run")
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
@@ -315,17 +317,17 @@ func runtimeOptions(s *structpb.Struct) nodeOptions {
 	return opts
 }
 
-// resolveRunner finds @pulumi/pulumi/cmd/run as Node would from the program's folder.
-func resolveRunner(ctx context.Context, node, programDir string) (string, error) {
+// resolveModule finds a module of @pulumi/pulumi (its cmd/run, cmd/run-policy-pack) as Node would from dir.
+func resolveModule(ctx context.Context, node, dir, module string) (string, error) {
 	cmd := exec.CommandContext(ctx, node, "-e",
-		`process.stdout.write(require.resolve("@pulumi/pulumi/cmd/run", { paths: [process.cwd()] }))`)
-	cmd.Dir = programDir
+		`process.stdout.write(require.resolve(process.argv[1], { paths: [process.cwd()] }))`, module)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("could not find @pulumi/pulumi from %s (is it installed? run npm install): %v\n%s",
-			programDir, err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("could not find %s from %s (is @pulumi/pulumi installed? run npm install): %v\n%s",
+			module, dir, err, strings.TrimSpace(stderr.String()))
 	}
 	return filepath.Dir(strings.TrimSpace(string(out))), nil
 }
