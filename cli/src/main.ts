@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `asset-delivery` command line: dispatches `asset-delivery <command> ...` to cli/src/commands.
+import { exitUnlessSupportedNode } from "@asset-delivery/sdk/node-version";
 import { UsageError, type Command } from "./command";
 
 // Each command is loaded only when it runs: `serve` need not load Pulumi, nor `drift` Fastify.
@@ -63,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the command line of this process and sets its exit code. */
 export function run(): void {
+  exitUnlessSupportedNode("asset-delivery"); // bin/asset-delivery.js checked already; `node dist/main.js` did not
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

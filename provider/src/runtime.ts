@@ -3,6 +3,9 @@
 // runs the installed version of this code and the state carries no copied source. Credentials are
 // read in `configure` (the stack's config) or from the environment, and never stored here beyond
 // the process.
+// First, before the other modules load (tsc's CommonJS output keeps this order).
+import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
+assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { checkSource, type UncheckedInputs } from "./check";
 import { resolveCredentials, type ConfigReader } from "./credentials";

@@ -1,4 +1,8 @@
 // The public surface of @asset-delivery/server.
+// First, before any module that loads better-sqlite3 (tsc's CommonJS output keeps this order).
+import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
+assertSupportedNode("@asset-delivery/server");
+
 export { appPlugin, buildApp, DEFAULT_DEPLOY_LAG_MS, type AppOptions, type ResolvedAppOptions } from "./app";
 // The types of the decorators the Sources module adds (app.sourceStore, app.sourceService).
 export type { SourceStore, SourceService } from "./sources";
