@@ -1,8 +1,8 @@
 // Credits a Source consumes, priced from its usage. Amounts are integer micro-credits (1e-6) so
 // that sums are exact and a report is byte-for-byte reproducible.
 import { CREDIT_COLUMNS } from "@asset-delivery/sdk";
-import type { BillableUsage } from "./usage-queries";
-import type { RenderClass } from "./usage-event";
+import type { BillableUsage } from "../usage/queries";
+import type { RenderClass } from "../usage/event";
 
 export type CreditColumn = (typeof CREDIT_COLUMNS)[number];
 /** The listed categories; `total_credits` is derived, never priced directly. */

@@ -1,9 +1,9 @@
-// Tables of the reports module: the usage ledger the figures come from, and the generated reports
-// with their files (stored under the data directory).
+// The usage ledger's table: every request served by an account's Sources. The ids keep their
+// "reports-" prefix: they were applied under it, and a database knows its migrations by id.
 import type { Migration } from "../store/database";
-import { originImageOf } from "./usage-event";
+import { originImageOf } from "./event";
 
-export const reportMigrations: Migration[] = [
+export const usageMigrations: Migration[] = [
   {
     id: "reports-001-usage-ledger",
     up(db) {
@@ -29,34 +29,6 @@ export const reportMigrations: Migration[] = [
           origin        TEXT NOT NULL CHECK (origin IN ('import', 'seed'))
         );
         CREATE INDEX usage_events_by_account_day ON usage_events (account_id, day, timestamp_ms);
-      `);
-    },
-  },
-  {
-    id: "reports-002-reports",
-    up(db) {
-      db.exec(`
-        CREATE TABLE reports (
-          id           TEXT PRIMARY KEY,
-          account_id   TEXT NOT NULL REFERENCES accounts (id),
-          report_type  TEXT NOT NULL,
-          report_date  TEXT NOT NULL,
-          report_key   TEXT NOT NULL,
-          period_start INTEGER NOT NULL,
-          period_end   INTEGER NOT NULL,
-          completed    INTEGER NOT NULL DEFAULT 0 CHECK (completed IN (0, 1)),
-          created_at   INTEGER NOT NULL,
-          UNIQUE (account_id, report_type, report_date)
-        );
-        CREATE INDEX reports_by_account_period ON reports (account_id, period_end);
-        CREATE TABLE report_files (
-          report_id TEXT NOT NULL REFERENCES reports (id) ON DELETE CASCADE,
-          number    INTEGER NOT NULL CHECK (number >= 1),
-          -- Relative to the data directory.
-          path      TEXT NOT NULL,
-          bytes     INTEGER NOT NULL,
-          PRIMARY KEY (report_id, number)
-        ) WITHOUT ROWID;
       `);
     },
   },
