@@ -3,13 +3,22 @@ import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
 
-// Tests import the workspace packages by name, so they run against the built `dist/` (npm test builds first).
+// Tests run on the packages' source: a workspace package imported by name (`@asset-delivery/server`,
+// `@asset-delivery/sdk/node-version`) resolves to its `src/` here, inside the source modules too, so
+// each module loads once and unit tests need no build. Only what runs in another process uses the
+// built `dist/` (npm test builds first): the `asset-delivery` command and `serve` children, the
+// report generation process, Pulumi's hosts, the consumer tests' installed packages.
 export default defineConfig({
   resolve: {
     // Unit tests of a package's internals reach its built modules by path (`@asset-delivery/provider/dist/check`),
     // which the packages' `exports` maps rightly refuse to everyone else; a module of one package still
     // requires another only through its exports (Node resolves those requires, not this alias).
-    alias: [{ find: /^@asset-delivery\/(sdk|server|provider|cli)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` }],
+    alias: [
+      { find: /^@asset-delivery\/(sdk|server|provider|cli)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` },
+      { find: /^@asset-delivery\/(sdk|server|provider|cli)$/, replacement: `${root}$1/src/index.ts` },
+      // A declared subpath export (`./node-version`, `./runtime`) is the module of that name in src/.
+      { find: /^@asset-delivery\/(sdk|server|provider|cli)\/(?!dist\/|package\.json$)([\w-]+)$/, replacement: `${root}$1/src/$2.ts` },
+    ],
   },
   test: {
     pool: "forks",
