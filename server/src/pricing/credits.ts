@@ -24,7 +24,7 @@ const PER_VIDEO_SECOND: Partial<Record<RenderClass, [CreditCategory, number]>> =
   video_preview: ["video_preview_seconds_credits", 5_000],
 };
 
-/** The price list, in micro-credits, as documented in the README. */
+/** The price list, in micro-credits, as documented in docs/emulator.md ("Reports", credits). */
 export const PRICES = {
   /** A cache hit read from the render cache. */
   cacheRead: 100,
