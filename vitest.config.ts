@@ -1,15 +1,43 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
+const workspaces = ["sdk", "server", "provider", "cli", "policy"];
 
-// Tests import the workspace packages by name, so they run against the built `dist/` (npm test builds first).
+/** Each declared export of a workspace package (`@asset-delivery/provider/core`) as its source module. */
+function sourceAliases(): { find: RegExp; replacement: string }[] {
+  return workspaces.flatMap((name) => {
+    const { exports } = JSON.parse(readFileSync(`${root}${name}/package.json`, "utf8")) as {
+      exports: Record<string, string | { default?: string; require?: string }>;
+    };
+    return Object.entries(exports)
+      .filter(([subpath]) => subpath !== "./package.json" && !subpath.startsWith("./dist/"))
+      .map(([subpath, target]) => {
+        const built = typeof target === "string" ? target : (target.default ?? target.require ?? "");
+        const escaped = `@asset-delivery/${name}${subpath.slice(1)}`.replace(/[/.-]/g, "\\$&");
+        return {
+          find: new RegExp(`^${escaped}$`),
+          replacement: `${root}${name}/${built.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")}`,
+        };
+      });
+  });
+}
+
+// Tests run on the packages' source: a workspace package imported by name (`@asset-delivery/server`,
+// `@asset-delivery/sdk/node-version`) resolves to its `src/` here, inside the source modules too, so
+// each module loads once and unit tests need no build. Only what runs in another process uses the
+// built `dist/` (npm test builds first): the `asset-delivery` command and `serve` children, the
+// report generation process, Pulumi's hosts, the consumer tests' installed packages.
 export default defineConfig({
   resolve: {
     // Unit tests of a package's internals reach its built modules by path (`@asset-delivery/provider/dist/check`),
     // which the packages' `exports` maps rightly refuse to everyone else; a module of one package still
     // requires another only through its exports (Node resolves those requires, not this alias).
-    alias: [{ find: /^@asset-delivery\/(sdk|server|provider|cli|policy)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` }],
+    alias: [
+      { find: /^@asset-delivery\/(sdk|server|provider|cli|policy)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` },
+      ...sourceAliases(),
+    ],
   },
   test: {
     pool: "forks",

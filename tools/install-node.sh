@@ -11,7 +11,7 @@
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# The exact releases CI tests (README "Compatibility"); bump them together with the README table.
+# The exact releases CI tests (docs/contributing.md "Compatibility"); bump them together with its table.
 NODE_24="24.21.0"
 NODE_22="22.23.3"
 MIN_MAJOR=22

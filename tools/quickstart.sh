@@ -65,5 +65,5 @@ pulumi stack output --stack dev --json
 cat <<MSG
 
 The server keeps running at ${BASE_URL} (stop it with: kill \$(cat .data/server.pid)).
-Next: \`npm test\` runs the whole test suite; README.md says how to use your own stacks.
+Next: \`npm test\` runs the whole test suite; docs/provider.md says how to use your own stacks.
 MSG

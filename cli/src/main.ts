@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // The `asset-delivery` command line: dispatches `asset-delivery <command> ...` to cli/src/commands.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { exitUnlessSupportedNode } from "@asset-delivery/sdk/node-version";
 import { UsageError, type Command } from "./command";
 
 // Each command is loaded only when it runs: `serve` need not load Pulumi, nor `drift` Fastify.
@@ -15,10 +18,54 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   import: async () => (await import("./commands/import.js")).importCommand,
 };
 
+// The commands that run the local server or work on its database. They need @asset-delivery/server
+// (Fastify, and better-sqlite3's native addon), an optional peer of this package: a CI job that only
+// reviews drift installs the command without it.
+const SERVER = "@asset-delivery/server";
+const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve", "accounts", "keys", "demo", "reports", "usage"]);
+
+const serverRange = (
+  JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as { peerDependencies: Record<string, string> }
+).peerDependencies[SERVER]!;
+
+/** A command that needs the server package, run where it is not installed: exit code 1 and how to install it. */
+export class MissingServerError extends Error {
+  override name = "MissingServerError";
+  constructor(command: string) {
+    super(
+      `asset-delivery ${command} needs the package ${SERVER} (the local server and its SQLite database), which is not installed here.\n` +
+        `Install it beside this one: npm install --save-dev ${SERVER}@${serverRange}\n` +
+        "(drift, import and purge only talk to the API and work without it.)",
+    );
+  }
+}
+
+function isMissingServer(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === "MODULE_NOT_FOUND" && typeof message === "string" && message.includes(`'${SERVER}'`);
+}
+
+async function loadCommand(name: string, load: () => Promise<Command>): Promise<Command> {
+  try {
+    return await load();
+  } catch (error) {
+    if (SERVER_COMMANDS.has(name) && isMissingServer(error)) throw new MissingServerError(name);
+    throw error;
+  }
+}
+
 async function overview(): Promise<string> {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const summary = async (name: string, load: () => Promise<Command>) => {
+    try {
+      return (await loadCommand(name, load)).summary;
+    } catch (error) {
+      if (error instanceof MissingServerError) return `(needs ${SERVER}, not installed)`;
+      throw error;
+    }
+  };
   const lines = await Promise.all(
-    Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(width)}  ${(await load()).summary}`),
+    Object.entries(COMMANDS).map(async ([name, load]) => `  ${name.padEnd(width)}  ${await summary(name, load)}`),
   );
   return `Usage: asset-delivery <command> [options]   (asset-delivery <command> --help for details)\n\nCommands:\n${lines.join("\n")}\n`;
 }
@@ -39,7 +86,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${name}".\n\n${await overview()}`);
     return 2;
   }
-  const command = await load();
+  let command: Command;
+  try {
+    command = await loadCommand(name, load);
+  } catch (error) {
+    if (!(error instanceof MissingServerError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 1;
+  }
   if (args.includes("--help") || args.includes("-h")) {
     process.stdout.write(command.usage + "\n");
     return 0;
@@ -51,9 +105,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`asset-delivery ${name}: ${(error as Error).message}\n\n${command.usage}\n`);
       return 2;
     }
-    // Loaded here, not up front: a command that failed this way has loaded the server already.
-    const { AdminError } = await import("@asset-delivery/server");
-    if (error instanceof AdminError) {
+    // Loaded here, not up front: only a server command fails this way, and it has loaded the server already.
+    const { AdminError } = SERVER_COMMANDS.has(name) ? await import("@asset-delivery/server") : { AdminError: undefined };
+    if (AdminError && error instanceof AdminError) {
       process.stderr.write(`asset-delivery ${name}: ${error.message}\n`);
       return 1;
     }
@@ -63,6 +117,7 @@ export async function main(argv: string[]): Promise<number> {
 
 /** Runs the command line of this process and sets its exit code. */
 export function run(): void {
+  exitUnlessSupportedNode("asset-delivery"); // bin/asset-delivery.js checked already; `node dist/main.js` did not
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

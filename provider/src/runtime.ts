@@ -4,6 +4,9 @@
 // copied source. This is a shell around the core's provider object (core/provider.ts): it takes
 // the host's `__provider` property off what the core receives (the host puts it back on what the
 // core returns, but for a Source not ready in time, whose properties the host reads from the error).
+// First, before the other modules load (tsc's CommonJS output keeps this order).
+import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
+assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "./core/provider";
 import { engineAddress, engineWarnings } from "./core/engine-log";

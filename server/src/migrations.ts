@@ -1,11 +1,19 @@
 // Every module's migrations, in the order they apply: the core first (other tables refer to accounts).
+// Each is known by its id, so a module's place in this list may change once applied.
 import { purgeMigrations } from "./purges/migrations";
 import { reportMigrations } from "./reports/migrations";
 import { coreMigrations } from "./store/core-migrations";
+import { usageMigrations } from "./usage/migrations";
 import { migrate, openDatabase, type Database, type Migration } from "./store/database";
 import { videoMigrations } from "./videos/migrations";
 
-export const allMigrations: readonly Migration[] = [...coreMigrations, ...reportMigrations, ...videoMigrations, ...purgeMigrations];
+export const allMigrations: readonly Migration[] = [
+  ...coreMigrations,
+  ...usageMigrations,
+  ...reportMigrations,
+  ...videoMigrations,
+  ...purgeMigrations,
+];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */
 export function openMigratedDatabase(file: string): Database {

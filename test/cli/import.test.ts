@@ -6,10 +6,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { parseFilters } from "@asset-delivery/cli/dist/sources/filters";
-import { baseName, uniqueName } from "@asset-delivery/cli/dist/import/names";
-import { renderModule } from "@asset-delivery/cli/dist/import";
-import { addDeclarations, configSizeProblem, stackConfigFile } from "@asset-delivery/cli/dist/import/stack-config";
+import { parseFilters } from "../../cli/src/sources/filters";
+import { baseName, uniqueName } from "../../cli/src/import/names";
+import { renderModule } from "../../cli/src/import";
+import { addDeclarations, configSizeProblem, stackConfigFile } from "../../cli/src/import/stack-config";
 import { declarationOf } from "@asset-delivery/provider";
 import { sourceResource } from "../support/api-documents";
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Source } from "@asset-delivery/sdk";
 import { checkedSource } from "../support/checked-source";
-import { compareSources, type DeclaredSource } from "@asset-delivery/cli/dist/drift";
+import { compareSources, type DeclaredSource } from "../../cli/src/drift";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
 
 const ID = "a".repeat(24);

@@ -1,6 +1,6 @@
 // Reading the managed Sources out of an exported stack (`pulumi stack export --show-secrets`).
 import { describe, expect, it } from "vitest";
-import { declaredSources, SOURCE_RESOURCE_TYPE } from "@asset-delivery/cli/dist/drift";
+import { declaredSources, SOURCE_RESOURCE_TYPE } from "../../cli/src/drift";
 
 const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
 const urn = (name: string, type = SOURCE_RESOURCE_TYPE) => `urn:pulumi:prod::site::${type}::${name}`;

@@ -2,7 +2,7 @@
 // plus one GET for each id missing from the listing (to confirm it is gone).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
-import { liveSources } from "@asset-delivery/cli/dist/drift/live-sources";
+import { liveSources } from "../../cli/src/drift/live-sources";
 import { startTestServer, type TestServer } from "../support/server";
 
 const SOURCES = 150;

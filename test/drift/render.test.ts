@@ -1,6 +1,6 @@
 // Rendering the report model: Markdown for a pull-request comment, JSON with the same content.
 import { describe, expect, it } from "vitest";
-import { renderJson, renderMarkdown, type DriftReport } from "@asset-delivery/cli/dist/drift";
+import { renderJson, renderMarkdown, type DriftReport } from "../../cli/src/drift";
 
 const ID = "a".repeat(24);
 const GONE_ID = "g".repeat(24);

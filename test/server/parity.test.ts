@@ -1,4 +1,4 @@
-// What the emulator does because the real service does it (README "Known differences from the
+// What the emulator does because the real service does it (docs/contributing.md "Known differences from the
 // real service"), in both response profiles: a disabled Source refuses updates, error objects and
 // ids have the real shapes, every JSON object's keys are in alphabetical order, and a change's
 // deployment starts after a lag. The minimal profile sends nothing the spec does not name.

@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type TestServer } from "../support/server";
-import { minimalDeployment, secretMarker, sourceClient, sleep } from "./fixtures";
+import { minimalDeployment, secretMarker, sourceClient } from "./fixtures";
 
 const opened: TestServer[] = [];
 afterAll(async () => {
@@ -16,9 +16,13 @@ function databaseBytes(dbPath: string): Buffer {
   return Buffer.concat([dbPath, `${dbPath}-wal`, `${dbPath}-shm`].filter((f) => fs.existsSync(f)).map((f) => fs.readFileSync(f)));
 }
 
+// The servers' clock, moved by the tests: a deployment completes when the clock says so, not after a wait.
+let clock = Date.UTC(2026, 0, 1, 12);
+const now = () => clock;
+
 describe("persistence", () => {
   it("keeps Sources, keys and the deployment state across a restart, and stores no secret or key in clear", async () => {
-    const first = await startTestServer({ deployDelayMs: 100, deployLagMs: 0 });
+    const first = await startTestServer({ deployDelayMs: 100, deployLagMs: 0, now });
     opened.push(first);
     const sources = sourceClient(first, first.adminKey);
     const secrets = {
@@ -41,7 +45,8 @@ describe("persistence", () => {
       },
     });
     const deployingId = await sources.createOk({ name: "slow", deployment: minimalDeployment("webproxy") });
-    await sleep(150);
+    clock += 100; // every deployment completes
+    expect((await sources.get(deployingId)).body.data.attributes.deployment_status).toBe("deployed");
     const before = await sources.list();
     const token = (await sources.get(webId)).body.data.attributes.secure_url_token as string;
     expect(token).toBeTruthy();
@@ -57,7 +62,7 @@ describe("persistence", () => {
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
 
     await first.close({ keepData: true });
-    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 100, deployLagMs: 0 });
+    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 100, deployLagMs: 0, now });
     opened.push(second);
     try {
       // The first server's key still works: keys are persisted.
@@ -85,16 +90,19 @@ describe("persistence", () => {
   });
 
   it("a deployment in progress at shutdown completes after the restart", async () => {
-    const first = await startTestServer({ deployDelayMs: 300, deployLagMs: 0 });
+    const first = await startTestServer({ deployDelayMs: 300, deployLagMs: 0, now });
     opened.push(first);
     const id = await sourceClient(first, first.adminKey).createOk({ name: "in flight", deployment: minimalDeployment("webproxy") });
     await first.close({ keepData: true });
-    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 300, deployLagMs: 0 });
+    clock += 200; // down for a while, the deployment not done
+    const second = await startTestServer({ dbPath: first.dbPath, deployDelayMs: 300, deployLagMs: 0, now });
     opened.push(second);
     try {
       const client = sourceClient(second, first.adminKey);
       expect((await client.get(id)).body.data.attributes.deployment_status).toBe("deploying");
-      await sleep(350);
+      clock += 99;
+      expect((await client.get(id)).body.data.attributes.deployment_status).toBe("deploying");
+      clock += 1; // the instant it was due
       expect((await client.get(id)).body.data.attributes).toMatchObject({
         deployment_status: "deployed",
         date_deployed: expect.any(Number),

@@ -1,10 +1,11 @@
 // Which reports an account gets (spec 2.4, "Availability"), the daily scheduler, and the reports
 // list (spec 4.3): filters, sorts, paging and fields.
+import { Writable } from "node:stream";
 import { REPORT_TYPES } from "@asset-delivery/sdk";
 import { createAccount, createKey, generateReports, seedUsage, setReportTypes } from "@asset-delivery/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startTestServer, type TestServer } from "../support/server";
-import { minimalDeployment } from "./fixtures";
+import { minimalDeployment, sleep } from "./fixtures";
 
 const DAY = 86_400_000;
 let server: TestServer;
@@ -69,7 +70,31 @@ describe("availability by plan", () => {
 });
 
 describe("the scheduler", () => {
-  it("generates yesterday's reports at startup for accounts that existed by then, once", async () => {
+  /**
+   * Starts the server on `dbPath` with a log of its own and resolves, once the startup run has
+   * ended, with the number of reports it generated (its "daily reports up to date" line).
+   */
+  async function startAndAwaitStartupRun(dbPath: string): Promise<number> {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...chunk.toString().split("\n").filter(Boolean));
+        done();
+      },
+    });
+    server = await startTestServer({ dbPath, now: () => clock, logger: { level: "info", stream } });
+    // Generation runs in a child process: the server answers before it is done.
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await sleep(25)) {
+      const entries = lines.map((line) => JSON.parse(line) as { msg?: string; reports?: number });
+      const run = entries.find((entry) => entry.msg === "daily reports up to date");
+      if (run) return run.reports!;
+      if (entries.some((entry) => entry.msg?.startsWith("daily report generation failed")))
+        throw new Error(`the startup run failed; the log:\n${lines.join("\n")}`);
+    }
+    throw new Error(`the startup run did not end within 20 s; the log:\n${lines.join("\n")}`);
+  }
+
+  it("generates yesterday's reports at startup for accounts that existed by then, once", { timeout: 60_000 }, async () => {
     // Accounts get the real clock as creation time; a server clock two days ahead makes them
     // older than "yesterday".
     const { dbPath } = server;
@@ -77,20 +102,14 @@ describe("the scheduler", () => {
     await server.close({ keepData: true });
     clock = Date.now() + 2 * DAY;
     const yesterday = new Date(clock - DAY).toISOString().slice(0, 10).replaceAll("-", "");
-    server = await startTestServer({ dbPath, now: () => clock });
-    // Generation runs in a worker thread: the server answers before it is done.
-    const expected = REPORT_TYPES.map((t) => `${t}_${yesterday}`).sort();
-    let first: string[] = [];
-    for (const deadline = Date.now() + 20_000; first.length < expected.length && Date.now() < deadline;) {
-      first = keys(await list(key, "page[size]=100"));
-      if (first.length < expected.length) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(first.sort()).toEqual(expected);
+    expect(await startAndAwaitStartupRun(dbPath)).toBeGreaterThanOrEqual(REPORT_TYPES.length);
+    const first = keys(await list(key, "page[size]=100")).sort();
+    expect(first).toEqual(REPORT_TYPES.map((t) => `${t}_${yesterday}`).sort());
 
+    // A restart runs again, and finds nothing left to generate.
     await server.close({ keepData: true });
-    server = await startTestServer({ dbPath, now: () => clock });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // a second run, if there were one, would have started
-    expect(keys(await list(key, "page[size]=100")).sort()).toEqual(first.sort());
+    expect(await startAndAwaitStartupRun(dbPath)).toBe(0);
+    expect(keys(await list(key, "page[size]=100")).sort()).toEqual(first);
   });
 });
 

@@ -1,6 +1,7 @@
 // Calendar arithmetic of reports: periods, keys, the end of a day and the last complete day.
 import { describe, expect, it } from "vitest";
-import { endOfDay, parseReportDate, periodOf, reportKeyOf, yesterdayOf } from "../../server/src/reports/periods";
+import { periodOf, reportKeyOf } from "../../server/src/reports/periods";
+import { endOfDay, parseDay, yesterdayOf } from "../../server/src/usage/days";
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
@@ -22,9 +23,9 @@ describe("report periods", () => {
   });
 
   it("parses only real calendar dates", () => {
-    expect(parseReportDate("2024-02-29")).toBe("2024-02-29");
-    expect(() => parseReportDate("2023-02-29")).toThrow(/calendar date/);
-    expect(() => parseReportDate("2024-2-1")).toThrow(/YYYY-MM-DD/);
+    expect(parseDay("2024-02-29")).toBe("2024-02-29");
+    expect(() => parseDay("2023-02-29")).toThrow(/calendar date/);
+    expect(() => parseDay("2024-2-1")).toThrow(/YYYY-MM-DD/);
   });
 
   it("a day ends at the next 00:00 UTC; the last complete day is the one before today", () => {

@@ -33,16 +33,30 @@ function pngDeclaring(width: number, height: number): Buffer {
 // What the image server answers, by path; `/slow/...` waits for `releaseSlow` first.
 let releaseSlow: () => void = () => undefined;
 let slowGate = Promise.resolve();
+/** Resolves each waiter once this many `/slow/` requests are being held. */
+let slowHeld = 0;
+let slowWaiters: { count: number; resolve(): void }[] = [];
 function holdSlowRequests(): void {
+  slowHeld = 0;
   slowGate = new Promise((resolve) => (releaseSlow = resolve));
 }
+function slowRequestsHeld(count: number): Promise<void> {
+  return count <= slowHeld ? Promise.resolve() : new Promise((resolve) => slowWaiters.push({ count, resolve }));
+}
+// The servers' clock: job times are read from it, exactly.
+const clock = Date.UTC(2026, 0, 1, 9);
+const now = () => clock;
 
 beforeAll(async () => {
   const png = testImage("photo", "png");
   const jpeg = testImage("photo", "jpg");
   const serveImage = async (request: IncomingMessage, response: ServerResponse) => {
     const url = request.url ?? "";
-    if (url.startsWith("/slow/")) await slowGate;
+    if (url.startsWith("/slow/")) {
+      slowHeld += 1;
+      slowWaiters = slowWaiters.filter((waiter) => (waiter.count <= slowHeld ? (waiter.resolve(), false) : true));
+      await slowGate;
+    }
     if (url.endsWith("/photo.png")) response.writeHead(200, { "content-type": "image/png" }).end(png);
     else if (url === "/photo.jpg") response.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg);
     else if (url === "/page.html") response.writeHead(200, { "content-type": "text/html" }).end("<html><body>not an image</body></html>");
@@ -75,7 +89,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
   imagesUrl = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
   // The images are served on loopback: allowed only by the operator's development option.
-  server = await startTestServer({ allowPrivateImageAddresses: true });
+  server = await startTestServer({ allowPrivateImageAddresses: true, now });
   key = server.accountKey(["Purge"]); // video generation accepts a key with any permission
 });
 afterAll(async () => {
@@ -143,7 +157,7 @@ describe("a video job", () => {
     const created = await create(request(`${imagesUrl}${imagePath}`, { duration, model }), { prefix });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ data: { type: "job", attributes: { status: "preparing" } }, jsonapi: { version: "1.0" } });
-    expect(created.body.data.attributes.created_at).toBeCloseTo(Date.now() / 1000, -1);
+    expect(created.body.data.attributes.created_at).toBe(Math.floor(clock / 1000));
     expect(created.body.data.attributes).not.toHaveProperty("updated_at");
 
     const job = await waitForJob(created.body.data.id);
@@ -328,7 +342,7 @@ describe("restarts", () => {
   it("resume a job left preparing, and give up one whose render was interrupted twice", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "videos-restart-"));
     const dbPath = path.join(dir, "db.sqlite");
-    let first = await startTestServer({ dbPath, allowPrivateImageAddresses: true });
+    let first = await startTestServer({ dbPath, allowPrivateImageAddresses: true, now });
     // Two accounts, so both jobs are in flight at once (one account has one at a time).
     const restartKey = first.accountKey(["Analytics"]);
     const otherKey = first.accountKey(["Analytics"], "restart-other");
@@ -337,7 +351,7 @@ describe("restarts", () => {
       .id;
     const abandoned = (await create(request(`${imagesUrl}/slow/photo.png`, { duration: 1 }), { key: otherKey, server: first })).body.data
       .id;
-    await new Promise((resolve) => setTimeout(resolve, 300)); // both downloads are under way
+    await slowRequestsHeld(2); // both downloads are under way
     await first.close({ keepData: true }); // a stop mid-job: both stay preparing, one attempt each
     // The second job has been interrupted once before already.
     const db = openDatabase(dbPath);
@@ -349,7 +363,7 @@ describe("restarts", () => {
     db.close();
 
     releaseSlow();
-    first = await startTestServer({ dbPath, allowPrivateImageAddresses: true });
+    first = await startTestServer({ dbPath, allowPrivateImageAddresses: true, now });
     try {
       expect((await waitForJob(resumed, first, restartKey)).attributes.status).toBe("ready");
       const given = await waitForJob(abandoned, first, otherKey);

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { Account } from "../accounts/account-store";
 import type { Database } from "../store/database";
 import type { ReportGenerator } from "./generator";
-import type { ReportDate } from "./periods";
+import type { UtcDay } from "../usage/days";
 
 export interface GenerationWorkerData {
   dbPath: string;
@@ -20,7 +20,7 @@ export interface GenerationWorkerData {
 export interface GenerationJob {
   id: number;
   account: Account;
-  date: ReportDate;
+  date: UtcDay;
   /** The server's clock minus the wall clock when the job was sent. */
   clockOffsetMs: number;
 }
@@ -29,14 +29,18 @@ export type GenerationReply = { id: number; ok: true; generated: number } | { id
 
 export interface GenerationProcess {
   /** Generates the account's missing reports of the day; resolves with how many it generated. */
-  generate: (account: Account, date: ReportDate) => Promise<number>;
+  generate: (account: Account, date: UtcDay) => Promise<number>;
   /** Ends the process; a job in progress is abandoned (generation is idempotent: it is redone later). */
   close(): Promise<void>;
 }
 
 // Long enough for a whole catch-up run to share one process.
 const IDLE_MS = 5_000;
-const WORKER_FILE = path.join(__dirname, "generation-worker.js");
+// The worker's built file, beside this one. When this module runs from its TypeScript source (the
+// tests run the packages' source), Node cannot run the worker's: the built one in dist/ (npm test builds first).
+const WORKER_FILE = __filename.endsWith(".ts")
+  ? path.join(__dirname, "..", "..", "dist", "reports", "generation-worker.js")
+  : path.join(__dirname, "generation-worker.js");
 // A background job's niceness (0 normal, 19 lowest).
 const WORKER_NICENESS = 10;
 

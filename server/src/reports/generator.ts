@@ -8,11 +8,12 @@ import type { Account } from "../accounts/account-store";
 import type { Database } from "../store/database";
 import { makePrivateDir, writePrivateFile } from "../store/private-files";
 import { reportTypesFor } from "./availability";
-import { endOfDay, firstDayOf, periodOf, reportKeyOf, type ReportDate } from "./periods";
+import { endOfDay, type UtcDay } from "../usage/days";
+import { firstDayOf, periodOf, reportKeyOf } from "./periods";
 import { encodeReportFiles } from "./report-files";
 import { createReportStore, type StoredReport, type StoredReportFile } from "./report-store";
 import { TABLE_BUILDERS, type ReportInput } from "./tables";
-import { createUsageQueries } from "./usage-queries";
+import { createUsageQueries } from "../usage/queries";
 
 export interface ReportGeneratorOptions {
   db: Database;
@@ -46,12 +47,12 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
   }
 
   /** The types the account's plan includes whose report of the day is not complete. */
-  function missingTypes(account: Account, date: ReportDate) {
+  function missingTypes(account: Account, date: UtcDay) {
     return reportTypesFor(account).filter((type) => !store.find(account.id, type, date)?.completed);
   }
 
   /** The day's reports of the types the account's plan includes; returns every one of them. */
-  function generate(account: Account, date: ReportDate): StoredReport[] {
+  function generate(account: Account, date: UtcDay): StoredReport[] {
     const types = reportTypesFor(account);
     const missing = missingTypes(account, date);
     const usage = createUsageQueries(db, account.id);
@@ -90,7 +91,7 @@ export function createReportGenerator(options: ReportGeneratorOptions) {
   }
 
   /** Refuses a day that is not over yet or whose reports would be past retention. */
-  function checkReportable(date: ReportDate): void {
+  function checkReportable(date: UtcDay): void {
     const end = endOfDay(date);
     if (end > now()) throw new RangeError(`date: ${date} is not over yet (UTC); a day's reports are generated once it has ended`);
     if (end / 1000 <= retentionCutoff()) {

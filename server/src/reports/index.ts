@@ -1,4 +1,5 @@
-// The reports module: its tables, HTTP routes and the daily generation in the server process.
+// The reports resource (spec 2.4, 4.3): its tables, HTTP routes and the daily generation in the
+// server process, from the usage ledger (usage/) priced by pricing/.
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { createGenerationProcess } from "./generation-process";
@@ -8,13 +9,9 @@ import { startReportScheduler, type ReportScheduler } from "./scheduler";
 
 export { reportMigrations } from "./migrations";
 export { createReportGenerator, type ReportGenerator } from "./generator";
-export { createLedger, type Ledger } from "./ledger";
-export { parseUsageLines, usageEventSchema, RENDER_CLASSES, type UsageEvent, type UsageEventInput } from "./usage-event";
-export { sampleUsage } from "./seed";
 export { reportTypesFor, parseOptionalReportType, OPTIONAL_REPORT_TYPES } from "./availability";
-export { parseReportDate, addDays, yesterdayOf, dateOf, type ReportDate } from "./periods";
-export { PRICES } from "./pricing";
-export { generateReports, importUsage, seedUsage, setReportTypes, type GenerateReportsInput, type SeedUsageInput } from "./admin";
+export { periodOf, reportKeyOf } from "./periods";
+export { generateReports, setReportTypes, type GenerateReportsInput } from "./admin";
 
 /**
  * Routes, plus the scheduler from the moment the app is ready until it closes. Generation runs in

@@ -3,13 +3,13 @@
 import type { FilterCondition, ParsedListQuery, ReportType } from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import { newId } from "../store/random";
-import type { ReportDate } from "./periods";
+import type { UtcDay } from "../usage/days";
 
 export interface StoredReport {
   id: string;
   accountId: string;
   reportType: ReportType;
-  reportDate: ReportDate;
+  reportDate: UtcDay;
   reportKey: string;
   periodStart: number;
   periodEnd: number;
@@ -95,7 +95,7 @@ export function createReportStore(db: Database, now: () => number) {
   });
 
   return {
-    find(accountId: string, type: ReportType, date: ReportDate): StoredReport | undefined {
+    find(accountId: string, type: ReportType, date: UtcDay): StoredReport | undefined {
       const row = find.get(accountId, type, date);
       return row && toReport(row);
     },

@@ -2,13 +2,13 @@
 // for yesterday (idempotent, so a restart catches up on a missed midnight). Retention is applied at
 // the same moments. The generation itself may be asynchronous (a worker process): runs never overlap.
 import type { Account, AccountStore } from "../accounts/account-store";
-import { addDays, endOfDay, yesterdayOf, type ReportDate } from "./periods";
+import { addDays, endOfDay, yesterdayOf, type UtcDay } from "../usage/days";
 import type { ReportGenerator } from "./generator";
 
 export interface ReportSchedulerOptions {
   generator: {
     /** Generates the account's missing reports of the day (resolves with how many). */
-    generate(account: Account, date: ReportDate): Promise<number> | number;
+    generate(account: Account, date: UtcDay): Promise<number> | number;
     purgeExpired: ReportGenerator["purgeExpired"];
   };
   accounts: Pick<AccountStore, "list">;
@@ -34,7 +34,7 @@ export function startReportScheduler(options: ReportSchedulerOptions): ReportSch
   let running: Promise<void> = Promise.resolve();
 
   /** Generates the day's reports for every account that existed when it ended; false if that failed. */
-  async function generateDay(date: ReportDate): Promise<boolean> {
+  async function generateDay(date: UtcDay): Promise<boolean> {
     const dayEnd = endOfDay(date) / 1000;
     try {
       const purged = generator.purgeExpired();
@@ -56,7 +56,7 @@ export function startReportScheduler(options: ReportSchedulerOptions): ReportSch
    * Generates each day that had ended after `last` when the run began, in order, up to the first
    * that fails. (A day that ends meanwhile is due at once, so the next run takes it.)
    */
-  async function catchUp(last: ReportDate): Promise<{ last: ReportDate; failed: boolean }> {
+  async function catchUp(last: UtcDay): Promise<{ last: UtcDay; failed: boolean }> {
     const yesterday = yesterdayOf(now());
     for (let day = addDays(last, 1); day <= yesterday; day = addDays(day, 1)) {
       if (!(await generateDay(day))) return { last, failed: true };
@@ -68,14 +68,14 @@ export function startReportScheduler(options: ReportSchedulerOptions): ReportSch
   // The next run is due when the day after the last one generated ends. Asking the clock for "the
   // next midnight" instead would skip a day whenever the timer fired early (the run still sees the
   // old day) or generation ran past 00:00.
-  function scheduleAfter({ last, failed }: { last: ReportDate; failed: boolean }): void {
+  function scheduleAfter({ last, failed }: { last: UtcDay; failed: boolean }): void {
     if (stopped) return;
     const delay = failed ? RETRY_DELAY_MS : Math.max(MIN_DELAY_MS, endOfDay(addDays(last, 1)) - now());
     timer = setTimeout(() => run(last), delay);
     timer.unref();
   }
 
-  function run(last: ReportDate): void {
+  function run(last: UtcDay): void {
     running = catchUp(last).then(scheduleAfter);
   }
 

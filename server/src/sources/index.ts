@@ -23,7 +23,7 @@ export const sourcesPlugin = fp(
     const service = createSourceService(db, store, { now, deployLagMs, deployDelayMs });
     app.decorate("sourceStore", store);
     app.decorate("sourceService", service);
-    defineSourceRoutes(app, store, service);
+    defineSourceRoutes(app, store, service, now);
   },
   { name: "sources", dependencies: ["auth", "route-registry"] },
 );

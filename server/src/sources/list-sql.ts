@@ -2,6 +2,7 @@
 // paging all happen in SQLite. Field names come from the sdk's sourceListSpec (a fixed allow-list),
 // so they may be written into the SQL; every value is a bound parameter.
 import type { FilterCondition, ParsedListQuery } from "@asset-delivery/sdk";
+import { DATE_DEPLOYED_SQL } from "./deployment-status";
 
 /**
  * A bound value as the list statements write it: `+@name`. SQLite marks a statement for
@@ -14,20 +15,6 @@ import type { FilterCondition, ParsedListQuery } from "@asset-delivery/sdk";
 export function boundValue(name: string): string {
   return `+@${name}`;
 }
-
-/**
- * Unix seconds of the latest completed deployment, given @now in milliseconds: its second, or the
- * one after the deployment before it if that is later. A Source's deployments are dated in
- * strictly increasing seconds, as the real service's, which take seconds, are: a client can then
- * tell a deployment from the one before it by `date_deployed` alone. `deployedAtSecond` in
- * source-service.ts is the same rule for the stored `previous_deployed_at`.
- */
-export const DATE_DEPLOYED_SQL =
-  "(CASE WHEN deploy_ready_at <= @now THEN max(deploy_ready_at / 1000, coalesce(previous_deployed_at + 1, 0)) ELSE previous_deployed_at END)";
-/** Until a change's deployment starts (deploy_starts_at), a Source deployed before still says `deployed`. */
-export const DEPLOYMENT_STATUS_SQL =
-  "(CASE WHEN enabled = 0 THEN 'disabled' WHEN deploy_ready_at <= @now THEN 'deployed' " +
-  "WHEN deploy_starts_at > @now AND previous_deployed_at IS NOT NULL THEN 'deployed' ELSE 'deploying' END)";
 
 const TOP_LEVEL: Record<string, string> = { name: "name", enabled: "enabled", date_deployed: DATE_DEPLOYED_SQL };
 

@@ -8,26 +8,21 @@ import {
   type SourceType,
   type StoredDeployment,
 } from "@asset-delivery/sdk";
+import type { DeploymentTimes } from "./deployment-status";
 
 /** Deployment fields that are returned as stored (every field but the write-only and read-only ones). */
 export type PublicDeployment = { type: SourceType; annotation: string } & Record<string, unknown>;
 
-export interface SourceRecord {
+/** The deployment's times (DeploymentTimes) decide its status and date (deployment-status.ts). */
+export interface SourceRecord extends DeploymentTimes {
   id: string;
   accountId: string;
   name: string;
-  enabled: boolean;
   deployment: PublicDeployment;
   /** Plaintext write-only values, by field name (encrypted only when written to the database). */
   secrets: Record<string, unknown>;
   /** Present while deployment.secure_url_enabled is true. */
   secureUrlToken: string | null;
-  /** Milliseconds: when the latest deployment starts (reads show the one before until then). */
-  deployStartsAt: number;
-  /** Milliseconds: when the latest deployment completes. */
-  deployReadyAt: number;
-  /** Unix seconds of the deployment completed before the latest one. */
-  previousDeployedAt: number | null;
 }
 
 /**

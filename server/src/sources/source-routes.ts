@@ -20,10 +20,10 @@ import { HttpError, notFound, VALIDATION_ERROR } from "../http/errors";
 import { defineRoute } from "../http/route";
 import type { SourceService } from "./source-service";
 import type { SourceStore } from "./source-store";
-import { sourceResource, sparseSourceResource } from "./source-view";
+import { sourceResource, sparseSourceResource, writtenSourceResource } from "./source-view";
 
-export function defineSourceRoutes(app: FastifyInstance, store: SourceStore, service: SourceService): void {
-  /** The Source's document as of now; 404 when it is not this account's. */
+export function defineSourceRoutes(app: FastifyInstance, store: SourceStore, service: SourceService, now: () => number): void {
+  /** The Source's document as read now; 404 when it is not this account's. */
   function sourceDocument(request: FastifyRequest, accountId: string, id: string, fields: ParsedListQuery["fields"]) {
     const row = store.find(accountId, id);
     if (row === undefined) throw notFound("Source", id);
@@ -60,9 +60,9 @@ export function defineSourceRoutes(app: FastifyInstance, store: SourceStore, ser
     status: 201,
     summary: "Create a Source; it starts deploying",
     handler({ request, reply, auth, body }) {
-      const id = service.create(auth, body.data.attributes);
-      reply.header("location", routePath(API_ROUTES.getSource, { id }));
-      return sourceDocument(request, auth.accountId, id, null);
+      const record = service.create(auth, body.data.attributes);
+      reply.header("location", routePath(API_ROUTES.getSource, { id: record.id }));
+      return singleDocument(request, writtenSourceResource(record, now()));
     },
   });
 
@@ -93,8 +93,8 @@ export function defineSourceRoutes(app: FastifyInstance, store: SourceStore, ser
           source: { pointer: "/data/id" },
         });
       }
-      service.patch(auth, id, body.data.attributes ?? {});
-      return sourceDocument(request, auth.accountId, id, null);
+      const record = service.patch(auth, id, body.data.attributes ?? {});
+      return singleDocument(request, writtenSourceResource(record, now()));
     },
   });
 }

@@ -14,6 +14,7 @@ import type { AuthContext } from "../accounts/key-store";
 import { notFound, validationFailed } from "../http/errors";
 import type { Database } from "../store/database";
 import { newSourceId, randomAlphanumeric } from "../store/random";
+import { completedDeploymentSecond } from "./deployment-status";
 import { splitDeployment, type PublicDeployment, type SourceRecord } from "./source-record";
 import type { SourceStore } from "./source-store";
 
@@ -41,11 +42,6 @@ function secureUrlToken(deployment: PublicDeployment, current: string | null): s
   return current ?? randomAlphanumeric(SECURE_URL_TOKEN_LENGTH);
 }
 
-/** The `date_deployed` of the record's latest deployment once it completed (DATE_DEPLOYED_SQL's rule). */
-function deployedAtSecond({ deployReadyAt, previousDeployedAt }: SourceRecord): number {
-  return Math.max(Math.floor(deployReadyAt / 1000), previousDeployedAt === null ? 0 : previousDeployedAt + 1);
-}
-
 export type SourceService = ReturnType<typeof createSourceService>;
 
 export interface DeploymentTiming {
@@ -66,13 +62,14 @@ export function createSourceService(db: Database, store: SourceStore, options: D
   /** A new deployment starts after the lag; the one before it, if it had completed, becomes the previous one. */
   function redeploy(record: SourceRecord): void {
     const at = now();
-    if (record.deployReadyAt <= at) record.previousDeployedAt = deployedAtSecond(record);
+    if (record.deployReadyAt <= at) record.previousDeployedAt = completedDeploymentSecond(record);
     record.deployStartsAt = at + deployLagMs;
     record.deployReadyAt = record.deployStartsAt + deployDelayMs;
   }
 
   return {
-    create(auth: AuthContext, input: CreateInput): string {
+    /** Creates the Source; returns the record written. */
+    create(auth: AuthContext, input: CreateInput): SourceRecord {
       const { fields, secrets } = splitDeployment(input.deployment);
       const deployment = { ...fields, annotation: input.deployment.annotation ?? defaultAnnotation(auth.userName) } as PublicDeployment;
       const record: SourceRecord = {
@@ -91,24 +88,27 @@ export function createSourceService(db: Database, store: SourceStore, options: D
         rejectConflicts(record);
         store.insert(record);
       }).immediate();
-      return record.id;
+      return record;
     },
 
-    /** Applies a PATCH; omitted attributes keep their values. */
-    patch(auth: AuthContext, id: string, input: PatchInput): void {
-      db.transaction(() => {
-        const record = store.load(auth.accountId, id);
-        if (!record) throw notFound("Source", id);
-        const wasEnabled = record.enabled;
-        const renamed = input.name !== undefined && input.name !== record.name;
-        if (input.name !== undefined) record.name = input.name;
-        if (input.enabled !== undefined) record.enabled = input.enabled;
-        const deploymentChanged = input.deployment !== undefined && applyDeployment(record, input.deployment, auth.userName);
-        if ((renamed || deploymentChanged) && !(wasEnabled && record.enabled)) throw disabledSourceChange(wasEnabled);
-        if (deploymentChanged || (record.enabled && !wasEnabled)) redeploy(record);
-        if (deploymentChanged) rejectConflicts(record);
-        store.update(record);
-      }).immediate();
+    /** Applies a PATCH; omitted attributes keep their values. Returns the record written. */
+    patch(auth: AuthContext, id: string, input: PatchInput): SourceRecord {
+      return db
+        .transaction(() => {
+          const record = store.load(auth.accountId, id);
+          if (!record) throw notFound("Source", id);
+          const wasEnabled = record.enabled;
+          const renamed = input.name !== undefined && input.name !== record.name;
+          if (input.name !== undefined) record.name = input.name;
+          if (input.enabled !== undefined) record.enabled = input.enabled;
+          const deploymentChanged = input.deployment !== undefined && applyDeployment(record, input.deployment, auth.userName);
+          if ((renamed || deploymentChanged) && !(wasEnabled && record.enabled)) throw disabledSourceChange(wasEnabled);
+          if (deploymentChanged || (record.enabled && !wasEnabled)) redeploy(record);
+          if (deploymentChanged) rejectConflicts(record);
+          store.update(record);
+          return record;
+        })
+        .immediate();
     },
   };
 }

@@ -7,7 +7,8 @@ import { fieldIssue, HOSTNAME_FIELDS, type FieldIssue, type ParsedListQuery } fr
 import type BetterSqlite3 from "better-sqlite3";
 import type { Database } from "../store/database";
 import type { SecretBox } from "../store/secret-box";
-import { boundValue, DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, listSql } from "./list-sql";
+import { DATE_DEPLOYED_SQL, DEPLOYMENT_STATUS_SQL, type DeploymentStatus } from "./deployment-status";
+import { boundValue, listSql } from "./list-sql";
 import type { PublicDeployment, SourceRecord } from "./source-record";
 
 /** The stored columns of a Source row, as read for an update. */
@@ -28,7 +29,7 @@ interface StoredRow {
 
 /** A Source row as read for a response: what the view needs, status and date computed for the current time. */
 export interface SourceRow extends Pick<StoredRow, "id" | "name" | "enabled" | "deployment" | "secrets" | "secure_url_token"> {
-  deployment_status: "deploying" | "deployed" | "disabled";
+  deployment_status: DeploymentStatus;
   date_deployed: number | null;
 }
 

@@ -75,10 +75,14 @@ export function createVideoWorker(options: VideoWorkerOptions) {
       input = path.join(dir, `source.${image.format}`);
       await fs.writeFile(input, image.bytes, { mode: PRIVATE_FILE_MODE });
       await renderVideo(input, path.join(dir, "video.mp4"), job.duration, job.model, stopping.signal);
+      await removeInput();
       jobs.ready(job.id, path.join(relativeDir, "video.mp4"));
     } catch (error) {
       // Stopped by a shutdown: the job stays queued and resumes at the next start.
       if (stopping.signal.aborted) return;
+      // The downloaded image is only needed by this render, whatever its outcome (a retry fetches
+      // again); an errored job's folder goes too, before its status says so.
+      await removeInput();
       if (error instanceof VideoJobFailure) {
         // The caller sees the neutral message; the operator's log keeps the cause.
         log.warn(
@@ -89,17 +93,24 @@ export function createVideoWorker(options: VideoWorkerOptions) {
           },
           `video job errored: ${error.message}`,
         );
+        await fs.rm(dir, { recursive: true, force: true });
         jobs.errored(job.id, error.code, error.message);
       } else if (job.attempts + 1 >= MAX_RENDER_ATTEMPTS) {
         log.error({ err: error, jobId: job.id }, "video render failed; job errored");
+        await fs.rm(dir, { recursive: true, force: true });
         jobs.errored(job.id, VIDEO_ERROR_CODES.renderFailed, `the video could not be rendered: ${(error as Error).message}`);
       } else {
         log.warn({ err: error, jobId: job.id }, "video render failed; retrying once");
       }
     } finally {
-      // The downloaded image is only needed by this render, whatever its outcome (a retry fetches again).
-      if (input) await fs.rm(input, { force: true });
-      if (jobs.find(job.id)?.status === "errored") await fs.rm(dir, { recursive: true, force: true });
+      await removeInput();
+    }
+
+    async function removeInput(): Promise<void> {
+      if (input === undefined) return;
+      const file = input;
+      input = undefined;
+      await fs.rm(file, { force: true });
     }
   }
 

@@ -1,7 +1,7 @@
 // credit_analytics_daily and credit_analytics_mtd: credits per Source (spec 2.4), one row per
 // Source that has usage in the period. The month-to-date figures are the sum of the daily ones.
 import { CREDIT_ANALYTICS_COLUMNS, CREDIT_COLUMNS } from "@asset-delivery/sdk";
-import { addCredits, formatCredits, priceDay, totalOf, zeroCredits } from "../pricing";
+import { addCredits, formatCredits, priceDay, totalOf, zeroCredits } from "../../pricing/credits";
 import { sourceNameOf, type ReportInput, type Table } from "./table";
 
 /** Both credit types: their period (the day, or the month to date) is in the input. */

@@ -1,12 +1,12 @@
 // What every report type's content builder receives and returns.
-import type { ReportDate } from "../periods";
-import type { TrafficTotals, UsageQueries } from "../usage-queries";
+import type { UtcDay } from "../../usage/days";
+import type { TrafficTotals, UsageQueries } from "../../usage/queries";
 
 export interface ReportInput {
   /** The report date: the last day covered. */
-  date: ReportDate;
+  date: UtcDay;
   /** The first day covered: `date` for daily types, the 1st of the month for month-to-date ones. */
-  from: ReportDate;
+  from: UtcDay;
   /** The account's usage ledger. */
   usage: UsageQueries;
   /** Current names of the account's Sources; a Source missing here was deleted (blank name). */

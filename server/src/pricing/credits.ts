@@ -1,8 +1,8 @@
 // Credits a Source consumes, priced from its usage. Amounts are integer micro-credits (1e-6) so
 // that sums are exact and a report is byte-for-byte reproducible.
 import { CREDIT_COLUMNS } from "@asset-delivery/sdk";
-import type { BillableUsage } from "./usage-queries";
-import type { RenderClass } from "./usage-event";
+import type { BillableUsage } from "../usage/queries";
+import type { RenderClass } from "../usage/event";
 
 export type CreditColumn = (typeof CREDIT_COLUMNS)[number];
 /** The listed categories; `total_credits` is derived, never priced directly. */
@@ -24,7 +24,7 @@ const PER_VIDEO_SECOND: Partial<Record<RenderClass, [CreditCategory, number]>> =
   video_preview: ["video_preview_seconds_credits", 5_000],
 };
 
-/** The price list, in micro-credits, as documented in the README. */
+/** The price list, in micro-credits, as documented in docs/emulator.md ("Reports", credits). */
 export const PRICES = {
   /** A cache hit read from the render cache. */
   cacheRead: 100,

@@ -1,8 +1,8 @@
 // The usage ledger: every request served by an account's Sources, the one input of the reports.
 // Writing to it; reading is usage-queries.ts.
 import type { Database } from "../store/database";
-import { dateOf, type ReportDate } from "./periods";
-import { originImageOf, type UsageEvent } from "./usage-event";
+import { dateOf, type UtcDay } from "./days";
+import { originImageOf, type UsageEvent } from "./event";
 
 export type LedgerOrigin = "import" | "seed";
 
@@ -48,7 +48,7 @@ export function createLedger(db: Database) {
   }
 
   const record = db.transaction((events: readonly UsageEvent[]) => insertAll(events, "import"));
-  const replaceSeeded = db.transaction((sourceIds: readonly string[], days: readonly ReportDate[], events: readonly UsageEvent[]) => {
+  const replaceSeeded = db.transaction((sourceIds: readonly string[], days: readonly UtcDay[], events: readonly UsageEvent[]) => {
     for (const sourceId of sourceIds) for (const day of days) deleteSeeded.run(sourceId, day);
     insertAll(events, "seed");
   });
@@ -59,7 +59,7 @@ export function createLedger(db: Database) {
       record(events);
     },
     /** Replaces the seeded usage of these Sources on these days (imported usage is kept). */
-    replaceSeeded(sourceIds: readonly string[], days: readonly ReportDate[], events: readonly UsageEvent[]): void {
+    replaceSeeded(sourceIds: readonly string[], days: readonly UtcDay[], events: readonly UsageEvent[]): void {
       replaceSeeded(sourceIds, days, events);
     },
   };

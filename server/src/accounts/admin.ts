@@ -1,12 +1,31 @@
 // Administration of accounts and API keys, outside HTTP: what the dashboard does in the real
 // service (spec 5.2), here for the CLI and tests. Each input is checked with a clear message.
 import { MAX_KEYS_PER_ACCOUNT, permissionSchema, type Permission } from "@asset-delivery/sdk";
-import { createAccountStore, PLANS, type Account, type Plan } from "./accounts/account-store";
-import { createKeyStore, type ApiKeyRecord } from "./accounts/key-store";
-import type { Database } from "./store/database";
+import { createAccountStore, PLANS, type Account, type Plan } from "./account-store";
+import { createKeyStore, type ApiKeyRecord } from "./key-store";
+import type { Database } from "../store/database";
 
 export class AdminError extends Error {
   override name = "AdminError";
+}
+
+/** Runs `action`, turning the RangeError or TypeError of a parser into an AdminError (the reports and usage operations). */
+export function asAdminError<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) throw new AdminError(error.message);
+    throw error;
+  }
+}
+
+/** The account of that name, or every account when no name is given. */
+export function accountsNamed(db: Database, name: string | undefined): Account[] {
+  const accounts = createAccountStore(db);
+  if (name === undefined) return accounts.list();
+  const account = accounts.findByName(name);
+  if (!account) throw new AdminError(`account "${name}" does not exist`);
+  return [account];
 }
 
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -1,8 +1,8 @@
 // Reading the usage ledger for reports: the day's requests one by one, and everything else as
 // aggregates computed by SQLite, so that a month of traffic is never loaded into memory.
 import type { Database } from "../store/database";
-import type { ReportDate } from "./periods";
-import type { RenderClass } from "./usage-event";
+import type { UtcDay } from "./days";
+import type { RenderClass } from "./event";
 
 /** One request of the day, as cdn_logs lists it. */
 export interface RequestRow {
@@ -102,12 +102,12 @@ export function createUsageQueries(db: Database, accountId: string) {
 
   return {
     /** The day's requests in the order they were served. */
-    *requestsOf(day: ReportDate): Generator<RequestRow> {
+    *requestsOf(day: UtcDay): Generator<RequestRow> {
       for (const row of requests.iterate(accountId, day)) yield { ...row, cacheHit: row.cacheHit === 1 };
     },
     /** Billable usage per Source and day, days `from` through `to`. */
-    billableUsage(from: ReportDate, to: ReportDate): Map<string, Map<ReportDate, BillableUsage>> {
-      const usage = new Map<string, Map<ReportDate, BillableUsage>>();
+    billableUsage(from: UtcDay, to: UtcDay): Map<string, Map<UtcDay, BillableUsage>> {
+      const usage = new Map<string, Map<UtcDay, BillableUsage>>();
       const entry = (sourceId: string, day: string): BillableUsage => {
         const days = usage.get(sourceId) ?? usage.set(sourceId, new Map()).get(sourceId)!;
         return (
@@ -126,8 +126,8 @@ export function createUsageQueries(db: Database, accountId: string) {
       for (const row of stored.all(accountId, from, to)) entry(row.sourceId, row.day).storedBytes = row.bytes;
       return usage;
     },
-    perImage: (from: ReportDate, to: ReportDate) => perImage.all(accountId, from, to),
-    perSource: (from: ReportDate, to: ReportDate) => perSource.all(accountId, from, to),
-    clientErrorsOf: (day: ReportDate) => clientErrors.all(accountId, day),
+    perImage: (from: UtcDay, to: UtcDay) => perImage.all(accountId, from, to),
+    perSource: (from: UtcDay, to: UtcDay) => perSource.all(accountId, from, to),
+    clientErrorsOf: (day: UtcDay) => clientErrors.all(accountId, day),
   };
 }

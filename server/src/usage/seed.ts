@@ -2,13 +2,12 @@
 // days always give the same events. Traffic follows a daily curve peaking at 14:00 UTC, a few hot
 // images take most requests, and a small share of requests fail with a 4xx.
 import { seededRandom } from "../store/seeded-random";
-import type { ReportDate } from "./periods";
-import { startOfDay } from "./periods";
-import type { RenderClass, UsageEvent } from "./usage-event";
+import { startOfDay, type UtcDay } from "./days";
+import type { RenderClass, UsageEvent } from "./event";
 
 export interface SeedOptions {
   sourceIds: readonly string[];
-  days: readonly ReportDate[];
+  days: readonly UtcDay[];
   /** Average requests per Source per day. */
   requestsPerDay: number;
 }
@@ -70,7 +69,7 @@ const FAILURES = [
   [502, 0.001],
 ] as const;
 
-function sampleDay(sourceId: string, day: ReportDate, requestsPerDay: number): UsageEvent[] {
+function sampleDay(sourceId: string, day: UtcDay, requestsPerDay: number): UsageEvent[] {
   const random = seededRandom(hash(`${sourceId}/${day}`));
   // Weekly variation of up to +-20 %, so days differ.
   const count = Math.max(1, Math.round(requestsPerDay * (0.8 + 0.4 * random())));
