@@ -7,6 +7,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./commands/serve.js")).serveCommand,
   accounts: async () => (await import("./commands/accounts.js")).accountsCommand,
   keys: async () => (await import("./commands/keys.js")).keysCommand,
+  users: async () => (await import("./commands/users.js")).usersCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
   reports: async () => (await import("./commands/reports.js")).reportsCommand,
   usage: async () => (await import("./commands/usage.js")).usageCommand,

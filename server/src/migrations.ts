@@ -1,11 +1,12 @@
 // Every module's migrations, in the order they apply: the core first (other tables refer to accounts).
+import { dashboardMigrations } from "./dashboard/migrations";
 import { purgeMigrations } from "./purges/migrations";
 import { reportMigrations } from "./reports/migrations";
 import { coreMigrations } from "./store/core-migrations";
 import { migrate, openDatabase, type Database, type Migration } from "./store/database";
 import { videoMigrations } from "./videos/migrations";
 
-export const allMigrations: readonly Migration[] = [...coreMigrations, ...reportMigrations, ...videoMigrations, ...purgeMigrations];
+export const allMigrations: readonly Migration[] = [...coreMigrations, ...reportMigrations, ...videoMigrations, ...purgeMigrations, ...dashboardMigrations];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */
 export function openMigratedDatabase(file: string): Database {

@@ -8,6 +8,8 @@ import { startReportScheduler, type ReportScheduler } from "./scheduler";
 
 export { reportMigrations } from "./migrations";
 export { createReportGenerator, type ReportGenerator } from "./generator";
+export { createReportStore, type ReportStore, type StoredReport } from "./report-store";
+export { reportFileName } from "./report-resource";
 export { createLedger, type Ledger } from "./ledger";
 export { parseUsageLines, usageEventSchema, RENDER_CLASSES, type UsageEvent, type UsageEventInput } from "./usage-event";
 export { sampleUsage } from "./seed";
