@@ -100,7 +100,7 @@ export function chartLayout(data: CreditsPerSource) {
     width: WIDTH,
     height: HEIGHT,
     plot: { left: MARGIN.left, right: WIDTH - MARGIN.right, top: MARGIN.top, bottom: MARGIN.top + plotHeight },
-    yTicks: [0, 0.25, 0.5, 0.75, 1].map((share) => ({ y: round(y(share * max)), label: formatCredits(share * max) })),
+    yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1].map((share) => ({ y: round(y(share * max)), label: formatCredits(share * max) })),
     xTicks: data.days.flatMap((day, i) => (i % 15 === 0 || i === data.days.length - 1 ? [{ x: round(x(i)), label: day.slice(5) }] : [])),
     series: data.series.map((series, i) => ({
       sourceId: series.sourceId ?? "",
