@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import sdk from "@asset-delivery/sdk";
 import server from "@asset-delivery/server";
-import { chromium } from "playwright-core";
+import { launchBrowser } from "../test/support/browser.cjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "docs", "images");
@@ -21,38 +21,63 @@ const PASSWORD = "a demo password, not a secret";
 // An image for the video job, served on loopback.
 const png = path.join(dir, "photo.png");
 execFileSync("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=640x360", "-frames:v", "1", "-y", png]);
-const images = http.createServer((_request, response) => response.writeHead(200, { "content-type": "image/png" }).end(fs.readFileSync(png)));
+const images = http.createServer((_request, response) =>
+  response.writeHead(200, { "content-type": "image/png" }).end(fs.readFileSync(png)),
+);
 await new Promise((resolve) => images.listen(0, "127.0.0.1", resolve));
 
-const running = await server.startServer({ dbPath: path.join(dir, "asset-delivery.db"), port: 0, rateLimits: "off", allowPrivateImageAddresses: true, deployDelayMs: 15_000 });
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-screenshots-chromium-"));
-const browser = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: process.env.ASSET_DELIVERY_CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  viewport: { width: 1280, height: 800 },
+const running = await server.startServer({
+  dbPath: path.join(dir, "asset-delivery.db"),
+  port: 0,
+  rateLimits: "off",
+  allowPrivateImageAddresses: true,
+  deployDelayMs: 15_000,
 });
+const browser = await launchBrowser({ viewport: { width: 1280, height: 800 } });
 try {
   const { db, url } = running;
   server.createAccount(db, { name: "acme", video: true });
   await server.createUser(db, { account: "acme", email: "ada@acme.example", permissions: ["Account Admin"], password: PASSWORD });
-  const admin = server.createKey(db, { account: "acme", permissions: ["Account Admin"], userName: "ada@acme.example", name: "platform stack (prod)" });
+  const admin = server.createKey(db, {
+    account: "acme",
+    permissions: ["Account Admin"],
+    userName: "ada@acme.example",
+    name: "platform stack (prod)",
+  });
   server.createKey(db, { account: "acme", permissions: ["Analytics"], userName: "ada@acme.example", name: "finance export" });
   const client = sdk.createClient({ baseUrl: url, apiKey: admin.key });
   const d = (type, label, extra = {}) => ({ type, service_subdomains: [label], ...extra });
   const made = [
-    await client.sources.create({ name: "product-images", deployment: d("s3", "acme-products", { s3_bucket: "acme-products", s3_access_key: "AKIAEXAMPLE", s3_secret_key: "example-secret" }) }),
-    await client.sources.create({ name: "marketing-site", deployment: d("webfolder", "acme-www", { webfolder_base_url: "https://www.acme.example/", username: "cdn", password: "example-password" }) }),
-    await client.sources.create({ name: "user-uploads", deployment: d("gcs", "acme-uploads", { gcs_bucket: "acme-uploads", gcs_access_key: "GOOGEXAMPLE", gcs_secret_key: "example-secret" }) }),
+    await client.sources.create({
+      name: "product-images",
+      deployment: d("s3", "acme-products", { s3_bucket: "acme-products", s3_access_key: "AKIAEXAMPLE", s3_secret_key: "example-secret" }),
+    }),
+    await client.sources.create({
+      name: "marketing-site",
+      deployment: d("webfolder", "acme-www", {
+        webfolder_base_url: "https://www.acme.example/",
+        username: "cdn",
+        password: "example-password",
+      }),
+    }),
+    await client.sources.create({
+      name: "user-uploads",
+      deployment: d("gcs", "acme-uploads", { gcs_bucket: "acme-uploads", gcs_access_key: "GOOGEXAMPLE", gcs_secret_key: "example-secret" }),
+    }),
     await client.sources.create({ name: "legacy-proxy", deployment: d("webproxy", "acme-legacy") }),
   ];
   const seeded = server.seedUsage(db, { account: "acme", days: 45, requestsPerDay: 300 });
   for (const date of seeded.days) server.generateReports(db, { date, account: "acme", dataDir: dir });
-  const job = await client.videos.create({ url: `http://127.0.0.1:${images.address().port}/photo.png`, prompt: "a slow pan across the test card", model: "veo2", duration: 2 });
+  const job = await client.videos.create({
+    url: `http://127.0.0.1:${images.address().port}/photo.png`,
+    prompt: "a slow pan across the test card",
+    model: "veo2",
+    duration: 2,
+  });
   await client.videos.waitForResult(job.id);
   await client.sources.update(made[3].id, { deployment: d("webproxy", "acme-legacy", { annotation: "switch to the new origin" }) });
 
-  const page = await browser.newPage();
+  const page = await browser.context.newPage();
   const shot = async (name) => {
     await page.screenshot({ path: path.join(out, `dashboard-${name}.png`), fullPage: true });
     process.stdout.write(`docs/images/dashboard-${name}.png\n`);
@@ -76,7 +101,9 @@ try {
   await page.goto(`${url}/dashboard/videos`);
   await shot("videos");
   await page.goto(`${url}/dashboard/videos/${job.id}`);
-  await page.locator("video").evaluate((video) => new Promise((resolve) => (video.readyState >= 2 ? resolve() : video.addEventListener("loadeddata", resolve))));
+  await page
+    .locator("video")
+    .evaluate((video) => new Promise((resolve) => (video.readyState >= 2 ? resolve() : video.addEventListener("loadeddata", resolve))));
   await shot("video");
 } finally {
   await browser.close();
@@ -84,5 +111,4 @@ try {
   images.closeAllConnections();
   images.close();
   fs.rmSync(dir, { recursive: true, force: true });
-  fs.rmSync(userDataDir, { recursive: true, force: true });
 }

@@ -6,7 +6,13 @@ import { coreMigrations } from "./store/core-migrations";
 import { migrate, openDatabase, type Database, type Migration } from "./store/database";
 import { videoMigrations } from "./videos/migrations";
 
-export const allMigrations: readonly Migration[] = [...coreMigrations, ...reportMigrations, ...videoMigrations, ...purgeMigrations, ...dashboardMigrations];
+export const allMigrations: readonly Migration[] = [
+  ...coreMigrations,
+  ...reportMigrations,
+  ...videoMigrations,
+  ...purgeMigrations,
+  ...dashboardMigrations,
+];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */
 export function openMigratedDatabase(file: string): Database {

@@ -7,7 +7,7 @@ import { ApiError, createClient, MAX_KEYS_PER_ACCOUNT } from "@asset-delivery/sd
 import { createKey, listKeys } from "@asset-delivery/server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchBrowser, type TestBrowser } from "../support/browser";
+import { launchBrowser, type TestBrowser } from "../support/browser.cjs";
 import { addUser, signIn } from "../support/dashboard";
 import { startTestServer, type TestServer } from "../support/server";
 import { minimalDeployment } from "../server/fixtures";
@@ -54,7 +54,7 @@ describe("sign in", () => {
     const [cookie, ...others] = await browser.context.cookies(`${server.url}/dashboard/`);
     expect(others).toHaveLength(0);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", secure: false, path: "/dashboard" });
-    expect(await page.evaluate(() => document.cookie)).toBe(""); // no script can read it
+    expect(await page.evaluate("document.cookie")).toBe(""); // no script can read it
 
     await page.getByRole("button", { name: "Sign out" }).click();
     expect(new URL(page.url()).pathname).toBe("/dashboard/login");
@@ -67,7 +67,12 @@ describe("sign in", () => {
     await signInExpectingFailure("nobody@example.com", "whatever it is", 401, /email or the password is not right/);
     for (let i = 0; i < 4; i++) await signInExpectingFailure("analyst@example.com", `wrong ${i}`, 401, /not right/);
     // Five failures for the email: the next try, even with the right password, must wait.
-    await signInExpectingFailure("analyst@example.com", "correct horse battery staple", 429, /Too many failed sign-ins: try again in \d+ s/);
+    await signInExpectingFailure(
+      "analyst@example.com",
+      "correct horse battery staple",
+      429,
+      /Too many failed sign-ins: try again in \d+ s/,
+    );
   });
 });
 
@@ -75,7 +80,10 @@ async function signInExpectingFailure(email: string, password: string, status: n
   await page.goto(`${server.url}/dashboard/login`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Sign in" }).click()]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST"),
+    page.getByRole("button", { name: "Sign in" }).click(),
+  ]);
   expect(response.status()).toBe(status);
   await expect.poll(() => page.getByRole("alert").textContent()).toMatch(message);
 }
@@ -112,11 +120,14 @@ describe("API keys", () => {
     const before = listKeys(server.db, { account: "test" }).length;
     await page.getByLabel("Name", { exact: true }).fill("too strong");
     await page.getByLabel("Sources", { exact: true }).check();
-    await admin.evaluate((input: HTMLInputElement) => {
+    await admin.evaluate((input: { disabled: boolean; checked: boolean }) => {
       input.disabled = false;
       input.checked = true;
     });
-    const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Create key" }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Create key" }).click(),
+    ]);
     expect(response.status()).toBe(403);
     expect(await page.getByRole("alert").textContent()).toMatch(/at most your own permissions .*not Account Admin/);
     expect(await page.getByTestId("new-key").count()).toBe(0);
@@ -161,7 +172,9 @@ describe("cross-site requests", () => {
     attacker = http.createServer((request, response) => {
       const target = new URL(request.url!, "http://x").searchParams.get("target")!;
       response.setHeader("content-type", "text/html");
-      response.end(`<!doctype html><form id="f" method="post" action="${target}"><input name="name" value="planted"><input name="permission" value="Account Admin"></form><script>document.getElementById("f").submit()</script>`);
+      response.end(
+        `<!doctype html><form id="f" method="post" action="${target}"><input name="name" value="planted"><input name="permission" value="Account Admin"></form><script>document.getElementById("f").submit()</script>`,
+      );
     });
     await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`;
@@ -184,7 +197,10 @@ describe("cross-site requests", () => {
     // From the dashboard's own origin but without its token (a script that found no token): refused too.
     await page.goto(`${server.url}/dashboard/keys`);
     const status = await page.evaluate(async () => {
-      const response = await fetch("/dashboard/keys", { method: "POST", body: new URLSearchParams({ name: "tokenless", permission: "Sources" }) });
+      const response = await fetch("/dashboard/keys", {
+        method: "POST",
+        body: new URLSearchParams({ name: "tokenless", permission: "Sources" }),
+      });
       return response.status;
     });
     expect(status).toBe(403);

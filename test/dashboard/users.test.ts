@@ -37,7 +37,10 @@ describe("passwords", () => {
 
 describe("asset-delivery users", () => {
   it("creates a user with a password from standard input, stored only as a hash", () => {
-    const created = cli(["create", "--account", "acme", "--email", "Ada@Example.com", "--permission", "Sources", "--password-stdin", "--json"], "a long enough password\n");
+    const created = cli(
+      ["create", "--account", "acme", "--email", "Ada@Example.com", "--permission", "Sources", "--password-stdin", "--json"],
+      "a long enough password\n",
+    );
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     const user = JSON.parse(created.stdout);
@@ -51,7 +54,17 @@ describe("asset-delivery users", () => {
   });
 
   it("generates a password and shows it once when none is given", () => {
-    const created = cli(["create", "--account", "acme", "--email", "bob@example.com", "--permission", "Analytics", "--permission", "Purge"]);
+    const created = cli([
+      "create",
+      "--account",
+      "acme",
+      "--email",
+      "bob@example.com",
+      "--permission",
+      "Analytics",
+      "--permission",
+      "Purge",
+    ]);
     expect(created.code).toBe(0);
     expect(created.stderr).toMatch(/shown only now/);
     expect(created.stdout.trim()).toMatch(/^[A-Za-z0-9]{24}$/);
@@ -62,12 +75,18 @@ describe("asset-delivery users", () => {
 
   it("refuses bad input with the field and the rule", () => {
     expect(cli(["create", "--account", "acme", "--email", "ada@example.com", "--permission", "Sources"]).stderr).toMatch(/already exists/);
-    expect(cli(["create", "--account", "acme", "--email", "not-an-email", "--permission", "Sources"]).stderr).toMatch(/email: must be an address/);
-    expect(cli(["create", "--account", "acme", "--email", "c@example.com", "--permission", "Root"]).stderr).toMatch(/permission "Root": must be one of/);
-    expect(cli(["create", "--account", "acme", "--email", "c@example.com", "--permission", "Sources", "--password-stdin"], "short\n").stderr).toMatch(
-      /password: must be at least 12 characters/,
+    expect(cli(["create", "--account", "acme", "--email", "not-an-email", "--permission", "Sources"]).stderr).toMatch(
+      /email: must be an address/,
     );
-    expect(cli(["create", "--account", "nope", "--email", "c@example.com", "--permission", "Sources"]).stderr).toMatch(/account "nope" does not exist/);
+    expect(cli(["create", "--account", "acme", "--email", "c@example.com", "--permission", "Root"]).stderr).toMatch(
+      /permission "Root": must be one of/,
+    );
+    expect(
+      cli(["create", "--account", "acme", "--email", "c@example.com", "--permission", "Sources", "--password-stdin"], "short\n").stderr,
+    ).toMatch(/password: must be at least 12 characters/);
+    expect(cli(["create", "--account", "nope", "--email", "c@example.com", "--permission", "Sources"]).stderr).toMatch(
+      /account "nope" does not exist/,
+    );
   });
 
   it("removes a user and every session of theirs", () => {

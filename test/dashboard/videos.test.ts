@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { createClient } from "@asset-delivery/sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchBrowser, type TestBrowser } from "../support/browser";
+import { launchBrowser, type TestBrowser } from "../support/browser.cjs";
 import { addUser, signIn } from "../support/dashboard";
 import { startTestServer, type TestServer } from "../support/server";
 

@@ -7,7 +7,7 @@ import { createClient, type Source } from "@asset-delivery/sdk";
 import { generateReports, seedUsage } from "@asset-delivery/server";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { launchBrowser, type TestBrowser } from "../support/browser";
+import { launchBrowser, type TestBrowser } from "../support/browser.cjs";
 import { addUser, signIn } from "../support/dashboard";
 import { startTestServer, type TestServer } from "../support/server";
 import { minimalDeployment, secretMarker } from "../server/fixtures";
@@ -78,7 +78,11 @@ describe("Sources", () => {
     await signIn(page, server.url, "admin@example.com");
     const catalog = sources[1]!;
     await page.goto(`${server.url}/dashboard/sources/${catalog.id}`);
-    const value = (field: string) => page.getByRole("row", { name: field, exact: false }).filter({ has: page.getByRole("rowheader", { name: field, exact: true }) }).locator("td");
+    const value = (field: string) =>
+      page
+        .getByRole("row", { name: field, exact: false })
+        .filter({ has: page.getByRole("rowheader", { name: field, exact: true }) })
+        .locator("td");
     expect(await value("password_set").textContent()).toBe("set");
     expect(await value("request_signing_key_set").textContent()).toBe("set");
     expect(await value("request_handshake_set").textContent()).toBe("not set");
@@ -114,17 +118,21 @@ describe("Sources", () => {
     await signIn(page, server.url, "admin@example.com");
     await page.goto(`${server.url}/dashboard/sources`);
     expect(await statusCell(fresh.id).textContent()).toBe("deploying");
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await page.evaluate("window.marker = 42");
 
     clock += DEPLOY_MS;
     await expect.poll(() => statusCell(fresh.id).textContent(), { timeout: 15_000 }).toBe("deployed");
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.evaluate("window.marker")).toBe(42); // the same document: no reload
   });
 
   it("keeps Sources from a user without the Sources permission", async () => {
     await signIn(page, server.url, "analyst@example.com");
     expect(new URL(page.url()).pathname).toBe("/dashboard/reports");
-    expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").allTextContents()).toEqual(["Reports", "Video jobs", "API keys"]);
+    expect(await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").allTextContents()).toEqual([
+      "Reports",
+      "Video jobs",
+      "API keys",
+    ]);
     const response = await page.goto(`${server.url}/dashboard/sources/${sources[0]!.id}`);
     expect(response!.status()).toBe(403);
     expect(await page.getByRole("alert").textContent()).toMatch(/lacks the "Sources" permission/);
@@ -136,7 +144,8 @@ describe("Sources", () => {
 describe("Reports", () => {
   beforeAll(() => {
     const seeded = seedUsage(server.db, { account: "test", days: 5, now: () => clock, requestsPerDay: 50 });
-    for (const date of seeded.days) generateReports(server.db, { date, account: "test", dataDir: path.dirname(server.dbPath), now: () => clock });
+    for (const date of seeded.days)
+      generateReports(server.db, { date, account: "test", dataDir: path.dirname(server.dbPath), now: () => clock });
   });
 
   it("charts the credits per Source of the seeded usage, one series per Source", async () => {
@@ -150,7 +159,7 @@ describe("Reports", () => {
     );
     // Each line has a point per day of the 90, and rises above zero on the seeded days.
     for (const points of await series.evaluateAll((lines) => lines.map((line) => line.getAttribute("points")!))) {
-      const ys = points.split(" ").map((point) => Number(point.split(",")[1]));
+      const ys = points.split(" ").map((point: string) => Number(point.split(",")[1]));
       expect(ys).toHaveLength(90);
       expect(new Set(ys.slice(-5)).size).toBeGreaterThan(1);
       expect(new Set(ys.slice(0, 80)).size).toBe(1); // nothing before the seeded days

@@ -36,10 +36,21 @@ The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
       if (action === "create") {
         if (!values.account) throw new UsageError("keys create needs --account NAME");
         if (!values.permission?.length) throw new UsageError("keys create needs at least one --permission");
-        const created = createKey(db, { account: values.account, permissions: values.permission, userName: values.user, name: values.name });
+        const created = createKey(db, {
+          account: values.account,
+          permissions: values.permission,
+          userName: values.user,
+          name: values.name,
+        });
         if (values.json) {
           process.stdout.write(
-            JSON.stringify({ id: created.id, name: created.name, key: created.key, account: created.account, permissions: created.permissions }) + "\n",
+            JSON.stringify({
+              id: created.id,
+              name: created.name,
+              key: created.key,
+              account: created.account,
+              permissions: created.permissions,
+            }) + "\n",
           );
         } else {
           process.stderr.write(

@@ -46,7 +46,9 @@ their API keys stay until revoked.`,
           const out = { id: user.id, email: user.email, account: created.account, permissions: user.permissions };
           process.stdout.write(JSON.stringify(generatedPassword === undefined ? out : { ...out, password: generatedPassword }) + "\n");
         } else if (generatedPassword !== undefined) {
-          process.stderr.write(`Created user ${user.email} of ${created.account} (${user.permissions.join(", ")}). Their password is shown only now:\n`);
+          process.stderr.write(
+            `Created user ${user.email} of ${created.account} (${user.permissions.join(", ")}). Their password is shown only now:\n`,
+          );
           process.stdout.write(`${generatedPassword}\n`);
         } else {
           process.stdout.write(`Created user ${user.email} of ${created.account} (${user.permissions.join(", ")})\n`);

@@ -1,12 +1,5 @@
 // `client.reports` (spec 4.3): the list operations, file download, and the rows of a report.
-import {
-  anyHttpUrlSchema,
-  reportListSpec,
-  type CreditAnalyticsRow,
-  type ListQuery,
-  type Report,
-  type SelectedReport,
-} from "../schemas";
+import { anyHttpUrlSchema, reportListSpec, type CreditAnalyticsRow, type ListQuery, type Report, type SelectedReport } from "../schemas";
 import { checked } from "./checked";
 import { Collection } from "./collection";
 import { endpoints } from "./endpoints";
@@ -43,7 +36,9 @@ export class ReportsResource extends Collection<typeof reportListSpec, Report, S
   }
 
   private async table(report: Pick<Report, "attributes">): Promise<CsvTable> {
-    return reportTable(await Promise.all(report.attributes.files.map(async (url) => ({ file: fileLabel(url), bytes: await this.downloadFile(url) }))));
+    return reportTable(
+      await Promise.all(report.attributes.files.map(async (url) => ({ file: fileLabel(url), bytes: await this.downloadFile(url) }))),
+    );
   }
 }
 

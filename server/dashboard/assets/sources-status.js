@@ -26,7 +26,8 @@
       .join("&");
     fetch("/dashboard/sources/status?" + query, { credentials: "same-origin", headers: { accept: "application/json" } })
       .then(function (response) {
-        if (!response.ok || (response.headers.get("content-type") || "").indexOf("application/json") !== 0) throw new Error("status " + response.status);
+        if (!response.ok || (response.headers.get("content-type") || "").indexOf("application/json") !== 0)
+          throw new Error("status " + response.status);
         return response.json();
       })
       .then(function (body) {

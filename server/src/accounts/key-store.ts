@@ -62,7 +62,10 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
   );
   return {
     /** Creates a key and returns its plaintext: the only time it exists outside the caller's hands. */
-    create(input: { accountId: string; name?: string; userName: string; permissions: Permission[] }): { record: ApiKeyRecord; key: string } {
+    create(input: { accountId: string; name?: string; userName: string; permissions: Permission[] }): {
+      record: ApiKeyRecord;
+      key: string;
+    } {
       const key = generateApiKey();
       const row: KeyRow = {
         id: newId(),

@@ -51,13 +51,21 @@ export async function creditsPerSource(options: {
   const bySource = new Map<string, CreditSeries>();
   for (const report of reports) {
     const files = await Promise.all(
-      options.store.files(report.id).map(async (file) => ({ file: `${report.reportKey} part ${file.number}`, bytes: await fs.readFile(path.join(options.dataDir, file.path)) })),
+      options.store.files(report.id).map(async (file) => ({
+        file: `${report.reportKey} part ${file.number}`,
+        bytes: await fs.readFile(path.join(options.dataDir, file.path)),
+      })),
     );
     const index = dayIndex.get(report.reportDate)!;
     for (const row of creditRowsOf(report.reportKey, await reportTable(files))) {
       let series = bySource.get(row.source_id);
       if (!series) {
-        series = { sourceId: row.source_id, name: options.sourceNames.get(row.source_id) ?? (row.source_name || row.source_id), credits: days.map(() => 0), total: 0 };
+        series = {
+          sourceId: row.source_id,
+          name: options.sourceNames.get(row.source_id) ?? (row.source_name || row.source_id),
+          credits: days.map(() => 0),
+          total: 0,
+        };
         bySource.set(row.source_id, series);
       }
       series.credits[index]! += row.total_credits;

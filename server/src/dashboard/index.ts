@@ -118,7 +118,8 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       if (request.method === "GET") return reply.redirect(`${DASHBOARD_PREFIX}/login?next=${encodeURIComponent(request.url)}`, 303);
       throw new PageError(401, "Your session has ended: sign in again.");
     }
-    if (!mayAccess(user, access)) throw new PageError(403, `Your user lacks the "${access}" permission (or "Account Admin"), which this page needs.`);
+    if (!mayAccess(user, access))
+      throw new PageError(403, `Your user lacks the "${access}" permission (or "Account Admin"), which this page needs.`);
     request.dashboardUser = { user, account };
   });
   app.addHook("preHandler", (request, reply, done) => {
@@ -138,14 +139,26 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     const status = error instanceof PageError ? error.status : (error.statusCode ?? 500) < 500 ? error.statusCode! : 500;
     if (status >= 500) request.log.error({ err: error, reqId: request.id }, "dashboard request failed");
     reply.code(status);
-    return renderPage(request, reply, "error", { title: status === 404 ? "Not found" : "Refused", user: request.dashboardUser?.user }, {
-      status,
-      message: errorMessage(error, status),
-    });
+    return renderPage(
+      request,
+      reply,
+      "error",
+      { title: status === 404 ? "Not found" : "Refused", user: request.dashboardUser?.user },
+      {
+        status,
+        message: errorMessage(error, status),
+      },
+    );
   });
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
-    return renderPage(request, reply, "error", { title: "Not found" }, { status: 404, message: `No page of the dashboard is at ${request.url.split("?")[0]}.` });
+    return renderPage(
+      request,
+      reply,
+      "error",
+      { title: "Not found" },
+      { status: 404, message: `No page of the dashboard is at ${request.url.split("?")[0]}.` },
+    );
   });
 
   for (const [name, asset] of Object.entries(ASSETS)) {

@@ -58,7 +58,7 @@ export function definePage(app: FastifyInstance, page: PageDefinition): void {
 
 export function definePublicPage(
   app: FastifyInstance,
-  page: { method: PageDefinition["method"]; url: string; handler(request: FastifyRequest, reply: FastifyReply): unknown },
+  page: { method: PageDefinition["method"]; url: string; handler: (request: FastifyRequest, reply: FastifyReply) => unknown },
 ): void {
   app.route({ method: page.method, url: page.url, config: { dashboardAccess: "public" }, handler: page.handler });
 }
@@ -70,5 +70,7 @@ export function mayAccess(user: DashboardUser, access: Exclude<PageAccess, "publ
 
 /** Where to go back after signing in: only a path of the dashboard, never another site. */
 export function safeReturnPath(value: unknown): string | undefined {
-  return typeof value === "string" && /^\/dashboard(\/[A-Za-z0-9/_\-.?=&%[\]:]*)?$/.test(value) && !value.includes("//") ? value : undefined;
+  return typeof value === "string" && /^\/dashboard(\/[A-Za-z0-9/_\-.?=&%[\]:]*)?$/.test(value) && !value.includes("//")
+    ? value
+    : undefined;
 }

@@ -48,13 +48,23 @@ export interface PageFrame {
   scripts?: readonly string[];
 }
 
-export function renderPage(_request: FastifyRequest, reply: FastifyReply, view: string, frame: PageFrame, data: Record<string, unknown> = {}) {
+export function renderPage(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  view: string,
+  frame: PageFrame,
+  data: Record<string, unknown> = {},
+) {
   const user = frame.user;
   return reply.type("text/html; charset=utf-8").view(view, {
     ...data,
     title: frame.title,
     user: user && { email: user.email },
-    nav: user ? Object.entries(VIEWS).filter(([, v]) => mayAccess(user, v.access)).map(([name, v]) => ({ ...v, active: name === frame.active })) : [],
+    nav: user
+      ? Object.entries(VIEWS)
+          .filter(([, v]) => mayAccess(user, v.access))
+          .map(([name, v]) => ({ ...v, active: name === frame.active }))
+      : [],
     // Only pages with a form make the session hold a CSRF secret.
     csrf: user || frame.form ? reply.generateCsrf() : "",
     scripts: frame.scripts ?? [],

@@ -42,7 +42,12 @@ export function createSessionStore(db: Database): SessionStore {
   );
   const save = db.transaction((sessionId: string, session: Session) => {
     removeExpired.run(Date.now());
-    upsert.run({ id_hash: idHash(sessionId), user_id: session.userId ?? null, data: JSON.stringify(session), expires_at: expiryOf(session) });
+    upsert.run({
+      id_hash: idHash(sessionId),
+      user_id: session.userId ?? null,
+      data: JSON.stringify(session),
+      expires_at: expiryOf(session),
+    });
     if (session.userId === undefined) {
       const excess = anonymousCount.get()! - MAX_ANONYMOUS_SESSIONS;
       if (excess > 0) removeOldestAnonymous.run(excess);

@@ -19,21 +19,34 @@ function mayRevoke(key: ApiKeyRecord, { user }: Pick<PageContext, "user">): bool
   return key.revokedAt === null && (user.permissions.includes("Account Admin") || key.userName === user.email);
 }
 
-function show(context: PageContext, extra: { created?: { name: string; key: string; permissions: Permission[] }; error?: string; form?: { name: string; permissions: string[] } }) {
+function show(
+  context: PageContext,
+  extra: {
+    created?: { name: string; key: string; permissions: Permission[] };
+    error?: string;
+    form?: { name: string; permissions: string[] };
+  },
+) {
   const { request, reply, user, account } = context;
   const keys = request.server.keys.listByAccount(account.id);
   const active = keys.filter((key) => key.revokedAt === null).length;
   // Active keys first, newest first; revoked ones stay listed for the record.
   const ordered = [...keys].sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt - a.createdAt);
-  return renderPage(request, reply, "keys", { title: "API keys", user, active: "keys" }, {
-    keys: ordered.map((key) => ({ ...key, revocable: mayRevoke(key, context) })),
-    activeCount: active,
-    limit: MAX_KEYS_PER_ACCOUNT,
-    permissions: PERMISSIONS.map((permission) => ({ name: permission, allowed: grants(user.permissions, permission) })),
-    form: extra.form ?? { name: "", permissions: [] },
-    created: extra.created,
-    error: extra.error,
-  });
+  return renderPage(
+    request,
+    reply,
+    "keys",
+    { title: "API keys", user, active: "keys" },
+    {
+      keys: ordered.map((key) => ({ ...key, revocable: mayRevoke(key, context) })),
+      activeCount: active,
+      limit: MAX_KEYS_PER_ACCOUNT,
+      permissions: PERMISSIONS.map((permission) => ({ name: permission, allowed: grants(user.permissions, permission) })),
+      form: extra.form ?? { name: "", permissions: [] },
+      created: extra.created,
+      error: extra.error,
+    },
+  );
 }
 
 function listOf(value: unknown): string[] {
@@ -61,7 +74,9 @@ export function defineKeyPages(app: FastifyInstance): void {
         return show(context, { error, form: kept });
       };
       if (name === "") return refuse("Name: give the key a name that says what it is for.");
-      const beyond = requested.filter((permission) => (PERMISSIONS as readonly string[]).includes(permission) && !grants(user.permissions, permission as Permission));
+      const beyond = requested.filter(
+        (permission) => (PERMISSIONS as readonly string[]).includes(permission) && !grants(user.permissions, permission as Permission),
+      );
       if (beyond.length > 0) {
         reply.code(403);
         return show(context, {

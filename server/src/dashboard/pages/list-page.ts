@@ -7,7 +7,7 @@ import { paginationFor, parseListQuery, type ListSpec, type ParsedListQuery, typ
 function listParameters(query: Record<string, unknown>): Record<string, string> {
   const parameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
-    const text = Array.isArray(value) ? value[value.length - 1] : value;
+    const text: unknown = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof text === "string" && text !== "") parameters[name] = text;
   }
   return parameters;

@@ -30,23 +30,32 @@ export function defineReportPages(app: FastifyInstance): void {
         nowMs: now(),
         sourceNames: new Map(sourceNames.all(account.id).map((row) => [row.id, row.name])),
       });
-      return renderPage(request, reply, "reports", { title: "Reports", user, active: "reports" }, {
-        reports: reports.map((report) => ({
-          ...report,
-          files: report.completed
-            ? Array.from({ length: report.fileCount }, (_, i) => ({ href: `/dashboard/reports/${report.id}/files/${i + 1}`, name: reportFileName(report, i + 1) }))
-            : [],
-        })),
-        total,
-        ...pagingOf(list, total),
-        parameters: list.parameters,
-        issues: list.issues,
-        types: REPORT_TYPES,
-        sorts: reportListSpec.sorts,
-        chart: chartLayout(credits),
-        chartDays: CHART_DAYS,
-        chartReports: credits.reportCount,
-      });
+      return renderPage(
+        request,
+        reply,
+        "reports",
+        { title: "Reports", user, active: "reports" },
+        {
+          reports: reports.map((report) => ({
+            ...report,
+            files: report.completed
+              ? Array.from({ length: report.fileCount }, (_, i) => ({
+                  href: `/dashboard/reports/${report.id}/files/${i + 1}`,
+                  name: reportFileName(report, i + 1),
+                }))
+              : [],
+          })),
+          total,
+          ...pagingOf(list, total),
+          parameters: list.parameters,
+          issues: list.issues,
+          types: REPORT_TYPES,
+          sorts: reportListSpec.sorts,
+          chart: chartLayout(credits),
+          chartDays: CHART_DAYS,
+          chartReports: credits.reportCount,
+        },
+      );
     },
   });
 
@@ -59,7 +68,9 @@ export function defineReportPages(app: FastifyInstance): void {
       const report = store.findById(account.id, id);
       const file = report?.completed ? store.files(report.id).find((f) => String(f.number) === number) : undefined;
       if (!report || !file) throw new PageError(404, "No file of this account's reports is at this address.");
-      reply.header("content-disposition", `attachment; filename="${reportFileName(report, file.number)}"`).header("cache-control", "private, no-store");
+      reply
+        .header("content-disposition", `attachment; filename="${reportFileName(report, file.number)}"`)
+        .header("cache-control", "private, no-store");
       return reply.type("application/gzip").send(await fs.readFile(path.join(dataDir, file.path)));
     },
   });

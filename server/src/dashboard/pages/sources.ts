@@ -32,9 +32,10 @@ function describeValue(field: string, value: unknown): string {
   if (Array.isArray(value)) return value.length ? value.join(", ") : "(none)";
   if (typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>);
-    return entries.length ? entries.map(([k, v]) => `${k}=${String(v)}`).join(", ") : "(none)";
+    // A map of rendering parameters: its values are strings, numbers or booleans.
+    return entries.length ? entries.map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ") : "(none)";
   }
-  return String(value);
+  return typeof value === "string" ? value : JSON.stringify(value);
 }
 
 export function defineSourcePages(app: FastifyInstance): void {
@@ -48,18 +49,24 @@ export function defineSourcePages(app: FastifyInstance): void {
       const list = parseListPage(sourceListSpec, request.query);
       const { rows, total } = request.server.sourceStore.page(account.id, list.query);
       const sources = rows.map((stored) => row(sourceResource(stored, null)));
-      return renderPage(request, reply, "sources", { title: "Sources", user, active: "sources", scripts: ["sources-status.js"] }, {
-        sources,
-        total,
-        ...pagingOf(list, total),
-        parameters: list.parameters,
-        issues: list.issues,
-        textFilters: Object.entries(sourceListSpec.filters)
-          .filter(([, kind]) => kind.kind === "substring" || kind.kind === "substring-any")
-          .map(([field]) => field),
-        types: SOURCE_TYPES,
-        sorts: sourceListSpec.sorts,
-      });
+      return renderPage(
+        request,
+        reply,
+        "sources",
+        { title: "Sources", user, active: "sources", scripts: ["sources-status.js"] },
+        {
+          sources,
+          total,
+          ...pagingOf(list, total),
+          parameters: list.parameters,
+          issues: list.issues,
+          textFilters: Object.entries(sourceListSpec.filters)
+            .filter(([, kind]) => kind.kind === "substring" || kind.kind === "substring-any")
+            .map(([field]) => field),
+          types: SOURCE_TYPES,
+          sorts: sourceListSpec.sorts,
+        },
+      );
     },
   });
 
@@ -90,11 +97,17 @@ export function defineSourcePages(app: FastifyInstance): void {
       const deployment = Object.entries(source.attributes.deployment)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([field, value]) => ({ field, value: describeValue(field, value), isFlag: field.endsWith("_set") }));
-      return renderPage(request, reply, "source", { title: source.attributes.name, user, active: "sources", scripts: ["sources-status.js"] }, {
-        source: row(source),
-        secureUrls: source.attributes.deployment.secure_url_enabled === true,
-        deployment,
-      });
+      return renderPage(
+        request,
+        reply,
+        "source",
+        { title: source.attributes.name, user, active: "sources", scripts: ["sources-status.js"] },
+        {
+          source: row(source),
+          secureUrls: source.attributes.deployment.secure_url_enabled === true,
+          deployment,
+        },
+      );
     },
   });
 }

@@ -36,10 +36,16 @@ export function defineVideoPages(app: FastifyInstance): void {
     url: "/videos",
     access,
     handler({ request, reply, user, account }) {
-      return renderPage(request, reply, "videos", { title: "Video jobs", user, active: "videos" }, {
-        jobs: jobs.latestOfAccount(account.id, LISTED_JOBS).map(jobView),
-        limit: LISTED_JOBS,
-      });
+      return renderPage(
+        request,
+        reply,
+        "videos",
+        { title: "Video jobs", user, active: "videos" },
+        {
+          jobs: jobs.latestOfAccount(account.id, LISTED_JOBS).map(jobView),
+          limit: LISTED_JOBS,
+        },
+      );
     },
   });
 

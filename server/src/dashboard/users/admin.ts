@@ -38,9 +38,11 @@ export async function createUser(
   }
   const password = input.password ?? generatePassword();
   const account = createAccountStore(db).findByName(input.account);
-  if (!account) throw new AdminError(`account "${input.account}" does not exist (create it with: asset-delivery accounts create ${input.account})`);
+  if (!account)
+    throw new AdminError(`account "${input.account}" does not exist (create it with: asset-delivery accounts create ${input.account})`);
   const users = createUserStore(db);
-  if (users.findForSignIn(email)) throw new AdminError(`a user with the email "${email}" already exists (emails are compared case-insensitively)`);
+  if (users.findForSignIn(email))
+    throw new AdminError(`a user with the email "${email}" already exists (emails are compared case-insensitively)`);
   const passwordHash = await hashPassword(password);
   const user = db.transaction(() => {
     // Checked again inside the write: another process may have added the email while we hashed.
