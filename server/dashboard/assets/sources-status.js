@@ -1,6 +1,7 @@
 // Keeps the deployment status of the Sources on the page live: while any shows "deploying", asks
 // /dashboard/sources/status about them every second and writes the answers in (as text only).
 "use strict";
+/* global document -- runs in the browser */
 (function () {
   var INTERVAL_MS = 1000;
 
