@@ -8,7 +8,7 @@ import { addDays, yesterdayOf, type ReportDate, type ReportStore } from "../repo
 
 export const CHART_DAYS = 90;
 /** Lines drawn at most; the other Sources are summed into one more. */
-const MAX_SERIES = 8;
+export const MAX_SERIES = 8;
 const PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#ca8a04", "#db2777", "#6b7280"];
 
 export interface CreditSeries {
@@ -72,17 +72,23 @@ export async function creditsPerSource(options: {
       series.total += row.total_credits;
     }
   }
-  const ranked = [...bySource.values()].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
-  const shown = ranked.slice(0, MAX_SERIES);
-  const rest = ranked.slice(MAX_SERIES);
-  if (rest.length > 0) {
-    shown.push({
+  return { days, series: largestSeries([...bySource.values()], MAX_SERIES), reportCount: reports.length };
+}
+
+/** The `max` Sources of most credits, largest first, and the others summed into one more series. */
+export function largestSeries(series: readonly CreditSeries[], max: number): CreditSeries[] {
+  const ranked = [...series].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
+  const rest = ranked.slice(max);
+  if (rest.length === 0) return ranked;
+  const days = rest[0]!.credits.length;
+  return [
+    ...ranked.slice(0, max),
+    {
       name: `${rest.length} other Sources`,
-      credits: days.map((_, i) => rest.reduce((sum, series) => sum + series.credits[i]!, 0)),
-      total: rest.reduce((sum, series) => sum + series.total, 0),
-    });
-  }
-  return { days, series: shown, reportCount: reports.length };
+      credits: Array.from({ length: days }, (_, i) => rest.reduce((sum, other) => sum + other.credits[i]!, 0)),
+      total: rest.reduce((sum, other) => sum + other.total, 0),
+    },
+  ];
 }
 
 /** A round axis maximum at or above `value`: 1, 2 or 5 times a power of ten. */

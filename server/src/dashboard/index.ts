@@ -140,7 +140,6 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     if (status >= 500) request.log.error({ err: error, reqId: request.id }, "dashboard request failed");
     reply.code(status);
     return renderPage(
-      request,
       reply,
       "error",
       { title: status === 404 ? "Not found" : "Refused", user: request.dashboardUser?.user },
@@ -153,7 +152,6 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   app.setNotFoundHandler(async (request, reply) => {
     reply.code(404);
     return renderPage(
-      request,
       reply,
       "error",
       { title: "Not found" },

@@ -2,7 +2,7 @@
 // and rendering a template inside the layout with the CSRF token and formatting helpers.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
 import { mayAccess, type PageAccess } from "./page";
 import type { DashboardUser } from "./users/user-store";
 
@@ -48,13 +48,7 @@ export interface PageFrame {
   scripts?: readonly string[];
 }
 
-export function renderPage(
-  _request: FastifyRequest,
-  reply: FastifyReply,
-  view: string,
-  frame: PageFrame,
-  data: Record<string, unknown> = {},
-) {
+export function renderPage(reply: FastifyReply, view: string, frame: PageFrame, data: Record<string, unknown> = {}) {
   const user = frame.user;
   return reply.type("text/html; charset=utf-8").view(view, {
     ...data,

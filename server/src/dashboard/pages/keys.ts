@@ -33,7 +33,6 @@ function show(
   // Active keys first, newest first; revoked ones stay listed for the record.
   const ordered = [...keys].sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt - a.createdAt);
   return renderPage(
-    request,
     reply,
     "keys",
     { title: "API keys", user, active: "keys" },

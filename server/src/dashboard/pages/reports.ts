@@ -31,7 +31,6 @@ export function defineReportPages(app: FastifyInstance): void {
         sourceNames: new Map(sourceNames.all(account.id).map((row) => [row.id, row.name])),
       });
       return renderPage(
-        request,
         reply,
         "reports",
         { title: "Reports", user, active: "reports" },

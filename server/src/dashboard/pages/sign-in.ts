@@ -15,7 +15,7 @@ interface SignInForm {
 }
 
 function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
-  return renderPage(request, reply, "login", { title: "Sign in", form: true }, values);
+  return renderPage(reply, "login", { title: "Sign in", form: true }, values);
 }
 
 export function defineSignInPages(app: FastifyInstance, { users, throttle }: { users: UserStore; throttle: SignInThrottle }): void {

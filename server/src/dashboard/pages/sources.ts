@@ -50,7 +50,6 @@ export function defineSourcePages(app: FastifyInstance): void {
       const { rows, total } = request.server.sourceStore.page(account.id, list.query);
       const sources = rows.map((stored) => row(sourceResource(stored, null)));
       return renderPage(
-        request,
         reply,
         "sources",
         { title: "Sources", user, active: "sources", scripts: ["sources-status.js"] },
@@ -98,7 +97,6 @@ export function defineSourcePages(app: FastifyInstance): void {
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([field, value]) => ({ field, value: describeValue(field, value), isFlag: field.endsWith("_set") }));
       return renderPage(
-        request,
         reply,
         "source",
         { title: source.attributes.name, user, active: "sources", scripts: ["sources-status.js"] },

@@ -35,9 +35,8 @@ export function defineVideoPages(app: FastifyInstance): void {
     method: "GET",
     url: "/videos",
     access,
-    handler({ request, reply, user, account }) {
+    handler({ reply, user, account }) {
       return renderPage(
-        request,
         reply,
         "videos",
         { title: "Video jobs", user, active: "videos" },
@@ -56,7 +55,7 @@ export function defineVideoPages(app: FastifyInstance): void {
     handler({ request, reply, user, account }) {
       const job = jobs.findForAccount(account.id, (request.params as { id: string }).id);
       if (!job) throw new PageError(404, "No video job of this account has that id.");
-      return renderPage(request, reply, "video", { title: `Video job ${job.id}`, user, active: "videos" }, { job: jobView(job) });
+      return renderPage(reply, "video", { title: `Video job ${job.id}`, user, active: "videos" }, { job: jobView(job) });
     },
   });
 
