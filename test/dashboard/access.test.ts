@@ -1,5 +1,12 @@
 // Every dashboard page and form is behind the session and the user's permissions, checked on the
 // route a request matched (server/src/dashboard/page.ts): over HTTP with inject, no browser needed.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as tls from "node:tls";
+import { Agent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addUser, PASSWORD } from "../support/dashboard";
 import { startTestServer, type TestServer } from "../support/server";
@@ -103,5 +110,60 @@ describe("with a session", () => {
     const out = await server.app.inject({ method: "POST", url: "/dashboard/logout", headers: { cookie }, payload: { _csrf: csrf } });
     expect(out.statusCode).toBe(303);
     expect((await server.app.inject({ method: "GET", url: "/dashboard/keys", headers: { cookie } })).statusCode).toBe(303);
+  });
+});
+
+describe("over HTTPS", () => {
+  it("marks the session cookie Secure (and keeps SameSite=Strict)", async () => {
+    // TLS in front of the server's own HTTP listener: each decrypted connection is handed to it,
+    // so the requests arrive on an encrypted socket, as with a server started with a certificate.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-tls-"));
+    const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-days",
+        "1",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+      ],
+      { stdio: "ignore" },
+    );
+    const front = tls.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (socket) =>
+      server.app.server.emit("connection", socket),
+    );
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    try {
+      const response = await request(`https://127.0.0.1:${(front.address() as AddressInfo).port}/dashboard/login`, { dispatcher });
+      await response.body.text();
+      expect(response.statusCode).toBe(200);
+      const cookie = String(response.headers["set-cookie"]);
+      expect(cookie).toMatch(/^asset_delivery_session=/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; SameSite=Strict/);
+      expect(cookie).toMatch(/; HttpOnly/);
+    } finally {
+      await dispatcher.close();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves it without Secure over plain HTTP, where a browser would drop a Secure cookie", async () => {
+    const response = await server.app.inject({ method: "GET", url: "/dashboard/login" });
+    expect(String(response.headers["set-cookie"])).not.toMatch(/Secure/);
+    expect(String(response.headers["set-cookie"])).toMatch(/SameSite=Strict/);
   });
 });
