@@ -10,6 +10,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import("./commands/serve.js")).serveCommand,
   accounts: async () => (await import("./commands/accounts.js")).accountsCommand,
   keys: async () => (await import("./commands/keys.js")).keysCommand,
+  users: async () => (await import("./commands/users.js")).usersCommand,
   demo: async () => (await import("./commands/demo.js")).demoCommand,
   reports: async () => (await import("./commands/reports.js")).reportsCommand,
   usage: async () => (await import("./commands/usage.js")).usageCommand,
@@ -22,7 +23,7 @@ export const COMMANDS: Record<string, () => Promise<Command>> = {
 // (Fastify, and better-sqlite3's native addon), an optional peer of this package: a CI job that only
 // reviews drift installs the command without it.
 const SERVER = "@asset-delivery/server";
-const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve", "accounts", "keys", "demo", "reports", "usage"]);
+const SERVER_COMMANDS: ReadonlySet<string> = new Set(["serve", "accounts", "keys", "demo", "reports", "usage", "users"]);
 
 const serverRange = (
   JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as { peerDependencies: Record<string, string> }

@@ -7,6 +7,7 @@ import fp from "fastify-plugin";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { accountsPlugin } from "./accounts";
 import { authPlugin } from "./http/auth";
+import { dashboardPlugin, DASHBOARD_PREFIX } from "./dashboard";
 import { checkPublicBaseUrl } from "./http/base-url";
 import { contentTypesPlugin } from "./http/content-types";
 import { errorHandlingPlugin } from "./http/error-handler";
@@ -133,6 +134,8 @@ export const appPlugin = fp(
     void app.register(reportsPlugin);
     void app.register(videosPlugin);
     void app.register(purgesPlugin);
+    // Encapsulated (its session, CSRF and HTML errors stay under its prefix), on the stores above.
+    void app.register(dashboardPlugin, { prefix: DASHBOARD_PREFIX });
     void app.register(openApiPlugin);
     void app.register(methodNotAllowedPlugin);
   },

@@ -1,5 +1,6 @@
 // Every module's migrations, in the order they apply: the core first (other tables refer to accounts).
 // Each is known by its id, so a module's place in this list may change once applied.
+import { dashboardMigrations } from "./dashboard/migrations";
 import { purgeMigrations } from "./purges/migrations";
 import { reportMigrations } from "./reports/migrations";
 import { coreMigrations } from "./store/core-migrations";
@@ -13,6 +14,7 @@ export const allMigrations: readonly Migration[] = [
   ...reportMigrations,
   ...videoMigrations,
   ...purgeMigrations,
+  ...dashboardMigrations,
 ];
 
 /** Opens the database file and brings its schema up to date: what the CLI's admin commands use. */

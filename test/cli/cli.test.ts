@@ -57,12 +57,15 @@ describe("asset-delivery", () => {
       "Analytics",
       "--user",
       "ada",
+      "--name",
+      "ci deploys",
       "--json",
     );
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout);
     expect(key).toEqual({
       id: expect.any(String),
+      name: "ci deploys",
       key: expect.stringMatching(/^[A-Za-z0-9]{40}$/),
       account: "acme",
       permissions: ["Sources", "Analytics"],
@@ -73,6 +76,7 @@ describe("asset-delivery", () => {
     const listed = cli("keys", "list", "--account", "acme");
     expect(listed.stdout).toContain(key.id);
     expect(listed.stdout).toContain("ada");
+    expect(listed.stdout).toContain("ci deploys");
     expect(listed.stdout).not.toContain(key.key);
     expect(fs.readFileSync(db).includes(Buffer.from(key.key))).toBe(false);
 

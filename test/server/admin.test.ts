@@ -46,12 +46,20 @@ describe("keys", () => {
 
   it("stores only the SHA-256 of a key, never the key", () => {
     createAccount(db, { name: "hashes" });
-    const { id, key } = createKey(db, { account: "hashes", permissions: ["Analytics"], userName: "ada" });
+    const { id, key } = createKey(db, { account: "hashes", permissions: ["Analytics"], userName: "ada", name: "nightly report" });
     const row = db.prepare("SELECT * FROM api_keys WHERE id = ?").get(id) as Record<string, unknown>;
     expect(row.key_hash).toBe(createHash("sha256").update(key).digest("hex"));
     expect(JSON.stringify(row)).not.toContain(key);
     expect(listKeys(db, { account: "hashes" })).toEqual([
-      { id, accountId: expect.any(String), userName: "ada", permissions: ["Analytics"], createdAt: expect.any(Number), revokedAt: null },
+      {
+        id,
+        accountId: expect.any(String),
+        name: "nightly report",
+        userName: "ada",
+        permissions: ["Analytics"],
+        createdAt: expect.any(Number),
+        revokedAt: null,
+      },
     ]);
   });
 

@@ -6,11 +6,12 @@ import { databasePath, isoDate, printTable, UsageError, type Command } from "../
 
 export const keysCommand: Command = {
   summary: "Create, list and revoke API keys",
-  usage: `asset-delivery keys create --account NAME --permission P [--permission P ...] [--user NAME] [--json] [--db PATH]
+  usage: `asset-delivery keys create --account NAME --permission P [--permission P ...] [--name TEXT] [--user NAME] [--json] [--db PATH]
 asset-delivery keys list --account NAME [--json] [--db PATH]
 asset-delivery keys revoke ID [--db PATH]
 
   --permission  one of: ${PERMISSIONS.map((p) => `"${p}"`).join(", ")}
+  --name        what the key is for, shown in lists and the dashboard (at most 100 characters)
   --user        the user the key acts for, named in default deployment annotations (default: the account name)
   --json        create: print {"id", "key", "account", "permissions"}; list: print the keys as JSON
 The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
@@ -23,6 +24,7 @@ The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
         account: { type: "string" },
         permission: { type: "string", multiple: true },
         user: { type: "string" },
+        name: { type: "string" },
         json: { type: "boolean" },
         db: { type: "string" },
       },
@@ -34,10 +36,21 @@ The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
       if (action === "create") {
         if (!values.account) throw new UsageError("keys create needs --account NAME");
         if (!values.permission?.length) throw new UsageError("keys create needs at least one --permission");
-        const created = createKey(db, { account: values.account, permissions: values.permission, userName: values.user });
+        const created = createKey(db, {
+          account: values.account,
+          permissions: values.permission,
+          userName: values.user,
+          name: values.name,
+        });
         if (values.json) {
           process.stdout.write(
-            JSON.stringify({ id: created.id, key: created.key, account: created.account, permissions: created.permissions }) + "\n",
+            JSON.stringify({
+              id: created.id,
+              name: created.name,
+              key: created.key,
+              account: created.account,
+              permissions: created.permissions,
+            }) + "\n",
           );
         } else {
           process.stderr.write(
@@ -53,8 +66,8 @@ The plaintext key is printed once; the server keeps only its SHA-256 hash.`,
         if (values.json) process.stdout.write(JSON.stringify(keys, null, 2) + "\n");
         else
           printTable(
-            ["ID", "USER", "PERMISSIONS", "CREATED", "REVOKED"],
-            keys.map((k) => [k.id, k.userName, k.permissions.join(", "), isoDate(k.createdAt), isoDate(k.revokedAt)]),
+            ["ID", "NAME", "USER", "PERMISSIONS", "CREATED", "REVOKED"],
+            keys.map((k) => [k.id, k.name || "-", k.userName, k.permissions.join(", "), isoDate(k.createdAt), isoDate(k.revokedAt)]),
           );
         return 0;
       }

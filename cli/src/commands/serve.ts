@@ -84,6 +84,7 @@ export const serveCommand: Command = {
       ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),
     });
     process.stdout.write(`Asset Delivery Management API listening on ${server.url}\n`);
+    process.stdout.write(`Account dashboard at ${server.url}/dashboard (add a user: asset-delivery users create --help)\n`);
     if (faultRate > 0) process.stdout.write(`Injecting faults into ${faultRate * 100}% of API requests (seed ${faultSeed})\n`);
 
     return new Promise<number>((resolve) => {

@@ -8,6 +8,7 @@ export type { Page } from "./pagination";
 export { DeploymentWatch, type DeploymentState } from "./deployment";
 export type { SourceListQuery, WaitForDeploymentOptions, SourcesResource } from "./sources";
 export type { ReportListQuery, ReportsResource } from "./reports";
+export { reportTable, creditRowsOf, type CsvTable } from "./report-files";
 export type { WaitForResultOptions, VideosResource } from "./videos";
 export type { PurgeOptions, PurgeResult, PurgesResource } from "./purges";
 export {

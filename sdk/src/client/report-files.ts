@@ -3,7 +3,14 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { parse } from "csv-parse/sync";
-import { REPORT_FILE_SIZE_LIMIT } from "../api";
+import {
+  CREDIT_ANALYTICS_COLUMNS,
+  creditAnalyticsRowSchema,
+  describeIssues,
+  fieldIssues,
+  REPORT_FILE_SIZE_LIMIT,
+  type CreditAnalyticsRow,
+} from "../api";
 import { ReportFormatError } from "./errors";
 
 const gunzipAsync = promisify(gunzip);
@@ -68,4 +75,22 @@ export function joinTables(tables: readonly { file: string; table: CsvTable }[])
     }
   }
   return { header: first.table.header, rows: tables.flatMap(({ table }) => table.rows) };
+}
+
+/** The table of a report from the bytes of its files (gzipped or not), in order. */
+export async function reportTable(files: readonly { file: string; bytes: Buffer }[]): Promise<CsvTable> {
+  return joinTables(
+    await Promise.all(files.map(async ({ file, bytes }) => ({ file, table: parseCsv(await gunzipIfCompressed(bytes, file), file) }))),
+  );
+}
+
+/** The rows of a credit-analytics report's table, with numbers for the credit columns. */
+export function creditRowsOf(reportKey: string, { header, rows }: CsvTable): CreditAnalyticsRow[] {
+  const missing = CREDIT_ANALYTICS_COLUMNS.filter((column) => !header.includes(column));
+  if (header.length > 0 && missing.length > 0) throw new ReportFormatError(reportKey, `lacks the credit columns ${missing.join(", ")}`);
+  return rows.map((row, index) => {
+    const parsed = creditAnalyticsRowSchema.safeParse(row);
+    if (parsed.success) return parsed.data;
+    throw new ReportFormatError(reportKey, `row ${index + 1}: ${describeIssues(fieldIssues(parsed.error))}`);
+  });
 }

@@ -1,21 +1,9 @@
 // `client.reports` (spec 4.3): the list operations, file download, and the rows of a report.
-import {
-  anyHttpUrlSchema,
-  CREDIT_ANALYTICS_COLUMNS,
-  creditAnalyticsRowSchema,
-  describeIssues,
-  fieldIssues,
-  reportListSpec,
-  type CreditAnalyticsRow,
-  type ListQuery,
-  type Report,
-  type SelectedReport,
-} from "../api";
+import { anyHttpUrlSchema, reportListSpec, type CreditAnalyticsRow, type ListQuery, type Report, type SelectedReport } from "../api";
 import { checked } from "./checked";
 import { Collection } from "./collection";
 import { endpoints } from "./endpoints";
-import { ReportFormatError } from "./errors";
-import { gunzipIfCompressed, joinTables, parseCsv, type CsvTable } from "./report-files";
+import { creditRowsOf, gunzipIfCompressed, reportTable, type CsvTable } from "./report-files";
 import { readBytes, type Send } from "./transport";
 
 export type ReportListQuery = ListQuery<typeof reportListSpec>;
@@ -44,22 +32,13 @@ export class ReportsResource extends Collection<typeof reportListSpec, Report, S
 
   /** The rows of a credit-analytics report, with numbers for the credit columns. */
   async creditRows(report: Pick<Report, "attributes">): Promise<CreditAnalyticsRow[]> {
-    const { header, rows } = await this.table(report);
-    const missing = CREDIT_ANALYTICS_COLUMNS.filter((column) => !header.includes(column));
-    if (header.length > 0 && missing.length > 0)
-      throw new ReportFormatError(report.attributes.report_key, `lacks the credit columns ${missing.join(", ")}`);
-    return rows.map((row, index) => {
-      const parsed = creditAnalyticsRowSchema.safeParse(row);
-      if (parsed.success) return parsed.data;
-      throw new ReportFormatError(report.attributes.report_key, `row ${index + 1}: ${describeIssues(fieldIssues(parsed.error))}`);
-    });
+    return creditRowsOf(report.attributes.report_key, await this.table(report));
   }
 
   private async table(report: Pick<Report, "attributes">): Promise<CsvTable> {
-    const tables = await Promise.all(
-      report.attributes.files.map(async (url) => ({ file: fileLabel(url), table: parseCsv(await this.downloadFile(url), fileLabel(url)) })),
+    return reportTable(
+      await Promise.all(report.attributes.files.map(async (url) => ({ file: fileLabel(url), bytes: await this.downloadFile(url) }))),
     );
-    return joinTables(tables);
   }
 }
 

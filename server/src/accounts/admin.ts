@@ -69,6 +69,7 @@ export function listAccounts(db: Database): Account[] {
 
 export interface CreatedKey {
   id: string;
+  name: string;
   /** The plaintext key: shown once, stored only as a hash. */
   key: string;
   account: string;
@@ -76,17 +77,30 @@ export interface CreatedKey {
   permissions: Permission[];
 }
 
-/**
- * Creates an API key. `userName` is the acting user named in default deployment annotations;
- * it defaults to the account name.
- */
-export function createKey(db: Database, input: { account: string; permissions: readonly string[]; userName?: string }): CreatedKey {
-  if (input.permissions.length === 0) throw new AdminError(`permissions: give at least one of ${permissionSchema.options.join(", ")}`);
-  const permissions = input.permissions.map((permission) => {
+/** Permission names as given on a command line: at least one, each one of the spec's, without repeats. */
+export function parsePermissions(names: readonly string[]): Permission[] {
+  if (names.length === 0) throw new AdminError(`permissions: give at least one of ${permissionSchema.options.join(", ")}`);
+  const permissions = names.map((permission) => {
     const parsed = permissionSchema.safeParse(permission);
     if (!parsed.success) throw new AdminError(`permission "${permission}": ${parsed.error.issues[0]?.message ?? "is not a permission"}`);
     return parsed.data;
   });
+  return [...new Set(permissions)];
+}
+
+const MAX_KEY_NAME_LENGTH = 100;
+
+/**
+ * Creates an API key. `userName` is the acting user named in default deployment annotations;
+ * it defaults to the account name. `name` says what the key is for (default none).
+ */
+export function createKey(
+  db: Database,
+  input: { account: string; permissions: readonly string[]; userName?: string; name?: string },
+): CreatedKey {
+  const permissions = parsePermissions(input.permissions);
+  const name = (input.name ?? "").trim();
+  if (name.length > MAX_KEY_NAME_LENGTH) throw new AdminError(`name: must be at most ${MAX_KEY_NAME_LENGTH} characters`);
   const userName = input.userName ?? input.account;
   if (userName.trim() === "" || userName.length > 255) throw new AdminError("user name: must be 1 to 255 characters and not blank");
 
@@ -99,8 +113,8 @@ export function createKey(db: Database, input: { account: string; permissions: r
           `account "${account.name}" already has ${MAX_KEYS_PER_ACCOUNT} active API keys, the limit per account: revoke one first`,
         );
       }
-      const { record, key } = keys.create({ accountId: account.id, userName, permissions: [...new Set(permissions)] });
-      return { id: record.id, key, account: account.name, userName: record.userName, permissions: record.permissions };
+      const { record, key } = keys.create({ accountId: account.id, name, userName, permissions });
+      return { id: record.id, name: record.name, key, account: account.name, userName: record.userName, permissions: record.permissions };
     })
     .immediate();
 }

@@ -8,6 +8,8 @@ import { generateApiKey, hashApiKey } from "./api-key";
 export interface ApiKeyRecord {
   id: string;
   accountId: string;
+  /** What the key is for, as its creator named it; "" when unnamed. */
+  name: string;
   userName: string;
   permissions: Permission[];
   /** Unix seconds. */
@@ -26,6 +28,7 @@ export interface AuthContext {
 interface KeyRow {
   id: string;
   account_id: string;
+  name: string;
   user_name: string;
   permissions: string;
   created_at: number;
@@ -36,6 +39,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
   return {
     id: row.id,
     accountId: row.account_id,
+    name: row.name,
     userName: row.user_name,
     permissions: JSON.parse(row.permissions) as Permission[],
     createdAt: row.created_at,
@@ -47,7 +51,7 @@ export type KeyStore = ReturnType<typeof createKeyStore>;
 
 export function createKeyStore(db: Database, now: () => number = Date.now) {
   const insert = db.prepare(
-    "INSERT INTO api_keys (id, account_id, user_name, permissions, key_hash, created_at) VALUES (@id, @account_id, @user_name, @permissions, @key_hash, @created_at)",
+    "INSERT INTO api_keys (id, account_id, name, user_name, permissions, key_hash, created_at) VALUES (@id, @account_id, @name, @user_name, @permissions, @key_hash, @created_at)",
   );
   const activeCount = db.prepare<[string], number>("SELECT count(*) FROM api_keys WHERE account_id = ? AND revoked_at IS NULL").pluck();
   const byAccount = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid");
@@ -58,11 +62,15 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
   );
   return {
     /** Creates a key and returns its plaintext: the only time it exists outside the caller's hands. */
-    create(input: { accountId: string; userName: string; permissions: Permission[] }): { record: ApiKeyRecord; key: string } {
+    create(input: { accountId: string; name?: string; userName: string; permissions: Permission[] }): {
+      record: ApiKeyRecord;
+      key: string;
+    } {
       const key = generateApiKey();
       const row: KeyRow = {
         id: newId(),
         account_id: input.accountId,
+        name: input.name ?? "",
         user_name: input.userName,
         permissions: JSON.stringify(input.permissions),
         created_at: Math.floor(now() / 1000),

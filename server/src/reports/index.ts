@@ -9,6 +9,8 @@ import { startReportScheduler, type ReportScheduler } from "./scheduler";
 
 export { reportMigrations } from "./migrations";
 export { createReportGenerator, type ReportGenerator } from "./generator";
+export { createReportStore, type ReportStore, type StoredReport } from "./report-store";
+export { reportFileName } from "./report-resource";
 export { reportTypesFor, parseOptionalReportType, OPTIONAL_REPORT_TYPES } from "./availability";
 export { periodOf, reportKeyOf } from "./periods";
 export { generateReports, setReportTypes, type GenerateReportsInput } from "./admin";

@@ -149,6 +149,13 @@ export const coreMigrations: Migration[] = [
       }
     },
   },
+  {
+    // A key's name, as the dashboard's API keys view shows it ("" for keys made before names).
+    id: "core-008-api-key-names",
+    up(db) {
+      db.exec("ALTER TABLE api_keys ADD COLUMN name TEXT NOT NULL DEFAULT ''");
+    },
+  },
 ];
 
 /** One bucket that has spent what the given ones spent together, as of the latest of them. */

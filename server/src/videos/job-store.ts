@@ -61,6 +61,9 @@ export function createJobStore(db: Database, now: () => number) {
     INSERT INTO video_jobs (id, account_id, url, prompt, model, duration, status, created_at)
     VALUES (@id, @accountId, @url, @prompt, @model, @duration, 'preparing', @createdAt)`);
   const byId = db.prepare<[string], JobRow>("SELECT * FROM video_jobs WHERE id = ?");
+  const latestOfAccount = db.prepare<[string, number], JobRow>(
+    "SELECT * FROM video_jobs WHERE account_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+  );
   // The oldest few waiting jobs of each account: what the fair queue chooses from, bounded however
   // many jobs one account has queued.
   const waiting = db.prepare<[number], JobRow>(`
@@ -86,6 +89,10 @@ export function createJobStore(db: Database, now: () => number) {
     findForAccount(accountId: string, id: string): StoredJob | undefined {
       const row = byId.get(id);
       return row && row.account_id === accountId ? toJob(row) : undefined;
+    },
+    /** The account's newest jobs, at most `limit` (the dashboard's list). */
+    latestOfAccount(accountId: string, limit: number): StoredJob[] {
+      return latestOfAccount.all(accountId, limit).map(toJob);
     },
     find(id: string): StoredJob | undefined {
       const row = byId.get(id);

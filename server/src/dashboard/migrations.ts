@@ -1,0 +1,34 @@
+// Tables of the dashboard: the users who sign in, and their sessions.
+import type { Migration } from "../store/database";
+
+export const dashboardMigrations: Migration[] = [
+  {
+    id: "dashboard-001-users-and-sessions",
+    up(db) {
+      db.exec(`
+        CREATE TABLE dashboard_users (
+          id            TEXT PRIMARY KEY,
+          account_id    TEXT NOT NULL REFERENCES accounts (id),
+          -- Sign-in is by email alone, so an email names one user across all accounts.
+          email         TEXT NOT NULL UNIQUE COLLATE NOCASE,
+          permissions   TEXT NOT NULL CHECK (json_type(permissions) = 'array'),
+          -- scrypt$N$r$p$salt$key (server/src/dashboard/users/password.ts); never the password.
+          password_hash TEXT NOT NULL,
+          created_at    INTEGER NOT NULL
+        );
+        CREATE INDEX dashboard_users_by_account ON dashboard_users (account_id);
+
+        CREATE TABLE dashboard_sessions (
+          -- SHA-256 of the session id: a copy of the database holds no cookie that signs anyone in.
+          id_hash    TEXT PRIMARY KEY,
+          -- NULL before sign-in (the sign-in form's CSRF secret lives in the session too).
+          user_id    TEXT REFERENCES dashboard_users (id) ON DELETE CASCADE,
+          data       TEXT NOT NULL CHECK (json_type(data) = 'object'),
+          -- Milliseconds.
+          expires_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions (expires_at);
+      `);
+    },
+  },
+];

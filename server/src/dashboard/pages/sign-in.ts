@@ -1,0 +1,78 @@
+// Signing in and out (/dashboard/login, /dashboard/logout). A failed sign-in says nothing about
+// which of email or password was wrong, takes as long for an unknown email, and repeated failures
+// are slowed down (sign-in-throttle.ts). Signing in starts a new session (no fixation).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { definePage, definePublicPage, safeReturnPath } from "../page";
+import { homeOf, renderPage } from "../render";
+import type { SignInThrottle } from "../sign-in-throttle";
+import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
+import type { UserStore } from "../users/user-store";
+
+interface SignInForm {
+  email?: unknown;
+  password?: unknown;
+  next?: unknown;
+}
+
+function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
+  return renderPage(reply, "login", { title: "Sign in", form: true }, values);
+}
+
+export function defineSignInPages(app: FastifyInstance, { users, throttle }: { users: UserStore; throttle: SignInThrottle }): void {
+  definePublicPage(app, {
+    method: "GET",
+    url: "/login",
+    handler(request, reply) {
+      const next = safeReturnPath((request.query as Record<string, unknown>).next);
+      const signedIn = request.session.userId === undefined ? undefined : users.findById(request.session.userId);
+      if (signedIn) return reply.redirect(next ?? homeOf(signedIn), 303);
+      return showForm(request, reply, { email: "", next });
+    },
+  });
+
+  definePublicPage(app, {
+    method: "POST",
+    url: "/login",
+    async handler(request, reply) {
+      const form = (request.body ?? {}) as SignInForm;
+      const email = typeof form.email === "string" ? form.email.trim() : "";
+      const password = typeof form.password === "string" ? form.password : "";
+      const next = safeReturnPath(form.next);
+      const waitMs = throttle.retryAfterMs(email, request.ip);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        reply.code(429).header("retry-after", String(seconds));
+        return showForm(request, reply, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
+      }
+      const found = email === "" ? undefined : users.findForSignIn(email);
+      // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
+      const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
+      if (!found || !valid) {
+        throttle.failed(email, request.ip);
+        reply.code(401);
+        return showForm(request, reply, { email, next, error: "The email or the password is not right." });
+      }
+      throttle.succeeded(email);
+      await request.session.regenerate();
+      request.session.userId = found.user.id;
+      return reply.redirect(next ?? homeOf(found.user), 303);
+    },
+  });
+
+  definePage(app, {
+    method: "GET",
+    url: "/",
+    access: "signed-in",
+    handler: ({ reply, user }) => reply.redirect(homeOf(user), 303),
+  });
+
+  definePage(app, {
+    method: "POST",
+    url: "/logout",
+    access: "signed-in",
+    async handler({ request, reply }) {
+      await request.session.destroy();
+      return reply.redirect("/dashboard/login", 303);
+    },
+  });
+}

@@ -1,0 +1,76 @@
+// Users of the dashboard: people of an account who sign in with an email and a password and hold
+// permissions (the spec's, section 5), up to which they may create API keys.
+import type { Permission } from "@asset-delivery/sdk";
+import type { Database } from "../../store/database";
+import { newId } from "../../store/random";
+
+export interface DashboardUser {
+  id: string;
+  accountId: string;
+  email: string;
+  permissions: Permission[];
+  /** Unix seconds. */
+  createdAt: number;
+}
+
+interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  permissions: string;
+  password_hash: string;
+  created_at: number;
+}
+
+function toUser(row: UserRow): DashboardUser {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    email: row.email,
+    permissions: JSON.parse(row.permissions) as Permission[],
+    createdAt: row.created_at,
+  };
+}
+
+export type UserStore = ReturnType<typeof createUserStore>;
+
+export function createUserStore(db: Database, now: () => number = Date.now) {
+  const insert = db.prepare(
+    "INSERT INTO dashboard_users (id, account_id, email, permissions, password_hash, created_at) VALUES (@id, @account_id, @email, @permissions, @password_hash, @created_at)",
+  );
+  const byId = db.prepare<[string], UserRow>("SELECT * FROM dashboard_users WHERE id = ?");
+  const byEmail = db.prepare<[string], UserRow>("SELECT * FROM dashboard_users WHERE email = ?");
+  const byAccount = db.prepare<[string], UserRow>("SELECT * FROM dashboard_users WHERE account_id = ? ORDER BY email");
+  const remove = db.prepare("DELETE FROM dashboard_users WHERE id = ?");
+
+  return {
+    create(input: { accountId: string; email: string; permissions: Permission[]; passwordHash: string }): DashboardUser {
+      const row: UserRow = {
+        id: newId(),
+        account_id: input.accountId,
+        email: input.email,
+        permissions: JSON.stringify(input.permissions),
+        password_hash: input.passwordHash,
+        created_at: Math.floor(now() / 1000),
+      };
+      insert.run(row);
+      return toUser(row);
+    },
+    findById(id: string): DashboardUser | undefined {
+      const row = byId.get(id);
+      return row && toUser(row);
+    },
+    /** The user and the stored hash to check a password against; emails compare case-insensitively. */
+    findForSignIn(email: string): { user: DashboardUser; passwordHash: string } | undefined {
+      const row = byEmail.get(email);
+      return row && { user: toUser(row), passwordHash: row.password_hash };
+    },
+    listByAccount(accountId: string): DashboardUser[] {
+      return byAccount.all(accountId).map(toUser);
+    },
+    /** Removes the user and, by the foreign key's cascade, every session of theirs. */
+    remove(id: string): boolean {
+      return remove.run(id).changes === 1;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// Dashboard users through the CLI (`asset-delivery users ...`): passwords from standard input or
+// generated and shown once, stored only as a salted scrypt hash, and removal ending the sessions.
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { createAccount, openMigratedDatabase } from "@asset-delivery/server";
+import { hashPassword, verifyPassword, UNKNOWN_USER_HASH } from "@asset-delivery/server/dist/dashboard/users/password";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const CLI = path.resolve(__dirname, "../../cli/bin/asset-delivery.js");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-users-"));
+const dbPath = path.join(dir, "asset-delivery.db");
+
+function cli(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, [CLI, "users", ...args, "--db", dbPath], { input, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(() => {
+  const db = openMigratedDatabase(dbPath);
+  createAccount(db, { name: "acme" });
+  db.close();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("passwords", () => {
+  it("hashes with a fresh salt each time and verifies only the right password", async () => {
+    const [a, b] = await Promise.all([hashPassword("correct horse battery"), hashPassword("correct horse battery")]);
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword("correct horse battery", a)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", a)).toBe(false);
+    expect(await verifyPassword("", UNKNOWN_USER_HASH)).toBe(false);
+  });
+});
+
+describe("asset-delivery users", () => {
+  it("creates a user with a password from standard input, stored only as a hash", () => {
+    const created = cli(
+      ["create", "--account", "acme", "--email", "Ada@Example.com", "--permission", "Sources", "--password-stdin", "--json"],
+      "a long enough password\n",
+    );
+    expect(created.stderr).toBe("");
+    expect(created.code).toBe(0);
+    const user = JSON.parse(created.stdout);
+    expect(user).toMatchObject({ email: "Ada@Example.com", account: "acme", permissions: ["Sources"] });
+    expect(user.password).toBeUndefined();
+    const db = openMigratedDatabase(dbPath);
+    const stored = db.prepare("SELECT password_hash FROM dashboard_users WHERE id = ?").pluck().get(user.id) as string;
+    db.close();
+    expect(stored).toMatch(/^scrypt\$/);
+    expect(fs.readFileSync(dbPath).includes("a long enough password")).toBe(false);
+  });
+
+  it("generates a password and shows it once when none is given", () => {
+    const created = cli([
+      "create",
+      "--account",
+      "acme",
+      "--email",
+      "bob@example.com",
+      "--permission",
+      "Analytics",
+      "--permission",
+      "Purge",
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toMatch(/shown only now/);
+    expect(created.stdout.trim()).toMatch(/^[A-Za-z0-9]{24}$/);
+    const listed = cli(["list", "--account", "acme"]);
+    expect(listed.stdout).toMatch(/bob@example\.com\s+Analytics, Purge/);
+    expect(listed.stdout).not.toContain(created.stdout.trim());
+  });
+
+  it("refuses bad input with the field and the rule", () => {
+    expect(cli(["create", "--account", "acme", "--email", "ada@example.com", "--permission", "Sources"]).stderr).toMatch(/already exists/);
+    expect(cli(["create", "--account", "acme", "--email", "not-an-email", "--permission", "Sources"]).stderr).toMatch(
+      /email: must be an address/,
+    );
+    expect(cli(["create", "--account", "acme", "--email", "c@example.com", "--permission", "Root"]).stderr).toMatch(
+      /permission "Root": must be one of/,
+    );
+    expect(
+      cli(["create", "--account", "acme", "--email", "c@example.com", "--permission", "Sources", "--password-stdin"], "short\n").stderr,
+    ).toMatch(/password: must be at least 12 characters/);
+    expect(cli(["create", "--account", "nope", "--email", "c@example.com", "--permission", "Sources"]).stderr).toMatch(
+      /account "nope" does not exist/,
+    );
+  });
+
+  it("removes a user and every session of theirs", () => {
+    const db = openMigratedDatabase(dbPath);
+    const id = db.prepare("SELECT id FROM dashboard_users WHERE email = 'bob@example.com'").pluck().get() as string;
+    db.prepare("INSERT INTO dashboard_sessions (id_hash, user_id, data, expires_at) VALUES ('h', ?, '{}', ?)").run(id, Date.now() + 60_000);
+    db.close();
+    expect(cli(["remove", "--email", "BOB@example.com"]).stdout).toMatch(/Removed user bob@example\.com/);
+    const after = openMigratedDatabase(dbPath);
+    expect(after.prepare("SELECT count(*) FROM dashboard_sessions").pluck().get()).toBe(0);
+    after.close();
+    expect(cli(["remove", "--email", "bob@example.com"]).stderr).toMatch(/no user has the email/);
+  });
+});
