@@ -36,6 +36,11 @@ export const providerOptionsSchema = z.object({
     .array(purgeTargetSchema, expected("a list of paths or URLs"))
     .max(MAX_PURGE_TARGETS, { error: `must list at most ${MAX_PURGE_TARGETS} paths or URLs` })
     .optional(),
+  /**
+   * The resource's URN, which the create mark derives from (create-mark.ts): set by the Source class
+   * (and by the native plugin from the engine's request), never by a program.
+   */
+  resourceUrn: z.string(expected("a Pulumi URN")).optional(),
 });
 
 /** The options as `check` leaves them: defaults filled in. */

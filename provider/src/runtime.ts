@@ -7,12 +7,17 @@ import type * as pulumi from "@pulumi/pulumi";
 import { checkSource, type UncheckedInputs } from "./check";
 import { resolveCredentials, type ConfigReader } from "./credentials";
 import { diffSource } from "./diff";
+import { guardProviderProcess } from "./engine-guard";
 import { createSource } from "./lifecycle/create";
 import { readSource } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import { sessionFor, type Session } from "./session";
 import type { SourceInputs, SourceState } from "./source-state";
+
+// Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
+// this process must end with its engine (engine-guard.ts). Not when a test or a script loads it.
+if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) guardProviderProcess();
 
 let stackConfig: ConfigReader = () => undefined;
 
