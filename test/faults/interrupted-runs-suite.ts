@@ -21,6 +21,8 @@ const STEP_TIMEOUT = 240_000;
 const COUNT = 5;
 /** How long the processes of a killed run may take to end. */
 const ORPHAN_GRACE_MS = 8_000;
+/** How long the server is down in the middle of a run. */
+const OUTAGE_MS = 30_000;
 
 interface Row {
   id: string;
@@ -183,19 +185,21 @@ export function interruptedRunsSuite(profile: Profile): void {
     }
   }
 
+  const serverOptions = {
+    profile,
+    deployDelayMs: 400,
+    configure(app: TestServer["app"]) {
+      app.addHook("onSend", async (request, _reply, payload) => {
+        if (holdPosts && request.method === "POST" && request.url.startsWith("/api/v1/sources")) {
+          await new Promise<void>((resolve) => held.push(resolve));
+        }
+        return payload;
+      });
+    },
+  };
+
   beforeAll(async () => {
-    server = await startTestServer({
-      profile,
-      deployDelayMs: 400,
-      configure(app) {
-        app.addHook("onSend", async (request, _reply, payload) => {
-          if (holdPosts && request.method === "POST" && request.url.startsWith("/api/v1/sources")) {
-            await new Promise<void>((resolve) => held.push(resolve));
-          }
-          return payload;
-        });
-      },
-    });
+    server = await startTestServer(serverOptions);
     program = await programStack(path.join(TEST_PROGRAMS, "sources"), "prod", { baseUrl: server.url, apiKey: server.adminKey });
     await program.set({ "assetdelivery:pacing": "false" });
   }, STEP_TIMEOUT);
@@ -205,6 +209,7 @@ export function interruptedRunsSuite(profile: Profile): void {
     await copy?.remove();
     await program?.remove();
     await server?.close();
+    if (server) fs.rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
   });
 
   const posts = () => server.requestCount("POST", "/api/v1/sources");
@@ -284,6 +289,31 @@ export function interruptedRunsSuite(profile: Profile): void {
         expect(refused.output).toMatch(/holds "kc-\d": not a Source created for this resource by an interrupted run/);
         expect(rows()).toEqual(before);
         expect(await sourcesInState(copy)).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
+  });
+
+  describe(`the API unreachable for ${OUTAGE_MS / 1000} s in the middle of an up (${profile} profile)`, () => {
+    it(
+      "the up completes or fails with a clear message, the state holds nothing the server lacks, and a rerun converges",
+      async () => {
+        const sources = { ...declared("kc", 1), ...declared("kd", 1) };
+        await program.set({ sources });
+        server.resetRequestCount();
+        const run = startPulumi(program, ["up", "--yes", "--skip-preview"]);
+        while (posts() < 1) await sleep(20);
+        const { port } = new URL(server.url);
+        await server.close({ keepData: true });
+        await sleep(OUTAGE_MS);
+        server = await startTestServer({ ...serverOptions, dbPath: server.dbPath, port: Number(port) });
+        const { code, output } = await run.done;
+        if (code !== 0) expect(output).toMatch(/connection failed \(ECONNREFUSED\): the API could not be reached and the request was not sent/);
+        const onServer = new Set(rows().map((row) => row.id));
+        for (const id of await sourcesInState(program)) expect(onServer).toContain(id);
+
+        await succeeds(program, "up", "--yes", "--skip-preview");
+        await expectConverged(sources);
       },
       STEP_TIMEOUT,
     );
