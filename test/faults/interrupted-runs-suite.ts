@@ -141,12 +141,17 @@ async function sourcesInState(program: ProgramStack): Promise<string[]> {
   return (deployment.resources ?? []).filter((r) => r.type === SOURCE_RESOURCE_TYPE).map((r) => r.id ?? "");
 }
 
+/** The stack's checkpoint in its file backend. */
+function checkpoint(program: ProgramStack): string {
+  return path.join(program.workDir, ".state", ".pulumi", "stacks", "provider-e2e-sources", `${program.stack.name}.json`);
+}
+
 /** The documented recovery for a file backend (docs/interrupted-runs.md), before the command is run again. */
 async function recover(program: ProgramStack): Promise<void> {
   // A kill while the backend wrote the checkpoint can leave an empty `<checkpoint>.attrs` beside it.
-  const stacks = path.join(program.workDir, ".state", ".pulumi", "stacks");
-  for (const file of fs.readdirSync(stacks, { recursive: true, encoding: "utf8" })) {
-    const full = path.join(stacks, file);
+  const state = path.join(program.workDir, ".state", ".pulumi");
+  for (const file of fs.readdirSync(state, { recursive: true, encoding: "utf8" })) {
+    const full = path.join(state, file);
     if (file.endsWith(".attrs") && fs.statSync(full).size === 0) fs.rmSync(full);
   }
   await succeeds(program, "cancel", "--yes");
@@ -234,6 +239,8 @@ export function interruptedRunsSuite(profile: Profile): void {
             for (const release of held.splice(0)) release();
           });
           expect(killed.left, "processes of the killed run still running").toEqual([]);
+          // What a kill while the file backend wrote the checkpoint leaves (docs/interrupted-runs.md): the mend is part of the recovery.
+          if (seed.prefix === "kb") fs.writeFileSync(`${checkpoint(program)}.attrs`, "");
           await recover(program);
           await succeeds(program, "up", "--yes", "--skip-preview");
           await expectConverged(sources);
