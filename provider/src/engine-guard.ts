@@ -27,9 +27,12 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
 
 export type EngineHealth = "alive" | "gone";
 
+const CHECK_TIMEOUT_MS = 5000;
+
 /**
- * One health check of the engine at `address`: `gone` only when it cannot be reached (the call
- * fails as UNAVAILABLE, or not within `timeoutMs`); any answer, an error status included, is alive.
+ * One health check of the engine: `gone` only when it cannot be reached (UNAVAILABLE: nothing
+ * listens on its port any more); any answer, an error status included, is alive, and so is no
+ * answer within `timeoutMs` (an engine that is busy, or stopped, is not gone).
  */
 export function checkEngine(client: grpcModule.Client, timeoutMs: number): Promise<EngineHealth> {
   const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
@@ -42,8 +45,7 @@ export function checkEngine(client: grpcModule.Client, timeoutMs: number): Promi
       {},
       { deadline: Date.now() + timeoutMs },
       (error) => {
-        const unreachable = error && (error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED);
-        resolve(unreachable ? "gone" : "alive");
+        resolve(error?.code === grpc.status.UNAVAILABLE ? "gone" : "alive");
       },
     );
   });
@@ -82,7 +84,7 @@ export function guardEngine(options: EngineGuardOptions): EngineGuard {
     checking = true;
     try {
       // A hint, or a run of failures, is confirmed by checks in a row, a short pause apart.
-      while (!stopped && (await checkEngine(client, intervalMs)) === "gone") {
+      while (!stopped && (await checkEngine(client, CHECK_TIMEOUT_MS)) === "gone") {
         if (++failures >= failuresToExit) {
           stop();
           onGone();

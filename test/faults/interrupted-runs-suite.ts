@@ -57,7 +57,12 @@ function descendants(pid: number): number[] {
   }
   const found: number[] = [];
   const queue = [pid];
-  while (queue.length > 0) for (const child of children.get(queue.shift()!) ?? []) found.push(child), queue.push(child);
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
   return found;
 }
 
@@ -137,7 +142,9 @@ async function killWhen(program: ProgramStack, args: string[], when: () => boole
 
 /** The ids of the Sources the stack's state holds. */
 async function sourcesInState(program: ProgramStack): Promise<string[]> {
-  const { deployment } = JSON.parse(await succeeds(program, "stack", "export")) as { deployment: { resources?: { type: string; id?: string }[] } };
+  const { deployment } = JSON.parse(await succeeds(program, "stack", "export")) as {
+    deployment: { resources?: { type: string; id?: string }[] };
+  };
   return (deployment.resources ?? []).filter((r) => r.type === SOURCE_RESOURCE_TYPE).map((r) => r.id ?? "");
 }
 
@@ -224,7 +231,13 @@ export function interruptedRunsSuite(profile: Profile): void {
     // Each seed: an up creating Sources, an up renaming them all, a destroy, each killed at its own point.
     const seeds = [
       { prefix: "ka", creates: "after the first create was answered", killCreates: () => posts() >= 1, renamesDone: 1, retiresDone: 2 },
-      { prefix: "kb", creates: "while a create that landed is unanswered", killCreates: () => held.length >= 1, renamesDone: 3, retiresDone: 0 },
+      {
+        prefix: "kb",
+        creates: "while a create that landed is unanswered",
+        killCreates: () => held.length >= 1,
+        renamesDone: 3,
+        retiresDone: 0,
+      },
     ];
     for (const seed of seeds) {
       it(
@@ -315,7 +328,8 @@ export function interruptedRunsSuite(profile: Profile): void {
         await sleep(OUTAGE_MS);
         server = await startTestServer({ ...serverOptions, dbPath: server.dbPath, port: Number(port) });
         const { code, output } = await run.done;
-        if (code !== 0) expect(output).toMatch(/connection failed \(ECONNREFUSED\): the API could not be reached and the request was not sent/);
+        if (code !== 0)
+          expect(output).toMatch(/connection failed \(ECONNREFUSED\): the API could not be reached and the request was not sent/);
         const onServer = new Set(rows().map((row) => row.id));
         for (const id of await sourcesInState(program)) expect(onServer).toContain(id);
 

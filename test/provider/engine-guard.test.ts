@@ -44,7 +44,7 @@ async function startHost(engineAddress: string): Promise<ChildProcess> {
   const host = spawn(process.execPath, [HOST, engineAddress], { cwd: repoRoot(), stdio: ["pipe", "pipe", "pipe"], detached: true });
   children.push(host);
   const port = await new Promise<string>((resolve, reject) => {
-    host.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+    host.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
     host.once("exit", (code) => reject(new Error(`the host ended (${code}) before listening`)));
   });
   const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
@@ -102,8 +102,8 @@ describe("a write to a closed stderr", () => {
     const run = async (mode: string) => {
       const child = spawn(process.execPath, ["-e", script, mode], { stdio: ["ignore", "pipe", "pipe"] });
       children.push(child);
-      child.stdout!.destroy();
-      child.stderr!.destroy();
+      child.stdout.destroy();
+      child.stderr.destroy();
       await exited(child);
       return JSON.parse(fs.readFileSync(report, "utf8")) as number;
     };
