@@ -12,10 +12,15 @@ import { createSourceProvider } from "./core/provider";
 import { engineAddress, engineWarnings } from "./core/engine-log";
 import { SourceNotReadyError } from "./core/lifecycle/settle";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./core/codec";
+import { guardProviderProcess } from "./core/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 
 // The host passes the engine's address as the process's last argument.
 const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)) });
+
+// Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
+// this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
+if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) guardProviderProcess();
 
 /** What the host hands over: the core's type, plus the host's own property. */
 type Hosted<T> = T & { [PROVIDER_KEY]?: string };

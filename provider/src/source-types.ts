@@ -20,8 +20,10 @@ export type SourceDeploymentArgsOf<T extends SourceType> = Simplify<
 >;
 export type SourceDeploymentArgs = { [T in SourceType]: SourceDeploymentArgsOf<T> }[SourceType];
 
-/** The provider's own inputs (see provider-options.ts), each a Pulumi input. */
-export type SourceOptionArgs = { [K in keyof ProviderOptionsInput]?: pulumi.Input<NonNullable<ProviderOptionsInput[K]>> };
+/** The provider's own inputs (see provider-options.ts), each a Pulumi input; the URN is the resource's own. */
+export type SourceOptionArgs = {
+  [K in Exclude<keyof ProviderOptionsInput, "resourceUrn">]?: pulumi.Input<NonNullable<ProviderOptionsInput[K]>>;
+};
 
 export interface SourceArgs extends SourceOptionArgs {
   /** Display name; does not affect how assets are served. */

@@ -49,6 +49,8 @@ export class Source extends pulumi.CustomResource {
       // Only the options given: every property costs @pulumi/pulumi four promises with a stack trace
       // each, most of what a Source costs the program, and an absent option is never sent anyway.
       ...providerOptions(args),
+      // The provider cannot learn the URN from the dynamic host: the create mark derives from it.
+      resourceUrn: pulumi.createUrn(name, SOURCE_RESOURCE_TYPE, opts.parent),
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };

@@ -68,6 +68,8 @@ describe("compareSources", () => {
   it("compares the annotation only when the program declares one", () => {
     const annotated = declared({ deployment: { ...photosArgs.deployment, annotation: "managed by pulumi" } });
     expect(driftOf(annotated, live({ annotation: "managed by pulumi" }))).toEqual([]);
+    // The create mark the provider adds to it (docs/interrupted-runs.md) is not drift.
+    expect(driftOf(annotated, live({ annotation: "managed by pulumi [pulumi-create:0123456789abcdef0123456789abcdef]" }))).toEqual([]);
     expect(driftOf(annotated, live({ annotation: "edited by hand" }))[0]!.fields).toEqual([
       { field: "deployment.annotation", declared: "managed by pulumi", live: "edited by hand" },
     ]);

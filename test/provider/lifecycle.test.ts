@@ -111,7 +111,7 @@ describe("create", () => {
     const subdomain = label("taken");
     const { id } = await sourceProvider.create(webfolder(subdomain));
     await expect(sourceProvider.create(webfolder(subdomain, { name: "Other" }))).rejects.toThrow(
-      new RegExp(`"${subdomain}" to Source ${id} \\("Photos", enabled\\).*adoptSourceId`),
+      new RegExp(`Source ${id} \\("Photos", enabled\\) holds "${subdomain}": not a Source created for this resource.*adoptSourceId`),
     );
   });
 });
@@ -287,7 +287,7 @@ describe("delete", () => {
   });
 });
 
-describe("adoption of a retired Source", () => {
+describe("adoption of the Source holding the declared hostnames: retired, or created for this resource", () => {
   /** A server whose error objects carry only what the spec promises: no `source` member. */
   let minimal: TestServer;
   let session: Session;
@@ -331,9 +331,56 @@ describe("adoption of a retired Source", () => {
       deployment: { type: "webproxy", service_subdomains: [`${subdomain}-other`], custom_domains: [domain] },
     });
     await expect(createSource(session, webfolder(subdomain, { deployment: { customDomains: [domain] } }))).rejects.toThrow(
-      new RegExp(`"${domain}" to Source ${holder.id} \\("Holder", enabled\\).*adoptSourceId`),
+      new RegExp(`Source ${holder.id} \\("Holder", enabled\\) holds "${domain}": not a Source created for this resource.*adoptSourceId`),
     );
   });
+
+  const urn = (stack: string, name: string) => `urn:pulumi:${stack}::site::pulumi-nodejs:dynamic/assetdelivery:Source::${name}`;
+
+  it("takes over the Source an interrupted create left for this resource (its create mark), and nothing else", async () => {
+    const subdomain = label("killed");
+    const declared = webfolder(subdomain, { options: { resourceUrn: urn("prod", "photos") } });
+    // The killed run's create: it landed, Pulumi never recorded it.
+    const { marked } = await createdButNotRecorded(declared);
+    minimal.resetRequestCount();
+    const { id, outs } = await createSource(session, declared);
+    expect(id).toBe(marked.id);
+    expect(outs).toMatchObject({ name: "Photos", enabled: true, deploymentStatus: "deployed" });
+    expect(minimal.requestCount("PATCH")).toBe(0); // it is already as declared
+    expect((await session.client.sources.all({ filter: { "deployment.service_subdomains": subdomain } }, { max: 5 })).length).toBe(1);
+  });
+
+  it("refuses the Source of a copied stack: same hostnames and name, another stack's mark", async () => {
+    const subdomain = label("copied");
+    const prod = await createdButNotRecorded(webfolder(subdomain, { options: { resourceUrn: urn("prod", "photos") } }));
+    const staging = webfolder(subdomain, { options: { resourceUrn: urn("staging", "photos") } });
+    await expect(createSource(session, staging)).rejects.toThrow(
+      new RegExp(`Source ${prod.marked.id} \\("Photos", enabled\\) holds "${subdomain}": not a Source created for this resource`),
+    );
+    // Without a mark at all (made by hand, or by an older provider), same name is no evidence either.
+    const bare = label("bare");
+    await session.client.sources.create(apiAttributes(webfolder(bare)));
+    await expect(createSource(session, webfolder(bare, { options: { resourceUrn: urn("prod", "photos") } }))).rejects.toThrow(
+      /: not a Source created for this resource/,
+    );
+  });
+
+  it("keeps a declared annotation and adds the mark, which no diff sees", async () => {
+    const subdomain = label("annotated");
+    const declared = webfolder(subdomain, {
+      deployment: { annotation: "Managed by the web team" },
+      options: { resourceUrn: urn("prod", "web") },
+    });
+    const { outs } = await createSource(session, declared);
+    expect(outs.deployment.annotation).toMatch(/^Managed by the web team \[pulumi-create:[0-9a-f]{32}\]$/);
+    await expect(sourceProvider.diff("x", outs, declared)).resolves.toMatchObject({ changes: false });
+  });
+
+  /** What a create killed once its POST had landed leaves: a Source with the resource's mark, in no state. */
+  async function createdButNotRecorded(declared: ReturnType<typeof webfolder>) {
+    const { id } = await createSource(session, declared);
+    return { marked: { id } };
+  }
 
   it("raises a refusal with another cause as it is, after finding no holder", async () => {
     const subdomain = label("free");

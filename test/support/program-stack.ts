@@ -13,6 +13,8 @@ import type { TestServer } from "./server";
 export interface ProgramStack {
   stack: Stack;
   workDir: string;
+  /** The environment the stack's commands run in (the CLI on PATH, the stack's file backend): for running the CLI directly. */
+  env: Record<string, string>;
   /** Sets plain config values of the program (objects as JSON). */
   set(values: Record<string, unknown>): Promise<void>;
   /** Sets secret config values of the program (objects as JSON). */
@@ -56,6 +58,7 @@ export async function programStack(
   return {
     stack,
     workDir,
+    env: envVars,
     set: (values) => stack.setAllConfig(encode(values, false)),
     setSecret: (values) => stack.setAllConfig(encode(values, true)),
     stateFile: () => {

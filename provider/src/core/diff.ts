@@ -5,6 +5,7 @@
 // another adopted Source.
 import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
+import { withoutMark } from "./create-mark";
 import { camelCase } from "./names";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
 import { WRITABLE_ATTRIBUTE_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./codec";
@@ -24,7 +25,9 @@ export interface SourceDiff {
 export function diffSource(id: string, olds: SourceDeclaration & SourceReadOnlyValues & ProviderOptions, news: SourceInputs): SourceDiff {
   const changed: SourceDiff["changed"] = changedAttributes(olds, news);
   for (const key of PROVIDER_OPTION_KEYS) {
-    if (key !== "adoptSourceId" && (containsUnknown(news[key]) || !deepEqual(olds[key], news[key]))) changed.push(key);
+    // Another adopted Source is a replacement (below); a new URN (an alias, a new parent) changes nothing on the server.
+    if (key === "adoptSourceId" || key === "resourceUrn") continue;
+    if (containsUnknown(news[key]) || !deepEqual(olds[key], news[key])) changed.push(key);
   }
   // Adopting a different Source means managing another object: the API cannot move an id.
   const replaces = news.adoptSourceId !== undefined && news.adoptSourceId !== id ? ["adoptSourceId"] : [];
@@ -87,14 +90,15 @@ export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaratio
 
 /**
  * The declarable part of a deployment: read-only fields dropped, and the annotation only when the
- * program declares one (otherwise the server writes its own, which is not drift).
+ * program declares one (otherwise the server writes its own, which is not drift), without the
+ * create mark a create adds to it (create-mark.ts).
  */
 export function comparableDeployment(deployment: CamelDeployment, declared: CamelDeployment): Record<string, unknown> {
   const readOnly = new Set(readOnlyFields(deployment.type).map(camelCase));
   const annotationDeclared = declared.annotation !== undefined;
   return Object.fromEntries(
-    Object.entries(deployment).filter(
-      ([key, value]) => value !== undefined && !readOnly.has(key) && (key !== "annotation" || annotationDeclared),
-    ),
+    Object.entries(deployment)
+      .filter(([key, value]) => value !== undefined && !readOnly.has(key) && (key !== "annotation" || annotationDeclared))
+      .map(([key, value]) => [key, key === "annotation" && typeof value === "string" ? withoutMark(value) : value]),
   );
 }

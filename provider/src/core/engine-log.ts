@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import type * as grpcModule from "@grpc/grpc-js";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
+import { engineGuard } from "./engine-guard";
 
 /** Where the core's warnings go. */
 export type Warn = (message: string) => Promise<void>;
@@ -12,13 +13,7 @@ export type Warn = (message: string) => Promise<void>;
 // gRPC is @pulumi/pulumi's dependency: load the very copy it uses.
 const requireFromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 
-/** The engine's address among a provider process's arguments (the engine passes it last), if any. */
-export function engineAddress(argv: readonly string[]): string | undefined {
-  return argv
-    .slice(2)
-    .reverse()
-    .find((arg) => /^[\w.-]+:\d+$/.test(arg));
-}
+export { engineAddress } from "./engine-guard";
 
 /**
  * Warnings to the engine at `address` (its client made on the first warning, owned by the returned
@@ -35,6 +30,8 @@ export function engineWarnings(address: string | undefined): Warn {
       const request = new pb.LogRequest().setSeverity(pb.LogSeverity.WARNING).setMessage(message);
       const delivered = await new Promise<boolean>((resolve) => engine!.log(request, (error) => resolve(!error)));
       if (delivered) return;
+      // The engine may be gone: then stderr is closed too, and nobody is left to warn.
+      engineGuard()?.hint();
     }
     console.warn(`warning: ${message}`);
   };

@@ -2,6 +2,7 @@
 // bin/pulumi-resource-assetdelivery checks the Node version before loading this.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { guardProviderProcess } from "../core/engine-guard";
 import { serve } from "./server";
 
 /** The package's version: the plugin's and the schema's too (one number). */
@@ -11,6 +12,8 @@ export function packageVersion(): string {
 }
 
 export async function main(): Promise<void> {
+  // Ends this process once its engine is gone, whatever killed it (core/engine-guard.ts).
+  guardProviderProcess();
   const server = await serve(packageVersion());
   // The engine ends a plugin by closing its stdin or killing it: either way, stop serving.
   process.stdin.on("end", () => server.forceShutdown());

@@ -103,6 +103,11 @@ export function apiErrorFor(init: ApiErrorInit): ApiError {
  */
 export type FailurePhase = "before-send" | "after-send";
 
+const PHASE_TEXT: Record<FailurePhase, string> = {
+  "before-send": ": the API could not be reached and the request was not sent",
+  "after-send": ": the connection was lost after the request was sent, which may have been applied",
+};
+
 /** The network failed; `phase` is set when it is knowable. */
 export class ConnectionError extends AssetDeliveryError {
   override readonly name = "ConnectionError";
@@ -113,7 +118,7 @@ export class ConnectionError extends AssetDeliveryError {
     readonly code: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(`${method} ${path}: connection failed${phase ? ` ${phase}` : ""}${code ? ` (${code})` : ""}`, options);
+    super(`${method} ${path}: connection failed${code ? ` (${code})` : ""}${phase ? PHASE_TEXT[phase] : ""}`, options);
   }
 }
 

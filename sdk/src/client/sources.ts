@@ -73,7 +73,9 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
     return createWithoutDuplicate({
       send,
       findExisting: () => this.findBySubdomain(attributes.deployment.service_subdomains[0] ?? ""),
-      name: attributes.name,
+      isOurs: (existing) =>
+        existing.attributes.name === attributes.name &&
+        (attributes.deployment.annotation === undefined || existing.attributes.deployment.annotation === attributes.deployment.annotation),
       attempts: retry ? retry.maxRetries + 1 : 1,
       pause: (retriesSoFar) => this.clock.sleep(retry ? backoffDelay(retriesSoFar, Math.random(), retry) : 0),
     });

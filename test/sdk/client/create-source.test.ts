@@ -197,6 +197,22 @@ describe("sources.create", () => {
     expect(made.stored.map((s) => s.attributes.name)).toEqual(["Someone else"]);
   });
 
+  it("does not take over a Source of the same name whose annotation is not the one this create sent", async () => {
+    // The second create's POST fails ambiguously: the lookup then finds the other stack's Source.
+    const made = await sourcesServer(["none", "500-before-write"]);
+    server = made.server;
+    const client = createClient({ baseUrl: server.url, apiKey: "k", clock: new FakeClock() });
+    const marked = (mark: string): SourceCreateAttributes => ({
+      ...ATTRIBUTES,
+      deployment: { ...ATTRIBUTES.deployment, annotation: mark },
+    });
+    // Another stack's Source: same name, same subdomain, its own mark.
+    await client.sources.create(marked("[pulumi-create:prod]"));
+    const error = await client.sources.create(marked("[pulumi-create:staging]")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(made.stored.map((s) => s.attributes.deployment.annotation)).toEqual(["[pulumi-create:prod]"]);
+  });
+
   it("does not reconcile a plain validation error from the server", async () => {
     const made = await sourcesServer([]);
     server = made.server;

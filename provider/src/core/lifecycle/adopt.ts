@@ -1,9 +1,11 @@
 // Taking over an existing Source and bringing it to the declared state: by id (`adoptSourceId`,
-// the import path), or a retired Source of this account found holding the declared hostnames.
+// the import path), or the Source of this account found holding the declared hostnames when it was
+// created for this resource (create-mark.ts) or is retired.
 import { BadRequestError, HOSTNAME_FIELDS, type Source } from "@asset-delivery/sdk";
 import { changedAttributes } from "../diff";
 import type { Session } from "../session";
 import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../codec";
+import { carriesMark } from "../create-mark";
 import { planPatches, sendPatches } from "./patch";
 import { deployedBefore, type Written } from "./settle";
 
@@ -27,13 +29,21 @@ export async function bringToDeclaredState(
 }
 
 /**
- * After a create was refused (400): the retired (disabled) Source of this account that holds the
- * declared hostnames, which `destroy` left behind. The refusal is not read for its cause (the spec
- * promises no member that names the field): every declared hostname is looked up instead, one list
- * call each. When no Source of the account holds one, the refusal had another cause and is raised
- * as it is; when they are held otherwise than by one retired Source, the holders are named.
+ * After a create was refused (400): the Source of this account that holds the declared hostnames,
+ * when the evidence says this resource may take it: it carries this resource's create mark (`urn`:
+ * a create of a run that was killed before Pulumi recorded it), or it is retired (disabled, as a
+ * `destroy` leaves it). Same hostnames and same name are no evidence: a stack copied from another
+ * declares both. The refusal is not read for its cause (the spec promises no member that names the
+ * field): every declared hostname is looked up instead, one list call each. When no Source of the
+ * account holds one, the refusal had another cause and is raised as it is; when they are held
+ * otherwise than by one such Source, the holders are named.
  */
-export async function retiredHolder(session: Session, failure: unknown, attributes: DeclaredAttributes): Promise<Source> {
+export async function reclaimableHolder(
+  session: Session,
+  failure: unknown,
+  attributes: DeclaredAttributes,
+  urn: string | undefined,
+): Promise<Source> {
   if (!(failure instanceof BadRequestError)) throw failure;
   const holders = new Map<string, { source: Source; names: string[] }>();
   for (const field of HOSTNAME_FIELDS) {
@@ -44,14 +54,15 @@ export async function retiredHolder(session: Session, failure: unknown, attribut
   }
   const [only, ...others] = [...holders.values()];
   if (!only) throw failure;
-  if (others.length === 0 && !only.source.attributes.enabled) return only.source;
+  const ours = urn !== undefined && carriesMark(only.source, urn);
+  if (others.length === 0 && (ours || !only.source.attributes.enabled)) return only.source;
   const owners = [...holders.values()].map(
     ({ source, names }) =>
-      `${names.map((n) => `"${n}"`).join(", ")} to Source ${source.id} ("${source.attributes.name}", ${source.attributes.enabled ? "enabled" : "retired"})`,
+      `Source ${source.id} ("${source.attributes.name}", ${source.attributes.enabled ? "enabled" : "retired"}) holds ${names.map((n) => `"${n}"`).join(", ")}`,
   );
   throw new Error(
-    `${failure.message}. In this account the hostnames belong ${owners.join("; ")}. ` +
-      `To take a Source over, set adoptSourceId to its id; a retired Source is adopted by itself only when it alone holds every declared hostname that is taken.`,
+    `${failure.message}. In this account, ${owners.join("; ")}: not a Source created for this resource by an interrupted run, ` +
+      `nor one retired Source holding every declared hostname that is taken. To take a Source over, set adoptSourceId to its id.`,
     { cause: failure },
   );
 }

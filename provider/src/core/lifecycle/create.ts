@@ -1,9 +1,12 @@
 // `create`: POST the declared Source (the sdk reconciles ambiguous failures, so a retried POST
-// never makes two), or adopt: the Source named by `adoptSourceId`, or the retired Source of this
-// account that still holds the declared hostnames after a `destroy`. Then wait until deployed.
+// never makes two), or adopt: the Source named by `adoptSourceId`, or, when the declared hostnames
+// are taken, the Source holding them if the evidence says it is this resource's: it carries this
+// resource's create mark (a create of a run that was killed, see create-mark.ts), or it is a
+// retired Source of this account (left by a `destroy`). Then wait until deployed.
 import type { Session } from "../session";
 import { apiAttributes, sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
-import { adoptById, bringToDeclaredState, retiredHolder } from "./adopt";
+import { annotationWithMark } from "../create-mark";
+import { adoptById, bringToDeclaredState, reclaimableHolder } from "./adopt";
 import { settle, type Written } from "./settle";
 
 export async function createSource(session: Session, inputs: SourceInputs): Promise<{ id: string; outs: SourceState }> {
@@ -18,11 +21,14 @@ export async function createSource(session: Session, inputs: SourceInputs): Prom
 }
 
 async function createOrReclaim(session: Session, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
+  const urn = inputs.resourceUrn;
+  const annotation = urn === undefined ? attributes.deployment.annotation : annotationWithMark(attributes.deployment.annotation, urn);
+  const marked = { ...attributes, deployment: { ...attributes.deployment, ...(annotation !== undefined && { annotation }) } };
   try {
     // A new Source has no deployment before its first: any `deployed` read is of this one.
-    return { source: await session.client.sources.create(attributes), deployedBefore: null };
+    return { source: await session.client.sources.create(marked), deployedBefore: null };
   } catch (error) {
-    const retired = await retiredHolder(session, error, attributes);
-    return bringToDeclaredState(session, retired, inputs, attributes);
+    const holder = await reclaimableHolder(session, error, attributes, urn);
+    return bringToDeclaredState(session, holder, inputs, attributes);
   }
 }

@@ -40,6 +40,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -80,8 +81,26 @@ func main() {
 		engineAddress = flags.Arg(0)
 	}
 
+	// The engine starts this host in a process group of its own: a `kill -9` of the engine's group
+	// (a cancelled CI job) leaves it running. Like Pulumi's own hosts it watches the engine
+	// (rpcutil.Healthcheck) and stops once the engine stops answering, but every second rather than
+	// every five minutes, so that nothing of a killed run outlives it by more than a few seconds.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancelChannel := make(chan bool)
+	go func() {
+		<-ctx.Done()
+		close(cancelChannel)
+	}()
+	if engineAddress != "" {
+		if err := rpcutil.Healthcheck(ctx, engineAddress, time.Second, cancel); err != nil {
+			fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not watch the engine: %v\n", err)
+			os.Exit(1)
+		}
+	}
+
 	host := &nodeHost{engineAddress: engineAddress, tracing: *tracing}
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
+		Cancel: cancelChannel,
 		Init: func(srv *grpc.Server) error {
 			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
 			return nil

@@ -1,0 +1,341 @@
+// A pipeline killed mid-run recovers with Pulumi's own commands (docs/interrupted-runs.md). The
+// real CLI runs in a process group of its own and is killed with `kill -9` on the whole group at
+// several points of an `up` that creates Sources, an `up` that renames every Source and a
+// `destroy`; then the documented recovery runs. After it: the command succeeded, the server holds
+// exactly one Source per declared Source, `preview --expect-no-changes` passes, and within seconds
+// of each kill no process of the killed run is left (the dynamic-provider host included, which the
+// engine starts in a process group of its own). Also: a stack copied from this one, with the same
+// hostnames, is still refused and leaves the Sources untouched; and the server stopped for 30 s in
+// the middle of an `up`.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Profile } from "@asset-delivery/server";
+import { SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider/dist/serialized-provider";
+import { pulumiBinDir } from "../support/pulumi";
+import { programStack, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
+import { startTestServer, type TestServer } from "../support/server";
+
+const STEP_TIMEOUT = 240_000;
+const COUNT = 5;
+/** How long the processes of a killed run may take to end. */
+const ORPHAN_GRACE_MS = 8_000;
+/** How long the server is down in the middle of a run. */
+const OUTAGE_MS = 30_000;
+
+interface Row {
+  id: string;
+  name: string;
+  enabled: number;
+  subdomain: string;
+  annotation: string;
+}
+
+function declared(prefix: string, round: number): Record<string, unknown> {
+  return Object.fromEntries(
+    Array.from({ length: COUNT }, (_, i) => [
+      `${prefix}-${i}`,
+      { name: `Source ${i} round ${round}`, deployment: { type: "webproxy", serviceSubdomains: [`${prefix}-${i}`] } },
+    ]),
+  );
+}
+
+/** Every process below `pid` (its children, theirs, ...), from /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // ended meanwhile
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/** Alive and not a zombie. */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface CliResult {
+  code: number | null;
+  output: string;
+}
+
+/** A `pulumi` command of the stack, in a process group of its own as a CI job runs it. */
+function startPulumi(program: ProgramStack, args: string[]) {
+  const child = spawn(path.join(pulumiBinDir(), "pulumi"), [...args, "--stack", program.stack.name, "--non-interactive"], {
+    cwd: program.workDir,
+    env: { ...process.env, ...program.env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on("close", (code) => resolve({ code, output })));
+  return { child, done };
+}
+
+async function pulumi(program: ProgramStack, ...args: string[]): Promise<CliResult> {
+  return startPulumi(program, args).done;
+}
+
+async function succeeds(program: ProgramStack, ...args: string[]): Promise<string> {
+  const result = await pulumi(program, ...args);
+  expect(result.code, `pulumi ${args.join(" ")}:\n${result.output}`).toBe(0);
+  return result.output;
+}
+
+/**
+ * Runs `args` and kills its whole process group with SIGKILL once `when` holds; returns the
+ * processes of the run that outlived the kill by ORPHAN_GRACE_MS (none expected).
+ */
+async function killWhen(program: ProgramStack, args: string[], when: () => boolean): Promise<{ left: string[]; output: string }> {
+  const run = startPulumi(program, args);
+  const deadline = Date.now() + 120_000;
+  let finished = false;
+  void run.done.then(() => (finished = true));
+  while (!when()) {
+    if (finished) throw new Error(`pulumi ${args.join(" ")} ended before the kill point:\n${(await run.done).output}`);
+    if (Date.now() > deadline) throw new Error(`pulumi ${args.join(" ")}: the kill point never came`);
+    await sleep(20);
+  }
+  const processes = descendants(run.child.pid!);
+  process.kill(-run.child.pid!, "SIGKILL");
+  const { output } = await run.done;
+  const killedAt = Date.now();
+  while (processes.some(running) && Date.now() - killedAt < ORPHAN_GRACE_MS) await sleep(100);
+  const left = processes.filter(running).map((pid) => `${pid} ${commandLine(pid)}`);
+  for (const pid of processes.filter(running)) process.kill(pid, "SIGKILL"); // not to leave them to the next test
+  return { left, output };
+}
+
+/** The ids of the Sources the stack's state holds. */
+async function sourcesInState(program: ProgramStack): Promise<string[]> {
+  const { deployment } = JSON.parse(await succeeds(program, "stack", "export")) as {
+    deployment: { resources?: { type: string; id?: string }[] };
+  };
+  return (deployment.resources ?? []).filter((r) => r.type === SOURCE_RESOURCE_TYPE).map((r) => r.id ?? "");
+}
+
+/** The stack's checkpoint in its file backend. */
+function checkpoint(program: ProgramStack): string {
+  return path.join(program.workDir, ".state", ".pulumi", "stacks", "provider-e2e-sources", `${program.stack.name}.json`);
+}
+
+/** The documented recovery for a file backend (docs/interrupted-runs.md), before the command is run again. */
+async function recover(program: ProgramStack): Promise<void> {
+  // A kill while the backend wrote the checkpoint can leave an empty `<checkpoint>.attrs` beside it.
+  const state = path.join(program.workDir, ".state", ".pulumi");
+  for (const file of fs.readdirSync(state, { recursive: true, encoding: "utf8" })) {
+    const full = path.join(state, file);
+    if (file.endsWith(".attrs") && fs.statSync(full).size === 0) fs.rmSync(full);
+  }
+  await succeeds(program, "cancel", "--yes");
+  await succeeds(program, "refresh", "--clear-pending-creates", "--yes", "--skip-preview");
+}
+
+/** The interrupted runs, against a server answering in `profile` (server/src/http/profile.ts). */
+export function interruptedRunsSuite(profile: Profile): void {
+  let server: TestServer;
+  let program: ProgramStack;
+  let copy: ProgramStack | undefined;
+  /** A POST held after it committed, until released: a create that landed and was never answered. */
+  let holdPosts = false;
+  const held: (() => void)[] = [];
+
+  const rows = (): Row[] =>
+    server.db
+      .prepare(
+        `SELECT id, name, enabled, json_extract(deployment, '$.service_subdomains[0]') AS subdomain,
+                json_extract(deployment, '$.annotation') AS annotation FROM sources ORDER BY subdomain`,
+      )
+      .all() as Row[];
+
+  /** Exactly one Source per declared one, as declared, and the stack's ids are theirs. */
+  async function expectConverged(sources: Record<string, unknown>, enabled = true): Promise<void> {
+    const all = rows().filter((row) => row.subdomain in sources);
+    expect(all.map((row) => row.subdomain)).toEqual(Object.keys(sources).sort());
+    for (const row of all) {
+      expect(row.name).toBe((sources[row.subdomain] as { name: string }).name);
+      expect(Boolean(row.enabled)).toBe(enabled);
+    }
+    if (enabled) {
+      expect((await sourcesInState(program)).sort()).toEqual(all.map((row) => row.id).sort());
+      await succeeds(program, "preview", "--expect-no-changes");
+    }
+  }
+
+  const serverOptions = {
+    profile,
+    deployDelayMs: 400,
+    configure(app: TestServer["app"]) {
+      app.addHook("onSend", async (request, _reply, payload) => {
+        if (holdPosts && request.method === "POST" && request.url.startsWith("/api/v1/sources")) {
+          await new Promise<void>((resolve) => held.push(resolve));
+        }
+        return payload;
+      });
+    },
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(serverOptions);
+    program = await programStack(path.join(TEST_PROGRAMS, "sources"), "prod", { baseUrl: server.url, apiKey: server.adminKey });
+    await program.set({ "assetdelivery:pacing": "false" });
+  }, STEP_TIMEOUT);
+
+  afterAll(async () => {
+    for (const release of held.splice(0)) release();
+    await copy?.remove();
+    await program?.remove();
+    await server?.close();
+    if (server) fs.rmSync(path.dirname(server.dbPath), { recursive: true, force: true });
+  });
+
+  const posts = () => server.requestCount("POST", "/api/v1/sources");
+  const patches = () => server.requestCount("PATCH", /^\/api\/v1\/sources\//);
+
+  describe(`kill -9 of the pulumi process group, then the documented recovery (${profile} profile)`, () => {
+    // Each seed: an up creating Sources, an up renaming them all, a destroy, each killed at its own point.
+    const seeds = [
+      { prefix: "ka", creates: "after the first create was answered", killCreates: () => posts() >= 1, renamesDone: 1, retiresDone: 2 },
+      {
+        prefix: "kb",
+        creates: "while a create that landed is unanswered",
+        killCreates: () => held.length >= 1,
+        renamesDone: 3,
+        retiresDone: 0,
+      },
+    ];
+    for (const seed of seeds) {
+      it(
+        `${seed.prefix}: an up creating ${COUNT} Sources killed ${seed.creates}`,
+        async () => {
+          const sources = declared(seed.prefix, 1);
+          await program.set({ sources });
+          server.resetRequestCount();
+          holdPosts = seed.prefix === "kb";
+          const killed = await killWhen(program, ["up", "--yes", "--skip-preview"], seed.killCreates).finally(() => {
+            holdPosts = false;
+            for (const release of held.splice(0)) release();
+          });
+          expect(killed.left, "processes of the killed run still running").toEqual([]);
+          // What a kill while the file backend wrote the checkpoint leaves (docs/interrupted-runs.md): the mend is part of the recovery.
+          if (seed.prefix === "kb") fs.writeFileSync(`${checkpoint(program)}.attrs`, "");
+          await recover(program);
+          await succeeds(program, "up", "--yes", "--skip-preview");
+          await expectConverged(sources);
+        },
+        STEP_TIMEOUT,
+      );
+
+      it(
+        `${seed.prefix}: an up renaming every Source killed after ${seed.renamesDone} renames`,
+        async () => {
+          const sources = declared(seed.prefix, 2);
+          await program.set({ sources });
+          server.resetRequestCount();
+          const killed = await killWhen(program, ["up", "--yes", "--skip-preview"], () => patches() >= seed.renamesDone);
+          expect(killed.left, "processes of the killed run still running").toEqual([]);
+          await recover(program);
+          await succeeds(program, "up", "--yes", "--skip-preview");
+          await expectConverged(sources);
+        },
+        STEP_TIMEOUT,
+      );
+
+      it(
+        `${seed.prefix}: a destroy killed after ${seed.retiresDone} retirements`,
+        async () => {
+          const sources = declared(seed.prefix, 2);
+          server.resetRequestCount();
+          const killed = await killWhen(program, ["destroy", "--yes", "--skip-preview"], () => patches() >= seed.retiresDone);
+          expect(killed.left, "processes of the killed run still running").toEqual([]);
+          await recover(program);
+          await succeeds(program, "destroy", "--yes", "--skip-preview");
+          // Retired, not duplicated: the same Sources, disabled, and none in the stack.
+          await expectConverged(sources, false);
+          expect(await sourcesInState(program)).toEqual([]);
+        },
+        STEP_TIMEOUT,
+      );
+    }
+  });
+
+  describe(`the Sources of another stack (${profile} profile)`, () => {
+    it(
+      "a stack copied from this one, with the same hostnames and names, is refused and leaves its Sources untouched",
+      async () => {
+        const sources = declared("kc", 1);
+        await program.set({ sources });
+        await succeeds(program, "up", "--yes", "--skip-preview");
+        const before = rows();
+        copy = await programStack(path.join(TEST_PROGRAMS, "sources"), "staging", { baseUrl: server.url, apiKey: server.adminKey });
+        await copy.set({ "assetdelivery:pacing": "false", sources });
+        const refused = await pulumi(copy, "up", "--yes", "--skip-preview");
+        expect(refused.code).not.toBe(0);
+        expect(refused.output).toMatch(/holds "kc-\d": not a Source created for this resource by an interrupted run/);
+        expect(rows()).toEqual(before);
+        expect(await sourcesInState(copy)).toEqual([]);
+      },
+      STEP_TIMEOUT,
+    );
+  });
+
+  describe(`the API unreachable for ${OUTAGE_MS / 1000} s in the middle of an up (${profile} profile)`, () => {
+    it(
+      "the up completes or fails with a clear message, the state holds nothing the server lacks, and a rerun converges",
+      async () => {
+        const sources = { ...declared("kc", 1), ...declared("kd", 1) };
+        await program.set({ sources });
+        server.resetRequestCount();
+        const run = startPulumi(program, ["up", "--yes", "--skip-preview"]);
+        while (posts() < 1) await sleep(20);
+        const { port } = new URL(server.url);
+        await server.close({ keepData: true });
+        await sleep(OUTAGE_MS);
+        server = await startTestServer({ ...serverOptions, dbPath: server.dbPath, port: Number(port) });
+        const { code, output } = await run.done;
+        if (code !== 0)
+          expect(output).toMatch(/connection failed \(ECONNREFUSED\): the API could not be reached and the request was not sent/);
+        const onServer = new Set(rows().map((row) => row.id));
+        for (const id of await sourcesInState(program)) expect(onServer).toContain(id);
+
+        await succeeds(program, "up", "--yes", "--skip-preview");
+        await expectConverged(sources);
+      },
+      STEP_TIMEOUT,
+    );
+  });
+}

@@ -1,0 +1,32 @@
+// The create mark (create-mark.ts): one per resource URN, carried at the end of the annotation,
+// invisible to comparisons, and never pushing an annotation past the API's limit.
+import { describe, expect, it } from "vitest";
+import { annotationWithMark, createMark, withoutMark } from "../../provider/src/core/create-mark";
+
+const URN = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::photos";
+
+describe("the create mark", () => {
+  it("is the same for a URN on every run, and another for another stack", () => {
+    expect(createMark(URN)).toMatch(/^\[pulumi-create:[0-9a-f]{32}\]$/);
+    expect(createMark(URN)).toBe(createMark(URN));
+    expect(createMark(URN.replace("prod", "staging"))).not.toBe(createMark(URN));
+  });
+
+  it("names the resource when no annotation is declared, and follows a declared one", () => {
+    expect(annotationWithMark(undefined, URN)).toBe(`Created by Pulumi for ${URN} ${createMark(URN)}`);
+    expect(annotationWithMark("Managed by the web team", URN)).toBe(`Managed by the web team ${createMark(URN)}`);
+  });
+
+  it("never makes an annotation longer than the API's 1000 characters", () => {
+    const long = "x".repeat(990);
+    expect(annotationWithMark(long, URN)).toBe(long);
+    const longUrn = `${URN}${"y".repeat(1000)}`;
+    expect(annotationWithMark(undefined, longUrn)).toBe(`Created by Pulumi ${createMark(longUrn)}`);
+  });
+
+  it("is taken off an annotation for comparison, and nothing else is", () => {
+    expect(withoutMark(`Managed by the web team ${createMark(URN)}`)).toBe("Managed by the web team");
+    expect(withoutMark("Managed [pulumi-create:not-a-mark]")).toBe("Managed [pulumi-create:not-a-mark]");
+    expect(withoutMark(`${createMark(URN)} in the middle`)).toBe(`${createMark(URN)} in the middle`);
+  });
+});

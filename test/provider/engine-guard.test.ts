@@ -1,0 +1,118 @@
+// No provider process outlives its engine. @pulumi/pulumi's real dynamic-provider host is started as
+// the engine starts it (engine address as argument, stdio piped, a process group of its own), loads
+// the Source provider through a Check call (which installs the guard), and must end within seconds
+// of the engine going away, while staying for as long as the engine answers. And a write to a
+// closed stderr must never start the host's EPIPE loop (engine-guard.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import * as grpc from "@grpc/grpc-js";
+import * as structPb from "google-protobuf/google/protobuf/struct_pb";
+import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { SERIALIZED_PROVIDER } from "@asset-delivery/provider/dist/serialized-provider";
+import { repoRoot } from "../support/pulumi";
+
+const HOST = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
+
+/** A stand-in for the engine's gRPC server: it serves nothing, so a health check is UNIMPLEMENTED (alive). */
+async function startEngine(): Promise<{ address: string; server: grpc.Server }> {
+  const server = new grpc.Server();
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
+  );
+  return { address: `127.0.0.1:${port}`, server };
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The dynamic-provider host as the engine runs it, with the Source provider loaded. */
+async function startHost(engineAddress: string): Promise<ChildProcess> {
+  const host = spawn(process.execPath, [HOST, engineAddress], { cwd: repoRoot(), stdio: ["pipe", "pipe", "pipe"], detached: true });
+  children.push(host);
+  const port = await new Promise<string>((resolve, reject) => {
+    host.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+    host.once("exit", (code) => reject(new Error(`the host ended (${code}) before listening`)));
+  });
+  const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const request = new providerPb.CheckRequest()
+    .setUrn("urn:pulumi:dev::guard::pulumi-nodejs:dynamic/assetdelivery:Source::s")
+    .setOlds(structPb.Struct.fromJavaScript({}))
+    .setNews(structPb.Struct.fromJavaScript({ __provider: SERIALIZED_PROVIDER, name: "S" }));
+  // Any answer will do (the inputs are incomplete): the call loads the provider, and with it the guard.
+  await new Promise((resolve) => client.check(request, () => resolve(undefined)));
+  client.close();
+  return host;
+}
+
+describe("the dynamic-provider host with the Source provider loaded", () => {
+  it("stays while its engine answers, and ends within seconds once the engine is gone", async () => {
+    const engine = await startEngine();
+    const host = await startHost(engine.address);
+    await sleep(3000);
+    expect(host.exitCode).toBeNull();
+
+    engine.server.forceShutdown();
+    const gone = Date.now();
+    await exited(host);
+    expect(Date.now() - gone).toBeLessThan(5000);
+  }, 30_000);
+
+  it("ends when the engine is killed with its stdio pipes closed, without spinning on EPIPE", async () => {
+    const engine = await startEngine();
+    const host = await startHost(engine.address);
+    // What a `kill -9` of the engine does: its ends of the pipes close, its port closes.
+    host.stdin!.destroy();
+    host.stdout!.destroy();
+    host.stderr!.destroy();
+    engine.server.forceShutdown();
+    const gone = Date.now();
+    await exited(host);
+    expect(Date.now() - gone).toBeLessThan(5000);
+  }, 30_000);
+});
+
+describe("a write to a closed stderr", () => {
+  it("never becomes an uncaught exception once the guard is installed (the host would write it to stderr again, forever)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engine-guard-"));
+    const report = path.join(dir, "uncaught.json");
+    // @pulumi/pulumi 3.270's cmd/dynamic-provider handlers, then warnings written to a stderr nobody reads.
+    const script = `
+      const fs = require("fs");
+      const seen = new Set();
+      process.on("uncaughtException", (err) => { if (!seen.has(err)) { seen.add(err); console.error(err.stack || String(err)); } });
+      if (process.argv.at(-1) === "guarded") require(${JSON.stringify(path.join(repoRoot(), "provider", "dist", "core", "engine-guard.js"))}).guardProviderProcess(undefined);
+      setTimeout(() => console.warn("warning: one"), 300);
+      setTimeout(() => console.warn("warning: two"), 800);
+      setTimeout(() => { fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify(seen.size)); process.exit(0); }, 2000);
+    `;
+    const run = async (mode: string) => {
+      const child = spawn(process.execPath, ["-e", script, mode], { stdio: ["ignore", "pipe", "pipe"] });
+      children.push(child);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      await exited(child);
+      return JSON.parse(fs.readFileSync(report, "utf8")) as number;
+    };
+    try {
+      // Without the guard: the loop this test exists for (thousands of errors in a second).
+      expect(await run("bare")).toBeGreaterThan(100);
+      expect(await run("guarded")).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
