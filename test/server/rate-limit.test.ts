@@ -194,7 +194,11 @@ describe("a database whose stored windows were counted per key (before core-007)
   it("merges each account's key buckets into one that has spent what they spent together", async () => {
     const dir = fs.mkdtempSync(join(os.tmpdir(), "asset-delivery-rate-limit-"));
     const dbPath = join(dir, "asset-delivery.db");
-    const perKeyEra = allMigrations.slice(0, allMigrations.findIndex((m) => m.id === "core-006-sources-deploy-starts-at") + 1);
+    // The per-key era's schema, with the key names of core-008 so that today's createKey can write keys into it.
+    const perKeyEra = [
+      ...allMigrations.slice(0, allMigrations.findIndex((m) => m.id === "core-006-sources-deploy-starts-at") + 1),
+      ...allMigrations.filter((m) => m.id === "core-008-api-key-names"),
+    ];
     const old = openDatabase(dbPath);
     migrate(old, perKeyEra);
     const keyIn = (account: string) => {
