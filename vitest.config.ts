@@ -31,13 +31,9 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
 // report generation process, Pulumi's hosts, the consumer tests' installed packages.
 export default defineConfig({
   resolve: {
-    // Unit tests of a package's internals reach its built modules by path (`@asset-delivery/provider/dist/check`),
-    // which the packages' `exports` maps rightly refuse to everyone else; a module of one package still
-    // requires another only through its exports (Node resolves those requires, not this alias).
-    alias: [
-      { find: /^@asset-delivery\/(sdk|server|provider|cli|policy)\/dist\/(.+)$/, replacement: `${root}$1/dist/$2` },
-      ...sourceAliases(),
-    ],
+    // A module of one package still requires another only through its exports; unit tests of a
+    // package's internals import its source by relative path.
+    alias: sourceAliases(),
   },
   test: {
     pool: "forks",

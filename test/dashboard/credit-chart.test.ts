@@ -1,6 +1,6 @@
 // The layout of "Credits per Source" (server/src/dashboard/credit-chart.ts): which Sources get a
 // line, and the axis.
-import { chartLayout, largestSeries, MAX_SERIES, niceCeiling, type CreditSeries } from "@asset-delivery/server/dist/dashboard/credit-chart";
+import { chartLayout, largestSeries, MAX_SERIES, niceCeiling, type CreditSeries } from "../../server/src/dashboard/credit-chart";
 import { describe, expect, it } from "vitest";
 
 const series = (name: string, credits: number[]): CreditSeries => ({

@@ -1,5 +1,5 @@
 // How repeated failed sign-ins are slowed down (server/src/dashboard/sign-in-throttle.ts), with the clock as an input.
-import { ADDRESS_POLICY, createSignInThrottle, EMAIL_POLICY, waitMs } from "@asset-delivery/server/dist/dashboard/sign-in-throttle";
+import { ADDRESS_POLICY, createSignInThrottle, EMAIL_POLICY, waitMs } from "../../server/src/dashboard/sign-in-throttle";
 import { describe, expect, it } from "vitest";
 
 describe("waitMs", () => {

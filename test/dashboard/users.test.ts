@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createAccount, openMigratedDatabase } from "@asset-delivery/server";
-import { hashPassword, verifyPassword, UNKNOWN_USER_HASH } from "@asset-delivery/server/dist/dashboard/users/password";
+import { hashPassword, verifyPassword, UNKNOWN_USER_HASH } from "../../server/src/dashboard/users/password";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CLI = path.resolve(__dirname, "../../cli/bin/asset-delivery.js");

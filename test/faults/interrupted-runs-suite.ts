@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "@asset-delivery/server";
-import { SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider/dist/serialized-provider";
+import { SOURCE_RESOURCE_TYPE } from "../../provider/src/serialized-provider";
 import { pulumiBinDir } from "../support/pulumi";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 import { startTestServer, type TestServer } from "../support/server";

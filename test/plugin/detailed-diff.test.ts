@@ -1,7 +1,7 @@
 // The detailed diff of the native plugin: each changed leaf by its property path.
 import { describe, expect, it } from "vitest";
-import { leafChanges, type DiffKind } from "@asset-delivery/provider/dist/plugin/detailed-diff";
-import { UNKNOWN } from "@asset-delivery/provider/dist/plugin/wire";
+import { leafChanges, type DiffKind } from "../../provider/src/plugin/detailed-diff";
+import { UNKNOWN } from "../../provider/src/plugin/wire";
 
 function changes(olds: unknown, news: unknown): Record<string, DiffKind> {
   const out = new Map<string, DiffKind>();

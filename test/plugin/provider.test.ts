@@ -2,8 +2,8 @@
 // once, the resource's customTimeouts bound the wait and the Source is handed back as it is, and a
 // preview asks nothing of the server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CancelledError, NativeProvider, PartialSourceError } from "@asset-delivery/provider/dist/plugin/provider";
-import { UNKNOWN } from "@asset-delivery/provider/dist/plugin/wire";
+import { CancelledError, NativeProvider, PartialSourceError } from "../../provider/src/plugin/provider";
+import { UNKNOWN } from "../../provider/src/plugin/wire";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;

@@ -3,8 +3,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { referenceMarkdown } from "@asset-delivery/provider/dist/plugin/reference";
-import { packageSchema } from "@asset-delivery/provider/dist/plugin/schema";
+import { referenceMarkdown } from "../../provider/src/plugin/reference";
+import { packageSchema } from "../../provider/src/plugin/schema";
 import { repoRoot } from "../support/pulumi";
 
 describe("the plugin's reference docs", () => {

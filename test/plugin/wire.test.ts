@@ -1,7 +1,7 @@
 // The plugin's property values on the wire: secrets taken off and put back where they live, unknowns
 // kept as the engine's string, undefined left out.
 import { describe, expect, it } from "vitest";
-import { decodeStruct, describePath, encodeStruct, UNKNOWN } from "@asset-delivery/provider/dist/plugin/wire";
+import { decodeStruct, describePath, encodeStruct, UNKNOWN } from "../../provider/src/plugin/wire";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
