@@ -24,6 +24,7 @@ import {
   type UncheckedInputs,
 } from "./codec";
 import { camelSegments } from "./names";
+import { describePath } from "./property-path";
 import { PROVIDER_OPTION_DEFAULTS, providerOptions, providerOptionsSchema } from "./provider-options";
 import { isUnknown, pathsOverlap, unknownPaths } from "./unknowns";
 
@@ -53,7 +54,7 @@ export function checkSource(news: UncheckedInputs): CheckResult {
   const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(parsedOptions.success ? [] : fieldIssues(parsedOptions.error))];
   const failures = issues
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
-    .map((issue) => ({ property: "", reason: `${describePath(issue.segments)}: ${issue.rule}` }));
+    .map((issue) => ({ property: "", reason: `${describeIssuePath(issue.segments)}: ${issue.rule}` }));
 
   if (failures.length > 0) return { inputs: news, failures };
   if (unknown.length === 0 && source.success && parsedOptions.success) {
@@ -94,17 +95,8 @@ function normalizedWhereKnown(
   return keptApart ? { ...inputs, deploymentSecrets: news.deploymentSecrets ?? {} } : inputs;
 }
 
-/** `deployment.cacheTtlError`, `deployment.customDomains[1]`, `deployment.defaultParams["txt-font"]`. */
-function describePath(segments: readonly (string | number)[]): string {
+/** The camelCase path of an issue, as the program wrote it. */
+function describeIssuePath(segments: readonly (string | number)[]): string {
   const camel = camelSegments(segments);
-  if (camel.length === 0) return "(Source)";
-  return camel
-    .map((segment, index) =>
-      typeof segment === "number"
-        ? `[${segment}]`
-        : /^[A-Za-z_$][\w$]*$/.test(segment)
-          ? `${index ? "." : ""}${segment}`
-          : `[${JSON.stringify(segment)}]`,
-    )
-    .join("");
+  return camel.length === 0 ? "(Source)" : describePath(camel);
 }

@@ -6,6 +6,7 @@
 // recognises (unknowns.ts).
 import { isPlainObject } from "@asset-delivery/sdk";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
+import { describePath, type PropertyPath } from "../core/property-path";
 import { protos } from "./grpc";
 
 /** The key whose value says what a special object is, and the value that says "secret". */
@@ -14,7 +15,7 @@ const SECRET_SIGNATURE = "1b47061264138c4ac30d75fd1eb44270";
 /** An unknown value: the same string as @pulumi/pulumi's runtime `unknownValue`. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-export type PropertyPath = readonly (string | number)[];
+export { describePath, type PropertyPath } from "../core/property-path";
 
 /** Plain property values, and where secrets were. */
 export interface Properties {
@@ -79,17 +80,4 @@ function markAt(value: unknown, path: PropertyPath): unknown {
     return { ...value, [head]: markAt(value[head], rest) };
   }
   return value; // not there: nothing to mark
-}
-
-/** `deployment.customDomains[1]`, as the engine writes property paths. */
-export function describePath(path: PropertyPath): string {
-  return path
-    .map((segment, index) =>
-      typeof segment === "number"
-        ? `[${segment}]`
-        : /^[A-Za-z_$][\w$]*$/.test(segment)
-          ? `${index ? "." : ""}${segment}`
-          : `[${JSON.stringify(segment)}]`,
-    )
-    .join("");
 }
