@@ -26,8 +26,8 @@ import { programStack, type ProgramStack } from "../test/support/program-stack";
 import { pulumiEnv, repoRoot } from "../test/support/pulumi";
 import { yamlStack, type YamlStack } from "../test/plugin/yaml-stack";
 
-import { startCountingProxy } from "./lib/counting-proxy.cjs";
-import { check, summarize } from "./lib/report.cjs";
+import { startCountingProxy, type CountingProxy } from "./lib/counting-proxy.cjs";
+import { check, summarize, timed } from "./lib/report.cjs";
 import { createServeData, startServeProcess } from "../test/support/serve-process.cjs";
 
 delete process.env.TS_NODE_PROJECT;
@@ -38,21 +38,7 @@ const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 const TARGETS = { refreshRequests: 12, previewRequests: 0, changedPatches: 1, importPatches: 0, ratio: 1 };
 
-interface Proxy {
-  url: string;
-  counts: { requests: number; byStatus: Record<number, number>; byRequest: Record<string, number> };
-  retarget(origin: string): void;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-async function seconds<T>(run: () => Promise<T>): Promise<{ seconds: number; result: T }> {
-  const started = performance.now();
-  const result = await run();
-  return { seconds: (performance.now() - started) / 1000, result };
-}
-
-function patches(proxy: Proxy): number {
+function patches(proxy: CountingProxy): number {
   return Object.entries(proxy.counts.byRequest)
     .filter(([request]) => request.startsWith("PATCH"))
     .reduce((sum, [, count]) => sum + count, 0);
@@ -86,7 +72,7 @@ async function declareImported(stack: YamlStack): Promise<Record<string, { type:
   );
 }
 
-async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramStack[], nativeStacks: YamlStack[]) {
+async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: ProgramStack[], nativeStacks: YamlStack[]) {
   const data = createServeData(`asset-delivery-bench-plugin${size}-`);
   let server = await startServeProcess(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
   try {
@@ -107,14 +93,14 @@ async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramSta
     // Import.
     const dynEnv = { ...process.env, ...(dynamic.stack.workspace as LocalWorkspace).envVars };
     proxy.reset();
-    const dynImport = await seconds(async () => {
+    const dynImport = await timed(async () => {
       await cliImport(dynamic.workDir, dynEnv, dynamic.stack.name, "typescript", "sources.ts");
       await dynamic.stack.up();
     });
     const dynImportPatches = patches(proxy);
     proxy.reset();
     const file = path.join(native.workDir, "import.json");
-    const natImport = await seconds(async () => {
+    const natImport = await timed(async () => {
       await cliImport(
         native.workDir,
         { ...process.env, ...pulumiEnv({ stateDir: path.join(native.workDir, ".state") }) },
@@ -132,10 +118,10 @@ async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramSta
 
     // Refresh.
     proxy.reset();
-    const dynRefresh = await seconds(() => dynamic.stack.refresh());
+    const dynRefresh = await timed(() => dynamic.stack.refresh());
     const dynRefreshRequests = proxy.counts.requests;
     proxy.reset();
-    const natRefresh = await seconds(() => native.ok(["refresh", "--yes", "--skip-preview"]));
+    const natRefresh = await timed(() => native.ok(["refresh", "--yes", "--skip-preview"]));
     const natRefreshRequests = proxy.counts.requests;
     console.log(
       `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req)`,
@@ -143,10 +129,10 @@ async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramSta
 
     // Preview of the unchanged stacks.
     proxy.reset();
-    const dynPreview = await seconds(() => dynamic.stack.preview({ expectNoChanges: true }));
+    const dynPreview = await timed(() => dynamic.stack.preview({ expectNoChanges: true }));
     const dynPreviewRequests = proxy.counts.requests;
     proxy.reset();
-    const natPreview = await seconds(() => native.ok(["preview", "--expect-no-changes"]));
+    const natPreview = await timed(() => native.ok(["preview", "--expect-no-changes"]));
     const natPreviewRequests = proxy.counts.requests;
     console.log(
       `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req)`,
@@ -156,14 +142,14 @@ async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramSta
     const module = path.join(dynamic.workDir, "sources.ts");
     fs.writeFileSync(module, fs.readFileSync(module, "utf8").replace(/^( {2}name: "[^"]*)"/m, '$1 (renamed)"'));
     proxy.reset();
-    const dynChanged = await seconds(() => dynamic.stack.up());
+    const dynChanged = await timed(() => dynamic.stack.up());
     const dynChangedPatches = patches(proxy);
     const resources = await declareImported(native);
     const first = Object.values(resources)[0]!.properties as { name: string };
     first.name = `${first.name} (renamed)`;
     native.write({ resources });
     proxy.reset();
-    const natChanged = await seconds(() => native.ok(["up", "--yes", "--skip-preview"]));
+    const natChanged = await timed(() => native.ok(["up", "--yes", "--skip-preview"]));
     const natChangedPatches = patches(proxy);
     console.log(
       `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH)`,
@@ -183,7 +169,7 @@ async function measureSize(size: number, proxy: Proxy, dynamicStacks: ProgramSta
 }
 
 async function main(): Promise<void> {
-  const proxy: Proxy = await startCountingProxy("http://127.0.0.1:9");
+  const proxy: CountingProxy = await startCountingProxy("http://127.0.0.1:9");
   const dynamicStacks: ProgramStack[] = [];
   const nativeStacks: YamlStack[] = [];
   const results = [];

@@ -47,8 +47,8 @@ import { programStack, type ProgramStack } from "../test/support/program-stack";
 import { repoRoot } from "../test/support/pulumi";
 
 // CommonJS helpers shared with the .mjs benchmarks (typed by the .d.cts files beside them).
-import { startCountingProxy } from "./lib/counting-proxy.cjs";
-import { check, summarize } from "./lib/report.cjs";
+import { startCountingProxy, type CountingProxy } from "./lib/counting-proxy.cjs";
+import { check, summarize, timed } from "./lib/report.cjs";
 import { createServeData, startServeProcess } from "../test/support/serve-process.cjs";
 
 // The Pulumi programs this starts find their own TypeScript settings.
@@ -77,22 +77,8 @@ const MODULE = "sources.ts";
 const CARRIED = "carried.json";
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 
-interface Proxy {
-  url: string;
-  counts: { requests: number; byStatus: Record<number, number>; byRequest: Record<string, number> };
-  retarget(origin: string): void;
-  reset(): void;
-  close(): Promise<void>;
-}
-
-async function seconds<T>(run: () => Promise<T>): Promise<{ seconds: number; result: T }> {
-  const started = performance.now();
-  const result = await run();
-  return { seconds: (performance.now() - started) / 1000, result };
-}
-
 /** Requests by method (GET, PATCH, ...) that passed the proxy since its last reset. */
-function byMethod(proxy: Proxy): Record<string, number> {
+function byMethod(proxy: CountingProxy): Record<string, number> {
   const methods: Record<string, number> = {};
   for (const [request, count] of Object.entries(proxy.counts.byRequest))
     methods[request.split(" ")[0]!] = (methods[request.split(" ")[0]!] ?? 0) + count;
@@ -142,7 +128,7 @@ function runImport(program: ProgramStack): Promise<string> {
   );
 }
 
-async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
+async function measureSize(size: number, proxy: CountingProxy, stacks: ProgramStack[]) {
   const data = createServeData(`asset-delivery-bench-scale${size}-`);
   let server = await startServeProcess(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
   try {
@@ -165,11 +151,11 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
 
     // Import + up: adoption of every existing Source.
     proxy.reset();
-    const imported = await seconds(() => runImport(sources));
+    const imported = await timed(() => runImport(sources));
     const importRequests = proxy.counts.requests;
     proxy.reset();
     let shown = "";
-    const adopted = await seconds(() => sources.stack.up({ onOutput: (text: string) => (shown += text) }));
+    const adopted = await timed(() => sources.stack.up({ onOutput: (text: string) => (shown += text) }));
     const methods = byMethod(proxy);
     const adoption = {
       GET: methods.GET ?? 0,
@@ -197,16 +183,16 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     /** ", same-data no-op X s (the Sources Y×)" when measured. */
     const sameDataFigure = async (operation: (stack: ProgramStack) => Promise<unknown>, sourcesSeconds: number) => {
       if (!sameData) return "";
-      const measured = await seconds(() => operation(sameData));
+      const measured = await timed(() => operation(sameData));
       const label = PACKED ? "same-data no-op in two properties" : "same-data no-op";
       return `, ${label} ${measured.seconds.toFixed(1)} s (the Sources ${(sourcesSeconds / measured.seconds).toFixed(2)}x)`;
     };
 
     // Refresh, Sources then no-op.
     proxy.reset();
-    const refresh = await seconds(() => sources.stack.refresh());
+    const refresh = await timed(() => sources.stack.refresh());
     const refreshRequests = proxy.counts.requests;
-    const noopRefresh = await seconds(() => noop.stack.refresh());
+    const noopRefresh = await timed(() => noop.stack.refresh());
     const refreshSameData = await sameDataFigure((stack) => stack.stack.refresh(), refresh.seconds);
     console.log(
       `  ${size}: refresh ${refresh.seconds.toFixed(1)} s (${refreshRequests} requests: ${JSON.stringify(proxy.counts.byRequest)}), no-op ${noopRefresh.seconds.toFixed(1)} s${refreshSameData}`,
@@ -214,9 +200,9 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
 
     // Preview of the unchanged stacks.
     proxy.reset();
-    const preview = await seconds(() => sources.stack.preview({ expectNoChanges: true }));
+    const preview = await timed(() => sources.stack.preview({ expectNoChanges: true }));
     const previewRequests = proxy.counts.requests;
-    const noopPreview = await seconds(() => noop.stack.preview({ expectNoChanges: true }));
+    const noopPreview = await timed(() => noop.stack.preview({ expectNoChanges: true }));
     const previewSameData = await sameDataFigure((stack) => stack.stack.preview({ expectNoChanges: true }), preview.seconds);
     console.log(
       `  ${size}: preview ${preview.seconds.toFixed(1)} s (${previewRequests} requests), no-op ${noopPreview.seconds.toFixed(1)} s${previewSameData}`,
@@ -227,9 +213,9 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
     fs.writeFileSync(module, fs.readFileSync(module, "utf8").replace(/^( {2}name: "[^"]*)"/m, '$1 (renamed)"'));
     await noop.set({ names: noopNames, touched: noopNames[0] });
     proxy.reset();
-    const changed = await seconds(() => sources.stack.up());
+    const changed = await timed(() => sources.stack.up());
     const changedPatches = byMethod(proxy).PATCH ?? 0;
-    const noopChanged = await seconds(() => noop.stack.up());
+    const noopChanged = await timed(() => noop.stack.up());
     const changedSameData = await sameDataFigure((stack) => {
       // The same change as the Sources': the first one's display name.
       const file = path.join(stack.workDir, CARRIED);
@@ -262,7 +248,7 @@ async function measureSize(size: number, proxy: Proxy, stacks: ProgramStack[]) {
 }
 
 async function main(): Promise<void> {
-  const proxy: Proxy = await startCountingProxy("http://127.0.0.1:9");
+  const proxy: CountingProxy = await startCountingProxy("http://127.0.0.1:9");
   const stacks: ProgramStack[] = [];
   const results = [];
   try {

@@ -26,4 +26,11 @@ function summarize(name, checks) {
   if (checks.some((c) => !c.pass)) process.exitCode = 1;
 }
 
-module.exports = { median, check, summarize };
+/** Runs `run` and gives its result with the seconds it took. */
+async function timed(run) {
+  const started = performance.now();
+  const result = await run();
+  return { seconds: (performance.now() - started) / 1000, result };
+}
+
+module.exports = { median, check, summarize, timed };

@@ -11,3 +11,5 @@ export function check(
   options?: { atMost?: boolean; unit?: string; describe?: string },
 ): Check;
 export function summarize(name: string, checks: readonly Check[]): void;
+/** Runs `run` and gives its result with the seconds it took. */
+export function timed<T>(run: () => Promise<T>): Promise<{ seconds: number; result: T }>;
