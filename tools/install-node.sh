@@ -6,6 +6,8 @@
 #
 #   bash tools/install-node.sh        # then: source tools/node-env.sh
 #   bash tools/install-node.sh 22     # the oldest supported runtime, for CI's second pair
+#   bash tools/install-node.sh 20     # an UNSUPPORTED runtime: only for the test that every entry
+#                                     # point refuses it (test/toolchain/unsupported-node.test.ts)
 #
 # Prints the bin folder of the Node it settled on as its last line.
 set -euo pipefail
@@ -14,6 +16,7 @@ REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # The exact releases CI tests (docs/contributing.md "Compatibility"); bump them together with its table.
 NODE_24="24.21.0"
 NODE_22="22.23.3"
+NODE_20="20.20.2" # unsupported: what many machines still have
 MIN_MAJOR=22
 
 log() { printf '[install-node] %s\n' "$*" >&2; }
@@ -35,7 +38,8 @@ else
   case "$major" in
     24) version="$NODE_24" ;;
     22) version="$NODE_22" ;;
-    *) log "unsupported major '$major' (24 or 22)"; exit 2 ;;
+    20) version="$NODE_20" ;;
+    *) log "unsupported major '$major' (24, 22, or 20 for the version-check test)"; exit 2 ;;
   esac
   dest="${REPO_ROOT}/.tools/node-${major}"
 fi
