@@ -308,7 +308,7 @@ export function packageSchema(version: string): Record<string, unknown> {
       nodejs: { packageName: "@asset-delivery/pulumi", respectSchemaVersion: true },
       python: { packageName: "pulumi_assetdelivery", pyproject: { enabled: true }, respectSchemaVersion: true },
       go: {
-        importBasePath: "github.com/asset-delivery/asset-delivery-as-code/sdk/go/assetdelivery",
+        importBasePath: "github.com/asset-delivery/asset-delivery-as-code/sdks/go/assetdelivery",
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
