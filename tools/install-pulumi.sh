@@ -44,7 +44,10 @@ PULUMI_VERSION="$(sed -n 's#^\(require\)\{0,1\}[[:space:]]*github.com/pulumi/pul
 [ -n "$PULUMI_VERSION" ] || { echo "no github.com/pulumi/pulumi/pkg/v3 requirement in ${CLI_MODULE_DIR}/go.mod" >&2; exit 1; }
 BIN_DIR="${TOOLS_DIR}/bin"
 NODE_PLUGIN_SRC="${REPO_ROOT}/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
-LANGHOST_PKG="./cmd/pulumi-language-nodejs"
+# Our language hosts: every folder under tools/pulumi-cli/cmd (pulumi-language-nodejs, and the others
+# added beside it); each prints "<version>+<build id>" for -version.
+OUR_HOSTS=()
+for dir in "${MODULE_DIR}"/cmd/pulumi-language-*/; do OUR_HOSTS+=("$(basename "$dir")"); done
 YAML_HOST_PKG="github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
 YAML_MODULE_DIR="${MODULE_DIR}/yaml" # its own module: pulumi-yaml pins an older pkg/v3 than the CLI's
 YAML_VERSION="$(sed -n 's#^require github.com/pulumi/pulumi-yaml v\([0-9.]*\)$#\1#p' "${YAML_MODULE_DIR}/go.mod")"
@@ -78,9 +81,9 @@ version_ok() {
 
 cli_version() { "$1" version 2>/dev/null | head -n1 | tr -d '[:space:]' || true; }
 
-# A hash of everything that goes into our builds, stamped into the language host.
+# A hash of everything that goes into our builds (every file under cmd/), stamped into our hosts.
 build_id() {
-  (cd "$MODULE_DIR" && cat go.mod go.sum tools.go cmd/pulumi-language-nodejs/*.go) | sha256sum | cut -c1-12
+  (cd "$MODULE_DIR" && cat go.mod go.sum tools.go $(find cmd -type f | LC_ALL=C sort)) | sha256sum | cut -c1-12
 }
 
 mkdir -p "$BIN_DIR" "$PULUMI_HOME"
@@ -131,11 +134,21 @@ prepare_go() {
   done
 }
 
-build_langhost() {
-  local id="$1"
-  log "compiling pulumi-language-nodejs (our Node.js language host; 1-2 min the first time)..."
-  go_build "$MODULE_DIR" "${BIN_DIR}/pulumi-language-nodejs" "$LANGHOST_PKG" \
-    "-s -w -X main.version=${PULUMI_VERSION} -X main.buildID=${id}"
+build_langhosts() {
+  local id="$1" host
+  for host in "${OUR_HOSTS[@]}"; do
+    log "compiling ${host} (our language host; 1-2 min the first time)..."
+    go_build "$MODULE_DIR" "${BIN_DIR}/${host}" "./cmd/${host}" \
+      "-s -w -X main.version=${PULUMI_VERSION} -X main.buildID=${id}"
+  done
+}
+
+# langhosts_current ID: true when each of our hosts is built from the module as it is now.
+langhosts_current() {
+  local id="$1" host
+  for host in "${OUR_HOSTS[@]}"; do
+    [ -x "${BIN_DIR}/${host}" ] && [ "$("${BIN_DIR}/${host}" -version 2>/dev/null || true)" = "${PULUMI_VERSION}+${id}" ] || return 1
+  done
 }
 
 build_yamlhost() {
@@ -173,15 +186,12 @@ if [ -x "$cli" ] && [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
     exit 0
   fi
   if [ ! -L "$cli" ] && [ "$have" = "v${PULUMI_VERSION}" ]; then
-    host="${BIN_DIR}/pulumi-language-nodejs"
     langhost_stale=""
-    if [ ! -x "$host" ] || [ "$("$host" -version 2>/dev/null || true)" != "${PULUMI_VERSION}+${ID}" ]; then
-      langhost_stale=yes
-    fi
+    langhosts_current "$ID" || langhost_stale=yes
     if [ -n "$langhost_stale" ] || ! yamlhost_current; then
       log "pulumi ${have} is current; a language host is missing or stale"
       prepare_go
-      [ -z "$langhost_stale" ] || build_langhost "$ID"
+      [ -z "$langhost_stale" ] || build_langhosts "$ID"
       yamlhost_current || build_yamlhost
     fi
     install_node_plugin
@@ -205,18 +215,21 @@ if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ] && [ "$CHANNEL" = newest ]; then
       ln -sfn "$real" "$cli"
       # Pulumi finds bundled plugins beside the symlink-resolved binary, or on PATH. Link the ones
       # that sit beside it; supply ours for those that do not.
-      for plugin in pulumi-language-nodejs pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
+      for plugin in "${OUR_HOSTS[@]}" pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
         if [ -x "${real_dir}/${plugin}" ]; then
           ln -sfn "${real_dir}/${plugin}" "${BIN_DIR}/${plugin}"
         else
           rm -f "${BIN_DIR}/${plugin}"
         fi
       done
-      if [ ! -e "${BIN_DIR}/pulumi-language-nodejs" ]; then
-        log "no pulumi-language-nodejs beside ${real}: building ours"
-        prepare_go
-        build_langhost "$ID"
-      fi
+      for host in "${OUR_HOSTS[@]}"; do
+        if [ ! -e "${BIN_DIR}/${host}" ]; then
+          log "no ${host} beside ${real}: building ours"
+          prepare_go
+          go_build "$MODULE_DIR" "${BIN_DIR}/${host}" "./cmd/${host}" \
+            "-s -w -X main.version=${PULUMI_VERSION} -X main.buildID=${ID}"
+        fi
+      done
       if [ ! -e "${BIN_DIR}/pulumi-language-yaml" ]; then
         log "no pulumi-language-yaml beside ${real}: building ours"
         prepare_go
@@ -232,11 +245,11 @@ fi
 
 # ---- 3. build ---------------------------------------------------------------------------------
 # Replace symlinks left by an earlier "use the pulumi on PATH" run.
-for f in pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
+for f in pulumi "${OUR_HOSTS[@]}" pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
   if [ -L "${BIN_DIR}/${f}" ]; then rm -f "${BIN_DIR}/${f}"; fi
 done
 prepare_go
-build_langhost "$ID"
+build_langhosts "$ID"
 build_cli
 yamlhost_current || build_yamlhost
 install_node_plugin
