@@ -15,7 +15,11 @@ import type { SourceView } from "./source-view";
 export interface Finding {
   /** The property as the program declares it: `deployment.webfolderBaseUrl`, `deployment.customDomains[1]`. */
   path: string;
-  /** What is wrong with it, e.g. `is an http:// URL`. Never a secret's value. */
+  /**
+   * What is wrong with it, e.g. `is an http:// URL`. Never the declared value: @pulumi/policy hands
+   * policies values without their secret mark, so any of them may be one the program marked secret
+   * (a whole native deployment in `fn::secret`, say); the path says which value it is.
+   */
   problem: string;
   /** How to comply, e.g. `serve the origin over HTTPS and write its https:// address`. */
   fix: string;

@@ -29,8 +29,8 @@ export const sourceAllowedTypes = sourcePolicy<AllowedTypesConfig>({
     return [
       {
         path: "deployment.type",
-        problem: `is "${type}", which this stack does not allow (allowed: ${types.join(", ")})`,
-        fix: `use one of ${types.join(", ")}, or add "${type}" to the types of source-allowed-types in the stack's policy config`,
+        problem: `is not a type this stack allows (allowed: ${types.join(", ")})`,
+        fix: `use one of ${types.join(", ")}, or add the Source's type to the types of source-allowed-types in the stack's policy config`,
       },
     ];
   },

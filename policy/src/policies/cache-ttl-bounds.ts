@@ -33,7 +33,7 @@ export const sourceCacheTtlBounds = sourcePolicy<CacheTtlBoundsConfig>({
     return [
       {
         path: PATH,
-        problem: ttl < min ? `is ${ttl} s, below the minimum of ${min} s` : `is ${ttl} s, above the maximum of ${max} s`,
+        problem: ttl < min ? `is below the minimum of ${min} s` : `is above the maximum of ${max} s`,
         fix: `set ${PATH} to between ${min} and ${max} seconds`,
       },
     ];

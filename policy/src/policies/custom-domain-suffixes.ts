@@ -42,7 +42,7 @@ export const sourceCustomDomainSuffixes = sourcePolicy<CustomDomainSuffixesConfi
         : [
             {
               path: `${PATH}[${index}]`,
-              problem: `is "${domain}", not under ${suffixes.join(", ")}`,
+              problem: `is not under ${suffixes.join(", ")}`,
               fix: `use a domain under ${suffixes.join(" or ")}, or add its suffix to the suffixes of source-custom-domain-suffixes in the stack's policy config`,
             },
           ],

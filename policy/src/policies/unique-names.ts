@@ -12,21 +12,21 @@ export const sourcesUniqueNames: StackValidationPolicy = {
   description: "No two Sources of the stack share a display name (name), compared case-insensitively.",
   enforcementLevel: "advisory",
   validateStack: (args, reportViolation) => {
-    const byName = new Map<string, { name: string; source: SourceView }[]>();
+    const byName = new Map<string, SourceView[]>();
     for (const resource of args.resources) {
       const source = sourceViewOf(resource);
       const name = source?.displayName;
       if (source === undefined || name === undefined || name === UNKNOWN) continue;
       const key = name.trim().toLowerCase();
-      byName.set(key, [...(byName.get(key) ?? []), { name, source }]);
+      byName.set(key, [...(byName.get(key) ?? []), source]);
     }
     for (const sharing of byName.values()) {
       if (sharing.length < 2) continue;
-      for (const { name, source } of sharing) {
-        const others = sharing.filter((other) => other.source !== source).map((other) => `"${other.source.resource.name}"`);
+      for (const source of sharing) {
+        const others = sharing.filter((other) => other !== source).map((other) => `"${other.resource.name}"`);
         const finding = {
           path: "name",
-          problem: `is "${name}", the display name of Source ${others.join(", ")} too`,
+          problem: `is the display name of Source ${others.join(", ")} too`,
           fix: "give each Source of the stack a display name of its own",
         };
         reportViolation(violationMessage(source.resource.name, finding), source.resource.urn);
