@@ -43,7 +43,8 @@ const COMPLIANT_AND_ADVISORY: Declarations = {
 /** A Source for each policy's violation (two for the stack policy). */
 const VIOLATIONS: Declarations = {
   origin: { name: "Origin", deployment: https("pol-origin", { webfolderBaseUrl: "http://origin.example.com/images/" }) },
-  domain: { name: "Domain", deployment: https("pol-domain", { customDomains: ["img.elsewhere.net"] }) },
+  // The list is a secret (from secret config, say): judged all the same, never printed.
+  domain: { name: "Domain", deployment: https("pol-domain", { customDomains: { "fn::secret": ["secret-img.elsewhere.net"] } }) },
   proxy: { name: "Proxy", deployment: { type: "webproxy", serviceSubdomains: ["pol-proxy"] } },
   shortcache: { name: "Short cache", deployment: https("pol-short", { cacheTtlValue: 1800 }) },
   first: { name: "Shared", deployment: https("pol-first") },
@@ -174,6 +175,7 @@ export function policyPackSuite(shape: SourceShape): void {
         expectVerdict(stack, preview, false, VIOLATIONS_EXPECTED);
         // The rule itself (the policy's description) is printed with each violation.
         expect(preview.output).toContain("Origins and fallback images are fetched over HTTPS");
+        expect(preview.output).not.toContain("secret-img");
         expect(server.requestCount()).toBe(0);
 
         // `pulumi up --yes` previews first, and stops at the same verdict before any Source is created.
