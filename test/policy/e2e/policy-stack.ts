@@ -7,8 +7,7 @@
 // is that Source's id, `{ "fn::secret": value }` a secret value.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { SourceShape } from "@asset-delivery/policy";
-import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE } from "@asset-delivery/policy";
+import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, type SourceShape } from "@asset-delivery/policy";
 import { programStack } from "../../support/program-stack";
 import { repoRoot } from "../../support/pulumi";
 import type { TestServer } from "../../support/server";
