@@ -1,32 +1,18 @@
 // Code generation: what `pulumi package gen-sdk --language nodejs` (GeneratePackage), `pulumi import`
 // in a TypeScript project (GenerateProgram) and `pulumi convert --language typescript`
 // (GenerateProject) ask of a Node.js language host. Each hands the request to Pulumi's own
-// TypeScript generator, github.com/pulumi/pulumi/pkg/v3/codegen/nodejs, with schemas loaded through
-// the engine's loader server named in the request (so a package the program uses is bound from the
-// plugin's own GetSchema, as the CLI does it).
-//
-// Credit: this mirrors Pulumi's own host (pulumi/pulumi, sdk/nodejs/cmd/pulumi-language-nodejs,
-// GeneratePackage / GenerateProgram / GenerateProject, Apache-2.0), written anew here: the same
-// generator entry points, the same bind options (output-versioned invokes preferred, as the Node.js
-// SDK renders them; non-strict binding unless the request asks for strict), binding diagnostics
-// returned to the CLI rather than raised as errors.
+// TypeScript generator, github.com/pulumi/pulumi/pkg/v3/codegen/nodejs, as Pulumi's host does (see
+// ../internal/codegenhost for the binding every host of this repo shares).
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
-	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/codegenhost"
+
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
-	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
@@ -39,33 +25,26 @@ const toolName = "pulumi-language-nodejs"
 func (h *nodeHost) GeneratePackage(
 	_ context.Context, req *pulumirpc.GeneratePackageRequest,
 ) (*pulumirpc.GeneratePackageResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	loader, err := codegenhost.Connect(req.GetLoaderTarget())
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the engine's schema loader: %w", err)
+		return nil, err
 	}
 	defer loader.Close()
-	cached := schema.NewCachedLoader(loader)
-
-	var spec schema.PackageSpec
-	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
-		return nil, fmt.Errorf("the package schema is not valid JSON: %w", err)
-	}
-	pkg, diags, err := schema.BindSpec(spec, cached, schema.ValidationOptions{AllowDanglingReferences: true})
+	pkg, diags, err := codegenhost.BindPackage(req.GetSchema(), loader)
 	if err != nil {
 		return nil, err
 	}
 	if diags.HasErrors() {
-		return &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
+		return &pulumirpc.GeneratePackageResponse{Diagnostics: codegenhost.Diagnostics(diags)}, nil
 	}
-
-	files, err := codegen.GeneratePackage(toolName, pkg, req.GetExtraFiles(), req.GetLocalDependencies(), req.GetLocal(), cached)
+	files, err := codegen.GeneratePackage(toolName, pkg, req.GetExtraFiles(), req.GetLocalDependencies(), req.GetLocal(), loader)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFiles(req.GetDirectory(), files); err != nil {
+	if err := codegenhost.WriteFiles(req.GetDirectory(), files); err != nil {
 		return nil, err
 	}
-	return &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
+	return &pulumirpc.GeneratePackageResponse{Diagnostics: codegenhost.Diagnostics(diags)}, nil
 }
 
 // GenerateProgram turns the PCL the CLI sends (`pulumi import` prints the imported resources this
@@ -73,45 +52,22 @@ func (h *nodeHost) GeneratePackage(
 func (h *nodeHost) GenerateProgram(
 	_ context.Context, req *pulumirpc.GenerateProgramRequest,
 ) (*pulumirpc.GenerateProgramResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, fmt.Errorf("connecting to the engine's schema loader: %w", err)
-	}
-	defer loader.Close()
-
-	parser := syntax.NewParser()
-	names := make([]string, 0, len(req.GetSource()))
-	for name := range req.GetSource() {
-		names = append(names, name)
-	}
-	sort.Strings(names) // a stable order: the same PCL always gives the same program
-	for _, name := range names {
-		if err := parser.ParseFile(strings.NewReader(req.GetSource()[name]), name); err != nil {
-			return nil, fmt.Errorf("parsing %s: %w", name, err)
-		}
-	}
-	if parser.Diagnostics.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(parser.Diagnostics)}, nil
-	}
-
-	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), bindOptions(req.GetStrict())...)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
-	}
+	loader, err := codegenhost.Connect(req.GetLoaderTarget())
 	if err != nil {
 		return nil, err
 	}
-	if program == nil {
-		return nil, errors.New("binding the program gave no program and no diagnostics")
+	defer loader.Close()
+	program, diags, err := codegenhost.BindProgram(req.GetSource(), loader, req.GetStrict())
+	if err != nil || program == nil {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: codegenhost.Diagnostics(diags)}, err
 	}
-
 	files, genDiags, err := codegen.GenerateProgram(program)
 	if err != nil {
 		return nil, err
 	}
 	return &pulumirpc.GenerateProgramResponse{
 		Source:      files,
-		Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(append(diags, genDiags...)),
+		Diagnostics: codegenhost.Diagnostics(append(diags, genDiags...)),
 	}, nil
 }
 
@@ -120,54 +76,25 @@ func (h *nodeHost) GenerateProgram(
 func (h *nodeHost) GenerateProject(
 	_ context.Context, req *pulumirpc.GenerateProjectRequest,
 ) (*pulumirpc.GenerateProjectResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
+	loader, err := codegenhost.Connect(req.GetLoaderTarget())
 	if err != nil {
-		return nil, fmt.Errorf("connecting to the engine's schema loader: %w", err)
+		return nil, err
 	}
 	defer loader.Close()
-
-	program, diags, err := pcl.BindDirectory(req.GetSourceDirectory(), schema.NewCachedLoader(loader), bindOptions(req.GetStrict())...)
+	program, diags, err := codegenhost.BindDirectory(req.GetSourceDirectory(), loader, req.GetStrict())
 	if err != nil {
 		return nil, err
 	}
 	if diags.HasErrors() {
-		return &pulumirpc.GenerateProjectResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
+		return &pulumirpc.GenerateProjectResponse{Diagnostics: codegenhost.Diagnostics(diags)}, nil
 	}
 	var project workspace.Project
 	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
 		return nil, fmt.Errorf("the project is not valid JSON: %w", err)
 	}
+	// forceTsc false: the project runs its TypeScript through ts-node, as `pulumi new typescript` does.
 	if err := codegen.GenerateProject(req.GetTargetDirectory(), project, program, req.GetLocalDependencies(), false, "nodejs"); err != nil {
 		return nil, err
 	}
-	return &pulumirpc.GenerateProjectResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
-}
-
-// bindOptions: invokes in their output form (`getSourceOutput`), as Pulumi's Node.js host binds;
-// lenient binding unless the CLI asks for strict.
-func bindOptions(strict bool) []pcl.BindOption {
-	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !strict {
-		options = append(options, pcl.NonStrictBindOptions()...)
-	}
-	return options
-}
-
-// writeFiles writes each generated file under dir, in name order.
-func writeFiles(dir string, files map[string][]byte) error {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		out := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return fmt.Errorf("creating the folder of %s: %w", name, err)
-		}
-		if err := os.WriteFile(out, files[name], 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", name, err)
-		}
-	}
-	return nil
+	return &pulumirpc.GenerateProjectResponse{Diagnostics: codegenhost.Diagnostics(diags)}, nil
 }
