@@ -46,6 +46,8 @@ export interface YamlStackOptions {
   workDir?: string;
   /** The stack's config: `assetdelivery:baseUrl` and a secret `assetdelivery:apiKey` when given. */
   credentials?: { baseUrl: string; apiKey: string };
+  /** The project's runtime (default `yaml`); for another, the program's files are written beside Pulumi.yaml. */
+  runtime?: string;
 }
 
 export function runCli(args: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
@@ -71,7 +73,10 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
       options.pluginPath === false
         ? {}
         : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
-    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name, runtime: "yaml", ...plugins, ...next }, null, 2));
+    fs.writeFileSync(
+      path.join(workDir, "Pulumi.yaml"),
+      JSON.stringify({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, null, 2),
+    );
   };
   write(program);
   const run = (args: readonly string[], more?: { env?: Record<string, string> }) =>
