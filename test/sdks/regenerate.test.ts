@@ -28,7 +28,8 @@ function keptFiles(dir: string): string[] {
 }
 
 function allFiles(dir: string): string[] {
-  return (fs.readdirSync(dir, { recursive: true, encoding: "utf8" }) as string[])
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((file) => fs.statSync(path.join(dir, file)).isFile())
     .sort();
 }
