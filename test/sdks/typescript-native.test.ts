@@ -12,10 +12,10 @@ import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { yamlStack, type YamlStack } from "../plugin/yaml-stack";
+import { installNodeSdk } from "./node-sdk";
 
 const STEP_TIMEOUT = 300_000;
 const PROJECT = "ts-native";
-const SDK_BUILD = path.join(repoRoot(), "sdks", "nodejs", "bin");
 
 // Values that must never appear in plain text in the state or the CLI's output.
 const SECRETS = {
@@ -86,7 +86,6 @@ async function counted<T>(step: () => Promise<T>): Promise<{ result: T; requests
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(SDK_BUILD, "index.js"))) throw new Error(`${SDK_BUILD} is not built: run npm run build`);
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
   stack = await yamlStack(PROJECT, "e2e", {}, {
@@ -95,10 +94,7 @@ beforeAll(async () => {
     // Type checking is the job of the tsc step below; at run time the program is only transpiled.
     env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
   });
-  // The program's dependency on the SDK, as `npm install <repo>/sdks/nodejs/bin` would make it.
-  const scope = path.join(stack.workDir, "node_modules", "@asset-delivery");
-  fs.mkdirSync(scope, { recursive: true });
-  fs.symlinkSync(SDK_BUILD, path.join(scope, "pulumi"), "dir");
+  installNodeSdk(stack.workDir);
   fs.writeFileSync(
     path.join(stack.workDir, "tsconfig.json"),
     JSON.stringify({
