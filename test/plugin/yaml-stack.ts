@@ -2,7 +2,8 @@
 // Pulumi YAML's language host beside it) on a local file backend. The program is written as an
 // object and saved as JSON, which YAML reads as it is. By default the engine finds the plugin
 // through `plugins.providers[].path` (the package's bin folder); `pluginPath: false` leaves it to
-// PATH or the plugin cache.
+// PATH or the plugin cache. With `runtime` (`nodejs`, ...) the project is of another language: its
+// Pulumi.yaml is written the same way, the program's files by the caller.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
