@@ -15,10 +15,11 @@
 //
 // RunPlugin runs Node.js policy packs (run_plugin.go). Code generation (codegen.go): GeneratePackage
 // (`pulumi package gen-sdk --language nodejs`), GenerateProgram (`pulumi import` prints TypeScript),
-// GenerateProject (`pulumi convert --language typescript`), on Pulumi's own TypeScript generator.
+// GenerateProject (`pulumi convert --language typescript`), on Pulumi's own TypeScript generator;
+// Link (link.go: a locally generated SDK into the program's package.json, `pulumi package add`).
 //
 // Not implemented (the gRPC "unimplemented" error): RunPlugin of other kinds (providers written as
-// Node.js plugin projects), Pack, Link. Inline programs of the Automation API need no language host at all.
+// Node.js plugin projects), Pack. Inline programs of the Automation API need no language host at all.
 //
 // Credit: what the engine and users see from Run mirrors Pulumi's own host (pulumi/pulumi,
 // sdk/nodejs/cmd/pulumi-language-nodejs/main.go, Apache-2.0), written anew here: the exit code 32
