@@ -35,8 +35,10 @@ function allFiles(dir: string): string[] {
 }
 
 describe("generated SDKs", () => {
-  it("sdks/ holds at least the Node.js SDK", () => {
+  it("sdks/ holds at least the Node.js SDK, at the provider's version", () => {
     expect(committed).toContain("nodejs");
+    const version = (file: string) => (JSON.parse(fs.readFileSync(path.join(root, file), "utf8")) as { version: string }).version;
+    expect(version("sdks/nodejs/package.json")).toBe(version("provider/package.json"));
   });
 
   it(
