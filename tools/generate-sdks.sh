@@ -32,6 +32,13 @@ log() { printf '[generate-sdks] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 usage() { die "usage: bash tools/generate-sdks.sh [--out DIR] [nodejs|python|go ...] | --build"; }
 
+# Per language, two optional steps after `gen-sdk`, each given the language's folder:
+# after_generate_<lang> belongs to generation itself (it runs for --out too, so the regeneration check
+# covers what it writes); build_<lang> builds what was generated (sdks/ only, not for --out).
+
+# after_generate_go DIR: makes the generated Go SDK a module of its own (go.mod, go.sum; branch golang).
+after_generate_go() { bash "${REPO_ROOT}/tools/go-sdk-module.sh" "$1"; }
+
 # build_nodejs DIR: compiles the generated TypeScript in DIR into DIR/bin, a publishable package.
 build_nodejs() {
   local dir="$1"
@@ -84,6 +91,7 @@ for lang in "${LANGUAGES[@]}"; do
   rm -rf "$dest"
   mkdir -p "$(dirname "$dest")"
   mv "${WORK}/${lang}" "$dest"
+  if [ "$(type -t "after_generate_${lang}")" = function ]; then "after_generate_${lang}" "$dest"; fi
   log "generated ${dest#"$REPO_ROOT"/} ($(find "$dest" -type f | wc -l) files)"
   if [ -z "$OUT" ] && [ "$(type -t "build_${lang}")" = function ]; then "build_${lang}" "$dest"; fi
 done
