@@ -1,7 +1,8 @@
 // A stack of dynamic Sources (TypeScript, `new Source(...)`) moves to the native plugin with no write
 // to the API: forget the dynamic resources (`pulumi state delete`, no call to the provider), list them
 // into Pulumi's import file (`asset-delivery import --format pulumi-import`), `pulumi import --file`
-// (reads only), and declare them natively: the preview shows no change (docs/native-plugin.md).
+// (reads only), which prints TypeScript on the generated SDK, and declare them so: the preview shows
+// no change (docs/native-plugin.md).
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,6 +12,7 @@ import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 import { pulumiEnv, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
+import { installNodeSdk } from "../sdks/node-sdk";
 import { PLUGIN_BIN_DIR, runCli } from "./yaml-stack";
 
 const run = promisify(execFile);
@@ -87,31 +89,21 @@ describe("moving a stack of dynamic Sources to the native plugin", () => {
       const listed = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: { name: string; id: string }[] };
       expect(listed.resources.map((r) => r.id).sort()).toEqual(Object.values(ids).sort());
 
-      // The project becomes a YAML program (whose language host prints the code to add), declaring the same Sources natively.
-      const yamlProject = (resources: Record<string, unknown>) =>
-        fs.writeFileSync(
-          path.join(program.workDir, "Pulumi.yaml"),
-          JSON.stringify({
-            name: "provider-e2e-sources",
-            runtime: "yaml",
-            plugins: { providers: [{ name: "assetdelivery", path: PLUGIN_BIN_DIR }] },
-            resources,
-          }),
-        );
-      yamlProject({});
-      const imported = await cli(["import", "--file", file, "--yes", "--out", path.join(program.workDir, "native.yaml")]);
+      // The project stays TypeScript: `pulumi import` prints the native declarations on the generated
+      // SDK (the Node.js host's GenerateProgram), which replace the program.
+      installNodeSdk(program.workDir);
+      const out = path.join(program.workDir, "native.ts");
+      const imported = await cli(["import", "--file", file, "--yes", "--out", out]);
       expect(imported.code, imported.stdout + imported.stderr).toBe(0);
-
-      expect(fs.readFileSync(path.join(program.workDir, "native.yaml"), "utf8")).toContain("plugin-migrate-shop");
+      const code = fs.readFileSync(out, "utf8");
+      expect(code).toContain('import * as assetdelivery from "@asset-delivery/pulumi";');
+      expect(code).toContain('"plugin-migrate-shop"');
+      fs.writeFileSync(path.join(program.workDir, "index.ts"), code);
       const exported = JSON.parse((await cli(["stack", "export"])).stdout) as {
-        deployment: { resources: { urn: string; type: string; inputs: Record<string, unknown> }[] };
+        deployment: { resources: { urn: string; type: string }[] };
       };
       const natives = exported.deployment.resources.filter((r) => r.type === "assetdelivery:index:Source");
       expect(natives).toHaveLength(2);
-      const resources = Object.fromEntries(
-        natives.map((r) => [r.urn.slice(r.urn.lastIndexOf("::") + 2), { type: r.type, properties: r.inputs, options: { protect: true } }]),
-      );
-      yamlProject(resources);
       const preview = await cli(["preview", "--expect-no-changes", "--diff"]);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
 

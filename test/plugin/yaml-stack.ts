@@ -2,7 +2,8 @@
 // Pulumi YAML's language host beside it) on a local file backend. The program is written as an
 // object and saved as JSON, which YAML reads as it is. By default the engine finds the plugin
 // through `plugins.providers[].path` (the package's bin folder); `pluginPath: false` leaves it to
-// PATH or the plugin cache.
+// PATH or the plugin cache. With `runtime` (`nodejs`, ...) the project is of another language: its
+// Pulumi.yaml is written the same way, the program's files by the caller.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -46,6 +47,8 @@ export interface YamlStackOptions {
   workDir?: string;
   /** The stack's config: `assetdelivery:baseUrl` and a secret `assetdelivery:apiKey` when given. */
   credentials?: { baseUrl: string; apiKey: string };
+  /** The project's runtime (default `yaml`); for another, the program's files are written beside Pulumi.yaml. */
+  runtime?: string;
 }
 
 export function runCli(args: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
@@ -71,7 +74,10 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
       options.pluginPath === false
         ? {}
         : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
-    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name, runtime: "yaml", ...plugins, ...next }, null, 2));
+    fs.writeFileSync(
+      path.join(workDir, "Pulumi.yaml"),
+      JSON.stringify({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, null, 2),
+    );
   };
   write(program);
   const run = (args: readonly string[], more?: { env?: Record<string, string> }) =>

@@ -13,11 +13,13 @@
 // GetRequiredPackages reports none (plugins load on demand; nothing can be downloaded here anyway),
 // InstallDependencies runs `npm install`, About and GetPluginInfo answer.
 //
-// RunPlugin runs Node.js policy packs (run_plugin.go).
+// RunPlugin runs Node.js policy packs (run_plugin.go). Code generation (codegen.go): GeneratePackage
+// (`pulumi package gen-sdk --language nodejs`), GenerateProgram (`pulumi import` prints TypeScript),
+// GenerateProject (`pulumi convert --language typescript`), on Pulumi's own TypeScript generator;
+// Link (link.go: a locally generated SDK into the program's package.json, `pulumi package add`).
 //
-// Not implemented (the gRPC "unimplemented" error): code generation (`pulumi convert`, `pulumi
-// package gen-sdk`), RunPlugin of other kinds (providers written as Node.js plugin projects), Pack,
-// Link. Inline programs of the Automation API need no language host at all.
+// Not implemented (the gRPC "unimplemented" error): RunPlugin of other kinds (providers written as
+// Node.js plugin projects), Pack. Inline programs of the Automation API need no language host at all.
 //
 // Credit: what the engine and users see from Run mirrors Pulumi's own host (pulumi/pulumi,
 // sdk/nodejs/cmd/pulumi-language-nodejs/main.go, Apache-2.0), written anew here: the exit code 32
