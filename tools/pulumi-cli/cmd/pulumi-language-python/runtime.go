@@ -97,7 +97,6 @@ func (h *pythonHost) InstallDependencies(
 		req.GetUseLanguageVersionTools(), true, stdout, stderr); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Finished installing dependencies\n\n")
 	return closer.Close()
 }
 
