@@ -8,7 +8,8 @@
 #   (sdks/python, committed; tools/generate-sdks.sh regenerates it) built into a wheel with
 #   `pip wheel`, from a copy so that the source tree stays clean;
 # - .tools/python/venv: a virtual environment with PyPI's `pulumi` (the version PULUMI_PYTHON_VERSION
-#   pins) and that wheel, which the tests and examples' stacks run on (the Python language host is
+#   pins), that wheel, and mypy (the typechecker Pulumi.yaml's `typechecker: mypy` runs before each
+#   run), which the tests' stacks run on (the Python language host is
 #   tools/pulumi-cli/cmd/pulumi-language-python, built by tools/install-pulumi.sh).
 #
 # Idempotent: a stamp records what the venv was made from (Python, pulumi's version, the SDK's
@@ -19,6 +20,7 @@ set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PULUMI_PYTHON_VERSION="3.272.0" # PyPI's pulumi: the newest served here
+MYPY_VERSION="2.4.1"
 SDK_DIR="${REPO_ROOT}/sdks/python"
 TOOLS_DIR="${REPO_ROOT}/.tools/python"
 VENV="${TOOLS_DIR}/venv"
@@ -34,7 +36,7 @@ command -v python3 >/dev/null 2>&1 || die "python3 is needed (Python >= 3.9; Deb
 stamp() {
   {
     python3 --version
-    echo "pulumi==${PULUMI_PYTHON_VERSION}"
+    echo "pulumi==${PULUMI_PYTHON_VERSION} mypy==${MYPY_VERSION}"
     (cd "$SDK_DIR" && git ls-files -co --exclude-standard . | LC_ALL=C sort | xargs sha256sum)
   } | sha256sum | cut -c1-16
 }
@@ -51,8 +53,8 @@ if [ ! -x "${VENV}/bin/python" ]; then
   python3 -m venv "$VENV" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
 fi
 if [ "$("${VENV}/bin/python" -c 'import importlib.metadata as m; print(m.version("pulumi"))' 2>/dev/null || true)" != "$PULUMI_PYTHON_VERSION" ]; then
-  log "installing pulumi==${PULUMI_PYTHON_VERSION} from PyPI"
-  pip install "pulumi==${PULUMI_PYTHON_VERSION}"
+  log "installing pulumi==${PULUMI_PYTHON_VERSION} and mypy==${MYPY_VERSION} from PyPI"
+  pip install "pulumi==${PULUMI_PYTHON_VERSION}" "mypy==${MYPY_VERSION}"
 fi
 
 # The wheel, built from a copy: pip's build leaves build/ and *.egg-info beside the sources. The
@@ -68,7 +70,7 @@ pip wheel --no-deps --wheel-dir "$DIST" "${build}/python"
 wheel="$(ls "$DIST"/pulumi_assetdelivery-*.whl)"
 pip install --force-reinstall --no-deps "$wheel"
 # Its dependencies (pulumi, semver, ...) must be satisfied by what is installed, never upgraded past the pin.
-pip install "$wheel" "pulumi==${PULUMI_PYTHON_VERSION}"
+pip install "$wheel" "pulumi==${PULUMI_PYTHON_VERSION}" "mypy==${MYPY_VERSION}"
 "${VENV}/bin/python" -c 'import pulumi_assetdelivery' || die "the installed wheel does not import"
 echo "$want" >"$STAMP"
-log "installed pulumi==${PULUMI_PYTHON_VERSION} and ${wheel#"$REPO_ROOT"/} into ${VENV#"$REPO_ROOT"/} in $((SECONDS - START))s"
+log "installed pulumi==${PULUMI_PYTHON_VERSION}, mypy==${MYPY_VERSION} and ${wheel#"$REPO_ROOT"/} into ${VENV#"$REPO_ROOT"/} in $((SECONDS - START))s"

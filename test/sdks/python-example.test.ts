@@ -6,9 +6,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
-import { PLUGIN_BIN_DIR, runCli } from "../plugin/yaml-stack";
+import { exampleDevStack, PLUGIN_BIN_DIR } from "../plugin/yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
 let server: TestServer;
@@ -43,16 +43,7 @@ describe("examples/python-native", () => {
   it(
     "makes its venv on the first `pulumi up`, deploys its dev stack with the password secret, and reads it back through the invoke",
     async () => {
-      const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
-      const cli = async (args: string[]) => {
-        const result = await runCli([...args, "--stack", "dev"], workDir, env);
-        expect(result.code, `pulumi ${args.join(" ")}\n${result.stdout}\n${result.stderr}`).toBe(0);
-        return result;
-      };
-      await runCli(["stack", "init", "dev"], workDir, env);
-      await cli(["config", "set", "baseUrl", server.url]);
-      await cli(["config", "set", "--secret", "apiKey", server.adminKey]);
-      await cli(["config", "set", "--secret", "originPassword", "example-origin-password"]);
+      const cli = await exampleDevStack(workDir, { baseUrl: server.url, apiKey: server.adminKey }, "example-origin-password");
       expect(fs.existsSync(path.join(workDir, "venv"))).toBe(false);
       await cli(["up", "--yes"]);
       expect(fs.existsSync(path.join(workDir, "venv", "bin", "python"))).toBe(true);

@@ -85,11 +85,22 @@ pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("python-host:toke
   );
 
   it(
-    "names the runtime option that is wrong, and a program folder without __main__.py",
+    "stops before the program on a wrong runtime option, a type error (typechecker: mypy) and a folder without __main__.py",
     async () => {
       const badOption = await inProject({ runtime: { name: "python", options: { toolchain: "conda" } } }, {}, ["preview"]);
       expect(badOption.code).not.toBe(0);
-      expect(badOption.stdout + badOption.stderr).toContain('Pulumi.yaml runtime.options.toolchain: must be pip, poetry or uv, not "conda"');
+      expect(badOption.stdout + badOption.stderr).toContain(
+        'Pulumi.yaml runtime.options.toolchain: must be pip, poetry or uv, not "conda"',
+      );
+
+      const typeError = await inProject(
+        { runtime: { name: "python", options: { typechecker: "mypy" } } },
+        { "__main__.py": 'count: int = "three"\n' },
+        ["preview"],
+      );
+      expect(typeError.code).not.toBe(0);
+      expect(typeError.stdout + typeError.stderr).toContain("Incompatible types in assignment");
+      expect(typeError.stdout + typeError.stderr).toContain("mypy failed");
 
       const noMain = await inProject({ runtime: "python", main: "src" }, { "src/helpers.py": "VALUE = 1\n" }, ["preview"]);
       expect(noMain.code).not.toBe(0);

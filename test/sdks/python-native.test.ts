@@ -5,7 +5,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { startTestServer, type TestServer } from "../support/server";
+import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
+import { expectCreatedWithSecretsHidden, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
 import { installPythonVenv, pythonStack, type PythonStack } from "./python-project";
 
 const STEP_TIMEOUT = 300_000;
@@ -57,10 +58,6 @@ pulumi.export("livePasswordSet", live.password_set)
 ${extra}`;
 }
 
-function expectNoSecret(text: string): void {
-  for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
-}
-
 let server: TestServer;
 let client: AssetDeliveryClient;
 let stack: PythonStack;
@@ -81,20 +78,13 @@ afterAll(async () => {
   await server?.close();
 }, STEP_TIMEOUT);
 
-async function counted<T>(step: () => Promise<T>): Promise<{ result: T; requests: Record<string, number> }> {
-  server.resetRequestCount();
-  const result = await step();
-  const requests = Object.fromEntries(
-    ["GET", "POST", "PATCH"].map((m) => [m, server.requestCount(m, /^\/api\/v1\/sources/)] as const).filter(([, n]) => n !== 0),
-  );
-  return { result, requests };
-}
+const counted = <T>(step: () => Promise<T>) => countedSourceRequests(server, step);
 
 describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
   it(
     "reports a failing program through the engine once: Python's traceback, no extra exit-code message",
     async () => {
-      stack.write(`import pulumi\n\nraise ValueError("the program's own failure")\n`);
+      stack.writeMain(`import pulumi\n\nraise ValueError("the program's own failure")\n`);
       const { result, requests } = await counted(() => stack.pulumi(["preview"]));
       expect(result.code).not.toBe(0);
       const output = result.stdout + result.stderr;
@@ -102,7 +92,7 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
       expect(output).toContain("ValueError: the program's own failure");
       expect(output).not.toContain("non-zero exit code");
       expect(requests).toEqual({});
-      stack.write(program());
+      stack.writeMain(program());
     },
     STEP_TIMEOUT,
   );
@@ -110,17 +100,7 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
   it(
     "creates two Sources, the write-only fields secret in the state (none in plain text), and reads one back with getSource",
     async () => {
-      const { result, requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.POST).toBe(2);
-      expectNoSecret(result.stdout + result.stderr);
-      const exported = await stack.exportState();
-      expectNoSecret(exported);
-      const state = JSON.parse(exported) as { deployment: { resources: { type: string; inputs: any; outputs: any }[] } };
-      const photos = state.deployment.resources.find((r) => r.type === "assetdelivery:index:Source" && r.outputs.name === "Photos")!;
-      for (const part of [photos.inputs, photos.outputs]) {
-        expect(part.deployment.password.ciphertext).toEqual(expect.any(String));
-        expect(part.deployment.requestHandshake.ciphertext).toEqual(expect.any(String));
-      }
+      await expectCreatedWithSecretsHidden({ stack, server }, Object.values(SECRETS));
       const outputs = await stack.outputs();
       ids = { photos: outputs.photosId as string, assets: outputs.assetsId as string };
       const live = await client.sources.get(ids.photos);
@@ -137,7 +117,7 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
       const { result: unchanged, requests: previewRequests } = await counted(() => stack.pulumi(["preview", "--expect-no-changes"]));
       expect(unchanged.code, unchanged.stdout + unchanged.stderr).toBe(0);
       expect(previewRequests.PATCH ?? 0).toBe(0);
-      stack.write(program({ cacheTtlValue: 7200 }));
+      stack.writeMain(program({ cacheTtlValue: 7200 }));
       const { requests } = await counted(() => stack.ok(["up", "--yes"]));
       expect(requests.PATCH).toBe(1);
       expect(requests.POST ?? 0).toBe(0);
@@ -149,34 +129,42 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
   it(
     "refresh records a change made on the server; up puts the declared value back",
     async () => {
-      await client.sources.update(ids.photos, { name: "Renamed by hand" });
-      const refreshed = await stack.ok(["refresh", "--yes", "--diff"]);
-      expect(refreshed.stdout).toContain("Renamed by hand");
-      const { requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.PATCH).toBe(1);
-      expect((await client.sources.get(ids.photos)).attributes.name).toBe("Photos");
+      await expectRefreshUndoesDrift({ stack, client, server }, ids.photos, "Photos");
     },
     STEP_TIMEOUT,
   );
 
   it(
-    "`pulumi import` prints Python for a hand-made Source; with that code added, preview --expect-no-changes passes",
+    "`pulumi import` prints Python for a hand-made Source; with that code added, mypy passes and preview --expect-no-changes too",
     async () => {
       const handMade = await client.sources.create({
         name: "Hand made",
-        deployment: { type: "webproxy", service_subdomains: ["python-hand-made"], cache_ttl_value: 3600, default_params: { auto: "format" } },
+        deployment: {
+          type: "webproxy",
+          service_subdomains: ["python-hand-made"],
+          cache_ttl_value: 3600,
+          default_params: { auto: "format" },
+        },
       });
       const out = path.join(stack.workDir, "imported.py");
-      const { requests } = await counted(() => stack.ok(["import", "assetdelivery:index:Source", "handmade", handMade.id, "--yes", "--out", out]));
+      const { requests } = await counted(() =>
+        stack.ok(["import", "assetdelivery:index:Source", "handmade", handMade.id, "--yes", "--out", out]),
+      );
       expect(requests.PATCH ?? 0).toBe(0);
       const code = fs.readFileSync(out, "utf8");
       expect(code).toContain("import pulumi_assetdelivery as assetdelivery");
       expect(code).toMatch(/handmade = assetdelivery\.Source\("handmade"/);
       expect(code).toContain('"python-hand-made"');
-      // As a user does: paste the printed code into the program.
-      stack.write(program({ cacheTtlValue: 7200, extra: code }));
+      // As a user does: paste the printed code into the program, which then type-checks against the
+      // SDK's types (mypy, run by the host before the program: Pulumi.yaml's `typechecker`).
+      stack.writeMain(program({ cacheTtlValue: 7200, extra: code }));
+      const projectFile = path.join(stack.workDir, "Pulumi.yaml");
+      const project = JSON.parse(fs.readFileSync(projectFile, "utf8")) as { runtime: { options: Record<string, string> } };
+      project.runtime.options.typechecker = "mypy";
+      fs.writeFileSync(projectFile, JSON.stringify(project));
       const { result } = await counted(() => stack.pulumi(["preview", "--expect-no-changes", "--diff"]));
       expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout).toContain("Success: no issues found in 1 source file");
       await stack.ok(["state", "unprotect", `urn:pulumi:e2e::python-native-e2e::assetdelivery:index:Source::handmade`, "--yes"]);
     },
     STEP_TIMEOUT,

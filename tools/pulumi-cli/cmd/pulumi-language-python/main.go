@@ -38,15 +38,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
 )
 
-// version and buildID are stamped by tools/install-pulumi.sh (-X main.version=... -X main.buildID=...);
-// `pulumi-language-python -version` prints them so the script can tell a stale build.
+// version and buildID are stamped by tools/install-pulumi.sh (-X main.version=... -X main.buildID=...).
 var (
 	version = "3.274.1"
 	buildID = "dev"
@@ -56,78 +54,32 @@ var (
 var execShim []byte
 
 func main() {
-	flags := flag.NewFlagSet("pulumi-language-python", flag.ContinueOnError)
-	// Flags the engine may pass to any plugin (see buildPluginArguments in the sdk), and the official
-	// host's own; accepted, mostly unused (the virtual environment comes with each request now).
-	tracing := flags.String("tracing", "", "Emit tracing to a Zipkin-compatible tracing endpoint")
-	_ = flags.Bool("logtostderr", false, "log to stderr")
-	_ = flags.Int("v", 0, "log verbosity")
-	_ = flags.Bool("logflow", false, "flow logging to child processes")
-	_ = flags.String("root", "", "[obsolete] project root")
-	_ = flags.String("virtualenv", "", "[obsolete] virtual environment (now Pulumi.yaml's runtime.options)")
-	givenExecutor := flags.String("use-executor", "", "run programs with this exec shim instead of the embedded one")
-	printVersion := flags.Bool("version", false, "print the version and build id, then exit")
-	if err := flags.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if *printVersion {
-		fmt.Printf("%s+%s\n", version, buildID)
-		return
-	}
-	engineAddress := ""
-	if flags.NArg() > 0 {
-		engineAddress = flags.Arg(0)
-	}
-	if err := serve(engineAddress, *tracing, *givenExecutor); err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-python: %v\n", err)
-		os.Exit(1)
-	}
-}
-
-func serve(engineAddress, tracing, givenExecutor string) error {
-	shim := givenExecutor
-	if shim == "" {
-		dir, err := os.MkdirTemp("", "pulumi-language-python-")
-		if err != nil {
-			return fmt.Errorf("creating the exec shim's folder: %w", err)
-		}
-		defer os.RemoveAll(dir)
-		shim = filepath.Join(dir, "pulumi-language-python-exec.py")
-		if err := os.WriteFile(shim, execShim, 0o600); err != nil {
-			return fmt.Errorf("writing the exec shim: %w", err)
-		}
-	}
-
-	// The engine starts this host in a process group of its own: a `kill -9` of the engine's group
-	// leaves it running. Like Pulumi's hosts it watches the engine (rpcutil.Healthcheck) and stops
-	// once the engine stops answering, every second (as our Node.js host does).
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cancelChannel := make(chan bool)
-	go func() {
-		<-ctx.Done()
-		close(cancelChannel)
-	}()
-	if engineAddress != "" {
-		if err := rpcutil.Healthcheck(ctx, engineAddress, time.Second, cancel); err != nil {
-			return fmt.Errorf("could not watch the engine: %w", err)
-		}
-	}
-
-	host := &pythonHost{engineAddress: engineAddress, tracing: tracing, shim: shim}
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancelChannel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
-			return nil
+	var givenExecutor *string
+	langhost.Main(langhost.Host{
+		Name:    "pulumi-language-python",
+		Version: version,
+		BuildID: buildID,
+		Flags: func(flags *flag.FlagSet) {
+			_ = flags.String("virtualenv", "", "[obsolete] virtual environment (now Pulumi.yaml's runtime.options)")
+			givenExecutor = flags.String("use-executor", "", "run programs with this exec shim instead of the embedded one")
+		},
+		New: func(engineAddress, tracing string) (pulumirpc.LanguageRuntimeServer, func(), error) {
+			host := &pythonHost{engineAddress: engineAddress, tracing: tracing, shim: *givenExecutor}
+			if host.shim != "" {
+				return host, nil, nil
+			}
+			dir, err := os.MkdirTemp("", "pulumi-language-python-")
+			if err != nil {
+				return nil, nil, fmt.Errorf("creating the exec shim's folder: %w", err)
+			}
+			host.shim = filepath.Join(dir, "pulumi-language-python-exec.py")
+			if err := os.WriteFile(host.shim, execShim, 0o600); err != nil {
+				os.RemoveAll(dir)
+				return nil, nil, fmt.Errorf("writing the exec shim: %w", err)
+			}
+			return host, func() { os.RemoveAll(dir) }, nil
 		},
 	})
-	if err != nil {
-		return err
-	}
-	// The engine reads the port from our first line of stdout.
-	fmt.Printf("%d\n", handle.Port)
-	return <-handle.Done
 }
 
 type pythonHost struct {

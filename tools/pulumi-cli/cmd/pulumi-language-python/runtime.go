@@ -10,10 +10,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +26,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
@@ -30,41 +34,94 @@ import (
 // error through the engine (Pulumi's pythonProcessExitedAfterShowingUserActionableMessage).
 const exitCodeErrorAlreadyReported = 32
 
-// projectToolchain is the Python of the project a request names, per Pulumi.yaml's runtime options:
-// `virtualenv` (a folder, relative to the project's), `toolchain` (pip, the default; poetry, uv).
-func projectToolchain(info *pulumirpc.ProgramInfo) (toolchain.Toolchain, error) {
+// pythonProject is the Python of the project a request names, per Pulumi.yaml's runtime options:
+// `virtualenv` (a folder, relative to the project's), `toolchain` (pip, the default; poetry, uv) and
+// `typechecker` (mypy or pyright, run on the program before each run), as Pulumi's host reads them.
+type pythonProject struct {
+	toolchain.Toolchain
+	typechecker string // "", "mypy" or "pyright"
+}
+
+func projectToolchain(info *pulumirpc.ProgramInfo) (pythonProject, error) {
 	if info == nil {
-		return nil, errors.New("the request names no program (ProgramInfo is missing)")
+		return pythonProject{}, errors.New("the request names no program (ProgramInfo is missing)")
 	}
 	options := toolchain.PythonOptions{
 		Root:       info.GetRootDirectory(),
 		ProgramDir: info.GetProgramDirectory(),
 		Toolchain:  toolchain.Pip,
 	}
+	project := pythonProject{}
+	choose := func(name, value string, choices ...string) error {
+		if !slices.Contains(choices, value) {
+			return fmt.Errorf("Pulumi.yaml runtime.options.%s: must be %s or %s, not %q",
+				name, strings.Join(choices[:len(choices)-1], ", "), choices[len(choices)-1], value)
+		}
+		return nil
+	}
 	for name, value := range info.GetOptions().AsMap() {
 		text, isString := value.(string)
 		if !isString {
-			return nil, fmt.Errorf("Pulumi.yaml runtime.options.%s: must be a string", name)
+			return pythonProject{}, fmt.Errorf("Pulumi.yaml runtime.options.%s: must be a string", name)
 		}
 		switch name {
 		case "virtualenv":
 			options.Virtualenv = text
 		case "toolchain":
+			if err := choose(name, text, "pip", "poetry", "uv"); err != nil {
+				return pythonProject{}, err
+			}
 			switch text {
-			case "pip":
-				options.Toolchain = toolchain.Pip
 			case "poetry":
 				options.Toolchain = toolchain.Poetry
 			case "uv":
 				options.Toolchain = toolchain.Uv
-			default:
-				return nil, fmt.Errorf("Pulumi.yaml runtime.options.toolchain: must be pip, poetry or uv, not %q", text)
 			}
+		case "typechecker":
+			if err := choose(name, text, "mypy", "pyright"); err != nil {
+				return pythonProject{}, err
+			}
+			project.typechecker = text
 		default:
-			return nil, fmt.Errorf("Pulumi.yaml runtime.options.%s: not an option of this Python host (virtualenv, toolchain)", name)
+			return pythonProject{}, fmt.Errorf("Pulumi.yaml runtime.options.%s: not an option of the Python host (virtualenv, toolchain, typechecker)", name)
 		}
 	}
-	return toolchain.ResolveToolchain(options)
+	tc, err := toolchain.ResolveToolchain(options)
+	project.Toolchain = tc
+	return project, err
+}
+
+// typecheck runs the project's typechecker on the program's folder (the virtual environment left
+// out), its report going to the user; an error when it finds a problem or is not installed.
+func (p pythonProject) typecheck(ctx context.Context, programDir string) error {
+	if p.typechecker == "" {
+		return nil
+	}
+	probe, err := p.Command(ctx, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec(sys.argv[1]) is None)", p.typechecker)
+	if err != nil {
+		return err
+	}
+	if probe.Run() != nil {
+		return fmt.Errorf("The typechecker option is set to %s, but %s is not installed: add it to requirements.txt (pip install %s)",
+			p.typechecker, p.typechecker, p.typechecker)
+	}
+	args := []string{"-m", p.typechecker}
+	if venv, err := p.VirtualEnvPath(ctx); err == nil && venv != "" && p.typechecker == "mypy" {
+		if rel, err := filepath.Rel(programDir, venv); err == nil && !strings.HasPrefix(rel, "..") {
+			args = append(args, "--exclude", rel)
+		}
+	}
+	cmd, err := p.Command(ctx, append(args, programDir)...)
+	if err != nil {
+		return err
+	}
+	cmd.Dir = programDir
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s failed: %w", p.typechecker, err)
+	}
+	return nil
 }
 
 func (h *pythonHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
@@ -111,6 +168,9 @@ func (h *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 		return nil, err
 	}
 	programDir := info.GetProgramDirectory()
+	if err := tc.typecheck(ctx, programDir); err != nil {
+		return nil, err
+	}
 	entryPoint := info.GetEntryPoint()
 	if entryPoint == "" {
 		entryPoint = "."
@@ -216,7 +276,7 @@ func (h *pythonHost) GetProgramDependencies(
 func (h *pythonHost) GetRequiredPackages(
 	ctx context.Context, req *pulumirpc.GetRequiredPackagesRequest,
 ) (*pulumirpc.GetRequiredPackagesResponse, error) {
-	packages, err := requiredPackages(ctx, req.GetInfo())
+	packages, err := h.requiredPackages(ctx, req.GetInfo())
 	if err != nil {
 		return nil, err
 	}
@@ -227,7 +287,7 @@ func (h *pythonHost) GetRequiredPackages(
 func (h *pythonHost) GetRequiredPlugins(
 	ctx context.Context, req *pulumirpc.GetRequiredPluginsRequest,
 ) (*pulumirpc.GetRequiredPluginsResponse, error) {
-	packages, err := requiredPackages(ctx, req.GetInfo())
+	packages, err := h.requiredPackages(ctx, req.GetInfo())
 	if err != nil {
 		return nil, err
 	}
@@ -243,12 +303,21 @@ func (h *pythonHost) GetRequiredPlugins(
 // requiredPackages reads pulumi-plugin.json in each installed package (`pip list -v` gives where
 // each lives). A package with none names no plugin, except Pulumi's own `pulumi-NAME` providers,
 // whose plugin is NAME at the package's version, as Pulumi's host infers it.
-func requiredPackages(ctx context.Context, info *pulumirpc.ProgramInfo) ([]*pulumirpc.PackageDependency, error) {
+//
+// Asked before a program's first run, it also makes the virtual environment when Pulumi.yaml names
+// one that does not exist yet (and installs requirements.txt into it), pip's output shown by the
+// engine, as Pulumi's host does: `pulumi up` works on a fresh checkout.
+func (h *pythonHost) requiredPackages(ctx context.Context, info *pulumirpc.ProgramInfo) ([]*pulumirpc.PackageDependency, error) {
 	tc, err := projectToolchain(info)
 	if err != nil {
 		return nil, err
 	}
-	if err := tc.EnsureVenv(ctx, info.GetProgramDirectory(), false, false, os.Stdout, os.Stderr); err != nil {
+	stdout, stderr, done, err := h.engineLog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	if err := tc.EnsureVenv(ctx, info.GetProgramDirectory(), false, true, stdout, stderr); err != nil {
 		return nil, err
 	}
 	cmd, err := tc.ModuleCommand(ctx, "pip", "list", "-v", "--format", "json", "--disable-pip-version-check")
@@ -256,11 +325,11 @@ func requiredPackages(ctx context.Context, info *pulumirpc.ProgramInfo) ([]*pulu
 		return nil, err
 	}
 	cmd.Dir = info.GetProgramDirectory()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var pipErr bytes.Buffer
+	cmd.Stderr = &pipErr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("listing the installed packages (%s): %w: %s", strings.Join(cmd.Args, " "), err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("listing the installed packages (%s): %w: %s", strings.Join(cmd.Args, " "), err, strings.TrimSpace(pipErr.String()))
 	}
 	var installed []struct {
 		Name     string `json:"name"`
@@ -273,14 +342,14 @@ func requiredPackages(ctx context.Context, info *pulumirpc.ProgramInfo) ([]*pulu
 	}
 	var packages []*pulumirpc.PackageDependency
 	for _, p := range installed {
-		if p.Name == "pulumi-policy" { // Pulumi's policy SDK: no plugin, and no pulumi-plugin.json to say so
+		if _, none := packagesWithoutPlugins[p.Name]; none {
 			continue
 		}
 		file := filepath.Join(p.Location, strings.ReplaceAll(p.Name, "-", "_"), "pulumi-plugin.json")
 		meta, err := plugin.LoadPulumiPluginJSON(file)
 		switch {
 		case os.IsNotExist(err):
-			if !strings.HasPrefix(p.Name, "pulumi-") {
+			if !strings.HasPrefix(p.Name, "pulumi-") && !strings.HasPrefix(p.Name, "pulumi_") {
 				continue
 			}
 			meta = &plugin.PulumiPluginJSON{Resource: true}
@@ -292,7 +361,7 @@ func requiredPackages(ctx context.Context, info *pulumirpc.ProgramInfo) ([]*pulu
 		}
 		dep := &pulumirpc.PackageDependency{Kind: "resource", Name: meta.Name, Version: meta.Version, Server: meta.Server}
 		if dep.Name == "" {
-			dep.Name = strings.TrimPrefix(p.Name, "pulumi-")
+			dep.Name = strings.ReplaceAll(p.Name[len("pulumi-"):], "_", "-")
 		}
 		if dep.Version == "" {
 			if dep.Version = semverOfPackageVersion(p.Version); dep.Version == "" {
@@ -308,6 +377,44 @@ func requiredPackages(ctx context.Context, info *pulumirpc.ProgramInfo) ([]*pulu
 		packages = append(packages, dep)
 	}
 	return packages, nil
+}
+
+// packagesWithoutPlugins: Pulumi's own packages with no plugin and no pulumi-plugin.json to say so
+// (pip lists a name with `-` or `_`, depending on the setuptools that built it).
+var packagesWithoutPlugins = map[string]struct{}{
+	"pulumi-policy": {}, "pulumi_policy": {}, "pulumi-esc-sdk": {}, "pulumi_esc_sdk": {},
+}
+
+// engineLog gives writers whose lines the engine shows as ephemeral messages of this run (info and
+// error), and a function to call when done with them.
+func (h *pythonHost) engineLog(ctx context.Context) (io.Writer, io.Writer, func(), error) {
+	if h.engineAddress == "" {
+		return os.Stdout, os.Stderr, func() {}, nil
+	}
+	conn, err := grpc.NewClient(h.engineAddress, grpc.WithTransportCredentials(insecure.NewCredentials()), rpcutil.GrpcChannelOptions())
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("language host could not make connection to engine: %w", err)
+	}
+	engine := pulumirpc.NewEngineClient(conn)
+	streamID := rand.Int31() //nolint:gosec // a stream id, not a secret
+	writer := func(severity pulumirpc.LogSeverity) io.Writer {
+		return streamWriter(func(p []byte) error {
+			_, err := engine.Log(ctx, &pulumirpc.LogRequest{
+				Message: strings.ToValidUTF8(string(p), "\uFFFD"), Ephemeral: true, StreamId: streamID, Severity: severity,
+			})
+			return err
+		})
+	}
+	return writer(pulumirpc.LogSeverity_INFO), writer(pulumirpc.LogSeverity_ERROR), func() { _ = conn.Close() }, nil
+}
+
+type streamWriter func([]byte) error
+
+func (w streamWriter) Write(p []byte) (int, error) {
+	if err := w(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 var pep440Release = regexp.MustCompile(`^(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:(a|b|rc)(\d+))?$`)
