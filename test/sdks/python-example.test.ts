@@ -41,12 +41,13 @@ afterAll(async () => {
 
 describe("examples/python-native", () => {
   it(
-    "makes its venv on the first `pulumi up`, deploys its dev stack with the password secret, and reads it back through the invoke",
+    "makes its venv on the first `pulumi up`, type-checks, deploys its dev stack with the password secret, and reads it back through the invoke",
     async () => {
       const cli = await exampleDevStack(workDir, { baseUrl: server.url, apiKey: server.adminKey }, "example-origin-password");
       expect(fs.existsSync(path.join(workDir, "venv"))).toBe(false);
-      await cli(["up", "--yes"]);
+      const up = await cli(["up", "--yes"]);
       expect(fs.existsSync(path.join(workDir, "venv", "bin", "python"))).toBe(true);
+      expect(up.stdout + up.stderr).toContain("Success: no issues found in 1 source file"); // its typechecker: mypy
       const outputs = JSON.parse((await cli(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
       expect(outputs).toMatchObject({ status: "deployed", passwordSet: true });
       const source = await client.sources.get(outputs.photosId as string);

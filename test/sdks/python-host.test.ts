@@ -14,14 +14,19 @@ const SECRET = "python-host-secret-value";
 let workDir: string;
 let env: Record<string, string>;
 
-/** Writes the project (Pulumi.yaml as JSON) and its files, then runs `pulumi ARGS --stack dev` in it. */
-async function inProject(project: Record<string, unknown>, files: Record<string, string>, args: string[]): Promise<CliResult> {
+/** Writes the project (Pulumi.yaml as JSON) and its files. */
+function writeProject(project: Record<string, unknown>, files: Record<string, string>): void {
   fs.rmSync(path.join(workDir, "src"), { recursive: true, force: true });
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name: "python-host", ...project }));
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(workDir, file)), { recursive: true });
     fs.writeFileSync(path.join(workDir, file), text);
   }
+}
+
+/** Writes the project, then runs `pulumi ARGS --stack dev` in it. */
+async function inProject(project: Record<string, unknown>, files: Record<string, string>, args: string[]): Promise<CliResult> {
+  writeProject(project, files);
   return runCli([...args, "--stack", "dev"], workDir, env);
 }
 
@@ -80,6 +85,18 @@ pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("python-host:toke
       });
       const exported = await runCli(["stack", "export", "--stack", "dev"], workDir, env);
       expect(exported.stdout).not.toContain(SECRET);
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "runs a stack that has no config at all",
+    async () => {
+      writeProject({ runtime: "python" }, { "__main__.py": 'import pulumi\n\npulumi.export("config", pulumi.Config().get("missing"))\n' });
+      expect((await runCli(["stack", "init", "bare"], workDir, env)).code).toBe(0);
+      const preview = await runCli(["preview", "--stack", "bare"], workDir, env);
+      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+      await runCli(["stack", "rm", "--yes", "--force", "--stack", "bare"], workDir, env);
     },
     STEP_TIMEOUT,
   );

@@ -11,12 +11,14 @@
 //   - Run: the program, with the Python of its virtual environment (Pulumi.yaml `runtime.options.virtualenv`,
 //     relative to the project's folder) or python3 from PATH when none is named, through the exec shim
 //     (exec.py, embedded here and written to a private folder when the host starts), which configures
-//     pulumi.runtime from the request and runs __main__.py inside the root stack.
+//     pulumi.runtime from the request and runs __main__.py inside the root stack; first the
+//     `typechecker` (mypy, pyright) when Pulumi.yaml names one. pyright and `toolchain: poetry|uv`
+//     (Pulumi's toolchains from the sdk's package) are untested here: this repo installs none of them.
 //   - InstallDependencies (`pulumi install`, and `pulumi up` on a fresh checkout): creates the virtual
 //     environment and runs `pip install -r requirements.txt` in it.
 //   - GetRequiredPlugins / GetRequiredPackages: the resource plugins of the installed packages that
 //     carry a pulumi-plugin.json (as generated SDKs do), so the engine loads the plugin the SDK was
-//     made for.
+//     made for; before a first run, they make the virtual environment (`pulumi up` on a fresh checkout).
 //   - GeneratePackage, GenerateProgram, GenerateProject (codegen.go): `pulumi package gen-sdk
 //     --language python`, the code `pulumi import` prints in a Python project, `pulumi convert`.
 //   - GetProgramDependencies, About, GetPluginInfo, RuntimeOptionsPrompts.
@@ -25,7 +27,7 @@
 // Python), Pack, Link.
 //
 // Credit: the behaviour mirrors Pulumi's own host (pulumi/pulumi, sdk/python/cmd/pulumi-language-python,
-// Apache-2.0), written anew here: the runtime options (virtualenv, toolchain), the shim's arguments,
+// Apache-2.0), written anew here: the runtime options (virtualenv, toolchain, typechecker), the shim's arguments,
 // PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS, exit code 32 answered with Bail, the messages "program
 // exited with non-zero exit code: %d" and "problem executing program (could not run language
 // executor)", and reading pulumi-plugin.json from each installed package.

@@ -195,7 +195,11 @@ func (h *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 	args = append(args, entryPoint)
 	args = append(args, req.GetArgs()...)
 
-	configJSON, err := json.Marshal(req.GetConfig())
+	config := req.GetConfig()
+	if config == nil {
+		config = map[string]string{} // a stack without config: `{}`, which the SDK reads; never `null`
+	}
+	configJSON, err := json.Marshal(config)
 	if err != nil {
 		return nil, fmt.Errorf("failed to serialize configuration: %w", err)
 	}
