@@ -1,6 +1,6 @@
-// examples/python-native run for real, as a user of this repository runs it: its dev stack's first
+// examples/python-native run for real, as a user runs it: its dev stack's first
 // `pulumi up` makes the virtual environment (the Python host creates Pulumi.yaml's `virtualenv` and
-// installs requirements.txt: PyPI's pulumi and the SDK from sdks/python), then deploys through the
+// installs requirements.txt: PyPI's pulumi, mypy and the SDK's wheel), type-checks, then deploys through the
 // native plugin against a local server and reads the Source back through the getSource invoke.
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -9,6 +9,7 @@ import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { exampleDevStack, PLUGIN_BIN_DIR } from "../plugin/yaml-stack";
+import { installPythonVenv } from "./python-project";
 
 const STEP_TIMEOUT = 300_000;
 let server: TestServer;
@@ -30,7 +31,11 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(workDir, file), text.replace(from, to));
   };
   rewrite("Pulumi.yaml", "path: ../../provider/bin", `path: ${PLUGIN_BIN_DIR}`);
-  rewrite("requirements.txt", "../../sdks/python", path.join(repoRoot(), "sdks", "python"));
+  // The SDK as users get it: the wheel tools/install-python.sh builds (pip would build in sdks/python).
+  installPythonVenv();
+  const dist = path.join(repoRoot(), ".tools", "python", "dist");
+  const wheel = fs.readdirSync(dist).find((file) => file.startsWith("pulumi_assetdelivery-") && file.endsWith(".whl"));
+  rewrite("requirements.txt", "../../sdks/python", path.join(dist, wheel!));
 }, STEP_TIMEOUT);
 
 afterAll(async () => {
