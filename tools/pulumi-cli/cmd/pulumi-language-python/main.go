@@ -19,12 +19,13 @@
 //   - GetRequiredPlugins / GetRequiredPackages: the resource plugins of the installed packages that
 //     carry a pulumi-plugin.json (as generated SDKs do), so the engine loads the plugin the SDK was
 //     made for; before a first run, they make the virtual environment (`pulumi up` on a fresh checkout).
-//   - GeneratePackage, GenerateProgram, GenerateProject (codegen.go): `pulumi package gen-sdk
-//     --language python`, the code `pulumi import` prints in a Python project, `pulumi convert`.
+//   - GeneratePackage, GenerateProgram, GenerateProject, Link (codegen.go): `pulumi package gen-sdk
+//     --language python`, the code `pulumi import` prints in a Python project, `pulumi convert`,
+//     `pulumi package add` (a generated SDK added to requirements.txt).
 //   - GetProgramDependencies, About, GetPluginInfo, RuntimeOptionsPrompts.
 //
 // Not served (the gRPC "unimplemented" error): RunPlugin (providers and policy packs written in
-// Python), Pack, Link.
+// Python), Pack.
 //
 // Credit: the behaviour mirrors Pulumi's own host (pulumi/pulumi, sdk/python/cmd/pulumi-language-python,
 // Apache-2.0), written anew here: the runtime options (virtualenv, toolchain, typechecker), the shim's arguments,
