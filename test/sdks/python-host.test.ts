@@ -1,16 +1,19 @@
 // Our Python language host (tools/pulumi-cli/cmd/pulumi-language-python) through the real CLI, on
 // programs that need no provider: what the exec shim hands the `pulumi` package (project, stack,
 // organization, root folder, dry run, config and its secrets), python3 from PATH when Pulumi.yaml
-// names no virtualenv, and the errors a user meets with a clear message.
+// names no virtualenv, the plugins of the installed packages, and the errors a user meets with a
+// clear message.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiEnv, pulumiWorkDir } from "../support/pulumi";
+import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { runCli, type CliResult } from "../plugin/yaml-stack";
 import { installPythonVenv, PYTHON_VENV } from "./python-project";
 
 const STEP_TIMEOUT = 300_000;
 const SECRET = "python-host-secret-value";
+// The plugin's, the schema's and so the generated SDK's version.
+const VERSION = (JSON.parse(fs.readFileSync(path.join(repoRoot(), "provider", "package.json"), "utf8")) as { version: string }).version;
 let workDir: string;
 let env: Record<string, string>;
 
@@ -55,7 +58,7 @@ afterAll(async () => {
 
 describe("pulumi-language-python", () => {
   it(
-    "runs the program with python3 from PATH, the runtime configured from the run request, secrets kept secret",
+    "runs the program with python3 from PATH, the runtime configured from the run request, secrets kept secret; names the SDK's plugin",
     async () => {
       const main = `import sys
 import pulumi
@@ -85,6 +88,17 @@ pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("python-host:toke
       });
       const exported = await runCli(["stack", "export", "--stack", "dev"], workDir, env);
       expect(exported.stdout).not.toContain(SECRET);
+
+      // What the engine learns of the program: the plugin the installed SDK names in its pulumi-plugin.json
+      // (GetRequiredPackages), and the packages installed (GetProgramDependencies).
+      const about = await runCli(["about", "--json", "--stack", "dev"], workDir, env);
+      expect(about.code, about.stderr).toBe(0);
+      const { plugins, dependencies } = JSON.parse(about.stdout) as {
+        plugins: { name: string; version: string; kind: string }[];
+        dependencies: { name: string; version: string }[];
+      };
+      expect(plugins).toContainEqual({ name: "assetdelivery", version: VERSION, kind: "resource" });
+      expect(dependencies).toContainEqual({ name: "pulumi-assetdelivery", version: VERSION });
     },
     STEP_TIMEOUT,
   );
