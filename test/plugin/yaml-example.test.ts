@@ -3,9 +3,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
-import { PLUGIN_BIN_DIR, runCli } from "./yaml-stack";
+import { exampleDevStack, PLUGIN_BIN_DIR } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
 let server: TestServer;
@@ -32,16 +32,7 @@ describe("examples/yaml-native", () => {
   it(
     "deploys its dev stack with the password secret in the state and reads it back through the invoke",
     async () => {
-      const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
-      const cli = async (args: string[]) => {
-        const result = await runCli([...args, "--stack", "dev"], workDir, env);
-        expect(result.code, `pulumi ${args.join(" ")}\n${result.stdout}\n${result.stderr}`).toBe(0);
-        return result;
-      };
-      await runCli(["stack", "init", "dev"], workDir, env);
-      await cli(["config", "set", "baseUrl", server.url]);
-      await cli(["config", "set", "--secret", "apiKey", server.adminKey]);
-      await cli(["config", "set", "--secret", "originPassword", "example-origin-password"]);
+      const cli = await exampleDevStack(workDir, { baseUrl: server.url, apiKey: server.adminKey }, "example-origin-password");
       await cli(["up", "--yes"]);
       const outputs = JSON.parse((await cli(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
       expect(outputs).toMatchObject({ status: "deployed", passwordSet: true });

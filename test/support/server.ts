@@ -97,6 +97,22 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   };
 }
 
+/**
+ * Runs `step` and counts the requests to /api/v1/sources* the server answered meanwhile, by method
+ * (GET, POST, PATCH; a method with none is left out): what a Pulumi command sent.
+ */
+export async function countedSourceRequests<T>(
+  server: TestServer,
+  step: () => Promise<T>,
+): Promise<{ result: T; requests: Record<string, number> }> {
+  server.resetRequestCount();
+  const result = await step();
+  const requests = Object.fromEntries(
+    ["GET", "POST", "PATCH"].map((m) => [m, server.requestCount(m, /^\/api\/v1\/sources/)] as const).filter(([, n]) => n !== 0),
+  );
+  return { result, requests };
+}
+
 export interface ApiResponse {
   status: number;
   headers: Headers;

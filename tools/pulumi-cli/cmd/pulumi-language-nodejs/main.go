@@ -34,7 +34,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -42,9 +41,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -63,61 +62,14 @@ var (
 const exitCodeErrorAlreadyReported = 32
 
 func main() {
-	flags := flag.NewFlagSet("pulumi-language-nodejs", flag.ContinueOnError)
-	// Flags the engine may pass to any plugin (see buildPluginArguments in the sdk); accepted, mostly unused.
-	tracing := flags.String("tracing", "", "Emit tracing to a Zipkin-compatible tracing endpoint")
-	_ = flags.Bool("logtostderr", false, "log to stderr")
-	_ = flags.Int("v", 0, "log verbosity")
-	_ = flags.Bool("logflow", false, "flow logging to child processes")
-	_ = flags.String("root", "", "project root (unused)")
-	printVersion := flags.Bool("version", false, "print the version and build id, then exit")
-	if err := flags.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if *printVersion {
-		fmt.Printf("%s+%s\n", version, buildID)
-		return
-	}
-	engineAddress := ""
-	if flags.NArg() > 0 {
-		engineAddress = flags.Arg(0)
-	}
-
-	// The engine starts this host in a process group of its own: a `kill -9` of the engine's group
-	// (a cancelled CI job) leaves it running. Like Pulumi's own hosts it watches the engine
-	// (rpcutil.Healthcheck) and stops once the engine stops answering, but every second rather than
-	// every five minutes, so that nothing of a killed run outlives it by more than a few seconds.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancelChannel := make(chan bool)
-	go func() {
-		<-ctx.Done()
-		close(cancelChannel)
-	}()
-	if engineAddress != "" {
-		if err := rpcutil.Healthcheck(ctx, engineAddress, time.Second, cancel); err != nil {
-			fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: could not watch the engine: %v\n", err)
-			os.Exit(1)
-		}
-	}
-
-	host := &nodeHost{engineAddress: engineAddress, tracing: *tracing}
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancelChannel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
-			return nil
+	langhost.Main(langhost.Host{
+		Name:    "pulumi-language-nodejs",
+		Version: version,
+		BuildID: buildID,
+		New: func(engineAddress, tracing string) (pulumirpc.LanguageRuntimeServer, func(), error) {
+			return &nodeHost{engineAddress: engineAddress, tracing: tracing}, nil, nil
 		},
 	})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
-		os.Exit(1)
-	}
-	// The engine reads the port from our first line of stdout.
-	fmt.Printf("%d\n", handle.Port)
-	if err := <-handle.Done; err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-nodejs: %v\n", err)
-		os.Exit(1)
-	}
 }
 
 type nodeHost struct {
