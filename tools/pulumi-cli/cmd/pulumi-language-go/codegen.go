@@ -5,10 +5,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,10 +109,47 @@ func (h *goHost) GenerateProgram(
 	if err != nil {
 		return nil, err
 	}
+	for name, source := range files {
+		files[name] = addressCompositeLiterals(source)
+	}
 	return &pulumirpc.GenerateProgramResponse{
 		Source:      files,
 		Diagnostics: append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...),
 	}, nil
+}
+
+// addressCompositeLiterals rewrites `&*T{...}` as `&T{...}` in a generated Go file. Pulumi's Go
+// program generator (pkg/v3 v3.274.1) writes the former for an object of a discriminated union
+// given as a resource input (here a Source's `deployment`, as `pulumi import` prints it), which Go
+// refuses ("cannot indirect T{...}": a composite literal is a value, not a pointer); the
+// address of the literal is what the generator means and what the SDK takes. A file that does not
+// parse is returned as it is, for Go to report.
+func addressCompositeLiterals(source []byte) []byte {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", source, parser.ParseComments)
+	if err != nil {
+		return source
+	}
+	changed := false
+	ast.Inspect(file, func(n ast.Node) bool {
+		if addr, ok := n.(*ast.UnaryExpr); ok && addr.Op == token.AND {
+			if star, ok := addr.X.(*ast.StarExpr); ok {
+				if lit, ok := star.X.(*ast.CompositeLit); ok {
+					addr.X = lit
+					changed = true
+				}
+			}
+		}
+		return true
+	})
+	if !changed {
+		return source
+	}
+	var out bytes.Buffer
+	if err := format.Node(&out, fset, file); err != nil {
+		return source
+	}
+	return out.Bytes()
 }
 
 func (h *goHost) GenerateProject(
