@@ -6,9 +6,10 @@
 #
 #   bash tools/prepare-go-sdk.sh
 #
-# Idempotent. Measured on 2 cores: ~3 min the first time (the compile of sdk/v3's dependency graph:
-# grpc, protobuf, otel, ...), ~1 s when the caches are warm. After it, the first `pulumi up` of a Go
-# program compiles only the SDK's package and the program, and links (~25 s on a busy machine).
+# Idempotent. The first time, the compile of sdk/v3's dependency graph (grpc, protobuf, otel, ...)
+# takes ~3.5 CPU-minutes: ~2 min on an idle 2-core machine (9 min measured at a load of 8 to 12);
+# ~1 s when the caches are warm. After it, the first `pulumi up` of a Go program compiles only the
+# SDK's package and the program, and links (~25-45 s on a busy machine).
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
