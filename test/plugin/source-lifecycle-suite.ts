@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import type { Profile } from "@asset-delivery/server";
-import { startTestServer, type TestServer } from "../support/server";
+import { countSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { yamlStack, type YamlProgram, type YamlStack } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
@@ -95,14 +95,7 @@ export function pluginLifecycleSuite(profile: Profile): void {
     await server?.close();
   }, STEP_TIMEOUT);
 
-  async function counted<T>(step: () => Promise<T>): Promise<{ result: T; requests: Record<string, number> }> {
-    server.resetRequestCount();
-    const result = await step();
-    const requests = Object.fromEntries(
-      ["GET", "POST", "PATCH"].map((m) => [m, server.requestCount(m, /^\/api\/v1\/sources/)] as const).filter(([, n]) => n !== 0),
-    );
-    return { result, requests };
-  }
+  const counted = <T>(step: () => Promise<T>) => countSourceRequests(server, step);
 
   describe(`native plugin, YAML program, ${profile} server`, () => {
     it(

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { exampleCopy, pulumiEnv } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { PLUGIN_BIN_DIR, runCli } from "./yaml-stack";
 
@@ -15,11 +15,7 @@ let workDir: string;
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
-  // A copy, so that the stack's secrets never land in the repository; the plugin's folder made absolute.
-  workDir = pulumiWorkDir("yaml-native-");
-  fs.cpSync(path.join(repoRoot(), "examples", "yaml-native"), workDir, { recursive: true });
-  const project = path.join(workDir, "Pulumi.yaml");
-  fs.writeFileSync(project, fs.readFileSync(project, "utf8").replace("path: ../../provider/bin", `path: ${PLUGIN_BIN_DIR}`));
+  workDir = exampleCopy("yaml-native", [{ file: "Pulumi.yaml", from: "path: ../../provider/bin", to: `path: ${PLUGIN_BIN_DIR}` }]);
 }, STEP_TIMEOUT);
 
 afterAll(async () => {

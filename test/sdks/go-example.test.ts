@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { exampleCopy, pulumiEnv } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { PLUGIN_BIN_DIR, runCli } from "../plugin/yaml-stack";
 import { GO_SDK_DIR, prepareGoSdk } from "./go-project";
@@ -18,16 +18,10 @@ beforeAll(async () => {
   prepareGoSdk();
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
-  // A copy, so that the stack's secrets never land in the repository; the repo's paths made absolute.
-  workDir = pulumiWorkDir("go-native-");
-  fs.cpSync(path.join(repoRoot(), "examples", "go-native"), workDir, { recursive: true });
-  const rewrite = (file: string, from: string, to: string) => {
-    const text = fs.readFileSync(path.join(workDir, file), "utf8");
-    if (!text.includes(from)) throw new Error(`examples/go-native/${file} no longer says ${from}`);
-    fs.writeFileSync(path.join(workDir, file), text.replace(from, to));
-  };
-  rewrite("Pulumi.yaml", "path: ../../provider/bin", `path: ${PLUGIN_BIN_DIR}`);
-  rewrite("go.mod", "=> ../../sdks/go", `=> ${GO_SDK_DIR}`);
+  workDir = exampleCopy("go-native", [
+    { file: "Pulumi.yaml", from: "path: ../../provider/bin", to: `path: ${PLUGIN_BIN_DIR}` },
+    { file: "go.mod", from: "=> ../../sdks/go", to: `=> ${GO_SDK_DIR}` },
+  ]);
 }, 900_000);
 
 afterAll(async () => {

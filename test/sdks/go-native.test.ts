@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { startTestServer, type TestServer } from "../support/server";
+import { countSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { goStack, prepareGoSdk, type GoStack } from "./go-project";
 
 const STEP_TIMEOUT = 300_000;
@@ -109,20 +109,13 @@ afterAll(async () => {
   await server?.close();
 }, STEP_TIMEOUT);
 
-async function counted<T>(step: () => Promise<T>): Promise<{ result: T; requests: Record<string, number> }> {
-  server.resetRequestCount();
-  const result = await step();
-  const requests = Object.fromEntries(
-    ["GET", "POST", "PATCH"].map((m) => [m, server.requestCount(m, /^\/api\/v1\/sources/)] as const).filter(([, n]) => n !== 0),
-  );
-  return { result, requests };
-}
+const counted = <T>(step: () => Promise<T>) => countSourceRequests(server, step);
 
 describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
   it(
     "reports a program that does not compile as Pulumi's Go host does: the compiler's message, then the host's",
     async () => {
-      stack.writeFile("broken.go", "package main\n\nfunc broken() int { return \"not an int\" }\n");
+      stack.writeFile("broken.go", 'package main\n\nfunc broken() int { return "not an int" }\n');
       const { result, requests } = await counted(() => stack.pulumi(["preview"]));
       fs.rmSync(path.join(stack.workDir, "broken.go"));
       expect(result.code).not.toBe(0);
@@ -215,7 +208,9 @@ describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
         deployment: { type: "webproxy", service_subdomains: ["go-hand-made"], cache_ttl_value: 3600, default_params: { auto: "format" } },
       });
       const out = path.join(stack.workDir, "imported.go.txt");
-      const { requests } = await counted(() => stack.ok(["import", "assetdelivery:index:Source", "handmade", handMade.id, "--yes", "--out", out]));
+      const { requests } = await counted(() =>
+        stack.ok(["import", "assetdelivery:index:Source", "handmade", handMade.id, "--yes", "--out", out]),
+      );
       expect(requests.PATCH ?? 0).toBe(0);
       const code = fs.readFileSync(out, "utf8");
       expect(code).toContain('"github.com/asset-delivery/asset-delivery-as-code/sdks/go/assetdelivery"');

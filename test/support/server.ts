@@ -97,6 +97,23 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   };
 }
 
+/**
+ * Runs `step` and counts the requests to the Sources endpoints (`/api/v1/sources...`) the server
+ * answered meanwhile, by method (GET, POST, PATCH; a method with none is left out): what an
+ * end-to-end step cost the API.
+ */
+export async function countSourceRequests<T>(
+  server: TestServer,
+  step: () => Promise<T>,
+): Promise<{ result: T; requests: Record<string, number> }> {
+  server.resetRequestCount();
+  const result = await step();
+  const requests = Object.fromEntries(
+    ["GET", "POST", "PATCH"].map((m) => [m, server.requestCount(m, /^\/api\/v1\/sources/)] as const).filter(([, n]) => n !== 0),
+  );
+  return { result, requests };
+}
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
