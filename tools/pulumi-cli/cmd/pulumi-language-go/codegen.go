@@ -1,7 +1,8 @@
 // Code generation with Pulumi's Go generator (pkg/v3/codegen/go): an SDK from a package schema
-// (`pulumi package gen-sdk --language go`), a program from PCL (`pulumi import`, `pulumi convert`),
-// a whole project (`pulumi convert`). Packages a program or schema refers to are loaded through the
-// engine's schema loader, whose address comes with each request.
+// (`pulumi package gen-sdk --language go`), a program from PCL (`pulumi import`), a whole project
+// (`pulumi convert --language go`); programs get the fix of addressCompositeLiterals. Packages a
+// program or schema refers to are loaded through the engine's schema loader, whose address comes
+// with each request.
 package main
 
 import (
@@ -110,7 +111,9 @@ func (h *goHost) GenerateProgram(
 		return nil, err
 	}
 	for name, source := range files {
-		files[name] = addressCompositeLiterals(source)
+		if strings.HasSuffix(name, ".go") {
+			files[name] = addressCompositeLiterals(source)
+		}
 	}
 	return &pulumirpc.GenerateProgramResponse{
 		Source:      files,
@@ -177,8 +180,29 @@ func (h *goHost) GenerateProject(
 	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
 		return nil, err
 	}
-	if err := codegen.GenerateProject(req.GetTargetDirectory(), project, program, req.GetLocalDependencies()); err != nil {
+	files, diags, err := codegen.GenerateProjectFiles(project, program, req.GetLocalDependencies())
+	if err != nil {
 		return nil, err
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	// Written as codegen.GenerateProject does: Pulumi.yaml at the root, the rest in `main` if set.
+	root := req.GetTargetDirectory()
+	programDir := filepath.Join(root, project.Main)
+	if err := os.MkdirAll(programDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create main directory: %w", err)
+	}
+	for name, data := range files {
+		dir := programDir
+		if name == "Pulumi.yaml" {
+			dir = root
+		} else if strings.HasSuffix(name, ".go") {
+			data = addressCompositeLiterals(data)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil, fmt.Errorf("could not write output program: %w", err)
+		}
 	}
 	return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiagnostics}, nil
 }
