@@ -96,8 +96,11 @@ func decodeModules(out []byte) ([]moduleInfo, error) {
 
 // GetRequiredPackages lists the Pulumi packages among the modules go.mod requires: those whose
 // source holds a pulumi-plugin.json with `resource: true` (as the generated SDKs do), or, as
-// Pulumi's host also assumes, github.com/pulumi/pulumi-<name> modules. Like Pulumi's host it is
-// lenient: a program outside a Go module, or modules not found, mean no packages, not an error.
+// Pulumi's host also assumes, github.com/pulumi/pulumi-<name> modules without one; that guess is
+// made for direct requirements only, unlike Pulumi's host: sdk/v3 itself requires
+// github.com/pulumi/pulumi-cloud-sdk, which is no provider, and `pulumi install` would otherwise try
+// to download a plugin "cloud-sdk". Like Pulumi's host it is lenient: a program outside a Go
+// module, or modules not found, mean no packages, not an error.
 func (h *goHost) GetRequiredPackages(
 	ctx context.Context, req *pulumirpc.GetRequiredPackagesRequest,
 ) (*pulumirpc.GetRequiredPackagesResponse, error) {
@@ -107,8 +110,10 @@ func (h *goHost) GetRequiredPackages(
 		return empty, nil //nolint:nilerr // lenient, as Pulumi's host
 	}
 	paths := make([]string, 0, len(mod.Require))
+	direct := map[string]bool{}
 	for _, r := range mod.Require {
 		paths = append(paths, r.Path)
+		direct[r.Path] = !r.Indirect
 	}
 	modules, err := findModuleSources(ctx, moduleDir, paths)
 	if err != nil {
@@ -116,7 +121,7 @@ func (h *goHost) GetRequiredPackages(
 	}
 	packages := []*pulumirpc.PackageDependency{}
 	for _, m := range modules {
-		if pkg, err := packageOf(m); err == nil {
+		if pkg, err := packageOf(m, direct[m.Path]); err == nil {
 			packages = append(packages, pkg)
 		}
 	}
@@ -198,12 +203,12 @@ func pluginJSON(dir string) (*plugin.PulumiPluginJSON, error) {
 	return nil, nil
 }
 
-func packageOf(m moduleInfo) (*pulumirpc.PackageDependency, error) {
+func packageOf(m moduleInfo, direct bool) (*pulumirpc.PackageDependency, error) {
 	meta, err := pluginJSON(m.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("failed to load pulumi-plugin.json: %w", err)
 	}
-	if (meta == nil && !strings.HasPrefix(m.Path, "github.com/pulumi/pulumi-")) || (meta != nil && !meta.Resource) {
+	if (meta == nil && !(direct && strings.HasPrefix(m.Path, "github.com/pulumi/pulumi-"))) || (meta != nil && !meta.Resource) {
 		return nil, errors.New("module is not a pulumi provider")
 	}
 	name := ""
