@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Prepares this machine for Go programs on the generated Go SDK (sdks/go): downloads the modules its
-# go.sum pins from the Go module proxy and compiles the SDK once, which fills Go's build cache with
-# github.com/pulumi/pulumi/sdk/v3 and its dependencies (shared by every program that requires the
-# same versions: examples/go-native, the e2e tests' programs).
+# go.sum pins from the Go module proxy and compiles (and vets) the SDK once, which fills Go's build
+# cache with github.com/pulumi/pulumi/sdk/v3 and its dependencies (shared by every program that
+# requires the same versions: examples/go-native, the e2e tests' programs).
 #
 #   bash tools/prepare-go-sdk.sh
 #
@@ -19,4 +19,5 @@ cd "${REPO_ROOT}/sdks/go"
 start=${SECONDS}
 go mod download
 go build ./...
+go vet ./... # the generated code as Go's own checks see it (seconds once built)
 printf '[prepare-go-sdk] modules and build cache ready for sdks/go (%s; took %ss)\n' "$(go version | cut -d' ' -f3)" "$((SECONDS - start))"

@@ -54,7 +54,8 @@ func (h *goHost) GeneratePackage(
 	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
 		return nil, err
 	}
-	pkg, diags, err := schema.BindSpec(spec, schema.NewCachedLoader(loader), schema.ValidationOptions{})
+	// Dangling references are allowed, as by Pulumi's own Go host: they are left to the generator.
+	pkg, diags, err := schema.BindSpec(spec, schema.NewCachedLoader(loader), schema.ValidationOptions{AllowDanglingReferences: true})
 	if err != nil {
 		return nil, err
 	}
