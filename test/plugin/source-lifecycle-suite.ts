@@ -5,8 +5,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import type { Profile } from "@asset-delivery/server";
-import { countSourceRequests, startTestServer, type TestServer } from "../support/server";
-import { yamlStack, type YamlProgram, type YamlStack } from "./yaml-stack";
+import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
+import { exportedSource, yamlStack, type YamlProgram, type YamlStack } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
 
@@ -75,6 +75,49 @@ function expectNoSecret(text: string): void {
   for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
 }
 
+/**
+ * The first `up` of a stack declaring two Sources, the webfolder one named "Photos" with a password
+ * and a request handshake, in any language: two POSTs; both write-only fields ciphertext in the
+ * state's inputs and outputs; none of `secrets` in plain text in the output or `stack export`.
+ * Returns the Photos Source as stored.
+ */
+export async function expectCreatedWithSecretsHidden(
+  { stack, server }: { stack: Pick<YamlStack, "ok" | "exportState">; server: TestServer },
+  secrets: readonly string[],
+): Promise<{ inputs: any; outputs: any }> {
+  const expectHidden = (text: string) => {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  };
+  const { result, requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
+  expect(requests.POST).toBe(2);
+  expectHidden(result.stdout + result.stderr);
+  const exported = await stack.exportState();
+  expectHidden(exported);
+  const photos = exportedSource(exported, "Photos");
+  for (const part of [photos.inputs, photos.outputs]) {
+    expect(part.deployment.password.ciphertext).toEqual(expect.any(String));
+    expect(part.deployment.requestHandshake.ciphertext).toEqual(expect.any(String));
+  }
+  return photos;
+}
+
+/**
+ * Drift on a native Source and back, in any language's stack: renamed on the server, `refresh`
+ * records the server's name, and `up` puts the declared one back with one PATCH.
+ */
+export async function expectRefreshUndoesDrift(
+  { stack, client, server }: { stack: Pick<YamlStack, "ok">; client: AssetDeliveryClient; server: TestServer },
+  id: string,
+  declaredName: string,
+): Promise<void> {
+  await client.sources.update(id, { name: "Renamed by hand" });
+  const refreshed = await stack.ok(["refresh", "--yes", "--diff"]);
+  expect(refreshed.stdout).toContain("Renamed by hand");
+  const { requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
+  expect(requests.PATCH).toBe(1);
+  expect((await client.sources.get(id)).attributes.name).toBe(declaredName);
+}
+
 export function pluginLifecycleSuite(profile: Profile): void {
   let server: TestServer;
   let client: AssetDeliveryClient;
@@ -95,7 +138,7 @@ export function pluginLifecycleSuite(profile: Profile): void {
     await server?.close();
   }, STEP_TIMEOUT);
 
-  const counted = <T>(step: () => Promise<T>) => countSourceRequests(server, step);
+  const counted = <T>(step: () => Promise<T>) => countedSourceRequests(server, step);
 
   describe(`native plugin, YAML program, ${profile} server`, () => {
     it(
@@ -114,18 +157,9 @@ export function pluginLifecycleSuite(profile: Profile): void {
     it(
       "creates Sources whose write-only fields are secret where they live: none in plain text in stack export or the output",
       async () => {
-        const { result, requests } = await counted(() => stack.ok(["up", "--yes"]));
-        expect(requests.POST).toBe(2);
-        expectNoSecret(result.stdout + result.stderr);
-        const exported = await stack.exportState();
-        expectNoSecret(exported);
-        const state = JSON.parse(exported) as { deployment: { resources: { type: string; inputs: any; outputs: any }[] } };
-        const photos = state.deployment.resources.find((r) => r.type === "assetdelivery:index:Source" && r.outputs.name === "Photos")!;
-        for (const part of [photos.inputs, photos.outputs]) {
-          expect(part.deployment.password.ciphertext).toEqual(expect.any(String));
-          expect(part.deployment.requestHandshake.ciphertext).toEqual(expect.any(String));
+        const photos = await expectCreatedWithSecretsHidden({ stack, server }, Object.values(SECRETS));
+        for (const part of [photos.inputs, photos.outputs])
           expect(part.deployment.webfolderBaseUrl).toBe("https://origin.example.com/images/");
-        }
         const outputs = await stack.outputs();
         ids = { photos: outputs.photosId as string, assets: outputs.assetsId as string };
         const live = await client.sources.get(ids.photos);
@@ -162,12 +196,7 @@ export function pluginLifecycleSuite(profile: Profile): void {
     it(
       "undoes drift: refresh records the server's change, up puts the declared value back",
       async () => {
-        await client.sources.update(ids.photos, { name: "Renamed by hand" });
-        const refreshed = await stack.ok(["refresh", "--yes", "--diff"]);
-        expect(refreshed.stdout).toContain("Renamed by hand");
-        const { requests } = await counted(() => stack.ok(["up", "--yes"]));
-        expect(requests.PATCH).toBe(1);
-        expect((await client.sources.get(ids.photos)).attributes.name).toBe("Photos");
+        await expectRefreshUndoesDrift({ stack, client, server }, ids.photos, "Photos");
       },
       STEP_TIMEOUT,
     );

@@ -3,9 +3,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { exampleCopy, pulumiEnv } from "../support/pulumi";
+import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
-import { PLUGIN_BIN_DIR, runCli } from "./yaml-stack";
+import { exampleDevStack, PLUGIN_BIN_DIR } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
 let server: TestServer;
@@ -15,7 +15,11 @@ let workDir: string;
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
-  workDir = exampleCopy("yaml-native", [{ file: "Pulumi.yaml", from: "path: ../../provider/bin", to: `path: ${PLUGIN_BIN_DIR}` }]);
+  // A copy, so that the stack's secrets never land in the repository; the plugin's folder made absolute.
+  workDir = pulumiWorkDir("yaml-native-");
+  fs.cpSync(path.join(repoRoot(), "examples", "yaml-native"), workDir, { recursive: true });
+  const project = path.join(workDir, "Pulumi.yaml");
+  fs.writeFileSync(project, fs.readFileSync(project, "utf8").replace("path: ../../provider/bin", `path: ${PLUGIN_BIN_DIR}`));
 }, STEP_TIMEOUT);
 
 afterAll(async () => {
@@ -28,16 +32,7 @@ describe("examples/yaml-native", () => {
   it(
     "deploys its dev stack with the password secret in the state and reads it back through the invoke",
     async () => {
-      const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
-      const cli = async (args: string[]) => {
-        const result = await runCli([...args, "--stack", "dev"], workDir, env);
-        expect(result.code, `pulumi ${args.join(" ")}\n${result.stdout}\n${result.stderr}`).toBe(0);
-        return result;
-      };
-      await runCli(["stack", "init", "dev"], workDir, env);
-      await cli(["config", "set", "baseUrl", server.url]);
-      await cli(["config", "set", "--secret", "apiKey", server.adminKey]);
-      await cli(["config", "set", "--secret", "originPassword", "example-origin-password"]);
+      const cli = await exampleDevStack(workDir, { baseUrl: server.url, apiKey: server.adminKey }, "example-origin-password");
       await cli(["up", "--yes"]);
       const outputs = JSON.parse((await cli(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
       expect(outputs).toMatchObject({ status: "deployed", passwordSet: true });

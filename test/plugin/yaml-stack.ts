@@ -46,6 +46,8 @@ export interface YamlStackOptions {
   workDir?: string;
   /** The stack's config: `assetdelivery:baseUrl` and a secret `assetdelivery:apiKey` when given. */
   credentials?: { baseUrl: string; apiKey: string };
+  /** The project's runtime (default `yaml`); for another, the program's files are written beside Pulumi.yaml. */
+  runtime?: string | { name: string; options?: Record<string, unknown> };
 }
 
 export function runCli(args: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
@@ -62,6 +64,39 @@ export function runCli(args: readonly string[], cwd: string, env: Record<string,
   });
 }
 
+/** The native Source of this name in a `pulumi stack export`: its inputs and outputs as stored (secrets as ciphertext objects). */
+export function exportedSource(exported: string, name: string): { inputs: any; outputs: any } {
+  const state = JSON.parse(exported) as { deployment: { resources: { type: string; inputs: any; outputs: any }[] } };
+  const source = state.deployment.resources.find((r) => r.type === "assetdelivery:index:Source" && r.outputs.name === name);
+  if (!source) throw new Error(`no Source named ${JSON.stringify(name)} in the exported state`);
+  return source;
+}
+
+/** The result of `pulumi ARGS`, or an error with its output when it failed. */
+function succeeded(args: readonly string[], result: CliResult): CliResult {
+  if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/**
+ * The dev stack of a native example copied into workDir, with the config each takes (`baseUrl`, and
+ * `apiKey` and `originPassword` set with --secret). Returns `pulumi ARGS --stack dev` there, which
+ * throws with the output when the command fails.
+ */
+export async function exampleDevStack(
+  workDir: string,
+  credentials: { baseUrl: string; apiKey: string },
+  originPassword: string,
+): Promise<(args: readonly string[]) => Promise<CliResult>> {
+  const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
+  const cli = async (args: readonly string[]) => succeeded(args, await runCli([...args, "--stack", "dev"], workDir, env));
+  succeeded(["stack", "init"], await runCli(["stack", "init", "dev"], workDir, env));
+  await cli(["config", "set", "baseUrl", credentials.baseUrl]);
+  await cli(["config", "set", "--secret", "apiKey", credentials.apiKey]);
+  await cli(["config", "set", "--secret", "originPassword", originPassword]);
+  return cli;
+}
+
 export async function yamlStack(name: string, stackName: string, program: YamlProgram, options: YamlStackOptions = {}): Promise<YamlStack> {
   const workDir = options.workDir ?? pulumiWorkDir(`${name}-`);
   fs.mkdirSync(workDir, { recursive: true });
@@ -71,16 +106,15 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
       options.pluginPath === false
         ? {}
         : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
-    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name, runtime: "yaml", ...plugins, ...next }, null, 2));
+    fs.writeFileSync(
+      path.join(workDir, "Pulumi.yaml"),
+      JSON.stringify({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, null, 2),
+    );
   };
   write(program);
   const run = (args: readonly string[], more?: { env?: Record<string, string> }) =>
     runCli([...args, "--stack", stackName], workDir, { ...env, ...more?.env });
-  const ok = async (args: readonly string[], more?: { env?: Record<string, string> }) => {
-    const result = await run(args, more);
-    if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
-    return result;
-  };
+  const ok = async (args: readonly string[], more?: { env?: Record<string, string> }) => succeeded(args, await run(args, more));
   const init = await runCli(["stack", "init", stackName], workDir, env);
   if (init.code !== 0) throw new Error(`pulumi stack init failed:\n${init.stdout}\n${init.stderr}`);
   if (options.credentials) {

@@ -4,9 +4,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { exampleCopy, pulumiEnv } from "../support/pulumi";
+import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
-import { PLUGIN_BIN_DIR, runCli } from "../plugin/yaml-stack";
+import { exampleDevStack, PLUGIN_BIN_DIR } from "../plugin/yaml-stack";
 import { GO_SDK_DIR, prepareGoSdk } from "./go-project";
 
 const STEP_TIMEOUT = 300_000;
@@ -18,10 +18,18 @@ beforeAll(async () => {
   prepareGoSdk();
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
-  workDir = exampleCopy("go-native", [
-    { file: "Pulumi.yaml", from: "path: ../../provider/bin", to: `path: ${PLUGIN_BIN_DIR}` },
-    { file: "go.mod", from: "=> ../../sdks/go", to: `=> ${GO_SDK_DIR}` },
-  ]);
+  // A copy, so that the stack's secrets never land in the repository; the paths into the
+  // repository (the plugin's folder, the SDK's module) made absolute.
+  workDir = pulumiWorkDir("go-native-");
+  fs.cpSync(path.join(repoRoot(), "examples", "go-native"), workDir, { recursive: true });
+  for (const [file, from, to] of [
+    ["Pulumi.yaml", "path: ../../provider/bin", `path: ${PLUGIN_BIN_DIR}`],
+    ["go.mod", "=> ../../sdks/go", `=> ${GO_SDK_DIR}`],
+  ] as const) {
+    const text = fs.readFileSync(path.join(workDir, file), "utf8");
+    expect(text).toContain(from);
+    fs.writeFileSync(path.join(workDir, file), text.replace(from, to));
+  }
 }, 900_000);
 
 afterAll(async () => {
@@ -34,16 +42,7 @@ describe("examples/go-native", () => {
   it(
     "deploys its dev stack with the secrets encrypted in the state and reads the Source back through the invoke",
     async () => {
-      const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
-      const cli = async (args: string[]) => {
-        const result = await runCli([...args, "--stack", "dev"], workDir, env);
-        expect(result.code, `pulumi ${args.join(" ")}\n${result.stdout}\n${result.stderr}`).toBe(0);
-        return result;
-      };
-      await runCli(["stack", "init", "dev"], workDir, env);
-      await cli(["config", "set", "baseUrl", server.url]);
-      await cli(["config", "set", "--secret", "apiKey", server.adminKey]);
-      await cli(["config", "set", "--secret", "originPassword", "go-example-origin-password"]);
+      const cli = await exampleDevStack(workDir, { baseUrl: server.url, apiKey: server.adminKey }, "go-example-origin-password");
       await cli(["up", "--yes"]);
       const outputs = JSON.parse((await cli(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
       expect(outputs).toMatchObject({ status: "deployed", passwordSet: true });

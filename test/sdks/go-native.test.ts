@@ -7,7 +7,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { countSourceRequests, startTestServer, type TestServer } from "../support/server";
+import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
+import { expectCreatedWithSecretsHidden, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
+import { exportedSource } from "../plugin/yaml-stack";
 import { goStack, prepareGoSdk, type GoStack } from "./go-project";
 
 const STEP_TIMEOUT = 300_000;
@@ -84,10 +86,6 @@ func main() {
 }
 `;
 
-function expectNoSecret(text: string): void {
-  for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
-}
-
 let server: TestServer;
 let client: AssetDeliveryClient;
 let stack: GoStack;
@@ -109,7 +107,7 @@ afterAll(async () => {
   await server?.close();
 }, STEP_TIMEOUT);
 
-const counted = <T>(step: () => Promise<T>) => countSourceRequests(server, step);
+const counted = <T>(step: () => Promise<T>) => countedSourceRequests(server, step);
 
 describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
   it(
@@ -130,22 +128,10 @@ describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
   it(
     "creates two Sources (built by the host), the write-only fields secret in the state (none in plain text), and reads one back with getSource",
     async () => {
-      const { result, requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.POST).toBe(2);
-      expectNoSecret(result.stdout + result.stderr);
+      await expectCreatedWithSecretsHidden({ stack, server }, Object.values(SECRETS));
       expect(fs.existsSync(path.join(stack.workDir, "bin", "program"))).toBe(true);
       stack.build("prebuilt");
-
-      const exported = await stack.exportState();
-      expectNoSecret(exported);
-      const state = JSON.parse(exported) as { deployment: { resources: { type: string; inputs: any; outputs: any }[] } };
-      const photos = state.deployment.resources.find((r) => r.type === "assetdelivery:index:Source" && r.outputs.name === "Photos")!;
-      for (const part of [photos.inputs, photos.outputs]) {
-        expect(part.deployment.password.ciphertext).toEqual(expect.any(String));
-        expect(part.deployment.requestHandshake.ciphertext).toEqual(expect.any(String));
-      }
-      const assets = state.deployment.resources.find((r) => r.type === "assetdelivery:index:Source" && r.outputs.name === "Assets")!;
-      expect(assets.inputs.deployment.s3SecretKey.ciphertext).toEqual(expect.any(String));
+      expect(exportedSource(await stack.exportState(), "Assets").inputs.deployment.s3SecretKey.ciphertext).toEqual(expect.any(String));
 
       const outputs = await stack.outputs();
       ids = { photos: outputs.photosId as string, assets: outputs.assetsId as string };
@@ -190,12 +176,7 @@ describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
   it(
     "refresh records a change made on the server; up puts the declared value back",
     async () => {
-      await client.sources.update(ids.photos, { name: "Renamed by hand" });
-      const refreshed = await stack.ok(["refresh", "--yes", "--diff"]);
-      expect(refreshed.stdout).toContain("Renamed by hand");
-      const { requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.PATCH).toBe(1);
-      expect((await client.sources.get(ids.photos)).attributes.name).toBe("Photos");
+      await expectRefreshUndoesDrift({ stack, client, server }, ids.photos, "Photos");
     },
     STEP_TIMEOUT,
   );

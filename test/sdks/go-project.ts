@@ -11,8 +11,8 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
-import { PLUGIN_BIN_DIR, runCli, type CliResult } from "../plugin/yaml-stack";
+import { repoRoot } from "../support/pulumi";
+import { yamlStack, type YamlStack } from "../plugin/yaml-stack";
 
 export const GO_SDK_DIR = path.join(repoRoot(), "sdks", "go");
 const SDK_MODULE = "github.com/asset-delivery/asset-delivery-as-code/sdks/go";
@@ -41,19 +41,11 @@ function goMod(name: string): string {
 
 export type GoBuild = "host" | "prebuilt";
 
-export interface GoStack {
-  workDir: string;
-  /** Runs `pulumi ARGS --stack NAME` in the program's folder; never throws on a failed command. */
-  pulumi(args: readonly string[]): Promise<CliResult>;
-  /** Like pulumi(), but throws with the output when the command fails. */
-  ok(args: readonly string[]): Promise<CliResult>;
+export interface GoStack extends YamlStack {
   /** Writes a Go file of the program (main.go, or another beside it). */
   writeFile(name: string, source: string): void;
   /** "host": the host builds the program on each command (keeping it in bin/); "prebuilt": the stack runs that build. */
   build(mode: GoBuild): void;
-  exportState(): Promise<string>;
-  outputs(): Promise<Record<string, unknown>>;
-  remove(): Promise<void>;
 }
 
 export async function goStack(
@@ -62,45 +54,16 @@ export async function goStack(
   main: string,
   credentials: { baseUrl: string; apiKey: string },
 ): Promise<GoStack> {
-  const workDir = pulumiWorkDir(`${name}-`);
-  const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
+  const stack = await yamlStack(name, stackName, {}, { credentials, runtime: { name: "go", options: { buildTarget: PROGRAM_BINARY } } });
+  const project = path.join(stack.workDir, "Pulumi.yaml");
   const build = (mode: GoBuild) => {
-    const options = mode === "host" ? { buildTarget: PROGRAM_BINARY } : { binary: path.join(workDir, PROGRAM_BINARY) };
-    fs.writeFileSync(
-      path.join(workDir, "Pulumi.yaml"),
-      JSON.stringify({
-        name,
-        runtime: { name: "go", options },
-        plugins: { providers: [{ name: "assetdelivery", path: PLUGIN_BIN_DIR }] },
-      }),
-    );
+    const options = mode === "host" ? { buildTarget: PROGRAM_BINARY } : { binary: path.join(stack.workDir, PROGRAM_BINARY) };
+    const written = JSON.parse(fs.readFileSync(project, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(project, JSON.stringify({ ...written, runtime: { name: "go", options } }, null, 2));
   };
-  const writeFile = (file: string, source: string) => fs.writeFileSync(path.join(workDir, file), source);
-  build("host");
+  const writeFile = (file: string, source: string) => fs.writeFileSync(path.join(stack.workDir, file), source);
   writeFile("go.mod", goMod(name));
-  fs.copyFileSync(path.join(GO_SDK_DIR, "go.sum"), path.join(workDir, "go.sum"));
+  fs.copyFileSync(path.join(GO_SDK_DIR, "go.sum"), path.join(stack.workDir, "go.sum"));
   writeFile("main.go", main);
-  const run = (args: readonly string[]) => runCli([...args, "--stack", stackName], workDir, env);
-  const ok = async (args: readonly string[]) => {
-    const result = await run(args);
-    if (result.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
-    return result;
-  };
-  const init = await runCli(["stack", "init", stackName], workDir, env);
-  if (init.code !== 0) throw new Error(`pulumi stack init failed:\n${init.stdout}\n${init.stderr}`);
-  await ok(["config", "set", "assetdelivery:baseUrl", credentials.baseUrl]);
-  await ok(["config", "set", "--secret", "assetdelivery:apiKey", credentials.apiKey]);
-  return {
-    workDir,
-    pulumi: run,
-    ok,
-    writeFile,
-    build,
-    exportState: async () => (await ok(["stack", "export"])).stdout,
-    outputs: async () => JSON.parse((await ok(["stack", "output", "--json", "--show-secrets"])).stdout) as Record<string, unknown>,
-    async remove() {
-      await run(["stack", "rm", "--yes", "--force"]);
-      fs.rmSync(workDir, { recursive: true, force: true });
-    },
-  };
+  return { ...stack, writeFile, build };
 }

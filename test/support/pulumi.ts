@@ -136,19 +136,3 @@ export function pulumiWorkDir(prefix = "work-"): string {
   fs.mkdirSync(parent, { recursive: true });
   return fs.mkdtempSync(path.join(parent, prefix));
 }
-
-/**
- * A copy of examples/NAME in a fresh work folder (so that a stack's secrets never land in the
- * repository) with each rewrite applied: in `file`, `from` (which it must contain) becomes `to`;
- * the example's relative paths into the repository made absolute.
- */
-export function exampleCopy(name: string, rewrites: readonly { file: string; from: string; to: string }[]): string {
-  const workDir = pulumiWorkDir(`${name}-`);
-  fs.cpSync(path.join(repoRoot(), "examples", name), workDir, { recursive: true });
-  for (const { file, from, to } of rewrites) {
-    const text = fs.readFileSync(path.join(workDir, file), "utf8");
-    if (!text.includes(from)) throw new Error(`examples/${name}/${file} no longer says ${from}`);
-    fs.writeFileSync(path.join(workDir, file), text.replace(from, to));
-  }
-  return workDir;
-}

@@ -98,11 +98,10 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
 }
 
 /**
- * Runs `step` and counts the requests to the Sources endpoints (`/api/v1/sources...`) the server
- * answered meanwhile, by method (GET, POST, PATCH; a method with none is left out): what an
- * end-to-end step cost the API.
+ * Runs `step` and counts the requests to /api/v1/sources* the server answered meanwhile, by method
+ * (GET, POST, PATCH; a method with none is left out): what a Pulumi command sent.
  */
-export async function countSourceRequests<T>(
+export async function countedSourceRequests<T>(
   server: TestServer,
   step: () => Promise<T>,
 ): Promise<{ result: T; requests: Record<string, number> }> {

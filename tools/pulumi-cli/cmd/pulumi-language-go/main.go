@@ -28,17 +28,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
-	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
@@ -50,82 +49,27 @@ var (
 )
 
 func main() {
-	flags := flag.NewFlagSet("pulumi-language-go", flag.ContinueOnError)
-	// Flags the engine may pass to any plugin (see buildPluginArguments in the sdk), and the ones
-	// Pulumi's Go host still accepts though obsolete; accepted, mostly unused.
-	tracing := flags.String("tracing", "", "Emit tracing to a Zipkin-compatible tracing endpoint")
-	_ = flags.Bool("logtostderr", false, "log to stderr")
-	_ = flags.Int("v", 0, "log verbosity")
-	_ = flags.Bool("logflow", false, "flow logging to child processes")
-	_ = flags.String("root", "", "[obsolete] project root")
-	_ = flags.String("binary", "", "[obsolete] use runtime.options.binary in Pulumi.yaml")
-	_ = flags.String("buildTarget", "", "[obsolete] use runtime.options.buildTarget in Pulumi.yaml")
-	printVersion := flags.Bool("version", false, "print the version and build id, then exit")
-	if err := flags.Parse(os.Args[1:]); err != nil {
-		os.Exit(2)
-	}
-	if *printVersion {
-		fmt.Printf("%s+%s\n", version, buildID)
-		return
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	cancelChannel := make(chan bool)
-	go func() {
-		<-ctx.Done()
-		close(cancelChannel)
-	}()
-	host := &goHost{tracing: *tracing, stop: cancel}
-	if flags.NArg() > 0 {
-		if err := host.watchEngine(ctx, flags.Arg(0)); err != nil {
-			fmt.Fprintf(os.Stderr, "pulumi-language-go: %v\n", err)
-			os.Exit(1)
-		}
-	}
-
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Cancel: cancelChannel,
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
-			return nil
+	langhost.Main(langhost.Host{
+		Name:    "pulumi-language-go",
+		Version: version,
+		BuildID: buildID,
+		Flags: func(flags *flag.FlagSet) {
+			// Still accepted by Pulumi's Go host, though obsolete.
+			_ = flags.String("binary", "", "[obsolete] use runtime.options.binary in Pulumi.yaml")
+			_ = flags.String("buildTarget", "", "[obsolete] use runtime.options.buildTarget in Pulumi.yaml")
+		},
+		// Go programs take no tracing setting from their environment (pulumi.Run's getEnvInfo).
+		New: func(engineAddress, _ string) (pulumirpc.LanguageRuntimeServer, func(), error) {
+			return &goHost{engineAddress: engineAddress}, nil, nil
 		},
 	})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-go: could not start language host RPC server: %v\n", err)
-		os.Exit(1)
-	}
-	// The engine reads the port from our first line of stdout.
-	fmt.Printf("%d\n", handle.Port)
-	if err := <-handle.Done; err != nil {
-		fmt.Fprintf(os.Stderr, "pulumi-language-go: language host RPC stopped serving: %v\n", err)
-		os.Exit(1)
-	}
 }
 
 type goHost struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
-	tracing string
-	stop    context.CancelFunc
 
 	mu            sync.Mutex
 	engineAddress string
-}
-
-// watchEngine records the engine's address and stops the host once the engine stops answering.
-// The engine starts hosts in a process group of their own, so a `kill -9` of the engine's group (a
-// cancelled CI job) leaves this one running; Pulumi's hosts check every five minutes, this one
-// every second (as our Node.js host), so nothing of a killed run outlives it by more than seconds.
-func (h *goHost) watchEngine(ctx context.Context, address string) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.engineAddress != "" {
-		return nil
-	}
-	if err := rpcutil.Healthcheck(ctx, address, time.Second, h.stop); err != nil {
-		return fmt.Errorf("could not start health check host RPC server: %w", err)
-	}
-	h.engineAddress = address
-	return nil
 }
 
 func (h *goHost) engine() string {
@@ -135,14 +79,14 @@ func (h *goHost) engine() string {
 }
 
 func (h *goHost) Handshake(
-	ctx context.Context, req *pulumirpc.LanguageHandshakeRequest,
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
 ) (*pulumirpc.LanguageHandshakeResponse, error) {
 	if req.GetEngineAddress() == "" {
-		return nil, fmt.Errorf("Must contain address in request") //nolint:staticcheck // Pulumi's host's words
+		return nil, errors.New("Must contain address in request") //nolint:staticcheck // Pulumi's host's words
 	}
-	if err := h.watchEngine(context.Background(), req.GetEngineAddress()); err != nil {
-		return nil, err
-	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.engineAddress = req.GetEngineAddress()
 	return &pulumirpc.LanguageHandshakeResponse{}, nil
 }
 
