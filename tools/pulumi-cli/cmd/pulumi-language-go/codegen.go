@@ -62,6 +62,11 @@ func (h *goHost) GeneratePackage(
 	if diags.HasErrors() {
 		return &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
 	}
+	if req.GetLocal() {
+		// A local SDK (`pulumi package add`, `pulumi convert`) is linked into the program as a module of
+		// its own (Link): the generator writes its go.mod, as for Pulumi's packable SDKs.
+		pkg.SupportPack = true
+	}
 	files, err := codegen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
 	if err != nil {
 		return nil, err

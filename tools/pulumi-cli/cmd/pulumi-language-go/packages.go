@@ -17,6 +17,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 	"google.golang.org/grpc"
@@ -258,9 +259,11 @@ func pluginVersion(v string) (string, error) {
 	return base, nil
 }
 
-// InstallDependencies downloads the modules go.mod requires (`go mod download`), streaming its output.
-// Unlike Pulumi's host (`go mod tidy`), it never rewrites go.mod or go.sum: a program's module
-// graph changes only when its authors change it.
+// InstallDependencies gets the program's modules, streaming the go command's output. A program
+// whose go.mod and go.sum already describe its build gets `go mod download`, which fetches the
+// modules and rewrites nothing. One whose go.mod or go.sum falls short of its imports (a project
+// `pulumi new` or `pulumi convert` just wrote, an SDK `pulumi package add` just linked) gets
+// `go mod tidy`, which is what Pulumi's host runs for every program.
 func (h *goHost) InstallDependencies(
 	req *pulumirpc.InstallDependenciesRequest, server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
 ) error {
@@ -277,15 +280,92 @@ func (h *goHost) InstallDependencies(
 	if err != nil {
 		return err
 	}
+	goRun := func(args ...string) error {
+		cmd := exec.Command(gobin, args...)
+		cmd.Dir = dir
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("`go %s` failed to install dependencies: %w", strings.Join(args, " "), err)
+		}
+		return nil
+	}
 	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
-	cmd := exec.Command(gobin, "mod", "download")
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("`go mod download` failed to install dependencies: %w", err)
+	_, statErr := os.Stat(filepath.Join(dir, "go.sum"))
+	complete := statErr == nil && goRun("mod", "download") == nil
+	if complete {
+		// Loading the packages (no compile) tells whether go.mod and go.sum cover every import.
+		check := exec.Command(gobin, "list", "-mod=readonly", "./...")
+		check.Dir = dir
+		complete = check.Run() == nil
+	}
+	if !complete {
+		if err := goRun("mod", "tidy"); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "Finished installing dependencies\n\n")
 	return closer.Close()
+}
+
+// Link adds local SDKs (`pulumi package add`, `pulumi convert` of parameterized packages) to the
+// program's go.mod: each SDK folder must be a module (hold a go.mod); it is required at v0.0.0 and
+// replaced by its folder, the way a Go program uses a module that is not published.
+func (h *goHost) Link(_ context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	programDir := req.GetInfo().GetProgramDirectory()
+	goModPath := filepath.Join(programDir, "go.mod")
+	data, err := os.ReadFile(goModPath)
+	if err != nil {
+		return nil, fmt.Errorf("read go.mod: %w", err)
+	}
+	mod, err := modfile.Parse(goModPath, data, nil)
+	if err != nil {
+		return nil, fmt.Errorf("parse go.mod: %w", err)
+	}
+	var imports []string
+	for _, dep := range req.GetPackages() {
+		sdkDir := dep.GetPath()
+		if !filepath.IsAbs(sdkDir) {
+			sdkDir = filepath.Join(programDir, sdkDir)
+		}
+		sdkModData, err := os.ReadFile(filepath.Join(sdkDir, "go.mod"))
+		if err != nil {
+			return nil, fmt.Errorf("the SDK in %s is no Go module (no go.mod there): %w", dep.GetPath(), err)
+		}
+		sdkModule := modfile.ModulePath(sdkModData)
+		if sdkModule == "" {
+			return nil, fmt.Errorf("%s/go.mod names no module", dep.GetPath())
+		}
+		target, err := filepath.Rel(programDir, sdkDir)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.HasPrefix(target, ".") {
+			target = "./" + filepath.ToSlash(target)
+		}
+		if err := mod.AddRequire(sdkModule, "v0.0.0"); err != nil {
+			return nil, fmt.Errorf("add require %s: %w", sdkModule, err)
+		}
+		if err := mod.AddReplace(sdkModule, "", target, ""); err != nil {
+			return nil, fmt.Errorf("add replace %s: %w", sdkModule, err)
+		}
+		importPath := sdkModule // the package folder beside its pulumi-plugin.json, when there is one
+		if found, _ := filepath.Glob(filepath.Join(sdkDir, "*", "pulumi-plugin.json")); len(found) == 1 {
+			importPath = sdkModule + "/" + filepath.Base(filepath.Dir(found[0]))
+		}
+		imports = append(imports, fmt.Sprintf("import %q", importPath))
+	}
+	if len(imports) == 0 {
+		return &pulumirpc.LinkResponse{}, nil
+	}
+	mod.Cleanup()
+	out, err := mod.Format()
+	if err != nil {
+		return nil, fmt.Errorf("format go.mod: %w", err)
+	}
+	if err := os.WriteFile(goModPath, out, 0o644); err != nil {
+		return nil, fmt.Errorf("write go.mod: %w", err)
+	}
+	return &pulumirpc.LinkResponse{ImportInstructions: strings.Join(imports, "\n")}, nil
 }
 
 // GetProgramDependencies lists go.mod's requirements (direct ones unless transitive ones are asked
