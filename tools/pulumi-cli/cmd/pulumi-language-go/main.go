@@ -10,13 +10,16 @@
 //   - Run (run.go): `go build` in the program's folder (or the prebuilt binary named by Pulumi.yaml's
 //     runtime.options.binary; runtime.options.buildTarget keeps the build), then runs it with the
 //     PULUMI_* variables github.com/pulumi/pulumi/sdk/v3/go/pulumi reads (run.go's getEnvInfo).
-//   - GetRequiredPackages, InstallDependencies (`go mod download`), GetProgramDependencies (packages.go).
-//   - GeneratePackage (`pulumi package gen-sdk --language go`), GenerateProgram (`pulumi import`,
-//     `pulumi convert`), GenerateProject (codegen.go): Pulumi's own generator, pkg/v3/codegen/go.
-//   - Handshake, GetPluginInfo, About, RuntimeOptionsPrompts.
+//   - GetRequiredPackages, InstallDependencies (`go mod download`, or `go mod tidy` when go.mod or
+//     go.sum fall short), GetProgramDependencies, Link (a local SDK as a replaced module) (packages.go).
+//   - GeneratePackage (`pulumi package gen-sdk --language go`), GenerateProgram (`pulumi import`),
+//     GenerateProject (`pulumi convert --language go`) (codegen.go): pkg/v3/codegen/go.
+//   - Handshake, GetPluginInfo, About, RuntimeOptionsPrompts; the process around them is
+//     cmd/internal/langhost's (flags, -version, serving until the engine stops).
 //
 // Not implemented (the gRPC "unimplemented" error): RunPlugin (providers or policy packs written in
-// Go), Pack, Link, and attaching a debugger.
+// Go), Pack, GetRequiredPlugins (as Pulumi's Go host: engines ask GetRequiredPackages), and
+// attaching a debugger.
 //
 // Credit: what the engine and users see mirrors Pulumi's own host (pulumi/pulumi,
 // sdk/go/pulumi-language-go/main.go, Apache-2.0), written anew here: the build and run steps and
