@@ -1,0 +1,120 @@
+// Command pulumi-language-go is this repo's Go language host: it builds and runs Pulumi programs
+// written in Go, and generates Go (SDKs from a package schema, programs from `pulumi import`).
+//
+// Why it exists: Pulumi's own host lives in the Go module
+// github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3, which the Go module proxy reachable from
+// our machines refuses (403), so it cannot be built offline. Everything it needs (the gRPC
+// protocol, the code generators) is in github.com/pulumi/pulumi/{sdk,pkg}/v3, which are served.
+//
+// What it does (the LanguageRuntime service):
+//   - Run (run.go): `go build` in the program's folder (or the prebuilt binary named by Pulumi.yaml's
+//     runtime.options.binary; runtime.options.buildTarget keeps the build), then runs it with the
+//     PULUMI_* variables github.com/pulumi/pulumi/sdk/v3/go/pulumi reads (run.go's getEnvInfo).
+//   - GetRequiredPackages, InstallDependencies (`go mod download`, or `go mod tidy` when go.mod or
+//     go.sum fall short), GetProgramDependencies, Link (a local SDK as a replaced module) (packages.go).
+//   - GeneratePackage (`pulumi package gen-sdk --language go`), GenerateProgram (`pulumi import`),
+//     GenerateProject (`pulumi convert --language go`) (codegen.go): pkg/v3/codegen/go.
+//   - Handshake, GetPluginInfo, About, RuntimeOptionsPrompts; the process around them is
+//     cmd/internal/langhost's (flags, -version, serving until the engine stops).
+//
+// Not implemented (the gRPC "unimplemented" error): RunPlugin (providers or policy packs written in
+// Go), Pack, GetRequiredPlugins (as Pulumi's Go host: engines ask GetRequiredPackages), and
+// attaching a debugger.
+//
+// Credit: what the engine and users see mirrors Pulumi's own host (pulumi/pulumi,
+// sdk/go/pulumi-language-go/main.go, Apache-2.0), written anew here: the build and run steps and
+// their error messages ("error in compiling Go", "program exited with non-zero exit code: %d"),
+// the exit code 32 a Go program uses after reporting its error to the engine (answered with Bail),
+// the environment, how required packages are found (pulumi-plugin.json beside a module's source),
+// and the code generation requests.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/emptypb"
+)
+
+// version and buildID are stamped by tools/install-pulumi.sh (-X main.version=... -X main.buildID=...);
+// `pulumi-language-go -version` prints them so the script can tell a stale build.
+var (
+	version = "3.274.1"
+	buildID = "dev"
+)
+
+func main() {
+	langhost.Main(langhost.Host{
+		Name:    "pulumi-language-go",
+		Version: version,
+		BuildID: buildID,
+		Flags: func(flags *flag.FlagSet) {
+			// Still accepted by Pulumi's Go host, though obsolete.
+			_ = flags.String("binary", "", "[obsolete] use runtime.options.binary in Pulumi.yaml")
+			_ = flags.String("buildTarget", "", "[obsolete] use runtime.options.buildTarget in Pulumi.yaml")
+		},
+		// Go programs take no tracing setting from their environment (pulumi.Run's getEnvInfo).
+		New: func(engineAddress, _ string) (pulumirpc.LanguageRuntimeServer, func(), error) {
+			return &goHost{engineAddress: engineAddress}, nil, nil
+		},
+	})
+}
+
+type goHost struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+
+	mu            sync.Mutex
+	engineAddress string
+}
+
+func (h *goHost) engine() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.engineAddress
+}
+
+func (h *goHost) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() == "" {
+		return nil, errors.New("Must contain address in request") //nolint:staticcheck // Pulumi's host's words
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.engineAddress = req.GetEngineAddress()
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *goHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+func (h *goHost) RuntimeOptionsPrompts(
+	context.Context, *pulumirpc.RuntimeOptionsRequest,
+) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+func (h *goHost) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	gobin, err := findGo()
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.Command(gobin, "version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("failed to execute '%s version'", gobin)
+	}
+	return &pulumirpc.AboutResponse{
+		Executable: gobin,
+		Version:    strings.TrimSpace(string(out)),
+		Metadata:   map[string]string{"languageHost": "asset-delivery " + version},
+	}, nil
+}
