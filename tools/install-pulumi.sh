@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs a Pulumi CLI (and the language hosts it needs for Node.js and YAML programs) without
+# Installs a Pulumi CLI (and the language hosts for Node.js, Python, Go and YAML programs) without
 # downloading anything but Go modules:
 #
 #   bash tools/install-pulumi.sh          # the newest: into .tools/pulumi/bin; then: source tools/pulumi-env.sh
@@ -15,9 +15,10 @@
 # - Else (newest only), if a `pulumi` >= that version is on PATH, it links that one (and its bundled
 #   plugins) in.
 # - Else it builds from the Go module proxy: the CLI from github.com/pulumi/pulumi/pkg/v3 and our
-#   Node.js language host (tools/pulumi-cli/cmd/pulumi-language-nodejs: a stand-in, as the real one's
-#   module is not served; always built from the newest module, it serves both CLIs; it also starts
-#   Node.js policy packs, `--policy-pack`, through its RunPlugin), and, for the newest CLI only,
+#   language hosts for Node.js, Python and Go (tools/pulumi-cli/cmd/pulumi-language-{nodejs,python,go}:
+#   stand-ins, as the real ones' modules are not served; always built from the newest module, they
+#   serve both CLIs; the Node.js one also starts Node.js policy packs, `--policy-pack`, through its
+#   RunPlugin), and, for the newest CLI only,
 #   Pulumi YAML's language host (github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml: the YAML
 #   programs of the native plugin's tests and examples).
 #   Measured on 2 cores: fresh machine (empty module and build caches) ~1 min of downloads plus
