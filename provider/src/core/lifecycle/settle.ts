@@ -37,7 +37,8 @@ export async function settle(session: Session, { source, deployedBefore }: Writt
   if (!inputs.waitForDeployment) return source;
   const seconds = inputs.deploymentTimeoutSeconds;
   try {
-    return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000, deployedBefore, written: source });
+    const options = { timeoutMs: seconds * 1000, deployedBefore, written: source, signal: session.signal };
+    return await session.client.sources.waitForDeployment(source.id, options);
   } catch (error) {
     if (!(error instanceof DeploymentTimeoutError)) throw error;
     throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [
