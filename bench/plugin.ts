@@ -5,8 +5,10 @@
 //     native: `asset-delivery import --format pulumi-import` then `pulumi import --file` (reads only);
 //   - refresh, preview of the unchanged stack, and an up with one Source renamed (the CLI with
 //     --skip-preview, as the Automation API runs the dynamic stack);
-// each native time printed against the dynamic path's (aim: the plugin no slower), with its requests
-// (targets: refresh at most 12, preview 0, the change 1 PATCH, import 0 PATCH).
+// each native time printed against the dynamic path's (aim: the plugin no slower) and against a stack
+// of as many no-op dynamic resources (bench/programs/noop: what the engine costs by itself; its
+// first up, which creates them, beside the import), with its requests (targets: refresh at most 12,
+// preview 0, the change 1 PATCH, import 0 PATCH).
 //
 // Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
 // PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
@@ -34,6 +36,7 @@ delete process.env.TS_NODE_PROJECT;
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000").split(",").map(Number);
 const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
+const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
 const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 const TARGETS = { refreshRequests: 12, previewRequests: 0, changedPatches: 1, importPatches: 0, ratio: 1 };
@@ -89,6 +92,11 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     dynamicStacks.push(dynamic);
     const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials });
     nativeStacks.push(native);
+    const noop = await programStack(NOOP_PROGRAM, `noop${size}`, credentials);
+    dynamicStacks.push(noop);
+    const noopNames = Array.from({ length: size }, (_, i) => `noop-${i}`);
+    await noop.set({ names: noopNames });
+    const noopCreate = await timed(() => noop.stack.up());
 
     // Import.
     const dynEnv = { ...process.env, ...(dynamic.stack.workspace as LocalWorkspace).envVars };
@@ -113,7 +121,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const natImportPatches = patches(proxy);
     native.write({ resources: await declareImported(native) });
     console.log(
-      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH)`,
+      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s`,
     );
 
     // Refresh.
@@ -123,8 +131,9 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     proxy.reset();
     const natRefresh = await timed(() => native.ok(["refresh", "--yes", "--skip-preview"]));
     const natRefreshRequests = proxy.counts.requests;
+    const noopRefresh = await timed(() => noop.stack.refresh());
     console.log(
-      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req)`,
+      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req), no-op ${noopRefresh.seconds.toFixed(1)} s`,
     );
 
     // Preview of the unchanged stacks.
@@ -134,8 +143,9 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     proxy.reset();
     const natPreview = await timed(() => native.ok(["preview", "--expect-no-changes"]));
     const natPreviewRequests = proxy.counts.requests;
+    const noopPreview = await timed(() => noop.stack.preview({ expectNoChanges: true }));
     console.log(
-      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req)`,
+      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req), no-op ${noopPreview.seconds.toFixed(1)} s`,
     );
 
     // Up with one Source renamed on each side.
@@ -151,16 +161,20 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     proxy.reset();
     const natChanged = await timed(() => native.ok(["up", "--yes", "--skip-preview"]));
     const natChangedPatches = patches(proxy);
+    await noop.set({ names: noopNames, touched: noopNames[0] });
+    const noopChanged = await timed(() => noop.stack.up());
     console.log(
-      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH)`,
+      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH), no-op ${noopChanged.seconds.toFixed(1)} s`,
     );
 
+    /** The native time against the dynamic path's and against the no-op stack's. */
+    const ratios = (nat: number, dyn: number, noop: number) => ({ ratio: nat / dyn, noopRatio: nat / noop });
     return {
       size,
-      import: { ratio: natImport.seconds / dynImport.seconds, patches: natImportPatches },
-      refresh: { ratio: natRefresh.seconds / dynRefresh.seconds, requests: natRefreshRequests },
-      preview: { ratio: natPreview.seconds / dynPreview.seconds, requests: natPreviewRequests },
-      changed: { ratio: natChanged.seconds / dynChanged.seconds, patches: natChangedPatches },
+      import: { ...ratios(natImport.seconds, dynImport.seconds, noopCreate.seconds), patches: natImportPatches },
+      refresh: { ...ratios(natRefresh.seconds, dynRefresh.seconds, noopRefresh.seconds), requests: natRefreshRequests },
+      preview: { ...ratios(natPreview.seconds, dynPreview.seconds, noopPreview.seconds), requests: natPreviewRequests },
+      changed: { ...ratios(natChanged.seconds, dynChanged.seconds, noopChanged.seconds), patches: natChangedPatches },
     };
   } finally {
     await server.stop();
@@ -184,11 +198,12 @@ async function main(): Promise<void> {
     for (const made of nativeStacks) await made.remove();
     await proxy.close();
   }
-  console.log("\nsize  native/dynamic: import  refresh (req)  preview (req)  one change (PATCH)");
+  console.log("\nsize  native/dynamic, native/no-op: import  refresh (req)  preview (req)  one change (PATCH)");
+  const both = (r: { ratio: number; noopRatio: number }) => `${r.ratio.toFixed(2)}x, ${r.noopRatio.toFixed(2)}x`;
   for (const r of results) {
     console.log(
-      `${String(r.size).padStart(5)}  ${r.import.ratio.toFixed(2)}x (${r.import.patches} PATCH)  ${r.refresh.ratio.toFixed(2)}x (${r.refresh.requests})  ` +
-        `${r.preview.ratio.toFixed(2)}x (${r.preview.requests})  ${r.changed.ratio.toFixed(2)}x (${r.changed.patches})`,
+      `${String(r.size).padStart(5)}  ${both(r.import)} (${r.import.patches} PATCH)  ${both(r.refresh)} (${r.refresh.requests})  ` +
+        `${both(r.preview)} (${r.preview.requests})  ${both(r.changed)} (${r.changed.patches})`,
     );
   }
   const largest = results[results.length - 1]!;
