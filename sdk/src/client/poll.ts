@@ -33,7 +33,7 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pro
   signal.throwIfAborted();
   let onAbort!: () => void;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
+    onAbort = () => reject(signal.reason as Error);
     signal.addEventListener("abort", onAbort, { once: true });
   });
   return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
