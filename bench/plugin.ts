@@ -47,6 +47,59 @@ function patches(proxy: CountingProxy): number {
     .reduce((sum, [, count]) => sum + count, 0);
 }
 
+/** The CPU seconds each kind of process working in `workDir` used (the CLI and its engine, the language host, the plugin). */
+type CpuSplit = Record<"engine" | "host" | "plugin", number>;
+
+/** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = 100;
+
+function processKind(pid: string, workDir: string): keyof CpuSplit | undefined {
+  try {
+    if (fs.readlinkSync(`/proc/${pid}/cwd`) !== workDir) return undefined;
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    if (command.includes("pulumi-resource-assetdelivery")) return "plugin";
+    if (command.includes("pulumi-language-")) return "host";
+    return /(^|\/)pulumi\0/.test(command) ? "engine" : undefined;
+  } catch {
+    return undefined; // ended, or not ours to read
+  }
+}
+
+/**
+ * Runs `run` and samples, every 100 ms, the CPU time of each process working in `workDir`: where a
+ * command's time goes (its wall time less these is waiting: for the server, the rate limits, I/O).
+ */
+async function cpuSplit<T>(workDir: string, run: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
+  const last = new Map<string, { kind: keyof CpuSplit; ticks: number }>();
+  const sample = () => {
+    for (const pid of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+      const kind = processKind(pid, workDir);
+      if (!kind) continue;
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        last.set(pid, { kind, ticks: Number(fields[11]) + Number(fields[12]) });
+      } catch {
+        // ended between the two reads: its last sample stands
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    return { result: await run(), cpu: totals(last) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function totals(samples: Map<string, { kind: keyof CpuSplit; ticks: number }>): CpuSplit {
+  const cpu: CpuSplit = { engine: 0, host: 0, plugin: 0 };
+  for (const { kind, ticks } of samples.values()) cpu[kind] += ticks / TICKS_PER_SECOND;
+  return cpu;
+}
+
+const describeCpu = ({ engine, host, plugin }: CpuSplit) =>
+  `CPU: engine ${engine.toFixed(1)} s, YAML host ${host.toFixed(1)} s, plugin ${plugin.toFixed(1)} s`;
+
 function handMade(size: number): SourceCreateAttributes[] {
   return Array.from({ length: size }, (_, i) => ({
     name: `Bench ${size} ${i}`,
@@ -108,6 +161,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const dynImportPatches = patches(proxy);
     proxy.reset();
     const file = path.join(native.workDir, "import.json");
+    let importCpu: CpuSplit | undefined;
     const natImport = await timed(async () => {
       await cliImport(
         native.workDir,
@@ -116,12 +170,12 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
         "pulumi-import",
         file,
       );
-      await native.ok(["import", "--file", file, "--yes", "--generate-code=false"]);
+      importCpu = (await cpuSplit(native.workDir, () => native.ok(["import", "--file", file, "--yes", "--generate-code=false"]))).cpu;
     });
     const natImportPatches = patches(proxy);
     native.write({ resources: await declareImported(native) });
     console.log(
-      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s`,
+      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s; native ${describeCpu(importCpu!)}`,
     );
 
     // Refresh.
@@ -129,11 +183,11 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const dynRefresh = await timed(() => dynamic.stack.refresh());
     const dynRefreshRequests = proxy.counts.requests;
     proxy.reset();
-    const natRefresh = await timed(() => native.ok(["refresh", "--yes", "--skip-preview"]));
+    const natRefresh = await timed(() => cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"])));
     const natRefreshRequests = proxy.counts.requests;
     const noopRefresh = await timed(() => noop.stack.refresh());
     console.log(
-      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req), no-op ${noopRefresh.seconds.toFixed(1)} s`,
+      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req), no-op ${noopRefresh.seconds.toFixed(1)} s; native ${describeCpu(natRefresh.result.cpu)}`,
     );
 
     // Preview of the unchanged stacks.
@@ -141,11 +195,11 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const dynPreview = await timed(() => dynamic.stack.preview({ expectNoChanges: true }));
     const dynPreviewRequests = proxy.counts.requests;
     proxy.reset();
-    const natPreview = await timed(() => native.ok(["preview", "--expect-no-changes"]));
+    const natPreview = await timed(() => cpuSplit(native.workDir, () => native.ok(["preview", "--expect-no-changes"])));
     const natPreviewRequests = proxy.counts.requests;
     const noopPreview = await timed(() => noop.stack.preview({ expectNoChanges: true }));
     console.log(
-      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req), no-op ${noopPreview.seconds.toFixed(1)} s`,
+      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req), no-op ${noopPreview.seconds.toFixed(1)} s; native ${describeCpu(natPreview.result.cpu)}`,
     );
 
     // Up with one Source renamed on each side.
@@ -159,12 +213,12 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     first.name = `${first.name} (renamed)`;
     native.write({ resources });
     proxy.reset();
-    const natChanged = await timed(() => native.ok(["up", "--yes", "--skip-preview"]));
+    const natChanged = await timed(() => cpuSplit(native.workDir, () => native.ok(["up", "--yes", "--skip-preview"])));
     const natChangedPatches = patches(proxy);
     await noop.set({ names: noopNames, touched: noopNames[0] });
     const noopChanged = await timed(() => noop.stack.up());
     console.log(
-      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH), no-op ${noopChanged.seconds.toFixed(1)} s`,
+      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH), no-op ${noopChanged.seconds.toFixed(1)} s; native ${describeCpu(natChanged.result.cpu)}`,
     );
 
     /** The native time against the dynamic path's and against the no-op stack's. */
