@@ -10,10 +10,21 @@ import { UNKNOWN } from "../../provider/src/plugin/wire";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
+/** While set, a create's response is held (the Source made) until released: a write under way. */
+let holdPosts = false;
+const held: (() => void)[] = [];
 
 beforeAll(async () => {
   // Deployments that take a minute: every wait below would last that long unless stopped.
-  server = await startTestServer({ deployDelayMs: 60_000, deployLagMs: 0 });
+  server = await startTestServer({
+    deployDelayMs: 60_000,
+    deployLagMs: 0,
+    configure: (app) =>
+      app.addHook("onSend", async (request, _reply, payload) => {
+        if (holdPosts && request.method === "POST") await new Promise<void>((release) => held.push(release));
+        return payload;
+      }),
+  });
 });
 
 afterAll(async () => {
@@ -39,7 +50,7 @@ function inputs(subdomain: string, options: Record<string, unknown> = {}) {
 }
 
 describe("the native provider", () => {
-  it("stops waiting for a deployment when the engine cancels: the create fails at once, and its poll stops", async () => {
+  it("stops waiting for a deployment when the engine cancels: the create fails at once with the Source it made, and its poll stops", async () => {
     const provider = await configured();
     server.resetRequestCount();
     const create = provider.create(inputs("plugin-cancelled"), { preview: false, timeoutSeconds: 0, urn: urn("prod", "cancelled") });
@@ -49,14 +60,33 @@ describe("the native provider", () => {
     provider.cancelWaits();
     const failure = await create.catch((error: unknown) => error);
     expect(Date.now() - cancelledAt).toBeLessThan(1_000);
-    expect(failure).toBeInstanceOf(CancelledError);
-    expect((failure as Error).message).toMatch(/^cancelled: the engine asked the provider to stop/);
+    // The Source was created: it is handed back with its id, for the engine to record.
+    expect(failure).toBeInstanceOf(PartialSourceError);
+    const partial = failure as PartialSourceError;
+    expect(partial.message).toMatch(/^cancelled: the engine asked the provider to stop/);
+    expect(partial.id).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(partial.outputs.values).toMatchObject({ name: "Slow", deploymentStatus: "deploying" });
+    expect(partial.outputs.secrets).toContainEqual(["deployment", "password"]);
     // No read of the Source after the Cancel: the core's wait ended, not only the answer to the engine.
     const reads = () => server.requestCount("GET", /^\/api\/v1\/sources\/[A-Za-z0-9]{24}$/);
     const readsAtCancel = reads();
     expect(readsAtCancel).toBeGreaterThan(0);
     await sleep(2_500);
     expect(reads()).toBe(readsAtCancel);
+    await provider.close();
+  });
+
+  it("answers a write under way when the engine cancels, with the CancelledError", async () => {
+    const provider = await configured();
+    holdPosts = true;
+    const create = provider.create(inputs("plugin-cancelled-posting"), { preview: false, timeoutSeconds: 0, urn: urn("prod", "posting") });
+    while (held.length < 1) await sleep(20);
+    const cancelledAt = Date.now();
+    provider.cancelWaits();
+    await expect(create).rejects.toBeInstanceOf(CancelledError);
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    holdPosts = false;
+    for (const release of held.splice(0)) release();
     await provider.close();
   });
 

@@ -169,11 +169,23 @@ export class NativeProvider {
     return withSecretsOf(declaredOptions(fromCore(outs), news.values), news.secrets);
   }
 
-  /** A write, raced against Cancel; a Source that did not deploy in time is returned to the engine as it is. */
+  /**
+   * A write, raced against Cancel. A Source that did not deploy in time, or whose wait was
+   * cancelled, is returned to the engine as it is (PartialSourceError), so that the state records it.
+   */
   private async written<T extends { id: string; outs: SourceState }>(write: () => Promise<T>, inputs: Properties): Promise<T> {
+    const work = write();
     try {
-      return await this.untilCancelled(write());
-    } catch (error) {
+      return await this.untilCancelled(work);
+    } catch (raced) {
+      // Cancelled: the core's wait ends on the same signal, with the Source it had written (to be
+      // recorded); a write still under way (a request, a pacing wait) is not waited for.
+      let error = raced;
+      if (raced instanceof CancelledError) {
+        const outcome = await outcomeWithin(work, CANCEL_GRACE_MS, raced);
+        if (!(outcome instanceof Error)) return outcome; // done just before the Cancel
+        error = outcome;
+      }
       if (!(error instanceof SourceNotReadyError)) throw error;
       const outputs = withSecretsOf(declaredOptions(fromCore(error.properties), inputs.values), inputs.secrets);
       throw new PartialSourceError(error.message, error.id, outputs);
@@ -222,6 +234,20 @@ export class NativeProvider {
     const result = (await fn(client, args as never)) as Record<string, unknown>;
     return { values: result, secrets: secretPathsOfResult(result) };
   }
+}
+
+/** How long a cancelled write may take to hand back the Source it wrote. */
+const CANCEL_GRACE_MS = 200;
+
+/** The work's result, or its error, if it settles within `ms`; else `otherwise`. */
+async function outcomeWithin<T>(work: Promise<T>, ms: number, otherwise: Error): Promise<T | Error> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms)));
+  const settled = work.then(
+    (value) => value,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
 
 function assertSource(type: string): void {
