@@ -111,6 +111,8 @@ interface KilledStack {
    * it may outlive the kill, idle; every other process, the provider's above all, must end within ORPHAN_GRACE_MS.
    */
   slowHost?: RegExp;
+  /** The provider's processes, by their command line. */
+  provider: RegExp;
   declare(sources: Record<string, unknown>): Promise<void>;
   remove(): Promise<void>;
 }
@@ -128,6 +130,8 @@ async function dynamicStack(name: string, credentials: { baseUrl: string; apiKey
     env: program.env,
     project: DYNAMIC_PROJECT,
     sourceType: SOURCE_RESOURCE_TYPE,
+    // @pulumi/pulumi's dynamic-provider host: its shell wrapper and `node …/cmd/dynamic-provider`.
+    provider: /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider/,
     declare: (sources) => program.set({ sources }),
     remove: () => program.remove(),
   };
@@ -145,6 +149,7 @@ async function nativeStack(name: string, credentials: { baseUrl: string; apiKey:
     sourceType: SOURCE_TOKEN,
     // pulumi-yaml v1.25.0's cmd/pulumi-language-yaml/main.go: rpcutil.Healthcheck(ctx, engineAddress, 5*time.Minute, cancel).
     slowHost: /\/pulumi-language-yaml /,
+    provider: /\/pulumi-resource-assetdelivery /,
     declare: async (sources) =>
       stack.write({
         resources: Object.fromEntries(Object.entries(sources).map(([key, properties]) => [key, { type: SOURCE_TOKEN, properties }])),
@@ -189,6 +194,8 @@ function cpuTicks(pid: number): number {
 }
 
 interface Killed {
+  /** The provider's processes the run had when it was killed. */
+  providers: string[];
   /** Processes of the run still running ORPHAN_GRACE_MS after the kill, besides the stack's idle language host. */
   left: string[];
   /** Processes of the run (the idle language host included) that used CPU in the second after that. */
@@ -211,12 +218,13 @@ async function killWhen(program: KilledStack, args: string[], when: () => boolea
     await sleep(20);
   }
   const processes = descendants(run.child.pid!);
+  const commands = new Map(processes.map((pid) => [pid, commandLine(pid)]));
   process.kill(-run.child.pid!, "SIGKILL");
   const { output } = await run.done;
   const killedAt = Date.now();
-  const awaited = processes.filter((pid) => !program.slowHost?.test(commandLine(pid)));
+  const awaited = processes.filter((pid) => !program.slowHost?.test(commands.get(pid)!));
   while (awaited.some(running) && Date.now() - killedAt < ORPHAN_GRACE_MS) await sleep(100);
-  const describe = (pid: number) => `${pid} ${commandLine(pid)}`;
+  const describe = (pid: number) => `${pid} ${commands.get(pid)}`;
   const left = awaited.filter(running).map(describe);
   const remaining = processes.filter(running);
   const ticks = new Map(remaining.map((pid) => [pid, cpuTicks(pid)]));
@@ -224,11 +232,16 @@ async function killWhen(program: KilledStack, args: string[], when: () => boolea
   // More than 5 ticks (50 ms of CPU) in a second: a loop, not a process waiting for its health check.
   const busy = remaining.filter((pid) => running(pid) && cpuTicks(pid) - ticks.get(pid)! > 5).map(describe);
   for (const pid of processes.filter(running)) process.kill(pid, "SIGKILL"); // not to leave them to the next test
-  return { left, busy, output };
+  const providers = processes.map(describe).filter((text) => program.provider.test(text));
+  return { providers, left, busy, output };
 }
 
-/** Nothing of the killed run left, and nothing spinning (the processes of a killed destroy once did). */
-function expectNothingLeft(killed: Killed): void {
+/**
+ * Nothing of the killed run left, and nothing spinning (the processes of a killed destroy once did).
+ * `providerRan`: the kill came after the provider had sent a request, so its processes were among the run's.
+ */
+function expectNothingLeft(killed: Killed, providerRan = true): void {
+  if (providerRan) expect(killed.providers, "the provider's processes at the kill").not.toEqual([]);
   expect(killed.left, "processes of the killed run still running").toEqual([]);
   expect(killed.busy, "processes of the killed run using CPU").toEqual([]);
 }
@@ -375,7 +388,7 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
           const sources = declared(seed.prefix, 2);
           server.resetRequestCount();
           const killed = await killWhen(program, ["destroy", "--yes", "--skip-preview"], () => patches() >= seed.retiresDone);
-          expectNothingLeft(killed);
+          expectNothingLeft(killed, seed.retiresDone > 0);
           await recover(program);
           await succeeds(program, "destroy", "--yes", "--skip-preview");
           // Retired, not duplicated: the same Sources, disabled, and none in the stack.
