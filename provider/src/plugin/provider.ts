@@ -100,8 +100,8 @@ export class NativeProvider {
   }
 
   /**
-   * The engine's Cancel: the core's waits for deployments stop at once (no further poll), and so
-   * does every write this provider is still answering (a pacing wait included), with a CancelledError.
+   * The engine's Cancel: the core's waits for deployments stop at once (no further poll), and every
+   * write under way (a request, a pacing wait) is answered at once, with a CancelledError.
    */
   cancelWaits(): void {
     this.cancellation.abort(new CancelledError());
