@@ -5,8 +5,10 @@
 //     native: `asset-delivery import --format pulumi-import` then `pulumi import --file` (reads only);
 //   - refresh, preview of the unchanged stack, and an up with one Source renamed (the CLI with
 //     --skip-preview, as the Automation API runs the dynamic stack);
-// each native time printed against the dynamic path's (aim: the plugin no slower), with its requests
-// (targets: refresh at most 12, preview 0, the change 1 PATCH, import 0 PATCH).
+// each native time printed against the dynamic path's (aim: the plugin no slower) and against a stack
+// of as many no-op dynamic resources (bench/programs/noop: what the engine costs by itself; its
+// first up, which creates them, beside the import), with its requests (targets: refresh at most 12,
+// preview 0, the change 1 PATCH, import 0 PATCH).
 //
 // Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
 // PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
@@ -34,6 +36,7 @@ delete process.env.TS_NODE_PROJECT;
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000").split(",").map(Number);
 const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
+const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
 const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 const TARGETS = { refreshRequests: 12, previewRequests: 0, changedPatches: 1, importPatches: 0, ratio: 1 };
@@ -43,6 +46,59 @@ function patches(proxy: CountingProxy): number {
     .filter(([request]) => request.startsWith("PATCH"))
     .reduce((sum, [, count]) => sum + count, 0);
 }
+
+/** The CPU seconds each kind of process working in `workDir` used (the CLI and its engine, the language host, the plugin). */
+type CpuSplit = Record<"engine" | "host" | "plugin", number>;
+
+/** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = 100;
+
+function processKind(pid: string, workDir: string): keyof CpuSplit | undefined {
+  try {
+    if (fs.readlinkSync(`/proc/${pid}/cwd`) !== workDir) return undefined;
+    const command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    if (command.includes("pulumi-resource-assetdelivery")) return "plugin";
+    if (command.includes("pulumi-language-")) return "host";
+    return /(^|\/)pulumi\0/.test(command) ? "engine" : undefined;
+  } catch {
+    return undefined; // ended, or not ours to read
+  }
+}
+
+/**
+ * Runs `run` and samples, every 100 ms, the CPU time of each process working in `workDir`: where a
+ * command's time goes (its wall time less these is waiting: for the server, the rate limits, I/O).
+ */
+async function cpuSplit<T>(workDir: string, run: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
+  const last = new Map<string, { kind: keyof CpuSplit; ticks: number }>();
+  const sample = () => {
+    for (const pid of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+      const kind = processKind(pid, workDir);
+      if (!kind) continue;
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        last.set(pid, { kind, ticks: Number(fields[11]) + Number(fields[12]) });
+      } catch {
+        // ended between the two reads: its last sample stands
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  try {
+    return { result: await run(), cpu: totals(last) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function totals(samples: Map<string, { kind: keyof CpuSplit; ticks: number }>): CpuSplit {
+  const cpu: CpuSplit = { engine: 0, host: 0, plugin: 0 };
+  for (const { kind, ticks } of samples.values()) cpu[kind] += ticks / TICKS_PER_SECOND;
+  return cpu;
+}
+
+const describeCpu = ({ engine, host, plugin }: CpuSplit) =>
+  `CPU: engine ${engine.toFixed(1)} s, YAML host ${host.toFixed(1)} s, plugin ${plugin.toFixed(1)} s`;
 
 function handMade(size: number): SourceCreateAttributes[] {
   return Array.from({ length: size }, (_, i) => ({
@@ -89,6 +145,11 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     dynamicStacks.push(dynamic);
     const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials });
     nativeStacks.push(native);
+    const noop = await programStack(NOOP_PROGRAM, `noop${size}`, credentials);
+    dynamicStacks.push(noop);
+    const noopNames = Array.from({ length: size }, (_, i) => `noop-${i}`);
+    await noop.set({ names: noopNames });
+    const noopCreate = await timed(() => noop.stack.up());
 
     // Import.
     const dynEnv = { ...process.env, ...(dynamic.stack.workspace as LocalWorkspace).envVars };
@@ -100,6 +161,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const dynImportPatches = patches(proxy);
     proxy.reset();
     const file = path.join(native.workDir, "import.json");
+    let importCpu: CpuSplit | undefined;
     const natImport = await timed(async () => {
       await cliImport(
         native.workDir,
@@ -108,12 +170,12 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
         "pulumi-import",
         file,
       );
-      await native.ok(["import", "--file", file, "--yes", "--generate-code=false"]);
+      importCpu = (await cpuSplit(native.workDir, () => native.ok(["import", "--file", file, "--yes", "--generate-code=false"]))).cpu;
     });
     const natImportPatches = patches(proxy);
     native.write({ resources: await declareImported(native) });
     console.log(
-      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH)`,
+      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s; native ${describeCpu(importCpu!)}`,
     );
 
     // Refresh.
@@ -121,10 +183,11 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const dynRefresh = await timed(() => dynamic.stack.refresh());
     const dynRefreshRequests = proxy.counts.requests;
     proxy.reset();
-    const natRefresh = await timed(() => native.ok(["refresh", "--yes", "--skip-preview"]));
+    const natRefresh = await timed(() => cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"])));
     const natRefreshRequests = proxy.counts.requests;
+    const noopRefresh = await timed(() => noop.stack.refresh());
     console.log(
-      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req)`,
+      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req), no-op ${noopRefresh.seconds.toFixed(1)} s; native ${describeCpu(natRefresh.result.cpu)}`,
     );
 
     // Preview of the unchanged stacks.
@@ -132,10 +195,11 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const dynPreview = await timed(() => dynamic.stack.preview({ expectNoChanges: true }));
     const dynPreviewRequests = proxy.counts.requests;
     proxy.reset();
-    const natPreview = await timed(() => native.ok(["preview", "--expect-no-changes"]));
+    const natPreview = await timed(() => cpuSplit(native.workDir, () => native.ok(["preview", "--expect-no-changes"])));
     const natPreviewRequests = proxy.counts.requests;
+    const noopPreview = await timed(() => noop.stack.preview({ expectNoChanges: true }));
     console.log(
-      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req)`,
+      `  ${size}: preview dynamic ${dynPreview.seconds.toFixed(1)} s (${dynPreviewRequests} req), native ${natPreview.seconds.toFixed(1)} s (${natPreviewRequests} req), no-op ${noopPreview.seconds.toFixed(1)} s; native ${describeCpu(natPreview.result.cpu)}`,
     );
 
     // Up with one Source renamed on each side.
@@ -149,18 +213,22 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     first.name = `${first.name} (renamed)`;
     native.write({ resources });
     proxy.reset();
-    const natChanged = await timed(() => native.ok(["up", "--yes", "--skip-preview"]));
+    const natChanged = await timed(() => cpuSplit(native.workDir, () => native.ok(["up", "--yes", "--skip-preview"])));
     const natChangedPatches = patches(proxy);
+    await noop.set({ names: noopNames, touched: noopNames[0] });
+    const noopChanged = await timed(() => noop.stack.up());
     console.log(
-      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH)`,
+      `  ${size}: up with one change dynamic ${dynChanged.seconds.toFixed(1)} s (${dynChangedPatches} PATCH), native ${natChanged.seconds.toFixed(1)} s (${natChangedPatches} PATCH), no-op ${noopChanged.seconds.toFixed(1)} s; native ${describeCpu(natChanged.result.cpu)}`,
     );
 
+    /** The native time against the dynamic path's and against the no-op stack's. */
+    const ratios = (nat: number, dyn: number, noop: number) => ({ ratio: nat / dyn, noopRatio: nat / noop });
     return {
       size,
-      import: { ratio: natImport.seconds / dynImport.seconds, patches: natImportPatches },
-      refresh: { ratio: natRefresh.seconds / dynRefresh.seconds, requests: natRefreshRequests },
-      preview: { ratio: natPreview.seconds / dynPreview.seconds, requests: natPreviewRequests },
-      changed: { ratio: natChanged.seconds / dynChanged.seconds, patches: natChangedPatches },
+      import: { ...ratios(natImport.seconds, dynImport.seconds, noopCreate.seconds), patches: natImportPatches },
+      refresh: { ...ratios(natRefresh.seconds, dynRefresh.seconds, noopRefresh.seconds), requests: natRefreshRequests },
+      preview: { ...ratios(natPreview.seconds, dynPreview.seconds, noopPreview.seconds), requests: natPreviewRequests },
+      changed: { ...ratios(natChanged.seconds, dynChanged.seconds, noopChanged.seconds), patches: natChangedPatches },
     };
   } finally {
     await server.stop();
@@ -184,11 +252,12 @@ async function main(): Promise<void> {
     for (const made of nativeStacks) await made.remove();
     await proxy.close();
   }
-  console.log("\nsize  native/dynamic: import  refresh (req)  preview (req)  one change (PATCH)");
+  console.log("\nsize  native/dynamic, native/no-op: import  refresh (req)  preview (req)  one change (PATCH)");
+  const both = (r: { ratio: number; noopRatio: number }) => `${r.ratio.toFixed(2)}x, ${r.noopRatio.toFixed(2)}x`;
   for (const r of results) {
     console.log(
-      `${String(r.size).padStart(5)}  ${r.import.ratio.toFixed(2)}x (${r.import.patches} PATCH)  ${r.refresh.ratio.toFixed(2)}x (${r.refresh.requests})  ` +
-        `${r.preview.ratio.toFixed(2)}x (${r.preview.requests})  ${r.changed.ratio.toFixed(2)}x (${r.changed.patches})`,
+      `${String(r.size).padStart(5)}  ${both(r.import)} (${r.import.patches} PATCH)  ${both(r.refresh)} (${r.refresh.requests})  ` +
+        `${both(r.preview)} (${r.preview.requests})  ${both(r.changed)} (${r.changed.patches})`,
     );
   }
   const largest = results[results.length - 1]!;

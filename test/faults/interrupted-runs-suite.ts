@@ -3,19 +3,22 @@
 // several points of an `up` that creates Sources, an `up` that renames every Source and a
 // `destroy`; then the documented recovery runs. After it: the command succeeded, the server holds
 // exactly one Source per declared Source, `preview --expect-no-changes` passes, and within seconds
-// of each kill no process of the killed run is left (the dynamic-provider host included, which the
-// engine starts in a process group of its own). Also: a stack copied from this one, with the same
+// of each kill no process of the killed run is left (the provider's, which the engine starts in a
+// process group of its own, included). Also: a stack copied from this one, with the same
 // hostnames, is still refused and leaves the Sources untouched; and the server stopped for 30 s in
-// the middle of an `up`.
+// the middle of an `up`. For each shell of the provider: the dynamic Source in a TypeScript
+// program, and the native plugin's `assetdelivery:index:Source` in a YAML program.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "@asset-delivery/server";
+import { SOURCE_TOKEN } from "../../provider/src/plugin/schema";
 import { SOURCE_RESOURCE_TYPE } from "../../provider/src/serialized-provider";
 import { pulumiBinDir } from "../support/pulumi";
-import { programStack, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
+import { programStack, TEST_PROGRAMS } from "../support/program-stack";
 import { startTestServer, type TestServer } from "../support/server";
+import { yamlStack } from "../plugin/yaml-stack";
 
 const STEP_TIMEOUT = 240_000;
 const COUNT = 5;
@@ -91,9 +94,73 @@ interface CliResult {
   output: string;
 }
 
+/** Which shell of the provider the stack's Sources run in. */
+export type Shell = "dynamic" | "native";
+
+/** A stack whose runs are killed: its declared Sources set by `declare`, its commands run by the CLI directly. */
+interface KilledStack {
+  name: string;
+  workDir: string;
+  env: Record<string, string>;
+  /** The project, whose folder holds the checkpoint in the file backend. */
+  project: string;
+  /** The Source's resource type in the state. */
+  sourceType: string;
+  /**
+   * A language host of Pulumi's own that watches its engine only every five minutes (rpcutil.Healthcheck):
+   * it may outlive the kill, idle; every other process, the provider's above all, must end within ORPHAN_GRACE_MS.
+   */
+  slowHost?: RegExp;
+  /** The provider's processes, by their command line. */
+  provider: RegExp;
+  declare(sources: Record<string, unknown>): Promise<void>;
+  remove(): Promise<void>;
+}
+
+const DYNAMIC_PROJECT = "provider-e2e-sources";
+const NATIVE_PROJECT = "plugin-interrupted";
+
+/** The test program `sources` (TypeScript, the dynamic Source), its Sources from the stack's config. */
+async function dynamicStack(name: string, credentials: { baseUrl: string; apiKey: string }): Promise<KilledStack> {
+  const program = await programStack(path.join(TEST_PROGRAMS, "sources"), name, credentials);
+  await program.set({ "assetdelivery:pacing": "false" });
+  return {
+    name,
+    workDir: program.workDir,
+    env: program.env,
+    project: DYNAMIC_PROJECT,
+    sourceType: SOURCE_RESOURCE_TYPE,
+    // @pulumi/pulumi's dynamic-provider host: its shell wrapper and `node …/cmd/dynamic-provider`.
+    provider: /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider/,
+    declare: (sources) => program.set({ sources }),
+    remove: () => program.remove(),
+  };
+}
+
+/** A YAML program on the native plugin, rewritten with the Sources declared. */
+async function nativeStack(name: string, credentials: { baseUrl: string; apiKey: string }): Promise<KilledStack> {
+  const stack = await yamlStack(NATIVE_PROJECT, name, {}, { credentials });
+  await stack.ok(["config", "set", "assetdelivery:pacing", "false"]);
+  return {
+    name,
+    workDir: stack.workDir,
+    env: stack.env,
+    project: NATIVE_PROJECT,
+    sourceType: SOURCE_TOKEN,
+    // pulumi-yaml v1.25.0's cmd/pulumi-language-yaml/main.go: rpcutil.Healthcheck(ctx, engineAddress, 5*time.Minute, cancel).
+    slowHost: /\/pulumi-language-yaml /,
+    provider: /\/pulumi-resource-assetdelivery /,
+    declare: async (sources) =>
+      stack.write({
+        resources: Object.fromEntries(Object.entries(sources).map(([key, properties]) => [key, { type: SOURCE_TOKEN, properties }])),
+      }),
+    remove: () => stack.remove(),
+  };
+}
+
 /** A `pulumi` command of the stack, in a process group of its own as a CI job runs it. */
-function startPulumi(program: ProgramStack, args: string[]) {
-  const child = spawn(path.join(pulumiBinDir(), "pulumi"), [...args, "--stack", program.stack.name, "--non-interactive"], {
+function startPulumi(program: KilledStack, args: string[]) {
+  const child = spawn(path.join(pulumiBinDir(), "pulumi"), [...args, "--stack", program.name, "--non-interactive"], {
     cwd: program.workDir,
     env: { ...process.env, ...program.env },
     detached: true,
@@ -106,21 +173,41 @@ function startPulumi(program: ProgramStack, args: string[]) {
   return { child, done };
 }
 
-async function pulumi(program: ProgramStack, ...args: string[]): Promise<CliResult> {
+async function pulumi(program: KilledStack, ...args: string[]): Promise<CliResult> {
   return startPulumi(program, args).done;
 }
 
-async function succeeds(program: ProgramStack, ...args: string[]): Promise<string> {
+async function succeeds(program: KilledStack, ...args: string[]): Promise<string> {
   const result = await pulumi(program, ...args);
   expect(result.code, `pulumi ${args.join(" ")}:\n${result.output}`).toBe(0);
   return result.output;
 }
 
+/** CPU time a process has used (clock ticks), from /proc; 0 once it has ended. */
+function cpuTicks(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(fields[11]) + Number(fields[12]); // utime, stime
+  } catch {
+    return 0;
+  }
+}
+
+interface Killed {
+  /** The provider's processes the run had when it was killed. */
+  providers: string[];
+  /** Processes of the run still running ORPHAN_GRACE_MS after the kill, besides the stack's idle language host. */
+  left: string[];
+  /** Processes of the run (the idle language host included) that used CPU in the second after that. */
+  busy: string[];
+  output: string;
+}
+
 /**
  * Runs `args` and kills its whole process group with SIGKILL once `when` holds; returns the
- * processes of the run that outlived the kill by ORPHAN_GRACE_MS (none expected).
+ * processes of the run that outlived the kill by ORPHAN_GRACE_MS, and those still using CPU then (none expected).
  */
-async function killWhen(program: ProgramStack, args: string[], when: () => boolean): Promise<{ left: string[]; output: string }> {
+async function killWhen(program: KilledStack, args: string[], when: () => boolean): Promise<Killed> {
   const run = startPulumi(program, args);
   const deadline = Date.now() + 120_000;
   let finished = false;
@@ -131,30 +218,49 @@ async function killWhen(program: ProgramStack, args: string[], when: () => boole
     await sleep(20);
   }
   const processes = descendants(run.child.pid!);
+  const commands = new Map(processes.map((pid) => [pid, commandLine(pid)]));
   process.kill(-run.child.pid!, "SIGKILL");
   const { output } = await run.done;
   const killedAt = Date.now();
-  while (processes.some(running) && Date.now() - killedAt < ORPHAN_GRACE_MS) await sleep(100);
-  const left = processes.filter(running).map((pid) => `${pid} ${commandLine(pid)}`);
+  const awaited = processes.filter((pid) => !program.slowHost?.test(commands.get(pid)!));
+  while (awaited.some(running) && Date.now() - killedAt < ORPHAN_GRACE_MS) await sleep(100);
+  const describe = (pid: number) => `${pid} ${commands.get(pid)}`;
+  const left = awaited.filter(running).map(describe);
+  const remaining = processes.filter(running);
+  const ticks = new Map(remaining.map((pid) => [pid, cpuTicks(pid)]));
+  if (remaining.length > 0) await sleep(1_000);
+  // More than 5 ticks (50 ms of CPU) in a second: a loop, not a process waiting for its health check.
+  const busy = remaining.filter((pid) => running(pid) && cpuTicks(pid) - ticks.get(pid)! > 5).map(describe);
   for (const pid of processes.filter(running)) process.kill(pid, "SIGKILL"); // not to leave them to the next test
-  return { left, output };
+  const providers = processes.map(describe).filter((text) => program.provider.test(text));
+  return { providers, left, busy, output };
+}
+
+/**
+ * Nothing of the killed run left, and nothing spinning (the processes of a killed destroy once did).
+ * `providerRan`: the kill came after the provider had sent a request, so its processes were among the run's.
+ */
+function expectNothingLeft(killed: Killed, providerRan = true): void {
+  if (providerRan) expect(killed.providers, "the provider's processes at the kill").not.toEqual([]);
+  expect(killed.left, "processes of the killed run still running").toEqual([]);
+  expect(killed.busy, "processes of the killed run using CPU").toEqual([]);
 }
 
 /** The ids of the Sources the stack's state holds. */
-async function sourcesInState(program: ProgramStack): Promise<string[]> {
+async function sourcesInState(program: KilledStack): Promise<string[]> {
   const { deployment } = JSON.parse(await succeeds(program, "stack", "export")) as {
     deployment: { resources?: { type: string; id?: string }[] };
   };
-  return (deployment.resources ?? []).filter((r) => r.type === SOURCE_RESOURCE_TYPE).map((r) => r.id ?? "");
+  return (deployment.resources ?? []).filter((r) => r.type === program.sourceType).map((r) => r.id ?? "");
 }
 
 /** The stack's checkpoint in its file backend. */
-function checkpoint(program: ProgramStack): string {
-  return path.join(program.workDir, ".state", ".pulumi", "stacks", "provider-e2e-sources", `${program.stack.name}.json`);
+function checkpoint(program: KilledStack): string {
+  return path.join(program.workDir, ".state", ".pulumi", "stacks", program.project, `${program.name}.json`);
 }
 
 /** The documented recovery for a file backend (docs/interrupted-runs.md), before the command is run again. */
-async function recover(program: ProgramStack): Promise<void> {
+async function recover(program: KilledStack): Promise<void> {
   // A kill while the backend wrote the checkpoint can leave an empty `<checkpoint>.attrs` beside it.
   const state = path.join(program.workDir, ".state", ".pulumi");
   for (const file of fs.readdirSync(state, { recursive: true, encoding: "utf8" })) {
@@ -165,11 +271,13 @@ async function recover(program: ProgramStack): Promise<void> {
   await succeeds(program, "refresh", "--clear-pending-creates", "--yes", "--skip-preview");
 }
 
-/** The interrupted runs, against a server answering in `profile` (server/src/http/profile.ts). */
-export function interruptedRunsSuite(profile: Profile): void {
+/** The interrupted runs of a stack of the `shell`'s Sources, against a server answering in `profile` (server/src/http/profile.ts). */
+export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic"): void {
+  const stackOf = shell === "dynamic" ? dynamicStack : nativeStack;
+  const title = `${profile} profile, ${shell === "dynamic" ? "dynamic Source" : "native plugin, YAML"}`;
   let server: TestServer;
-  let program: ProgramStack;
-  let copy: ProgramStack | undefined;
+  let program: KilledStack;
+  let copy: KilledStack | undefined;
   /** A POST held after it committed, until released: a create that landed and was never answered. */
   let holdPosts = false;
   const held: (() => void)[] = [];
@@ -211,8 +319,7 @@ export function interruptedRunsSuite(profile: Profile): void {
 
   beforeAll(async () => {
     server = await startTestServer(serverOptions);
-    program = await programStack(path.join(TEST_PROGRAMS, "sources"), "prod", { baseUrl: server.url, apiKey: server.adminKey });
-    await program.set({ "assetdelivery:pacing": "false" });
+    program = await stackOf("prod", { baseUrl: server.url, apiKey: server.adminKey });
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
@@ -226,7 +333,7 @@ export function interruptedRunsSuite(profile: Profile): void {
   const posts = () => server.requestCount("POST", "/api/v1/sources");
   const patches = () => server.requestCount("PATCH", /^\/api\/v1\/sources\//);
 
-  describe(`kill -9 of the pulumi process group, then the documented recovery (${profile} profile)`, () => {
+  describe(`kill -9 of the pulumi process group, then the documented recovery (${title})`, () => {
     // Each seed: an up creating Sources, an up renaming them all, a destroy, each killed at its own point.
     const seeds = [
       { prefix: "ka", creates: "after the first create was answered", killCreates: () => posts() >= 1, renamesDone: 1, retiresDone: 2 },
@@ -243,14 +350,14 @@ export function interruptedRunsSuite(profile: Profile): void {
         `${seed.prefix}: an up creating ${COUNT} Sources killed ${seed.creates}`,
         async () => {
           const sources = declared(seed.prefix, 1);
-          await program.set({ sources });
+          await program.declare(sources);
           server.resetRequestCount();
           holdPosts = seed.prefix === "kb";
           const killed = await killWhen(program, ["up", "--yes", "--skip-preview"], seed.killCreates).finally(() => {
             holdPosts = false;
             for (const release of held.splice(0)) release();
           });
-          expect(killed.left, "processes of the killed run still running").toEqual([]);
+          expectNothingLeft(killed);
           // What a kill while the file backend wrote the checkpoint leaves (docs/interrupted-runs.md): the mend is part of the recovery.
           if (seed.prefix === "kb") fs.writeFileSync(`${checkpoint(program)}.attrs`, "");
           await recover(program);
@@ -264,10 +371,10 @@ export function interruptedRunsSuite(profile: Profile): void {
         `${seed.prefix}: an up renaming every Source killed after ${seed.renamesDone} renames`,
         async () => {
           const sources = declared(seed.prefix, 2);
-          await program.set({ sources });
+          await program.declare(sources);
           server.resetRequestCount();
           const killed = await killWhen(program, ["up", "--yes", "--skip-preview"], () => patches() >= seed.renamesDone);
-          expect(killed.left, "processes of the killed run still running").toEqual([]);
+          expectNothingLeft(killed);
           await recover(program);
           await succeeds(program, "up", "--yes", "--skip-preview");
           await expectConverged(sources);
@@ -281,7 +388,7 @@ export function interruptedRunsSuite(profile: Profile): void {
           const sources = declared(seed.prefix, 2);
           server.resetRequestCount();
           const killed = await killWhen(program, ["destroy", "--yes", "--skip-preview"], () => patches() >= seed.retiresDone);
-          expect(killed.left, "processes of the killed run still running").toEqual([]);
+          expectNothingLeft(killed, seed.retiresDone > 0);
           await recover(program);
           await succeeds(program, "destroy", "--yes", "--skip-preview");
           // Retired, not duplicated: the same Sources, disabled, and none in the stack.
@@ -293,16 +400,16 @@ export function interruptedRunsSuite(profile: Profile): void {
     }
   });
 
-  describe(`the Sources of another stack (${profile} profile)`, () => {
+  describe(`the Sources of another stack (${title})`, () => {
     it(
       "a stack copied from this one, with the same hostnames and names, is refused and leaves its Sources untouched",
       async () => {
         const sources = declared("kc", 1);
-        await program.set({ sources });
+        await program.declare(sources);
         await succeeds(program, "up", "--yes", "--skip-preview");
         const before = rows();
-        copy = await programStack(path.join(TEST_PROGRAMS, "sources"), "staging", { baseUrl: server.url, apiKey: server.adminKey });
-        await copy.set({ "assetdelivery:pacing": "false", sources });
+        copy = await stackOf("staging", { baseUrl: server.url, apiKey: server.adminKey });
+        await copy.declare(sources);
         const refused = await pulumi(copy, "up", "--yes", "--skip-preview");
         expect(refused.code).not.toBe(0);
         expect(refused.output).toMatch(/holds "kc-\d": not a Source created for this resource by an interrupted run/);
@@ -313,12 +420,12 @@ export function interruptedRunsSuite(profile: Profile): void {
     );
   });
 
-  describe(`the API unreachable for ${OUTAGE_MS / 1000} s in the middle of an up (${profile} profile)`, () => {
+  describe(`the API unreachable for ${OUTAGE_MS / 1000} s in the middle of an up (${title})`, () => {
     it(
       "the up completes or fails with a clear message, the state holds nothing the server lacks, and a rerun converges",
       async () => {
         const sources = { ...declared("kc", 1), ...declared("kd", 1) };
-        await program.set({ sources });
+        await program.declare(sources);
         server.resetRequestCount();
         const run = startPulumi(program, ["up", "--yes", "--skip-preview"]);
         while (posts() < 1) await sleep(20);

@@ -26,6 +26,8 @@ export interface CliResult {
 
 export interface YamlStack {
   workDir: string;
+  /** The environment of every command (the CLI, the stack's file backend): for running the CLI directly. */
+  env: Record<string, string>;
   /** Runs `pulumi ARGS --stack NAME` in the program's folder; never throws on a failed command. */
   pulumi(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
   /** Like pulumi(), but throws with the output when the command fails. */
@@ -124,6 +126,7 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
   }
   return {
     workDir,
+    env,
     pulumi: run,
     ok,
     write,

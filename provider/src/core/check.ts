@@ -44,23 +44,47 @@ export type CheckResult =
 const adoptedSourceSchema = sourceCreateAttributesSchema.extend({ deployment: deploymentPatchSchema });
 
 export function checkSource(news: UncheckedInputs): CheckResult {
+  const parse = parseDeclaration(news);
+  if ("inputs" in parse) return { inputs: parse.inputs, failures: [] };
+  if (parse.failures.length > 0) return { inputs: news, failures: parse.failures };
+  return { inputs: normalizedWhereKnown(parse.attributes, parse.options, news), failures: [] };
+}
+
+/**
+ * Inputs that `check` accepted and the engine handed back (to a create or an update), parsed into
+ * their type again at a shell's edge. Inputs that check refuses, or with a value not known yet,
+ * are an error naming each path.
+ */
+export function parseSourceInputs(news: UncheckedInputs): SourceInputs {
+  const parse = parseDeclaration(news);
+  if ("inputs" in parse) return parse.inputs;
+  const reasons =
+    parse.failures.length > 0
+      ? parse.failures.map((failure) => failure.reason)
+      : parse.unknown.map((path) => `${describeIssuePath(path)}: not known yet`);
+  throw new Error(`the Source's inputs are not valid: ${reasons.join("; ")}`);
+}
+
+type Parse =
+  | { inputs: SourceInputs }
+  | { failures: CheckFailure[]; unknown: (string | number)[][]; attributes: Record<string, unknown>; options: Record<string, unknown> };
+
+/** The schemas' parse: typed inputs, or the failures at known paths and the paths not known yet. */
+function parseDeclaration(news: UncheckedInputs): Parse {
   const attributes = declaredAttributes(news);
   const options = providerOptions(news);
   const unknown = [...unknownPaths({ ...attributes, ...options }), ...unknownSecretPaths(news.deploymentSecrets)];
   const schema = news.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
   const source = schema.safeParse(attributes);
   const parsedOptions = providerOptionsSchema.safeParse(options);
+  if (unknown.length === 0 && source.success && parsedOptions.success)
+    return { inputs: inputsFromAttributes(source.data, parsedOptions.data) };
 
   const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(parsedOptions.success ? [] : fieldIssues(parsedOptions.error))];
   const failures = issues
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
     .map((issue) => ({ property: "", reason: `${describeIssuePath(issue.segments)}: ${issue.rule}` }));
-
-  if (failures.length > 0) return { inputs: news, failures };
-  if (unknown.length === 0 && source.success && parsedOptions.success) {
-    return { inputs: inputsFromAttributes(source.data, parsedOptions.data), failures: [] };
-  }
-  return { inputs: normalizedWhereKnown(attributes, options, news), failures: [] };
+  return { failures, unknown, attributes, options };
 }
 
 /** The secrets are one input: a single secret not known yet leaves all of them unknown, wherever the schema reads them. */

@@ -17,7 +17,7 @@ export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type Conf
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { engineAddress, engineWarnings, type Warn } from "./engine-log";
-export type { CheckFailure, CheckResult } from "./check";
+export { parseSourceInputs, type CheckFailure, type CheckResult } from "./check";
 export { comparableDeployment, diffSource, secretFlagMismatches, type SourceDiff, type SecretFlagMismatch } from "./diff";
 export type { ReadResult } from "./lifecycle/read";
 export { SourceNotReadyError } from "./lifecycle/settle";

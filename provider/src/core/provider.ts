@@ -21,6 +21,8 @@ export interface SourceProviderOptions {
   warn: Warn;
   /** The environment the settings fall back to. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Aborted when the engine cancels (the native plugin's Cancel): every wait for a deployment stops, rejecting with its reason. */
+  signal?: AbortSignal;
 }
 
 export interface SourceProvider {
@@ -36,26 +38,35 @@ export interface SourceProvider {
   update(id: string, olds: SourceState, news: SourceInputs): Promise<{ outs: SourceState }>;
   /** Retires the Source (the API cannot delete one). */
   delete(id: string): Promise<void>;
+  /**
+   * The connection of the configured settings, shared with the steps above: for what a shell does
+   * beyond them (the plugin's import and data-source functions), so a provider has one connection.
+   */
+  connection(): Connection;
   /** Closes its connections: the provider is done. */
   close(): Promise<void>;
 }
 
-export function createSourceProvider({ warn, env = process.env }: SourceProviderOptions): SourceProvider {
+export function createSourceProvider({ warn, env = process.env, signal }: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
   // One connection per set of settings, for the provider's life, so that reads arriving together
   // share requests and pacing covers every call; settings are resolved for each operation (the
   // configuration may come after the first check, the environment may change in between).
   const connections = new Map<string, Connection>();
 
-  function session(): Session {
+  function connection(): Connection {
     const settings = resolveSettings(config, env);
     const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain]);
-    let connection = connections.get(key);
-    if (!connection) {
-      connection = connect(settings);
-      connections.set(key, connection);
+    let opened = connections.get(key);
+    if (!opened) {
+      opened = connect(settings);
+      connections.set(key, opened);
     }
-    return { ...connection, warn };
+    return opened;
+  }
+
+  function session(): Session {
+    return { ...connection(), warn, signal };
   }
 
   return {
@@ -68,6 +79,7 @@ export function createSourceProvider({ warn, env = process.env }: SourceProvider
     read: async (id, state) => readSource(session(), id, state),
     update: async (id, olds, news) => updateSource(session(), id, olds, news),
     delete: async (id) => retireSource(session(), id),
+    connection,
     async close() {
       const open = [...connections.values()];
       connections.clear();

@@ -1,6 +1,10 @@
 // What a lifecycle step (create, read, update, delete) works with: the provider object's
-// connection to the API, and where its warnings go.
+// connection to the API, where its warnings go, and the signal that cancels its waits.
 import type { Connection } from "./connection";
 import type { Warn } from "./engine-log";
 
-export type Session = Connection & { warn: Warn };
+export type Session = Connection & {
+  warn: Warn;
+  /** Aborted when the engine cancels the run: a wait for a deployment ends at once with its reason. */
+  signal?: AbortSignal | undefined;
+};

@@ -3,24 +3,26 @@
 // the lifecycle functions, the read coalescer and the data-source functions are the dynamic
 // resource's, so a rule, a default or a request is never written twice. What is the plugin's own:
 // secrets marked where they live, detailed diffs, previews with the outputs that will change
-// unknown, import, customTimeouts and Cancel.
+// unknown, import, customTimeouts, Cancel, and the create mark's URN taken from the request.
+// Values from the engine are parsed into the core's types here, at the edge.
 import deepEqual from "fast-deep-equal";
 import { isPlainObject, type AssetDeliveryClient } from "@asset-delivery/sdk";
+import { parseSourceInputs } from "../core/check";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, sourceOutputs, type SourceInputs, type SourceState } from "../core/codec";
-import { connect, type Connection } from "../core/connection";
 import { declarationOf } from "../core/declaration";
 import { comparableDeployment, secretFlagMismatches } from "../core/diff";
+import { containsUnknown } from "../core/unknowns";
 import { engineAddress, engineWarnings } from "../core/engine-log";
 import { SourceNotReadyError } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
-import { providerOptions, providerOptionsSchema, type ProviderOptionKey } from "../core/provider-options";
+import { providerOptions, providerOptionsSchema, withoutProviderOptions, type ProviderOptionKey } from "../core/provider-options";
 import { reportOf, reportsOf } from "../functions/reports";
 import { sourceOf, sourcesOf } from "../functions/sources";
 import { videoJobOf } from "../functions/videos";
 import { checkProviderConfig, CONFIG_SECRET_PATHS, settingsReader, type ConfigFailure } from "./config";
 import { leafChanges, type DiffKind } from "./detailed-diff";
 import { PACKAGE_NAME, SOURCE_TOKEN } from "./schema";
-import { fromCore, SECRET_PATHS, toCore, type NativeSource } from "./source-shape";
+import { fromCore, SECRET_PATHS, stateOf, toCore, type NativeSource } from "./source-shape";
 import { UNKNOWN, type Properties, type PropertyPath } from "./wire";
 
 export interface CheckFailure {
@@ -58,19 +60,17 @@ function withSecretsOf(values: NativeSource, ...marked: (readonly PropertyPath[]
 }
 
 export class NativeProvider {
-  /** The provider core, which owns the configuration and the connections of the Source's steps. */
+  /** The provider core, which owns the configuration and the one connection to the API. */
   private readonly core: SourceProvider;
-  /** For what the core's steps do not cover: import's read and the functions. Opened by configure. */
-  private connection: Connection | undefined;
+  /** Aborted by the engine's Cancel: the core's waits for deployments stop with a CancelledError. */
+  private readonly cancellation = new AbortController();
   private readonly cancelled: Promise<never>;
-  private cancel!: () => void;
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
+    const { signal } = this.cancellation;
     // The engine passes its address last: warnings (a retired Source) go to its log.
-    this.core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), env });
-    this.cancelled = new Promise<never>((_, reject) => {
-      this.cancel = () => reject(new CancelledError());
-    });
+    this.core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), env, signal });
+    this.cancelled = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error)));
     this.cancelled.catch(() => undefined); // only raced against, never awaited alone
   }
 
@@ -93,21 +93,18 @@ export class NativeProvider {
     const { settings, failures } = checkProviderConfig(values, this.env);
     if (!settings) throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
     this.core.configure(settingsReader(values));
-    await this.connection?.close();
-    this.connection = connect(settings);
-  }
-
-  private configured(): Connection {
-    if (!this.connection) throw new Error("the assetdelivery provider was not configured (set baseUrl and apiKey)");
-    return this.connection;
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.core.close(), this.connection?.close()]);
+    await this.core.close();
   }
 
+  /**
+   * The engine's Cancel: the core's waits for deployments stop at once (no further poll), and every
+   * write under way (a request, a pacing wait) is answered at once, with a CancelledError.
+   */
   cancelWaits(): void {
-    this.cancel();
+    this.cancellation.abort(new CancelledError());
   }
 
   private async untilCancelled<T>(work: Promise<T>): Promise<T> {
@@ -118,13 +115,16 @@ export class NativeProvider {
 
   check(type: string, news: Properties): { inputs: Properties; failures: CheckFailure[] } {
     assertSource(type);
+    // The create mark's URN is the engine's (create's request), never a property.
+    if ("resourceUrn" in news.values)
+      return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
     const result = this.core.check(toCore(news.values));
     return { inputs: withSecretsOf(fromCore(result.inputs), news.secrets), failures: result.failures };
   }
 
   diff(id: string, olds: Properties, news: Properties): DiffResult {
-    const oldState = toCore(olds.values) as unknown as SourceState;
-    const newInputs = toCore(news.values) as unknown as SourceInputs;
+    const oldState = stateOf(olds.values);
+    const newInputs = previewInputsOf(news.values);
     const { changes, replaces, changed } = this.core.diff(id, oldState, newInputs);
     const detailedDiff = new Map<string, DiffKind>();
     for (const key of changed) {
@@ -147,30 +147,47 @@ export class NativeProvider {
     return { changes, replaces, detailedDiff };
   }
 
-  async create(inputs: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<{ id: string; outputs: Properties }> {
+  /**
+   * `urn`: the request's, which the core writes into the create mark (core/create-mark.ts), so that
+   * a Source whose create was killed before the engine recorded it is recognised by the next
+   * create of this resource, as for the dynamic Source. It stays out of the state.
+   */
+  async create(
+    inputs: Properties,
+    options: { preview: boolean; timeoutSeconds: number; urn: string },
+  ): Promise<{ id: string; outputs: Properties }> {
     if (options.preview) return { id: "", outputs: withSecretsOf(previewOutputs(inputs.values, {}), inputs.secrets) };
-    const core = withTimeout(toCore(inputs.values) as unknown as SourceInputs, options.timeoutSeconds);
-    const { id, outs } = await this.written(() => this.core.create(core), inputs);
-    return { id, outputs: withSecretsOf(restoreTimeout(fromCore(outs), inputs.values), inputs.secrets) };
+    const declared = withTimeout(parseSourceInputs(toCore(inputs.values)), options.timeoutSeconds);
+    const { id, outs } = await this.written(() => this.core.create({ ...declared, resourceUrn: options.urn }), inputs);
+    return { id, outputs: withSecretsOf(declaredOptions(fromCore(outs), inputs.values), inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
     if (options.preview) return withSecretsOf(previewOutputs(news.values, olds.values), news.secrets);
-    const core = withTimeout(toCore(news.values) as unknown as SourceInputs, options.timeoutSeconds);
-    const { outs } = await this.written(
-      async () => ({ id, ...(await this.core.update(id, toCore(olds.values) as unknown as SourceState, core)) }),
-      news,
-    );
-    return withSecretsOf(restoreTimeout(fromCore(outs), news.values), news.secrets);
+    const declared = withTimeout(parseSourceInputs(toCore(news.values)), options.timeoutSeconds);
+    const { outs } = await this.written(async () => ({ id, ...(await this.core.update(id, stateOf(olds.values), declared)) }), news);
+    return withSecretsOf(declaredOptions(fromCore(outs), news.values), news.secrets);
   }
 
-  /** A write, raced against Cancel; a Source that did not deploy in time is returned to the engine as it is. */
+  /**
+   * A write, raced against Cancel. A Source that did not deploy in time, or whose wait was
+   * cancelled, is returned to the engine as it is (PartialSourceError), so that the state records it.
+   */
   private async written<T extends { id: string; outs: SourceState }>(write: () => Promise<T>, inputs: Properties): Promise<T> {
+    const work = write();
     try {
-      return await this.untilCancelled(write());
-    } catch (error) {
+      return await this.untilCancelled(work);
+    } catch (raced) {
+      // Cancelled: the core's wait ends on the same signal, with the Source it had written (to be
+      // recorded); a write still under way (a request, a pacing wait) is not waited for.
+      let error = raced;
+      if (raced instanceof CancelledError) {
+        const outcome = await outcomeWithin(work, CANCEL_GRACE_MS, raced);
+        if (!(outcome instanceof Error)) return outcome; // done just before the Cancel
+        error = outcome;
+      }
       if (!(error instanceof SourceNotReadyError)) throw error;
-      const outputs = withSecretsOf(restoreTimeout(fromCore(error.properties), inputs.values), inputs.secrets);
+      const outputs = withSecretsOf(declaredOptions(fromCore(error.properties), inputs.values), inputs.secrets);
       throw new PartialSourceError(error.message, error.id, outputs);
     }
   }
@@ -181,7 +198,7 @@ export class NativeProvider {
    */
   async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs: Properties; inputs: Properties }> {
     if (Object.keys(state.values).length === 0) return this.importSource(id);
-    const result = await this.core.read(id, toCore(state.values) as unknown as SourceState);
+    const result = await this.core.read(id, stateOf(state.values));
     if (!("inputs" in result) && result.id === "")
       return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
     const refreshedInputs = "inputs" in result && result.inputs ? fromCore(result.inputs) : inputs.values;
@@ -193,7 +210,7 @@ export class NativeProvider {
   }
 
   private async importSource(id: string) {
-    const source = await this.configured().reads.read(id);
+    const source = await this.core.connection().reads.read(id);
     if (!source)
       throw new Error(
         `Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`,
@@ -211,12 +228,26 @@ export class NativeProvider {
   // ---- functions ----
 
   async invoke(token: string, args: Record<string, unknown>): Promise<Properties> {
-    const client = this.configured().client;
+    const client = this.core.connection().client;
     const fn = FUNCTIONS[token];
     if (!fn) throw new Error(`unknown function ${token}: this provider has ${Object.keys(FUNCTIONS).join(", ")}`);
     const result = (await fn(client, args as never)) as Record<string, unknown>;
     return { values: result, secrets: secretPathsOfResult(result) };
   }
+}
+
+/** How long a cancelled write may take to hand back the Source it wrote. */
+const CANCEL_GRACE_MS = 200;
+
+/** The work's result, or its error, if it settles within `ms`; else `otherwise`. */
+async function outcomeWithin<T>(work: Promise<T>, ms: number, otherwise: Error): Promise<T | Error> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Error>((resolve) => (timer = setTimeout(() => resolve(otherwise), ms)));
+  const settled = work.then(
+    (value) => value,
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
 
 function assertSource(type: string): void {
@@ -272,7 +303,19 @@ function withTimeout(inputs: SourceInputs, timeoutSeconds: number): SourceInputs
   return { ...inputs, deploymentTimeoutSeconds: seconds };
 }
 
-/** The state records the declared options, not the bound a customTimeouts put on one wait. */
-function restoreTimeout(outputs: NativeSource, inputs: NativeSource): NativeSource {
-  return { ...outputs, ...providerOptions(inputs as Partial<Record<ProviderOptionKey, unknown>>) };
+/**
+ * The state records the options as declared: not the bound a customTimeouts put on one wait, nor
+ * the URN the create mark was made of (the engine keeps the URN; a property would show in the schema's place).
+ */
+function declaredOptions(outputs: NativeSource, inputs: NativeSource): NativeSource {
+  return { ...withoutProviderOptions(outputs), ...providerOptions(inputs as Partial<Record<ProviderOptionKey, unknown>>) };
+}
+
+/**
+ * Diff's new inputs: what check returned, parsed again; during a preview some value may not be
+ * known yet, and such inputs are compared as they are (the core's diff counts an unknown value as a change).
+ */
+function previewInputsOf(values: NativeSource): SourceInputs {
+  const core = toCore(values);
+  return containsUnknown(core) ? (core as SourceInputs) : parseSourceInputs(core);
 }

@@ -113,6 +113,7 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       const { id, outputs } = await provider.create(decodeStruct(request.getProperties()), {
         preview: request.getPreview(),
         timeoutSeconds: request.getTimeout(),
+        urn: request.getUrn(),
       });
       return new pb.CreateResponse().setId(id).setProperties(encodeStruct(outputs.values, outputs.secrets));
     }),

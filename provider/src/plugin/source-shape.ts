@@ -18,6 +18,16 @@ export function toCore(native: NativeSource): Record<string, unknown> {
   return { ...native, deployment: split.deployment, deploymentSecrets: split.secrets };
 }
 
+/**
+ * A state the engine hands back (to diff, update, read): one this provider wrote from the core's
+ * `SourceState` (create, update, read, import), in the native shape. It is not parsed again: it
+ * holds what the server returned, which the sdk parsed when it arrived, and a rule of a later
+ * version must not make an existing state unreadable.
+ */
+export function stateOf(native: NativeSource): SourceState {
+  return toCore(native) as unknown as SourceState;
+}
+
 /** The core's inputs or state in the native shape. */
 export function fromCore(core: SourceInputs | SourceState | Record<string, unknown>): NativeSource {
   const { deploymentSecrets, deployment, ...rest } = core as Record<string, unknown>;

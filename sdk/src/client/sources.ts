@@ -43,6 +43,8 @@ export interface WaitForDeploymentOptions {
   deployedBefore?: number | null;
   /** The write's response: the first read since the change, returned without a request when it is already settled. */
   written?: Source;
+  /** Stops the wait (no further read; the sleep between reads cut short), rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const waitOptionsSchema = z.strictObject({
@@ -118,7 +120,7 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
    * change (see `deployedBefore`), or `disabled` when it is disabled.
    */
   async waitForDeployment(id: string, options: WaitForDeploymentOptions = {}): Promise<Source> {
-    const { written, ...rest } = options;
+    const { written, signal, ...rest } = options;
     const { timeoutMs, intervalMs, deployedBefore } = checked(waitOptionsSchema, rest, "waitForDeployment options");
     const watch = new DeploymentWatch(deployedBefore);
     const settled = (source: Source): Source | undefined => {
@@ -131,6 +133,7 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
       intervalMs,
       read: () => this.get(id),
       settled,
+      signal,
       giveUp: (source, { waitedMs }) => {
         if (waitedMs + intervalMs <= timeoutMs) return undefined;
         const { deployment_status: status, enabled } = source.attributes;

@@ -137,6 +137,20 @@ describe("sources.waitForDeployment", () => {
     expect(clock.sleeps.filter((ms) => ms === 2_000)).toHaveLength(2);
   });
 
+  it("stops when its signal is aborted: the sleep between reads ends at once, with the signal's reason, and no read follows", async () => {
+    const { source, server } = await statusServer(["deploying"]);
+    const client = createClient({ baseUrl: server.url, apiKey: "k" });
+    const controller = new AbortController();
+    const wait = client.sources.waitForDeployment(source.id, { intervalMs: 60_000, timeoutMs: 600_000, signal: controller.signal });
+    while (server.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    const reason = new Error("cancelled by the caller");
+    const abortedAt = Date.now();
+    controller.abort(reason);
+    await expect(wait).rejects.toBe(reason);
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
   const BEFORE = Date.UTC(2026, 0, 1, 12) / 1000; // the date_deployed read before the change
 
   it.each([

@@ -1,7 +1,8 @@
 // After a write, wait (unless told not to) until the Source has settled by the sdk's one rule
 // (DeploymentWatch): `deployed` by a deployment after the writes that started one, or `disabled`
-// when it is declared disabled. A Source that does not get there in time was still
-// written: the error carries its id and state, so that Pulumi records it instead of forgetting it.
+// when it is declared disabled. A Source that does not get there in time, or whose wait is
+// cancelled, was still written: the error carries its id and state, so that Pulumi records it
+// instead of forgetting it.
 import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
 import type { Session } from "../session";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
@@ -37,8 +38,12 @@ export async function settle(session: Session, { source, deployedBefore }: Writt
   if (!inputs.waitForDeployment) return source;
   const seconds = inputs.deploymentTimeoutSeconds;
   try {
-    return await session.client.sources.waitForDeployment(source.id, { timeoutMs: seconds * 1000, deployedBefore, written: source });
+    const options = { timeoutMs: seconds * 1000, deployedBefore, written: source, signal: session.signal };
+    return await session.client.sources.waitForDeployment(source.id, options);
   } catch (error) {
+    // Cancelled (the provider's signal): the Source was written all the same, and is handed back to be recorded.
+    if (session.signal?.aborted && error === session.signal.reason && error instanceof Error)
+      throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [error.message]);
     if (!(error instanceof DeploymentTimeoutError)) throw error;
     throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [
       `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then run pulumi up again`,
