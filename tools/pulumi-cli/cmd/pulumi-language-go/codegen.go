@@ -1,14 +1,13 @@
 // Code generation with Pulumi's Go generator (pkg/v3/codegen/go): an SDK from a package schema
 // (`pulumi package gen-sdk --language go`), a program from PCL (`pulumi import`), a whole project
 // (`pulumi convert --language go`); programs get the fix of addressCompositeLiterals. Packages a
-// program or schema refers to are loaded through the engine's schema loader, whose address comes
-// with each request.
+// program or schema refers to are loaded through the engine's schema loader (../internal/codegenhost,
+// the binding every host of this repo shares).
 package main
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -19,112 +18,47 @@ import (
 	"path/filepath"
 	"strings"
 
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/codegenhost"
+
+	"github.com/hashicorp/hcl/v2"
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
-	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 )
 
-// bindOptions are the options Pulumi's hosts bind PCL with: invokes in their
-// output form, and, unless strict binding is asked for, tolerance of what the generator cannot type.
-func bindOptions(strict bool) []pcl.BindOption {
-	opts := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
-	if !strict {
-		opts = append(opts, pcl.NonStrictBindOptions()...)
-	}
-	return opts
-}
-
+// GeneratePackage writes the Go SDK of the package whose schema the request carries.
 func (h *goHost) GeneratePackage(
 	_ context.Context, req *pulumirpc.GeneratePackageRequest,
 ) (*pulumirpc.GeneratePackageResponse, error) {
 	if len(req.GetExtraFiles()) > 0 {
 		return nil, errors.New("overlays are not supported for Go")
 	}
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	var spec schema.PackageSpec
-	if err := json.Unmarshal([]byte(req.GetSchema()), &spec); err != nil {
-		return nil, err
-	}
-	// Dangling references are allowed, as by Pulumi's own Go host: they are left to the generator.
-	pkg, diags, err := schema.BindSpec(spec, schema.NewCachedLoader(loader), schema.ValidationOptions{AllowDanglingReferences: true})
-	if err != nil {
-		return nil, err
-	}
-	if diags.HasErrors() {
-		return &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
-	}
-	if req.GetLocal() {
-		// A local SDK (`pulumi package add`, `pulumi convert`) is linked into the program as a module of
-		// its own (Link): the generator writes its go.mod, as for Pulumi's packable SDKs.
-		pkg.SupportPack = true
-	}
-	files, err := codegen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
-	if err != nil {
-		return nil, err
-	}
-	for name, data := range files {
-		out := filepath.Join(req.GetDirectory(), name)
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return nil, fmt.Errorf("could not create output directory %s: %w", filepath.Dir(name), err)
+	return codegenhost.GeneratePackage(req, func(pkg *schema.Package, _ schema.ReferenceLoader) (map[string][]byte, error) {
+		if req.GetLocal() {
+			// A local SDK (`pulumi package add`, `pulumi convert`) is linked into the program as a module
+			// of its own (Link): the generator writes its go.mod, as for Pulumi's packable SDKs.
+			pkg.SupportPack = true
 		}
-		if err := os.WriteFile(out, data, 0o644); err != nil {
-			return nil, fmt.Errorf("could not write output file %s: %w", name, err)
-		}
-	}
-	return &pulumirpc.GeneratePackageResponse{Diagnostics: plugin.HclDiagnosticsToRPCDiagnostics(diags)}, nil
+		return codegen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
+	})
 }
 
+// GenerateProgram turns the PCL the CLI sends (`pulumi import`) into Go: main.go, keyed by file
+// name, with the fix of addressCompositeLiterals.
 func (h *goHost) GenerateProgram(
 	_ context.Context, req *pulumirpc.GenerateProgramRequest,
 ) (*pulumirpc.GenerateProgramResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	parser := hclsyntax.NewParser()
-	for path, contents := range req.GetSource() {
-		if err := parser.ParseFile(strings.NewReader(contents), path); err != nil {
-			return nil, err
+	return codegenhost.GenerateProgram(req, func(program *pcl.Program) (map[string][]byte, hcl.Diagnostics, error) {
+		files, diags, err := codegen.GenerateProgram(program)
+		for name, source := range files {
+			if strings.HasSuffix(name, ".go") {
+				files[name] = addressCompositeLiterals(source)
+			}
 		}
-		if parser.Diagnostics.HasErrors() {
-			return nil, parser.Diagnostics
-		}
-	}
-	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), bindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	if program == nil {
-		return nil, errors.New("internal error: program was nil")
-	}
-	files, diags, err := codegen.GenerateProgram(program)
-	if err != nil {
-		return nil, err
-	}
-	for name, source := range files {
-		if strings.HasSuffix(name, ".go") {
-			files[name] = addressCompositeLiterals(source)
-		}
-	}
-	return &pulumirpc.GenerateProgramResponse{
-		Source:      files,
-		Diagnostics: append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...),
-	}, nil
+		return files, diags, err
+	})
 }
 
 // addressCompositeLiterals rewrites `&*T{...}` as `&T{...}` in a generated Go file. Pulumi's Go
@@ -161,54 +95,35 @@ func addressCompositeLiterals(source []byte) []byte {
 	return out.Bytes()
 }
 
+// GenerateProject writes a whole Go project from a folder of PCL: `pulumi convert --language go`.
 func (h *goHost) GenerateProject(
 	_ context.Context, req *pulumirpc.GenerateProjectRequest,
 ) (*pulumirpc.GenerateProjectResponse, error) {
-	loader, err := schema.NewLoaderClient(req.GetLoaderTarget())
-	if err != nil {
-		return nil, err
-	}
-	defer loader.Close()
-
-	program, diags, err := pcl.BindDirectory(req.GetSourceDirectory(), schema.NewCachedLoader(loader),
-		bindOptions(req.GetStrict())...)
-	if err != nil {
-		return nil, err
-	}
-	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
-	if diags.HasErrors() {
-		return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiagnostics}, nil
-	}
-	if program == nil {
-		return nil, errors.New("internal error: program was nil")
-	}
-	var project workspace.Project
-	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
-		return nil, err
-	}
-	files, diags, err := codegen.GenerateProjectFiles(project, program, req.GetLocalDependencies())
-	if err != nil {
-		return nil, err
-	}
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	// Written as codegen.GenerateProject does: Pulumi.yaml at the root, the rest in `main` if set.
-	root := req.GetTargetDirectory()
-	programDir := filepath.Join(root, project.Main)
-	if err := os.MkdirAll(programDir, 0o755); err != nil {
-		return nil, fmt.Errorf("create main directory: %w", err)
-	}
-	for name, data := range files {
-		dir := programDir
-		if name == "Pulumi.yaml" {
-			dir = root
-		} else if strings.HasSuffix(name, ".go") {
-			data = addressCompositeLiterals(data)
+	return codegenhost.GenerateProject(req, func(root string, project workspace.Project, program *pcl.Program) error {
+		files, diags, err := codegen.GenerateProjectFiles(project, program, req.GetLocalDependencies())
+		if err != nil {
+			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return nil, fmt.Errorf("could not write output program: %w", err)
+		if diags.HasErrors() {
+			return diags
 		}
-	}
-	return &pulumirpc.GenerateProjectResponse{Diagnostics: rpcDiagnostics}, nil
+		// Written as codegen.GenerateProject does (Pulumi.yaml at the root, the rest in `main` if set),
+		// with the fix of addressCompositeLiterals.
+		programDir := filepath.Join(root, project.Main)
+		if err := os.MkdirAll(programDir, 0o755); err != nil {
+			return fmt.Errorf("create main directory: %w", err)
+		}
+		for name, data := range files {
+			dir := programDir
+			if name == "Pulumi.yaml" {
+				dir = root
+			} else if strings.HasSuffix(name, ".go") {
+				data = addressCompositeLiterals(data)
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				return fmt.Errorf("could not write output program: %w", err)
+			}
+		}
+		return nil
+	})
 }

@@ -23,6 +23,8 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	codegenrpc "github.com/pulumi/pulumi/sdk/v3/proto/go/codegen"
 )
 
@@ -119,4 +121,85 @@ func WriteFiles(dir string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// The three code-generation requests, each answered the same way in every host: connect to the
+// request's loader, bind what it carries (binding problems answered as diagnostics), then hand the
+// bound package or program to the host's generator.
+
+// PackageGenerator writes a bound package's SDK as files keyed by path.
+type PackageGenerator func(pkg *schema.Package, loader schema.ReferenceLoader) (map[string][]byte, error)
+
+// GeneratePackage answers `pulumi package gen-sdk` and `pulumi package add`: the SDK's files are
+// written into req.Directory (the CLI has emptied it).
+func GeneratePackage(req *pulumirpc.GeneratePackageRequest, generate PackageGenerator) (*pulumirpc.GeneratePackageResponse, error) {
+	loader, err := Connect(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	pkg, diags, err := BindPackage(req.GetSchema(), loader)
+	if err != nil {
+		return nil, err
+	}
+	if diags.HasErrors() {
+		return &pulumirpc.GeneratePackageResponse{Diagnostics: Diagnostics(diags)}, nil
+	}
+	files, err := generate(pkg, loader)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteFiles(req.GetDirectory(), files); err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GeneratePackageResponse{Diagnostics: Diagnostics(diags)}, nil
+}
+
+// ProgramGenerator turns a bound program into source files keyed by name.
+type ProgramGenerator func(program *pcl.Program) (map[string][]byte, hcl.Diagnostics, error)
+
+// GenerateProgram answers `pulumi import` (and `pulumi convert --generate-only`): the PCL it sends,
+// as source in the host's language.
+func GenerateProgram(req *pulumirpc.GenerateProgramRequest, generate ProgramGenerator) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := Connect(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	program, diags, err := BindProgram(req.GetSource(), loader, req.GetStrict())
+	if err != nil || program == nil {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: Diagnostics(diags)}, err
+	}
+	files, genDiags, err := generate(program)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: Diagnostics(append(diags, genDiags...))}, nil
+}
+
+// ProjectGenerator writes a whole project (Pulumi.yaml and the program) into targetDir.
+type ProjectGenerator func(targetDir string, project workspace.Project, program *pcl.Program) error
+
+// GenerateProject answers `pulumi convert --language <lang>`: a folder of PCL as a project.
+func GenerateProject(req *pulumirpc.GenerateProjectRequest, generate ProjectGenerator) (*pulumirpc.GenerateProjectResponse, error) {
+	loader, err := Connect(req.GetLoaderTarget())
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	program, diags, err := BindDirectory(req.GetSourceDirectory(), loader, req.GetStrict())
+	if err != nil {
+		return nil, err
+	}
+	if diags.HasErrors() {
+		return &pulumirpc.GenerateProjectResponse{Diagnostics: Diagnostics(diags)}, nil
+	}
+	var project workspace.Project
+	if err := json.Unmarshal([]byte(req.GetProject()), &project); err != nil {
+		return nil, fmt.Errorf("the project is not valid JSON: %w", err)
+	}
+	if err := generate(req.GetTargetDirectory(), project, program); err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GenerateProjectResponse{Diagnostics: Diagnostics(diags)}, nil
 }
