@@ -118,6 +118,26 @@ export async function expectRefreshUndoesDrift(
   expect((await client.sources.get(id)).attributes.name).toBe(declaredName);
 }
 
+/**
+ * In any language's stack: `preview --expect-no-changes` passes and writes nothing; then, after
+ * `declareTtl7200` declares the Source's `cacheTtlValue` as 7200, `up` sends exactly one PATCH.
+ */
+export async function expectNoChangeThenOnePatch(
+  { stack, client, server }: { stack: Pick<YamlStack, "ok" | "pulumi">; client: AssetDeliveryClient; server: TestServer },
+  id: string,
+  declareTtl7200: () => void | Promise<unknown>,
+): Promise<void> {
+  const preview = await countedSourceRequests(server, () => stack.pulumi(["preview", "--expect-no-changes"]));
+  expect(preview.result.code, preview.result.stdout + preview.result.stderr).toBe(0);
+  expect(preview.requests.POST ?? 0).toBe(0);
+  expect(preview.requests.PATCH ?? 0).toBe(0);
+  await declareTtl7200();
+  const { requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
+  expect(requests.PATCH).toBe(1);
+  expect(requests.POST ?? 0).toBe(0);
+  expect((await client.sources.get(id)).attributes.deployment).toMatchObject({ cache_ttl_value: 7200 });
+}
+
 export function pluginLifecycleSuite(profile: Profile): void {
   let server: TestServer;
   let client: AssetDeliveryClient;

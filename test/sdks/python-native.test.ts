@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
-import { expectCreatedWithSecretsHidden, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
+import { expectCreatedWithSecretsHidden, expectNoChangeThenOnePatch, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
 import { installPythonVenv, pythonStack, type PythonStack } from "./python-project";
 
 const STEP_TIMEOUT = 300_000;
@@ -114,14 +114,7 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
   it(
     "previews no change, then updates one field with one PATCH",
     async () => {
-      const { result: unchanged, requests: previewRequests } = await counted(() => stack.pulumi(["preview", "--expect-no-changes"]));
-      expect(unchanged.code, unchanged.stdout + unchanged.stderr).toBe(0);
-      expect(previewRequests.PATCH ?? 0).toBe(0);
-      stack.writeMain(program({ cacheTtlValue: 7200 }));
-      const { requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.PATCH).toBe(1);
-      expect(requests.POST ?? 0).toBe(0);
-      expect((await client.sources.get(ids.photos)).attributes.deployment).toMatchObject({ cache_ttl_value: 7200 });
+      await expectNoChangeThenOnePatch({ stack, client, server }, ids.photos, () => stack.writeMain(program({ cacheTtlValue: 7200 })));
     },
     STEP_TIMEOUT,
   );

@@ -10,7 +10,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { repoRoot } from "../support/pulumi";
-import { startTestServer, type TestServer } from "../support/server";
+import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
+import { expectCreatedWithSecretsHidden, expectNoChangeThenOnePatch, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
 import { yamlStack, type YamlStack } from "../plugin/yaml-stack";
 import { installNodeSdk } from "./node-sdk";
 
@@ -76,14 +77,7 @@ let ids: { photos: string; assets: string; handmade?: string };
 
 const writeProgram = (source: string) => fs.writeFileSync(path.join(stack.workDir, "index.ts"), source);
 
-async function counted<T>(step: () => Promise<T>): Promise<{ result: T; requests: Record<string, number> }> {
-  server.resetRequestCount();
-  const result = await step();
-  const requests = Object.fromEntries(
-    ["GET", "POST", "PATCH"].map((m) => [m, server.requestCount(m, /^\/api\/v1\/sources/)] as const).filter(([, n]) => n !== 0),
-  );
-  return { result, requests };
-}
+const counted = <T>(step: () => Promise<T>) => countedSourceRequests(server, step);
 
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
@@ -115,41 +109,23 @@ afterAll(async () => {
 
 describe("a TypeScript program on the generated SDK (@asset-delivery/pulumi)", () => {
   it(
-    "creates two Sources, the write-only fields secret (none in plain text in stack export); getSource reads one; preview then has no changes",
+    "creates two Sources, the write-only fields secret (none in plain text in stack export); getSource reads one",
     async () => {
-      const { result, requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.POST).toBe(2);
-      expectNoSecret(result.stdout + result.stderr);
-      const exported = await stack.exportState();
-      expectNoSecret(exported);
-      const state = JSON.parse(exported) as { deployment: { resources: { type: string; inputs: any; outputs: any }[] } };
-      const photos = state.deployment.resources.find((r) => r.type === "assetdelivery:index:Source" && r.outputs.name === "Photos")!;
-      for (const part of [photos.inputs, photos.outputs]) {
-        expect(part.deployment.password.ciphertext).toEqual(expect.any(String));
-        expect(part.deployment.requestHandshake.ciphertext).toEqual(expect.any(String));
-      }
+      await expectCreatedWithSecretsHidden({ stack, server }, Object.values(SECRETS));
       const outputs = await stack.outputs();
       ids = { photos: outputs.photosId as string, assets: outputs.assetsId as string };
       expect(outputs.lookedUpName).toBe("Photos");
       expect(outputs.lookedUpStatus).toEqual(expect.any(String));
       const live = await client.sources.get(ids.photos);
       expect(live.attributes.deployment).toMatchObject({ password_set: true, request_handshake_set: true, cache_ttl_value: 86400 });
-      const { result: preview, requests: previewRequests } = await counted(() => stack.pulumi(["preview", "--expect-no-changes"]));
-      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
-      expect(previewRequests.POST ?? 0).toBe(0);
-      expect(previewRequests.PATCH ?? 0).toBe(0);
     },
     STEP_TIMEOUT,
   );
 
   it(
-    "updates one field with exactly one PATCH",
+    "previews no change, then updates one field with one PATCH",
     async () => {
-      writeProgram(program({ cacheTtlValue: 7200 }));
-      const { requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.PATCH).toBe(1);
-      expect(requests.POST ?? 0).toBe(0);
-      expect((await client.sources.get(ids.photos)).attributes.deployment).toMatchObject({ cache_ttl_value: 7200 });
+      await expectNoChangeThenOnePatch({ stack, client, server }, ids.photos, () => writeProgram(program({ cacheTtlValue: 7200 })));
     },
     STEP_TIMEOUT,
   );
@@ -157,13 +133,7 @@ describe("a TypeScript program on the generated SDK (@asset-delivery/pulumi)", (
   it(
     "refresh records a change made on the server; up puts the declared value back",
     async () => {
-      await client.sources.update(ids.photos, { name: "Renamed by hand" });
-      const refreshed = await stack.ok(["refresh", "--yes", "--diff"]);
-      expect(refreshed.stdout).toContain("Renamed by hand");
-      expect(await stack.exportState()).toContain("Renamed by hand");
-      const { requests } = await counted(() => stack.ok(["up", "--yes"]));
-      expect(requests.PATCH).toBe(1);
-      expect((await client.sources.get(ids.photos)).attributes.name).toBe("Photos");
+      await expectRefreshUndoesDrift({ stack, client, server }, ids.photos, "Photos");
       expect((await stack.outputs()).lookedUpName).toBe("Photos");
     },
     STEP_TIMEOUT,
