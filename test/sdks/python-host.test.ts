@@ -39,6 +39,10 @@ beforeAll(async () => {
   // No virtualenv option below: the host runs python3 from PATH, here the shared venv's.
   env = { ...pulumiEnv({ stateDir: path.join(workDir, ".state") }), PULUMI_PYTHON_CMD: "" };
   env.PATH = `${path.join(PYTHON_VENV, "bin")}${path.delimiter}${env.PATH}`;
+  // Folders of this test's own, to see what the host leaves behind.
+  env.TMPDIR = path.join(workDir, "tmp");
+  env.XDG_CACHE_HOME = path.join(workDir, "cache");
+  fs.mkdirSync(env.TMPDIR);
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name: "python-host", runtime: "python" }));
   const init = await runCli(["stack", "init", "dev"], workDir, env);
   expect(init.code, init.stderr).toBe(0);
@@ -75,6 +79,12 @@ pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("python-host:toke
       const up = await inProject({ runtime: "python" }, { "__main__.py": main }, ["up", "--yes"]);
       expect(up.code, up.stdout + up.stderr).toBe(0);
       expect(up.stdout).not.toContain(SECRET);
+      // The engine ends its host with SIGKILL: the exec shim is written once into the user's cache,
+      // and nothing is left per run in the temporary folder.
+      expect(fs.readdirSync(env.TMPDIR).filter((name) => name.startsWith("pulumi-language-python"))).toEqual([]);
+      expect(fs.readdirSync(path.join(env.XDG_CACHE_HOME, "pulumi-language-python"))).toEqual([
+        expect.stringMatching(/^pulumi-language-python-exec-[0-9a-f]{16}\.py$/),
+      ]);
       const out = await runCli(["stack", "output", "--json", "--show-secrets", "--stack", "dev"], workDir, env);
       const outputs = JSON.parse(out.stdout) as Record<string, unknown>;
       expect(outputs.python).toBe(path.join(PYTHON_VENV, "bin", "python3"));

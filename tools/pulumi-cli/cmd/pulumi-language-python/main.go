@@ -35,7 +35,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"flag"
 	"fmt"
@@ -71,18 +73,50 @@ func main() {
 			if host.shim != "" {
 				return host, nil, nil
 			}
-			dir, err := os.MkdirTemp("", "pulumi-language-python-")
+			shim, err := installShim()
 			if err != nil {
-				return nil, nil, fmt.Errorf("creating the exec shim's folder: %w", err)
+				return nil, nil, err
 			}
-			host.shim = filepath.Join(dir, "pulumi-language-python-exec.py")
-			if err := os.WriteFile(host.shim, execShim, 0o600); err != nil {
-				os.RemoveAll(dir)
-				return nil, nil, fmt.Errorf("writing the exec shim: %w", err)
-			}
-			return host, func() { os.RemoveAll(dir) }, nil
+			host.shim = shim
+			return host, nil, nil
 		},
 	})
+}
+
+// installShim writes the embedded exec shim once per content into the user's cache folder and
+// returns its path. Not a folder per start removed at exit: the engine ends a language host with
+// SIGKILL, so such folders were never removed (hundreds piled up in /tmp during a test run).
+func installShim() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	dir = filepath.Join(dir, "pulumi-language-python")
+	sum := sha256.Sum256(execShim)
+	path := filepath.Join(dir, fmt.Sprintf("pulumi-language-python-exec-%x.py", sum[:8]))
+	if existing, err := os.ReadFile(path); err == nil && bytes.Equal(existing, execShim) {
+		return path, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("creating the exec shim's folder: %w", err)
+	}
+	// Written beside, then renamed: hosts starting side by side never run a half-written shim.
+	tmp, err := os.CreateTemp(dir, "exec-*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("writing the exec shim: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(execShim); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("writing the exec shim: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("writing the exec shim: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", fmt.Errorf("writing the exec shim: %w", err)
+	}
+	return path, nil
 }
 
 type pythonHost struct {
