@@ -13,11 +13,15 @@
 //
 // Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
 // PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
-// with one change 4.8 vs 8.0 s (0.60x, 1 PATCH). Where the time goes: the dynamic path runs a
-// TypeScript program (ts-node, @pulumi/pulumi's four promises per property) and a dynamic-provider
-// host per operation; the YAML program has no runtime to load, and the plugin starts once (~2-3 s,
-// most of it loading @pulumi/pulumi/runtime/rpc for one constant and google-protobuf's bindings).
-//
+// with one change 4.8 vs 8.0 s (0.60x, 1 PATCH).
+// At 1,000 (2026-11-26, same machine, native vs dynamic, native vs no-op): import 393 vs 387 s
+// (1.02x, 2.47x the no-op up creating 1,000; 0 PATCH), refresh 8.6 vs 11.3 s (0.76x, 1.75x; 10
+// requests), preview 12.1 vs 43.2 s (0.28x, 0.65x; 0 requests), up with one change 19.3 vs 28.0 s
+// (0.69x, 0.82x; 1 PATCH). Where the time goes: the import is the engine's (CPU: engine 143 s +
+// 130 s, plugin 10 + 7 s): `pulumi import` and the first up each write the whole checkpoint once
+// per resource (file backend: n writes of n resources, JSON + MD5), as the no-op stack's creating
+// up does; in the steady state the plugin's CPU (3-6 s) is at most the engine's, and the
+// dynamic path's TypeScript program and per-operation host cost more than the YAML program.
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
 //   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run)
 import { execFile } from "node:child_process";
