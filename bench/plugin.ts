@@ -179,7 +179,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     });
     native.write({ resources: await declareImported(native) });
     // The first up with the imported Sources declared, as the dynamic path's adoption is an up: it
-    // records what `pulumi import` did not (the program's source positions), which makes each
+    // records what `pulumi import` did not (we take it to be the program's source positions), which makes each
     // unchanged resource a checkpoint write, once: with the file backend, n writes of n resources.
     const natAdopt = await timed(() => cpuSplit(native.workDir, () => native.ok(["up", "--yes", "--skip-preview"])));
     const natImportPatches = patches(proxy);
