@@ -2,7 +2,8 @@
 // existing Sources (made through the API) taken in by each path through the real Pulumi CLI against
 // the real server at the spec's rate limits, requests counted at a proxy in front of it. Per size:
 //   - import: dynamic: `asset-delivery import --format typescript` then `pulumi up` (adoption);
-//     native: `asset-delivery import --format pulumi-import` then `pulumi import --file` (reads only);
+//     native: `asset-delivery import --format pulumi-import`, `pulumi import --file` (reads only),
+//     then the first `pulumi up` with the printed declarations;
 //   - refresh, preview of the unchanged stack, and an up with one Source renamed (the CLI with
 //     --skip-preview, as the Automation API runs the dynamic stack);
 // each native time printed against the dynamic path's (aim: the plugin no slower) and against a stack
@@ -12,11 +13,15 @@
 //
 // Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
 // PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
-// with one change 4.8 vs 8.0 s (0.60x, 1 PATCH). Where the time goes: the dynamic path runs a
-// TypeScript program (ts-node, @pulumi/pulumi's four promises per property) and a dynamic-provider
-// host per operation; the YAML program has no runtime to load, and the plugin starts once (~2-3 s,
-// most of it loading @pulumi/pulumi/runtime/rpc for one constant and google-protobuf's bindings).
-//
+// with one change 4.8 vs 8.0 s (0.60x, 1 PATCH).
+// At 1,000 (2026-11-26, same machine, native vs dynamic, native vs no-op): import 393 vs 387 s
+// (1.02x, 2.47x the no-op up creating 1,000; 0 PATCH), refresh 8.6 vs 11.3 s (0.76x, 1.75x; 10
+// requests), preview 12.1 vs 43.2 s (0.28x, 0.65x; 0 requests), up with one change 19.3 vs 28.0 s
+// (0.69x, 0.82x; 1 PATCH). Where the time goes: the import is the engine's (CPU: engine 143 s +
+// 130 s, plugin 10 + 7 s): `pulumi import` and the first up each write the whole checkpoint once
+// per resource (file backend: n writes of n resources, JSON + MD5), as the no-op stack's creating
+// up does; in the steady state the plugin's CPU (3-6 s) is at most the engine's, and the
+// dynamic path's TypeScript program and per-operation host cost more than the YAML program.
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
 //   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run)
 import { execFile } from "node:child_process";
@@ -172,10 +177,15 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
       );
       importCpu = (await cpuSplit(native.workDir, () => native.ok(["import", "--file", file, "--yes", "--generate-code=false"]))).cpu;
     });
-    const natImportPatches = patches(proxy);
     native.write({ resources: await declareImported(native) });
+    // The first up with the imported Sources declared, as the dynamic path's adoption is an up: it
+    // records what `pulumi import` did not (we take it to be the program's source positions), which makes each
+    // unchanged resource a checkpoint write, once: with the file backend, n writes of n resources.
+    const natAdopt = await timed(() => cpuSplit(native.workDir, () => native.ok(["up", "--yes", "--skip-preview"])));
+    const natImportPatches = patches(proxy);
+    const natImportSeconds = natImport.seconds + natAdopt.seconds;
     console.log(
-      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImport.seconds.toFixed(1)} s (${natImportPatches} PATCH), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s; native ${describeCpu(importCpu!)}`,
+      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImportSeconds.toFixed(1)} s (${natImportPatches} PATCH; pulumi import ${natImport.seconds.toFixed(1)} s, ${describeCpu(importCpu!)}; first up ${natAdopt.seconds.toFixed(1)} s, ${describeCpu(natAdopt.result.cpu)}), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s`,
     );
 
     // Refresh.
@@ -225,7 +235,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const ratios = (nat: number, dyn: number, noop: number) => ({ ratio: nat / dyn, noopRatio: nat / noop });
     return {
       size,
-      import: { ...ratios(natImport.seconds, dynImport.seconds, noopCreate.seconds), patches: natImportPatches },
+      import: { ...ratios(natImportSeconds, dynImport.seconds, noopCreate.seconds), patches: natImportPatches },
       refresh: { ...ratios(natRefresh.seconds, dynRefresh.seconds, noopRefresh.seconds), requests: natRefreshRequests },
       preview: { ...ratios(natPreview.seconds, dynPreview.seconds, noopPreview.seconds), requests: natPreviewRequests },
       changed: { ...ratios(natChanged.seconds, dynChanged.seconds, noopChanged.seconds), patches: natChangedPatches },
