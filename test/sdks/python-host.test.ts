@@ -17,6 +17,9 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(repoRoot(), "provider", "p
 let workDir: string;
 let env: Record<string, string>;
 
+/** The host's temporary folder in this test (TMPDIR). */
+const tmpDir = () => path.join(workDir, "tmp");
+
 /** Writes the project (Pulumi.yaml as JSON) and its files. */
 function writeProject(project: Record<string, unknown>, files: Record<string, string>): void {
   fs.rmSync(path.join(workDir, "src"), { recursive: true, force: true });
@@ -40,9 +43,9 @@ beforeAll(async () => {
   env = { ...pulumiEnv({ stateDir: path.join(workDir, ".state") }), PULUMI_PYTHON_CMD: "" };
   env.PATH = `${path.join(PYTHON_VENV, "bin")}${path.delimiter}${env.PATH}`;
   // Folders of this test's own, to see what the host leaves behind.
-  env.TMPDIR = path.join(workDir, "tmp");
+  env.TMPDIR = tmpDir();
   env.XDG_CACHE_HOME = path.join(workDir, "cache");
-  fs.mkdirSync(env.TMPDIR);
+  fs.mkdirSync(tmpDir());
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name: "python-host", runtime: "python" }));
   const init = await runCli(["stack", "init", "dev"], workDir, env);
   expect(init.code, init.stderr).toBe(0);
@@ -81,8 +84,8 @@ pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("python-host:toke
       expect(up.stdout).not.toContain(SECRET);
       // The engine ends its host with SIGKILL: the exec shim is written once into the user's cache,
       // and nothing is left per run in the temporary folder.
-      expect(fs.readdirSync(env.TMPDIR).filter((name) => name.startsWith("pulumi-language-python"))).toEqual([]);
-      expect(fs.readdirSync(path.join(env.XDG_CACHE_HOME, "pulumi-language-python"))).toEqual([
+      expect(fs.readdirSync(tmpDir()).filter((name) => name.startsWith("pulumi-language-python"))).toEqual([]);
+      expect(fs.readdirSync(path.join(workDir, "cache", "pulumi-language-python"))).toEqual([
         expect.stringMatching(/^pulumi-language-python-exec-[0-9a-f]{16}\.py$/),
       ]);
       const out = await runCli(["stack", "output", "--json", "--show-secrets", "--stack", "dev"], workDir, env);

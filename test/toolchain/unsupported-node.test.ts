@@ -62,8 +62,8 @@ const ENTRY_POINTS: [string, string[], string][] = [
   ["the server package's entry", ["-e", 'require("@asset-delivery/server")'], "@asset-delivery/server"],
   ["the provider's runtime (what Pulumi loads)", ["-e", 'require("@asset-delivery/provider/runtime")'], "@asset-delivery/provider"],
   [
-    "a plugin's bin calling the sdk's check",
-    ["-e", 'require("@asset-delivery/sdk/node-version").exitUnlessSupportedNode("pulumi-resource-assetdelivery")'],
+    "the native plugin (pulumi-resource-assetdelivery)",
+    [path.join(REPO_ROOT, "provider", "bin", "pulumi-resource-assetdelivery")],
     "pulumi-resource-assetdelivery",
   ],
 ];
