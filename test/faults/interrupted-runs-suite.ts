@@ -408,7 +408,11 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
             killed = await killWhen(program, ["destroy", "--yes", "--skip-preview"], () =>
               holdPatches ? heldPatches.length >= 1 : patches() >= seed.retiresDone,
             );
-            if (holdPatches) expect(rows().filter((row) => row.subdomain in sources && !row.enabled), "retired at the kill").toEqual([]);
+            if (holdPatches)
+              expect(
+                rows().filter((row) => row.subdomain in sources && !row.enabled),
+                "retired at the kill",
+              ).toEqual([]);
           } finally {
             holdPatches = false;
             release();
@@ -461,7 +465,10 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
         // The outage hits a running up: its provider had sent a create and was still there when the server went away.
         expect(ended, "the up had ended before the server went away").toBe(false);
         const running = descendants(run.child.pid!).map(commandLine);
-        expect(running.filter((command) => program.provider.test(command)), "the provider's processes when the server went away").not.toEqual([]);
+        expect(
+          running.filter((command) => program.provider.test(command)),
+          "the provider's processes when the server went away",
+        ).not.toEqual([]);
         await sleep(OUTAGE_MS);
         server = await startTestServer({ ...serverOptions, dbPath: server.dbPath, port: Number(port) });
         const { code, output } = await run.done;

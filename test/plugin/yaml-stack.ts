@@ -138,7 +138,10 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
       options.pluginPath === false
         ? {}
         : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
-    fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), projectText({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, pasted));
+    fs.writeFileSync(
+      path.join(workDir, "Pulumi.yaml"),
+      projectText({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, pasted),
+    );
   };
   write(program);
   const run = (args: readonly string[], more?: { env?: Record<string, string> }) =>

@@ -357,7 +357,9 @@ export function sourceLifecycleSuite(profile: Profile): void {
           ["Assets", "e2e-assets"],
           ["Legacy proxy", "e2e-legacy"],
         ])
-          expect(result.stdout).toMatch(new RegExp(`warning: Source \\w{24} \\("${name}"\\) was retired, not deleted.*"${subdomain}" stay reserved`));
+          expect(result.stdout).toMatch(
+            new RegExp(`warning: Source \\w{24} \\("${name}"\\) was retired, not deleted.*"${subdomain}" stay reserved`),
+          );
         for (const name of ["photos", "assets", "legacy"])
           expect((await serverSource(name)).attributes).toMatchObject({ enabled: false, deployment_status: "disabled" });
       },
