@@ -88,8 +88,9 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
       const { result, requests } = await counted(() => stack.pulumi(["preview"]));
       expect(result.code).not.toBe(0);
       const output = result.stdout + result.stderr;
-      expect(output).toContain("Program failed with an unhandled exception");
-      expect(output).toContain("ValueError: the program's own failure");
+      const times = (text: string) => output.split(text).length - 1;
+      expect(times("Program failed with an unhandled exception"), output).toBe(1);
+      expect(times("ValueError: the program's own failure"), output).toBe(1);
       expect(output).not.toContain("non-zero exit code");
       expect(requests).toEqual({});
       stack.writeMain(program());
