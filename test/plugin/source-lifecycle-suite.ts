@@ -257,7 +257,7 @@ export function pluginLifecycleSuite(profile: Profile): void {
         );
         expect(requests.PATCH ?? 0).toBe(0);
         const code = fs.readFileSync(out, "utf8");
-        expect(code).toMatch(/^resources:\n  handmade:\n    type: assetdelivery:Source\n/m);
+        expect(code).toMatch(/^resources:\n {2}handmade:\n {4}type: assetdelivery:Source\n/m);
         expect(code).toContain("plugin-hand-made");
         expect(code).toMatch(/protect: true/);
         const imported = JSON.parse((await stack.ok(["stack", "export"])).stdout) as {
