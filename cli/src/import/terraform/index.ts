@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { camelCase, NotFoundError, SOURCE_TYPES, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import { camelCase, NotFoundError, requiredWriteOnlyFields, SOURCE_TYPES, writeOnlyFields, type Source } from "@asset-delivery/sdk";
 import { declarationOf, NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
 import { connect, resolveSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../../drift/failure";
@@ -127,7 +127,7 @@ function declarationFor(source: Source, settings: CarriedSettings): Record<strin
 }
 
 /** The state's values of the Source's write-only fields (camelCase), where the live Source's type has them. */
-function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImported, "secrets" | "secretNotes"> {
+function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImported, "secrets" | "secretNotes" | "secretsMissing"> {
   const type = live.attributes.deployment.type;
   const secrets: Record<string, string> = {};
   const secretNotes: string[] = [];
@@ -138,7 +138,10 @@ function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImporte
     if (ofType.has(field)) secrets[camelCase(field)] = value;
     else secretNotes.push(`${field}: not a field of a ${type} Source (the state's type is ${String(stateType)}); not carried over`);
   }
-  return { secrets, secretNotes };
+  const secretsMissing = requiredWriteOnlyFields(type)
+    .map((field) => camelCase(field))
+    .filter((field) => !(field in secrets));
+  return { secrets, secretNotes, secretsMissing };
 }
 
 const WRITE_ONLY_ANYWHERE: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));

@@ -17,6 +17,8 @@ export interface TerraformImported {
   secrets: Record<string, string>;
   /** Secrets of the state that do not fit the live Source. */
   secretNotes: string[];
+  /** Secrets the Source's type requires that the state does not hold (camelCase). */
+  secretsMissing: string[];
 }
 
 export interface Skipped {
@@ -67,15 +69,27 @@ export function renderTerraformReport(report: TerraformReport): string {
       for (const field of Object.keys(secrets)) lines.push(`  ${name}: deployment.${field} → ${report.secretKey(name, field)}`);
     if (native) {
       lines.push(
-        "Reference each one in the declaration `pulumi import` prints, under `deployment`; the next `pulumi up` then",
-        "records it (one PATCH per Source, as the API never returns a secret to compare with):",
+        "`pulumi import` prints each one empty (the API never returns a secret): replace the value with the reference",
+        "below. The next `pulumi up` records it (one PATCH per Source: the API cannot say whether a stored secret is",
+        "the same), then `pulumi preview --expect-no-changes` passes:",
       );
       for (const { name, secrets } of withSecrets)
-        for (const field of Object.keys(secrets)) lines.push(`  ${name}: ${secretReference(report.runtime, field, report.secretKey(name, field))}`);
+        for (const field of Object.keys(secrets))
+          lines.push(`  ${name}: deployment.${field}: ${secretReference(report.runtime, report.secretKey(name, field))}`);
     } else
       lines.push("sourcesFromConfig declares them with the Sources: the first `pulumi up` records them (one PATCH per Source that has some).");
   }
-  const notes = imported.flatMap(({ name, secretNotes, settings }) => [...secretNotes, ...settings.notes].map((note) => `  ${name}: ${note}`));
+  const missing = imported.flatMap(({ name, secretsMissing }) =>
+    secretsMissing.map(
+      (field) =>
+        `  ${name}: deployment.${field} is required and the state does not hold it: ` +
+        (native ? `set it (pulumi config set --secret ${report.secretKey(name, field)}) and reference it` : "the server keeps the stored one"),
+    ),
+  );
+  const notes = [
+    ...missing,
+    ...imported.flatMap(({ name, secretNotes, settings }) => [...secretNotes, ...settings.notes].map((note) => `  ${name}: ${note}`)),
+  ];
   const unsupported = imported.flatMap(({ source }) =>
     source.notCarried.map((setting) => `  ${source.address}: ${setting} (no Pulumi counterpart)`),
   );
@@ -110,18 +124,17 @@ export function renderTerraformReport(report: TerraformReport): string {
   return lines.join("\n") + "\n";
 }
 
-/** How a program of this runtime reads the secret config value `key` into `deployment.<field>`. */
-function secretReference(runtime: string, field: string, key: string): string {
-  const snake = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/** How a program of this runtime reads the secret config value `key`. */
+function secretReference(runtime: string, key: string): string {
   switch (runtime) {
     case "yaml":
-      return `${field}: \${${key}}`;
+      return `\${${key}}`;
     case "python":
-      return `${snake}=pulumi.Config().require_secret("${key}")`;
+      return `pulumi.Config().require_secret("${key}")`;
     case "go":
-      return `${field[0]!.toUpperCase()}${field.slice(1)}: config.RequireSecret(ctx, "${key}")`;
+      return `config.RequireSecret(ctx, "${key}")`;
     default:
-      return `${field}: new pulumi.Config().requireSecret("${key}")`;
+      return `new pulumi.Config().requireSecret("${key}")`;
   }
 }
 

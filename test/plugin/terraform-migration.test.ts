@@ -1,15 +1,19 @@
 // Moving from Terraform to Pulumi with no write to the service, end to end through the real CLIs:
-// Sources made through the API as Terraform would have, the states of both community providers
-// written by hand in their documented shapes (test/cli/terraform/: their providers cannot be
-// installed here, so `terraform apply` cannot write them), `asset-delivery import --from-terraform`
-// (0 POST, 0 PATCH, counted on the server), then
+// Sources made through the API as Terraform would have made them, the states of both community
+// providers written by hand in their documented shapes (test/cli/terraform/: the providers cannot
+// be installed here, so no `terraform apply` can write them), `asset-delivery import
+// --from-terraform` (0 POST, 0 PATCH, counted on the server), then
 //   - `--format config` into the root example (sourcesFromConfig): the first `pulumi up` adopts,
-//     with one PATCH per Source whose secrets came from the state, and none for the others;
-//   - Pulumi's import file, `pulumi import --file` into YAML, Python and TypeScript stacks: the
-//     printed declarations preview with no change; the first up writes nothing (YAML: one PATCH per
-//     Source once the printed secret references are added).
-// One suite, one server and one set of Sources for all four stacks. No secret of the states is
-// ever in plain text in the output, the import file, the stack's configuration or `pulumi stack export`.
+//     with one PATCH for each Source whose secrets came from the state and none for the others,
+//     then `preview --expect-no-changes` passes;
+//   - Pulumi's import file and `pulumi import --file` (reads only) in YAML, Python and TypeScript
+//     stacks: the printed program, with the printed secret references in place of the empty values
+//     `pulumi import` prints, has its first up record the secrets (one PATCH per Source that has
+//     some, none for the others), then `preview --expect-no-changes` passes.
+// No secret of the states is ever in plain text in the output, the import file, the stack's
+// configuration or the stack's state. One suite, one server and one set of Sources for the four
+// stacks, run once (with the plugin's tests, not per server profile; test/cli/import-terraform.test.ts
+// covers the parts that need no server).
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,10 +23,10 @@ import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { programStack, type ProgramStack } from "../support/program-stack";
-import { yamlStack, type YamlStack } from "../plugin/yaml-stack";
 import { installPythonVenv, pythonStack, type PythonStack } from "../sdks/python-project";
 import { installNodeSdk } from "../sdks/node-sdk";
-import { fixtureState } from "./terraform/fixtures";
+import { fixtureState } from "../cli/terraform/fixtures";
+import { yamlStack, type YamlStack } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
 const BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
@@ -192,7 +196,7 @@ describe("asset-delivery import --from-terraform", () => {
       expectNoSecret(up.stdout, up.stderr);
       const preview = await countedSourceRequests(server, () => program.stack.preview({ expectNoChanges: true }));
       expect(preview.result.changeSummary).toEqual({ same: 6 });
-      expectNoSecret(JSON.stringify(await program.stack.exportStack()));
+      expectNoSecret(program.stateFile()); // the state as stored (the Automation API's export decrypts)
       expect((await client.sources.get(ids.old!)).attributes.enabled).toBe(false);
     },
     STEP_TIMEOUT * 2,
@@ -217,58 +221,73 @@ describe("asset-delivery import --from-terraform", () => {
     return runs.map((run) => run.stdout).join("\n");
   }
 
-  async function expectNoChangeThenNoWrite(stack: YamlStack): Promise<void> {
-    const preview = await stack.pulumi(["preview", "--expect-no-changes", "--diff"]);
-    expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+  /**
+   * The printed secret references in place of the empty values `pulumi import` prints: `code` with,
+   * in each Source's declaration, `field: ""` replaced by the report's expression for it.
+   */
+  function withSecretReferences(code: string, report: string): string {
+    let result = code;
+    for (const [, name, field, expression] of report.matchAll(/^ {2}(\S+): deployment\.(\w+): (.+)$/gm)) {
+      const at = result.search(new RegExp(`Source\\(\\s*"${name}"`));
+      expect(at, `the declaration of ${name}`).toBeGreaterThanOrEqual(0);
+      const snake = field!.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      const empty = new RegExp(`(["']?(?:${field}|${snake})["']?\\s*[:=]\\s*)""`);
+      const rest = result.slice(at);
+      expect(rest, `an empty ${field} in ${name}`).toMatch(empty);
+      result = result.slice(0, at) + rest.replace(empty, `$1${expression}`);
+    }
+    return result;
+  }
+
+  /** The first up records the referenced secrets (one PATCH for each Source that has some, none for the others); then no change. */
+  async function expectSecretsRecordedThenNoChange(stack: YamlStack): Promise<void> {
     const { result: up, requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
     expect(requests.POST ?? 0).toBe(0);
-    expect(requests.PATCH ?? 0).toBe(0);
+    expect(requests.PATCH ?? 0).toBe(2);
+    expect(server.requestCount("PATCH", new RegExp(ids.photos!))).toBe(1);
+    expect(server.requestCount("PATCH", new RegExp(ids.assets!))).toBe(1);
     expectNoSecret(up.stdout, up.stderr, await stack.exportState());
+    const preview = await countedSourceRequests(server, () => stack.pulumi(["preview", "--expect-no-changes", "--diff"]));
+    expect(preview.result.code, preview.result.stdout + preview.result.stderr).toBe(0);
+    expect(preview.requests.PATCH ?? 0).toBe(0);
   }
 
   it(
-    "YAML: pulumi import --file, no change to preview; with the printed secret references, one PATCH per Source that has some",
+    "YAML: pulumi import --file prints the declarations; with the printed secret references, the first up records them, then no change",
     async () => {
       const stack = await yamlStack("terraform-yaml", "dev", {}, { credentials });
       stacks.push(stack);
       const report = await nativeImport(stack, "imported.yaml");
+      expect(report).toContain("photos: deployment.s3SecretKey: ${photosS3SecretKey}");
+      expect(report).toContain("media-eu-bucket-assets: deployment.s3SecretKey: ${mediaEuBucketAssetsS3SecretKey}");
       const imported = parse(fs.readFileSync(path.join(stack.workDir, "imported.yaml"), "utf8")) as { resources: Record<string, any> };
       expect(Object.keys(imported.resources).sort()).toEqual(["banners", "cdn-thumbs-0", "cdn-thumbs-1", "media-eu-bucket-assets", "photos"]);
-      stack.write({ resources: imported.resources });
-      await expectNoChangeThenNoWrite(stack);
-
-      // As the report says: each secret referenced from the stack's configuration.
-      expect(report).toContain("photos: s3SecretKey: ${photosS3SecretKey}");
-      expect(report).toContain("media-eu-bucket-assets: s3SecretKey: ${mediaEuBucketAssetsS3SecretKey}");
+      expect(imported.resources.photos.properties.deployment.s3SecretKey).toBe("");
       imported.resources.photos.properties.deployment.s3SecretKey = "${photosS3SecretKey}";
       imported.resources["media-eu-bucket-assets"].properties.deployment.s3SecretKey = "${mediaEuBucketAssetsS3SecretKey}";
       stack.write({ resources: imported.resources });
-      const { result: up, requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
-      expect(requests.POST ?? 0).toBe(0);
-      expect(requests.PATCH ?? 0).toBe(2);
-      expectNoSecret(up.stdout, up.stderr, await stack.exportState());
-      const again = await stack.pulumi(["preview", "--expect-no-changes"]);
-      expect(again.code, again.stdout + again.stderr).toBe(0);
+      await expectSecretsRecordedThenNoChange(stack);
     },
     STEP_TIMEOUT * 2,
   );
 
   it(
-    "Python: pulumi import --file prints the program; no change to preview, nothing written by the first up",
+    "Python: pulumi import --file prints the program; with the printed secret references, the first up records them, then no change",
     async () => {
       const stack: PythonStack = await pythonStack("terraform-python", "dev", "import pulumi\n", credentials);
       stacks.push(stack);
-      await nativeImport(stack, "imported.py");
+      const report = await nativeImport(stack, "imported.py");
+      expect(report).toContain('photos: deployment.s3SecretKey: pulumi.Config().require_secret("photosS3SecretKey")');
       const code = fs.readFileSync(path.join(stack.workDir, "imported.py"), "utf8");
       expect(code).toContain("import pulumi_assetdelivery as assetdelivery");
-      stack.writeMain(code);
-      await expectNoChangeThenNoWrite(stack);
+      stack.writeMain(withSecretReferences(code, report));
+      await expectSecretsRecordedThenNoChange(stack);
     },
     STEP_TIMEOUT * 2,
   );
 
   it(
-    "TypeScript: pulumi import --file prints the program; no change to preview, nothing written by the first up",
+    "TypeScript: pulumi import --file prints the program; with the printed secret references, the first up records them, then no change",
     async () => {
       const stack = await yamlStack("terraform-ts", "dev", {}, {
         runtime: "nodejs",
@@ -277,10 +296,14 @@ describe("asset-delivery import --from-terraform", () => {
       });
       stacks.push(stack);
       installNodeSdk(stack.workDir);
-      fs.writeFileSync(path.join(stack.workDir, "index.ts"), "export {};\n");
-      await nativeImport(stack, "index.ts");
-      expect(fs.readFileSync(path.join(stack.workDir, "index.ts"), "utf8")).toContain('import * as assetdelivery from "@asset-delivery/pulumi";');
-      await expectNoChangeThenNoWrite(stack);
+      const program = path.join(stack.workDir, "index.ts");
+      fs.writeFileSync(program, "export {};\n");
+      const report = await nativeImport(stack, "imported.ts");
+      expect(report).toContain('photos: deployment.s3SecretKey: new pulumi.Config().requireSecret("photosS3SecretKey")');
+      const code = fs.readFileSync(path.join(stack.workDir, "imported.ts"), "utf8");
+      expect(code).toContain('import * as assetdelivery from "@asset-delivery/pulumi";');
+      fs.writeFileSync(program, withSecretReferences(code, report));
+      await expectSecretsRecordedThenNoChange(stack);
     },
     STEP_TIMEOUT * 2,
   );
