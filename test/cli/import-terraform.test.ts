@@ -10,7 +10,6 @@ import { durationSeconds, type TerraformSource } from "../../cli/src/import/terr
 import { baseName } from "../../cli/src/import/names";
 import { fixtureState } from "./terraform/fixtures";
 
-
 const id = (n: number) => `${"a".repeat(22)}${String(n).padStart(2, "0")}`;
 const TEAMJOURNEY = { photos: id(1), "photos-secret": "tj-secret", "thumbs-0": id(2), "thumbs-1": id(3), gone: id(4) };
 const INSTAWORK = { assets: id(5), "assets-secret": "iw-secret", old: id(6), "old-secret": "iw-old", banners: id(7) };

@@ -102,7 +102,10 @@ beforeAll(async () => {
       name: "Thumbs 1",
       deployment: { type: "webfolder", service_subdomains: ["tf-thumbs-1"], webfolder_base_url: "https://origin.example.com/1/" },
     }),
-    assets: await client.sources.create({ name: "EU assets", deployment: { ...s3("tf-eu-assets", SECRETS.assets), annotation: "managed by terraform" } }),
+    assets: await client.sources.create({
+      name: "EU assets",
+      deployment: { ...s3("tf-eu-assets", SECRETS.assets), annotation: "managed by terraform" },
+    }),
     old: await client.sources.create({ name: "EU old", deployment: s3("tf-eu-old", SECRETS.old) }),
     banners: await client.sources.create({ name: "Banners", deployment: { type: "webproxy", service_subdomains: ["tf-banners"] } }),
   };
@@ -171,7 +174,9 @@ describe("asset-delivery import --from-terraform", () => {
       const [teamjourney, instawork] = await importBoth(program.env, program.workDir, "terraform", ["--format", "config"]);
       // The mapping from addresses to names, and what was left out.
       expect(teamjourney!.stdout).toContain("Imported 3 Sources into Pulumi.terraform.yaml (asset-delivery:sources)");
-      expect(teamjourney!.stdout).toMatch(new RegExp(`module\\.cdn\\.imgix_source\\.thumbs\\[1\\] +cdn-thumbs-1 +${ids["thumbs-1"]} +webfolder`));
+      expect(teamjourney!.stdout).toMatch(
+        new RegExp(`module\\.cdn\\.imgix_source\\.thumbs\\[1\\] +cdn-thumbs-1 +${ids["thumbs-1"]} +webfolder`),
+      );
       expect(teamjourney!.stdout).toContain(`module.cdn.imgix_source.legacy (${GONE}): no longer on the server (404)`);
       expect(teamjourney!.stdout).toContain("photos: deployment.s3SecretKey → sourceSecrets.photos.s3SecretKey");
       expect(teamjourney!.stdout).toContain("photos: waitForDeployment: false, deploymentTimeoutSeconds: 3600");
@@ -261,7 +266,13 @@ describe("asset-delivery import --from-terraform", () => {
       expect(report).toContain("photos: deployment.s3SecretKey: ${photosS3SecretKey}");
       expect(report).toContain("media-eu-bucket-assets: deployment.s3SecretKey: ${mediaEuBucketAssetsS3SecretKey}");
       const imported = parse(fs.readFileSync(path.join(stack.workDir, "imported.yaml"), "utf8")) as { resources: Record<string, any> };
-      expect(Object.keys(imported.resources).sort()).toEqual(["banners", "cdn-thumbs-0", "cdn-thumbs-1", "media-eu-bucket-assets", "photos"]);
+      expect(Object.keys(imported.resources).sort()).toEqual([
+        "banners",
+        "cdn-thumbs-0",
+        "cdn-thumbs-1",
+        "media-eu-bucket-assets",
+        "photos",
+      ]);
       expect(imported.resources.photos.properties.deployment.s3SecretKey).toBe("");
       imported.resources.photos.properties.deployment.s3SecretKey = "${photosS3SecretKey}";
       imported.resources["media-eu-bucket-assets"].properties.deployment.s3SecretKey = "${mediaEuBucketAssetsS3SecretKey}";
@@ -289,11 +300,16 @@ describe("asset-delivery import --from-terraform", () => {
   it(
     "TypeScript: pulumi import --file prints the program; with the printed secret references, the first up records them, then no change",
     async () => {
-      const stack = await yamlStack("terraform-ts", "dev", {}, {
-        runtime: "nodejs",
-        credentials,
-        env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
-      });
+      const stack = await yamlStack(
+        "terraform-ts",
+        "dev",
+        {},
+        {
+          runtime: "nodejs",
+          credentials,
+          env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+        },
+      );
       stacks.push(stack);
       installNodeSdk(stack.workDir);
       const program = path.join(stack.workDir, "index.ts");

@@ -93,7 +93,13 @@ function parseOptions(args: string[]) {
 async function fromTerraform(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { "from-terraform": { type: "string" }, stack: { type: "string" }, cwd: { type: "string" }, format: { type: "string" }, out: { type: "string" } },
+    options: {
+      "from-terraform": { type: "string" },
+      stack: { type: "string" },
+      cwd: { type: "string" },
+      format: { type: "string" },
+      out: { type: "string" },
+    },
     strict: true,
   });
   if (!values["from-terraform"]) throw new UsageError("--from-terraform STATE: the state file (or - for standard input) is required");

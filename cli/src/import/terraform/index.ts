@@ -77,7 +77,10 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
     if (twin) skipped.push({ source, reason: `the same Source as ${twin}` });
     else if (found === undefined) skipped.push({ source, reason: "no longer on the server (404): nothing to take over" });
     else if (found.attributes.deployment_status === "deleted" || (source.enabled && !found.attributes.enabled))
-      skipped.push({ source, reason: "retired on the server (disabled, while the state has it enabled): left out, as Terraform destroyed it" });
+      skipped.push({
+        source,
+        reason: "retired on the server (disabled, while the state has it enabled): left out, as Terraform destroyed it",
+      });
     else if (existing.ids.has(source.id)) skipped.push({ source, reason: `already managed or declared by stack ${options.stack}` });
     else {
       const name = uniqueName(baseName(source.nameParts.join(" ")), existing.names);
@@ -89,7 +92,9 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
   const native = options.format === "pulumi-import";
   // sourcesFromConfig reads <project>:sourceSecrets.<name>.<field>; a native program, one key per secret.
   const secretKey = (name: string, field: string) =>
-    native ? `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${field[0]!.toUpperCase()}${field.slice(1)}` : `sourceSecrets.${name}.${field}`;
+    native
+      ? `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${field[0]!.toUpperCase()}${field.slice(1)}`
+      : `sourceSecrets.${name}.${field}`;
   const secrets: SecretSetting[] = imported.flatMap(({ name, secrets: held }) =>
     Object.entries(held).map(([field, value]) => ({ key: secretKey(name, field), value, path: !native })),
   );
@@ -116,7 +121,17 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
     target = `${path.relative(workDir, configFile)} (${sourcesKey})`;
   }
   const runtime = typeof project.runtime === "string" ? project.runtime : (project.runtime?.name ?? "nodejs");
-  const report = renderTerraformReport({ origin, stack: options.stack, target, native, runtime, imported, skipped, secretKey, all: inState });
+  const report = renderTerraformReport({
+    origin,
+    stack: options.stack,
+    target,
+    native,
+    runtime,
+    imported,
+    skipped,
+    secretKey,
+    all: inState,
+  });
   return { imported, skipped, report };
 }
 

@@ -49,7 +49,9 @@ export function renderTerraformReport(report: TerraformReport): string {
   lines.push(`${report.origin}: ${count(report.all.length, "Source")} managed by Terraform.`);
   if (imported.length === 0) lines.push(`Nothing to import into stack ${stack}.`);
   else {
-    lines.push(`Imported ${count(imported.length, "Source")} into ${report.target} (read from the server by id; nothing was written to it):`);
+    lines.push(
+      `Imported ${count(imported.length, "Source")} into ${report.target} (read from the server by id; nothing was written to it):`,
+    );
     lines.push(
       ...table([
         ["Terraform address", "Pulumi name", "Source id", "type"],
@@ -77,13 +79,17 @@ export function renderTerraformReport(report: TerraformReport): string {
         for (const field of Object.keys(secrets))
           lines.push(`  ${name}: deployment.${field}: ${secretReference(report.runtime, report.secretKey(name, field))}`);
     } else
-      lines.push("sourcesFromConfig declares them with the Sources: the first `pulumi up` records them (one PATCH per Source that has some).");
+      lines.push(
+        "sourcesFromConfig declares them with the Sources: the first `pulumi up` records them (one PATCH per Source that has some).",
+      );
   }
   const missing = imported.flatMap(({ name, secretsMissing }) =>
     secretsMissing.map(
       (field) =>
         `  ${name}: deployment.${field} is required and the state does not hold it: ` +
-        (native ? `set it (pulumi config set --secret ${report.secretKey(name, field)}) and reference it` : "the server keeps the stored one"),
+        (native
+          ? `set it (pulumi config set --secret ${report.secretKey(name, field)}) and reference it`
+          : "the server keeps the stored one"),
     ),
   );
   const notes = [
@@ -97,7 +103,10 @@ export function renderTerraformReport(report: TerraformReport): string {
 
   const settings = imported.filter(({ settings: s }) => Object.keys(s.options).length > 0 || (native && s.customTimeouts));
   if (settings.length > 0) {
-    lines.push("", native ? "Terraform's settings, to add to the declarations:" : "Terraform's settings, carried over into the declarations:");
+    lines.push(
+      "",
+      native ? "Terraform's settings, to add to the declarations:" : "Terraform's settings, carried over into the declarations:",
+    );
     for (const { name, settings: s } of settings) {
       const parts = Object.entries(s.options).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
       if (native && s.customTimeouts) parts.push(`customTimeouts (resource option): ${JSON.stringify(s.customTimeouts)}`);

@@ -14,12 +14,16 @@ export interface SecretSetting {
 
 export function setSecretConfig(workDir: string, stack: string, settings: readonly SecretSetting[], env: NodeJS.ProcessEnv): void {
   for (const { key, value, path } of settings) {
-    const run = spawnSync("pulumi", ["config", "set", "--stack", stack, "--secret", ...(path ? ["--path"] : []), key, "--non-interactive"], {
-      cwd: workDir,
-      env,
-      input: value,
-      encoding: "utf8",
-    });
+    const run = spawnSync(
+      "pulumi",
+      ["config", "set", "--stack", stack, "--secret", ...(path ? ["--path"] : []), key, "--non-interactive"],
+      {
+        cwd: workDir,
+        env,
+        input: value,
+        encoding: "utf8",
+      },
+    );
     if (run.error) throw new DriftError(`the Pulumi CLI could not be run to set ${key}: ${run.error.message}`);
     if (run.status !== 0) {
       const reason = run.stderr.split("\n").find((line) => line.startsWith("error:")) ?? `exit code ${run.status}`;

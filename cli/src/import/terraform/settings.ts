@@ -27,7 +27,8 @@ export function carriedSettings(source: TerraformSource): CarriedSettings {
   if (create === undefined && update === undefined) return { options, notes };
   const longest = Math.max(create ?? 0, update ?? 0);
   const checked = providerOptionsSchema.shape.deploymentTimeoutSeconds.safeParse(longest);
-  if (!checked.success) notes.push(`timeouts (${longest} s): deploymentTimeoutSeconds ${checked.error.issues[0]!.message}; left at its default`);
+  if (!checked.success)
+    notes.push(`timeouts (${longest} s): deploymentTimeoutSeconds ${checked.error.issues[0]!.message}; left at its default`);
   else if (checked.data !== defaultOf("deploymentTimeoutSeconds")) options.deploymentTimeoutSeconds = checked.data;
   const customTimeouts = {
     ...(create !== undefined ? { create: `${create}s` } : {}),

@@ -5,7 +5,13 @@
 // Anything else in the state is left alone; a file that is not such a state is refused by name.
 import { isPlainObject, sourceIdSchema } from "@asset-delivery/sdk";
 import { DriftError } from "../../drift/failure";
-import { CARRIED_SETTINGS, READ_FROM_SERVER, RENAMED_DEPLOYMENT_ATTRIBUTES, TERRAFORM_SOURCE_KINDS, type TerraformSourceKind } from "./providers";
+import {
+  CARRIED_SETTINGS,
+  READ_FROM_SERVER,
+  RENAMED_DEPLOYMENT_ATTRIBUTES,
+  TERRAFORM_SOURCE_KINDS,
+  type TerraformSourceKind,
+} from "./providers";
 
 export interface TerraformSource {
   /** The instance's address: `module.cdn.imgix_source.photos["eu"]`. */
@@ -41,7 +47,9 @@ export function parseTerraformState(text: string, origin: string): TerraformSour
       `${origin} is the output of \`terraform show -json\`, not a state: give the state itself (\`terraform state pull > state.json\`, or \`tofu state pull\`)`,
     );
   if (!isPlainObject(state) || typeof state.version !== "number" || !Array.isArray(state.resources))
-    throw new DriftError(`${origin} is not a Terraform state: a state is a JSON object with "version" and "resources" (terraform state pull prints one)`);
+    throw new DriftError(
+      `${origin} is not a Terraform state: a state is a JSON object with "version" and "resources" (terraform state pull prints one)`,
+    );
   if (state.version !== 4)
     throw new DriftError(
       `${origin} is a Terraform state of format version ${state.version}: only version 4 is read (Terraform 0.12 and later, OpenTofu); ` +
@@ -123,7 +131,8 @@ function sourceOf(
   const id = sourceIdSchema.safeParse(attributes.id);
   if (!id.success) throw new DriftError(`${where}: "id" ${id.error.issues[0]!.message} (got ${JSON.stringify(attributes.id)})`);
   const listed = attributes.deployment;
-  const block = at.kind.deploymentShape === "object" ? listed : Array.isArray(listed) && listed.length === 1 ? listed[0] : undefined;
+  const block: unknown =
+    at.kind.deploymentShape === "object" ? listed : Array.isArray(listed) && listed.length === 1 ? listed[0] : undefined;
   if (!isPlainObject(block))
     throw new DriftError(
       `${where}: "deployment" is not ${at.kind.deploymentShape === "list-of-one" ? "a list of one block" : "an object"}, as ${at.kind.provider} writes it`,
@@ -136,7 +145,8 @@ function sourceOf(
     notCarried.push(`${name} = ${JSON.stringify(value)}`);
   }
   const timeouts = timeoutsOf(attributes.timeouts, privateData, where);
-  for (const name of ["read", "delete"] as const) if (timeouts.others[name]) notCarried.push(`timeouts.${name} = "${timeouts.others[name]}"`);
+  for (const name of ["read", "delete"] as const)
+    if (timeouts.others[name]) notCarried.push(`timeouts.${name} = "${timeouts.others[name]}"`);
   return {
     ...at,
     id: id.data,
