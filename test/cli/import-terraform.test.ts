@@ -8,6 +8,8 @@ import { removedBlocks, stateRmCommands } from "../../cli/src/import/terraform/f
 import { carriedSettings } from "../../cli/src/import/terraform/settings";
 import { durationSeconds, type TerraformSource } from "../../cli/src/import/terraform/state";
 import { baseName } from "../../cli/src/import/names";
+import { renderTerraformReport } from "../../cli/src/import/terraform/report";
+import { sourceResource } from "../support/api-documents";
 import { fixtureState } from "./terraform/fixtures";
 
 const id = (n: number) => `${"a".repeat(22)}${String(n).padStart(2, "0")}`;
@@ -153,5 +155,65 @@ describe("what Terraform is told", () => {
         `terraform state rm 'imgixyz_source.b["it'\\''s"]'`,
       ].join("\n"),
     );
+  });
+});
+
+describe("the report for the native resource", () => {
+  it("maps addresses to names, gives each secret's reference in the project's language, never its value", () => {
+    const [photos, thumbs] = parse(fixtureState("teamjourney-imgix.tfstate", TEAMJOURNEY));
+    const live = sourceResource({
+      id: TEAMJOURNEY.photos,
+      name: "Photos",
+      deployment: { type: "s3", service_subdomains: ["tf-photos"], s3_bucket: "bucket", s3_access_key: "AKIA", s3_secret_key: "x" },
+    });
+    const liveThumbs = sourceResource({
+      id: TEAMJOURNEY["thumbs-0"],
+      deployment: { type: "gcs", service_subdomains: ["t"], gcs_bucket: "gcs-bucket", gcs_access_key: "k", gcs_secret_key: "y" },
+    });
+    const report = (runtime: string) =>
+      renderTerraformReport({
+        origin: "state.json",
+        stack: "prod",
+        target: "import.json",
+        native: true,
+        runtime,
+        imported: [
+          {
+            source: photos!,
+            live,
+            name: "photos",
+            settings: carriedSettings(photos!),
+            secrets: { s3SecretKey: "tj-secret" },
+            secretNotes: [],
+            secretsMissing: [],
+          },
+          {
+            source: thumbs!,
+            live: liveThumbs,
+            name: "cdn-thumbs-0",
+            settings: carriedSettings(thumbs!),
+            secrets: {},
+            secretNotes: [],
+            secretsMissing: ["gcsSecretKey"],
+          },
+        ],
+        skipped: [],
+        secretKey: (name, field) => `${name}.${field}`,
+        all: [photos!, thumbs!],
+      });
+    const yaml = report("yaml");
+    expect(yaml).toMatch(new RegExp(`^  imgix_source\\.photos +photos +${TEAMJOURNEY.photos} +s3$`, "m"));
+    expect(yaml).toContain("  photos: deployment.s3SecretKey → photos.s3SecretKey\n");
+    expect(yaml).toContain("  photos: deployment.s3SecretKey: ${photos.s3SecretKey}\n");
+    expect(yaml).toContain(
+      "  cdn-thumbs-0: deployment.gcsSecretKey is required and the state does not hold it: set it (pulumi config set --secret cdn-thumbs-0.gcsSecretKey) and reference it",
+    );
+    expect(yaml).toContain(
+      'Terraform\'s settings, to add to the declarations:\n  photos: waitForDeployment: false, deploymentTimeoutSeconds: 3600, customTimeouts (resource option): {"create":"2700s","update":"3600s"}',
+    );
+    expect(yaml).toContain("Next:\n  pulumi import --stack prod --file import.json --out <program file>");
+    expect(yaml).not.toContain("tj-secret");
+    expect(report("python")).toContain('photos: deployment.s3SecretKey: pulumi.Config().require_secret("photos.s3SecretKey")');
+    expect(report("nodejs")).toContain('photos: deployment.s3SecretKey: new pulumi.Config().requireSecret("photos.s3SecretKey")');
   });
 });
