@@ -38,8 +38,6 @@ export interface TerraformImportOptions {
   /** Pulumi's import file (format pulumi-import; default import.json in the project's folder). */
   out?: string;
   env?: NodeJS.ProcessEnv;
-  /** Standard input's text, for `-`. */
-  readStdin?: () => Promise<string>;
 }
 
 export interface TerraformImportOutcome {
@@ -51,7 +49,7 @@ export interface TerraformImportOutcome {
 export async function importFromTerraform(options: TerraformImportOptions): Promise<TerraformImportOutcome> {
   const env = options.env ?? process.env;
   const origin = options.statePath === "-" ? "standard input" : options.statePath;
-  const text = options.statePath === "-" ? await (options.readStdin ?? readStandardInput)() : readStateFile(options.statePath);
+  const text = options.statePath === "-" ? await readStandardInput() : readStateFile(options.statePath);
   // The state is checked whole before the stack or the API is touched.
   const inState = parseTerraformState(text, origin);
 
