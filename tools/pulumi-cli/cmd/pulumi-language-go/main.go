@@ -7,11 +7,13 @@
 // protocol, the code generators) is in github.com/pulumi/pulumi/{sdk,pkg}/v3, which are served.
 //
 // What it does (the LanguageRuntime service):
-//   - Run (run.go): `go build` in the program's folder (or the prebuilt binary named by Pulumi.yaml's
-//     runtime.options.binary; runtime.options.buildTarget keeps the build), then runs it with the
-//     PULUMI_* variables github.com/pulumi/pulumi/sdk/v3/go/pulumi reads (run.go's getEnvInfo).
-//   - GetRequiredPackages, InstallDependencies (`go mod download`, or `go mod tidy` when go.mod or
-//     go.sum fall short), GetProgramDependencies, Link (a local SDK as a replaced module) (packages.go).
+//   - Run (run.go): `go build` of the program's folder into the host's own cache folder, removed after
+//     the run (or the prebuilt binary named by Pulumi.yaml's runtime.options.binary;
+//     runtime.options.buildTarget keeps the build), then runs it with the PULUMI_* variables
+//     github.com/pulumi/pulumi/sdk/v3/go/pulumi reads (pulumi.Run's getEnvInfo).
+//   - GetRequiredPackages, InstallDependencies (`go mod download`, or `go mod tidy` when `go mod tidy
+//     -diff` shows missing requirements), GetProgramDependencies, Link (a local SDK as a replaced
+//     module) (packages.go).
 //   - GeneratePackage (`pulumi package gen-sdk --language go`), GenerateProgram (`pulumi import`),
 //     GenerateProject (`pulumi convert --language go`) (codegen.go): pkg/v3/codegen/go.
 //   - About; Handshake, GetPluginInfo, RuntimeOptionsPrompts and the process around them are
