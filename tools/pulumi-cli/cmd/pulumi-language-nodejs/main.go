@@ -11,7 +11,8 @@
 // installed. Run starts `node <@pulumi/pulumi>/cmd/run` exactly as the SDK's entry point expects
 // (the flags and PULUMI_* variables it reads), resolving @pulumi/pulumi from the program's folder.
 // GetRequiredPackages reports none (plugins load on demand; nothing can be downloaded here anyway),
-// InstallDependencies runs `npm install`, About and GetPluginInfo answer.
+// InstallDependencies runs `npm install` (or the package manager Pulumi.yaml names), About and
+// GetPluginInfo answer.
 //
 // RunPlugin runs Node.js policy packs (run_plugin.go). Code generation (codegen.go): GeneratePackage
 // (`pulumi package gen-sdk --language nodejs`), GenerateProgram (`pulumi import` prints TypeScript),
@@ -30,6 +31,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,6 +44,7 @@ import (
 	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -104,7 +107,8 @@ func (h *nodeHost) GetProgramDependencies(
 	return &pulumirpc.GetProgramDependenciesResponse{}, nil
 }
 
-// InstallDependencies runs `npm install` in the program's folder, streaming its output.
+// InstallDependencies installs the program's packages with its package manager (Pulumi.yaml's
+// `runtime.options.packagemanager`; npm when it names none), streaming its output.
 func (h *nodeHost) InstallDependencies(
 	req *pulumirpc.InstallDependenciesRequest,
 	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
@@ -116,16 +120,21 @@ func (h *nodeHost) InstallDependencies(
 	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
 		return nil // nothing to install
 	}
+	opts, err := runtimeOptions(req.GetInfo().GetOptions())
+	if err != nil {
+		return err
+	}
 	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
 	if err != nil {
 		return err
 	}
 	defer closer.Close()
-	cmd := exec.Command("npm", "install")
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("npm install in %s: %w", dir, err)
+	manager, err := npm.ResolvePackageManager(opts.packageManager, dir)
+	if err != nil {
+		return err
+	}
+	if err := manager.Install(server.Context(), dir, false, stdout, stderr); err != nil {
+		return fmt.Errorf("%s install in %s: %w", manager.Name(), dir, err)
 	}
 	return closer.Close()
 }
@@ -200,17 +209,20 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 }
 
 type nodeOptions struct {
-	typescript bool
-	tsconfig   string
-	nodeArgs   []string
+	typescript     bool
+	tsconfig       string
+	nodeArgs       []string
+	packageManager npm.PackageManagerType
 }
 
-// runtimeOptions reads Pulumi.yaml's `runtime.options` (typescript, tsconfig, nodeargs).
+// runtimeOptions reads Pulumi.yaml's `runtime.options` (typescript, tsconfig, nodeargs, and
+// packagemanager, which `pulumi new` writes).
 func runtimeOptions(s *structpb.Struct) (nodeOptions, error) {
 	values, err := langhost.ReadOptions(s,
 		langhost.Option{Name: "typescript", Choices: []string{"true", "false"}},
 		langhost.Option{Name: "tsconfig"},
 		langhost.Option{Name: "nodeargs"},
+		langhost.Option{Name: "packagemanager", Choices: []string{"npm", "yarn", "pnpm", "bun"}},
 	)
 	if err != nil {
 		return nodeOptions{}, err
@@ -219,6 +231,8 @@ func runtimeOptions(s *structpb.Struct) (nodeOptions, error) {
 		typescript: values["typescript"] != "false",
 		tsconfig:   values["tsconfig"],
 		nodeArgs:   strings.Fields(values["nodeargs"]),
+		// npm when none is named, as this host always ran it.
+		packageManager: npm.PackageManagerType(cmp.Or(values["packagemanager"], "npm")),
 	}, nil
 }
 
