@@ -18,8 +18,8 @@ import (
 // Each folder from <host> down is created private (0700); one that exists already must be a folder
 // (a symbolic link is not followed), owned by this user and writable by no one else, else it is
 // refused with an error that says so: another local user who planted it could otherwise swap the
-// files the host runs. The folder it lies in must not let others rename it away (not writable by
-// others, or sticky as /tmp is).
+// files the host runs. The folder it lies in must not let anyone rename it away (not writable by
+// all, or sticky as /tmp is).
 func OwnedFolder(host string, sub ...string) (string, error) {
 	root, err := os.UserCacheDir()
 	name := host
@@ -69,14 +69,16 @@ func ownFolder(dir string) error {
 	return nil
 }
 
-// checkParent: a folder writable by others (and not sticky) lets them rename ours away and put
-// their own in its place.
+// checkParent: a folder anyone may write into (and not sticky) lets them rename ours away and put
+// their own in its place. Group-writable is let pass here: with a private group per user, the
+// default on Debian and Ubuntu, a ~/.cache made with umask 002 is group-writable and still the
+// user's alone.
 func checkParent(dir string) error {
 	info, err := os.Stat(dir)
 	if err != nil {
 		return err
 	}
-	if info.Mode().Perm()&0o022 != 0 && info.Mode()&fs.ModeSticky == 0 {
+	if info.Mode().Perm()&0o002 != 0 && info.Mode()&fs.ModeSticky == 0 {
 		return fmt.Errorf("refusing to keep files in %s: others may write into it (mode %04o) and it is not sticky; set XDG_CACHE_HOME (or HOME) to a folder of your own",
 			dir, info.Mode().Perm())
 	}

@@ -106,6 +106,12 @@ func TestOwnedFolderRefusesACacheOthersCanRenameItOutOf(t *testing.T) {
 	if _, err := OwnedFolder("pulumi-language-test"); err == nil || !strings.Contains(err.Error(), "it is not sticky") {
 		t.Fatalf("got %v", err)
 	}
+	if err := os.Chmod(cache, 0o775); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OwnedFolder("pulumi-language-test"); err != nil {
+		t.Fatalf("a group-writable ~/.cache (umask 002, a private group per user): %v", err)
+	}
 	if err := os.Chmod(cache, 0o777|os.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
