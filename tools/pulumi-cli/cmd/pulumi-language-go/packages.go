@@ -15,8 +15,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
@@ -265,21 +266,16 @@ func pluginVersion(v string) (string, error) {
 func (h *goHost) InstallDependencies(
 	req *pulumirpc.InstallDependenciesRequest, server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
 ) error {
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	dir := req.GetInfo().GetProgramDirectory()
-	if dir == "" {
-		dir = req.GetDirectory() //nolint:staticcheck // older engines
-	}
+	return langhost.InstallDependencies(req, server, installModules)
+}
+
+func installModules(ctx context.Context, dir string, stdout, stderr io.Writer) error {
 	gobin, err := findGo()
 	if err != nil {
 		return err
 	}
 	goRun := func(args ...string) error {
-		cmd := exec.CommandContext(server.Context(), gobin, args...)
+		cmd := exec.CommandContext(ctx, gobin, args...)
 		cmd.Dir = dir
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		if err := cmd.Run(); err != nil {
@@ -287,26 +283,19 @@ func (h *goHost) InstallDependencies(
 		}
 		return nil
 	}
-	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
-	missing, err := missingRequirements(server.Context(), dir)
+	missing, err := missingRequirements(ctx, dir)
 	if err != nil {
 		return err
 	}
 	if len(missing) == 0 {
-		err = goRun("mod", "download")
-	} else {
-		named := missing
-		if len(named) > 5 {
-			named = append(named[:5:5], fmt.Sprintf("and %d more", len(missing)-5))
-		}
-		fmt.Fprintf(stdout, "go.mod and go.sum lack what the program imports (%s): running go mod tidy\n", strings.Join(named, ", "))
-		err = goRun("mod", "tidy")
+		return goRun("mod", "download")
 	}
-	if err != nil {
-		return err
+	named := missing
+	if len(named) > 5 {
+		named = append(named[:5:5], fmt.Sprintf("and %d more", len(missing)-5))
 	}
-	fmt.Fprintf(stdout, "Finished installing dependencies\n\n")
-	return closer.Close()
+	fmt.Fprintf(stdout, "go.mod and go.sum lack what the program imports (%s): running go mod tidy\n", strings.Join(named, ", "))
+	return goRun("mod", "tidy")
 }
 
 // missingRequirements asks the go command what `go mod tidy` would add (`go mod tidy -diff`, which

@@ -35,6 +35,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,7 +44,6 @@ import (
 
 	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
@@ -113,30 +113,23 @@ func (h *nodeHost) InstallDependencies(
 	req *pulumirpc.InstallDependenciesRequest,
 	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
 ) error {
-	dir := req.GetInfo().GetProgramDirectory()
-	if dir == "" {
-		dir = req.GetDirectory() //nolint:staticcheck // older engines
-	}
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
-		return nil // nothing to install
-	}
 	opts, err := runtimeOptions(req.GetInfo().GetOptions())
 	if err != nil {
 		return err
 	}
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	manager, err := npm.ResolvePackageManager(opts.packageManager, dir)
-	if err != nil {
-		return err
-	}
-	if err := manager.Install(server.Context(), dir, false, stdout, stderr); err != nil {
-		return fmt.Errorf("%s install in %s: %w", manager.Name(), dir, err)
-	}
-	return closer.Close()
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, dir string, stdout, stderr io.Writer) error {
+		if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
+			return nil // nothing to install
+		}
+		manager, err := npm.ResolvePackageManager(opts.packageManager, dir)
+		if err != nil {
+			return err
+		}
+		if err := manager.Install(ctx, dir, false, stdout, stderr); err != nil {
+			return fmt.Errorf("%s install in %s: %w", manager.Name(), dir, err)
+		}
+		return nil
+	})
 }
 
 // Run executes the program with @pulumi/pulumi's own entry point, the way the SDK expects to be started.

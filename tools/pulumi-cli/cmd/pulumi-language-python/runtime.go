@@ -109,17 +109,9 @@ func (h *pythonHost) InstallDependencies(
 	if err != nil {
 		return err
 	}
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
-	if err := tc.InstallDependencies(server.Context(), req.GetInfo().GetProgramDirectory(),
-		req.GetUseLanguageVersionTools(), true, stdout, stderr); err != nil {
-		return err
-	}
-	return closer.Close()
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, dir string, stdout, stderr io.Writer) error {
+		return tc.InstallDependencies(ctx, dir, req.GetUseLanguageVersionTools(), true, stdout, stderr)
+	})
 }
 
 // Run executes the program through the exec shim, with the project's Python.
