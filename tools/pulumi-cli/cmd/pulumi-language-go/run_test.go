@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,5 +202,64 @@ diff current/go.sum tidy/go.sum
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || !strings.Contains(err.Error(), "example.org/nowhere/pkg") || missing != nil {
 		t.Fatalf("got %v, %v", missing, err)
+	}
+}
+
+// pulumi install, through the host: go mod tidy only when go.mod lacks what the program imports,
+// and saying which; a complete go.mod is left as it is, a failure is reported and rewrites nothing.
+func TestInstallDependenciesTidiesOnlyWhenRequirementsAreMissing(t *testing.T) {
+	root := t.TempDir()
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Modules from the machine's module cache only (golang.org/x/mod is there: this module requires it).
+	proxy := "GOPROXY=file://" + filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")
+	host := langhosttest.Start(t, append(goEnv(t, root), proxy, "GOSUMDB=off"))
+	program := filepath.Join(root, "program")
+	install := func() (string, error) {
+		stream, err := host.Client.InstallDependencies(context.Background(), &pulumirpc.InstallDependenciesRequest{
+			Info: &pulumirpc.ProgramInfo{ProgramDirectory: program, RootDirectory: program, EntryPoint: "."},
+		})
+		if err != nil {
+			return "", err
+		}
+		var out strings.Builder
+		for {
+			response, err := stream.Recv()
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				return out.String(), err
+			}
+			out.Write(response.GetStdout())
+		}
+	}
+	goMod := func() string {
+		text, err := os.ReadFile(filepath.Join(program, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(text)
+	}
+
+	writeProgram(t, program, "package main\n\nimport \"golang.org/x/mod/semver\"\n\nfunc main() { println(semver.IsValid(\"v1.0.0\")) }\n")
+	out, err := install()
+	if err != nil || !strings.Contains(out, "go.mod and go.sum lack what the program imports (golang.org/x/mod v") ||
+		!strings.Contains(out, "): running go mod tidy") || !strings.Contains(goMod(), "require golang.org/x/mod v") {
+		t.Fatalf("a missing requirement: %v\n%s\ngo.mod:\n%s", err, out, goMod())
+	}
+
+	tidied := goMod()
+	out, err = install()
+	if err != nil || strings.Contains(out, "go mod tidy") || !strings.Contains(out, "Finished installing dependencies") || goMod() != tidied {
+		t.Fatalf("a complete go.mod: %v\n%s", err, out)
+	}
+
+	writeProgram(t, program, "package main\n\nimport _ \"example.org/nowhere/pkg\"\n\nfunc main() {}\n")
+	before := goMod()
+	if out, err = install(); err == nil || strings.Contains(out, "go mod tidy") || goMod() != before {
+		t.Fatalf("an import no module provides: %v\n%s", err, out)
 	}
 }
