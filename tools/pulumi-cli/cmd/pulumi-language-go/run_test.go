@@ -16,6 +16,8 @@ import (
 	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost/langhosttest"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 )
 
 func TestMain(m *testing.M) {
@@ -209,13 +211,9 @@ diff current/go.sum tidy/go.sum
 // and saying which; a complete go.mod is left as it is, a failure is reported and rewrites nothing.
 func TestInstallDependenciesTidiesOnlyWhenRequirementsAreMissing(t *testing.T) {
 	root := t.TempDir()
-	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Modules from the machine's module cache only (golang.org/x/mod is there: this module requires it).
-	proxy := "GOPROXY=file://" + filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")
-	host := langhosttest.Start(t, append(goEnv(t, root), proxy, "GOSUMDB=off"))
+	// A module cache of the test's own (writable, so that the test can remove it).
+	host := langhosttest.Start(t, append(goEnv(t, root), "GOPROXY="+localProxy(t), "GOSUMDB=off",
+		"GOMODCACHE="+filepath.Join(root, "modcache"), "GOFLAGS=-mod=mod -modcacherw"))
 	program := filepath.Join(root, "program")
 	install := func() (string, error) {
 		stream, err := host.Client.InstallDependencies(context.Background(), &pulumirpc.InstallDependenciesRequest{
@@ -244,10 +242,10 @@ func TestInstallDependenciesTidiesOnlyWhenRequirementsAreMissing(t *testing.T) {
 		return string(text)
 	}
 
-	writeProgram(t, program, "package main\n\nimport \"golang.org/x/mod/semver\"\n\nfunc main() { println(semver.IsValid(\"v1.0.0\")) }\n")
+	writeProgram(t, program, "package main\n\nimport \"example.com/greeting\"\n\nfunc main() { println(greeting.Hello) }\n")
 	out, err := install()
-	if err != nil || !strings.Contains(out, "go.mod and go.sum lack what the program imports (golang.org/x/mod v") ||
-		!strings.Contains(out, "): running go mod tidy") || !strings.Contains(goMod(), "require golang.org/x/mod v") {
+	if err != nil || !strings.Contains(out, "go.mod and go.sum lack what the program imports (example.com/greeting v1.0.0): running go mod tidy") ||
+		!strings.Contains(goMod(), "require example.com/greeting v1.0.0") {
 		t.Fatalf("a missing requirement: %v\n%s\ngo.mod:\n%s", err, out, goMod())
 	}
 
@@ -262,4 +260,34 @@ func TestInstallDependenciesTidiesOnlyWhenRequirementsAreMissing(t *testing.T) {
 	if out, err = install(); err == nil || strings.Contains(out, "go mod tidy") || goMod() != before {
 		t.Fatalf("an import no module provides: %v\n%s", err, out)
 	}
+}
+
+// localProxy is a GOPROXY folder (file://) serving one module, example.com/greeting v1.0.0.
+func localProxy(t *testing.T) string {
+	source, proxy := t.TempDir(), t.TempDir()
+	files := map[string]string{
+		filepath.Join(source, "go.mod"):      "module example.com/greeting\n\ngo 1.22\n",
+		filepath.Join(source, "greeting.go"): "package greeting\n\nconst Hello = \"hello\"\n",
+	}
+	versions := filepath.Join(proxy, "example.com", "greeting", "@v")
+	files[filepath.Join(versions, "list")] = "v1.0.0\n"
+	files[filepath.Join(versions, "v1.0.0.info")] = `{"Version":"v1.0.0","Time":"2026-01-01T00:00:00Z"}`
+	files[filepath.Join(versions, "v1.0.0.mod")] = "module example.com/greeting\n\ngo 1.22\n"
+	for path, text := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zipFile, err := os.Create(filepath.Join(versions, "v1.0.0.zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zipFile.Close()
+	if err := modzip.CreateFromDir(zipFile, module.Version{Path: "example.com/greeting", Version: "v1.0.0"}, source); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + proxy
 }
