@@ -39,7 +39,11 @@ export interface LanguageProgram {
 }
 
 // Values that must never appear in any output.
-const SECRETS = { originPassword: "drift-native-origin-password", s3SecretKey: "drift-native-s3-secret-key", s3AccessKey: "AKIADRIFTNATIVESECRET" };
+const SECRETS = {
+  originPassword: "drift-native-origin-password",
+  s3SecretKey: "drift-native-s3-secret-key",
+  s3AccessKey: "AKIADRIFTNATIVESECRET",
+};
 
 function declarations(prefix: string, passesSecrets: boolean): Record<string, Declaration> {
   return {
@@ -58,7 +62,10 @@ function declarations(prefix: string, passesSecrets: boolean): Record<string, De
       secrets: { s3SecretKey: "s3SecretKey", ...(passesSecrets ? { s3AccessKey: "s3AccessKey" } : {}) },
     },
     photos: {
-      args: { name: "Photos", deployment: { type: "webfolder", serviceSubdomains: [`${prefix}-photos`], webfolderBaseUrl: "https://origin.example.com/" } },
+      args: {
+        name: "Photos",
+        deployment: { type: "webfolder", serviceSubdomains: [`${prefix}-photos`], webfolderBaseUrl: "https://origin.example.com/" },
+      },
       secrets: { password: "originPassword" },
     },
     legacy: { args: { name: "Legacy", deployment: { type: "webproxy", serviceSubdomains: [`${prefix}-legacy`] } } },
@@ -67,7 +74,14 @@ function declarations(prefix: string, passesSecrets: boolean): Record<string, De
 
 interface DriftJson {
   sourceCount: number;
-  drifted: { name: string; urn: string; shape: string; status: string; fields: { field: string }[]; wayOut: { declaration?: { language: string; code: string } } }[];
+  drifted: {
+    name: string;
+    urn: string;
+    shape: string;
+    status: string;
+    fields: { field: string }[];
+    wayOut: { declaration?: { language: string; code: string } };
+  }[];
   unmanaged: { id: string }[];
 }
 
@@ -85,8 +99,11 @@ export function nativeDriftSuite(program: LanguageProgram): void {
     const { ASSET_DELIVERY_BASE_URL: _url, ASSET_DELIVERY_API_KEY: _key, ...inherited } = process.env;
     return new Promise((resolve) => {
       // Asynchronous on purpose: the server answers from this process.
-      execFile(process.execPath, [BIN, "drift", "--stack", STACK, ...args], { env: { ...inherited, ...stack.env }, cwd: stack.workDir }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        [BIN, "drift", "--stack", STACK, ...args],
+        { env: { ...inherited, ...stack.env }, cwd: stack.workDir },
+        (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
       );
     });
   }
@@ -135,7 +152,10 @@ export function nativeDriftSuite(program: LanguageProgram): void {
         await edit(ids.assets!, { custom_domains: [`${prefix}.assets.example.com`, `${prefix}.cdn.example.com`] }); // a list entry
         await edit(ids.photos!, { password: null }); // a write-only secret cleared
         await client.sources.update(ids.legacy!, { enabled: false }); // retired
-        const handMade = await client.sources.create({ name: "Hand made", deployment: { type: "webproxy", service_subdomains: [`${prefix}-hand-made`] } });
+        const handMade = await client.sources.create({
+          name: "Hand made",
+          deployment: { type: "webproxy", service_subdomains: [`${prefix}-hand-made`] },
+        });
         const stateBefore = await stack.exportState();
 
         const { result: json, requests } = await countedSourceRequests(server, () => drift(["--format", "json"]));
@@ -164,7 +184,9 @@ export function nativeDriftSuite(program: LanguageProgram): void {
 
         const markdown = await drift();
         expect(markdown.code).toBe(2);
-        expect(markdown.stdout).toContain("A list is compared whole (an API update replaces it whole); `pulumi refresh` names its entries.");
+        expect(markdown.stdout).toContain(
+          "A list is compared whole (an API update replaces it whole); `pulumi refresh` names its entries.",
+        );
         expect(markdown.stdout).toContain("A write-only secret is never returned by the API: its change is seen through the flag shown");
         for (const { urn } of report.drifted) {
           expect(markdown.stdout).toContain(`\`pulumi up --stack ${STACK} --target ${urn} --refresh\``);
@@ -209,7 +231,13 @@ async function refreshedFields(stack: YamlStack): Promise<Record<string, string[
   return Object.fromEntries(
     steps
       .filter((step) => step.op === "update" && step.urn.includes(`::${NATIVE}::`))
-      .map((step) => [step.urn.split("::").pop()!, [...new Set(Object.keys(step.detailedDiff ?? {}).map((field) => field.replace(/\[\d+\]$/, "")))]] as const)
+      .map(
+        (step) =>
+          [
+            step.urn.split("::").pop()!,
+            [...new Set(Object.keys(step.detailedDiff ?? {}).map((field) => field.replace(/\[\d+\]$/, "")))],
+          ] as const,
+      )
       .sort(([a], [b]) => a.localeCompare(b)),
   );
 }
