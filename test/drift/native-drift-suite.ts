@@ -231,13 +231,10 @@ async function refreshedFields(stack: YamlStack): Promise<Record<string, string[
   return Object.fromEntries(
     steps
       .filter((step) => step.op === "update" && step.urn.includes(`::${NATIVE}::`))
-      .map(
-        (step) =>
-          [
-            step.urn.split("::").pop()!,
-            [...new Set(Object.keys(step.detailedDiff ?? {}).map((field) => field.replace(/\[\d+\]$/, "")))],
-          ] as const,
-      )
+      .map((step): [string, string[]] => [
+        step.urn.split("::").pop()!,
+        [...new Set(Object.keys(step.detailedDiff ?? {}).map((field) => field.replace(/\[\d+\]$/, "")))],
+      ])
       .sort(([a], [b]) => a.localeCompare(b)),
   );
 }
