@@ -63,7 +63,9 @@ export async function generatedDeclarations(
     for (const source of sources) {
       const secrets = secretsOf(source);
       const generated = language.declaration(code, source.declared.name, secrets);
-      const leaked = secrets.some(({ value }) => value !== undefined && generated.code.includes(value));
+      const leaked = [...secrets.map(({ value }) => value), ...declaredSecretValues(source.declared)].some(
+        (value) => value !== undefined && value !== "" && generated.code.includes(value),
+      );
       if (generated.found && !leaked)
         declarations.set(source.declared.name, { language: runtime, code: generated.code, secretConfig: secrets.map(({ key }) => key) });
     }
@@ -105,6 +107,19 @@ function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
       return [{ path: secretPath, key: configKey(declared.name, secretPath[secretPath.length - 1]!), value, declared: true }];
     });
   return [...writeOnly, ...passed];
+}
+
+/** The plaintext of every secret the stack declares for the Source: none may reach the code, whatever the generator did. */
+function declaredSecretValues({ inputs, secretPaths }: DeclaredSource): string[] {
+  const leaves = (value: unknown): string[] =>
+    typeof value === "string"
+      ? [value]
+      : Array.isArray(value)
+        ? value.flatMap(leaves)
+        : isPlainObject(value)
+          ? Object.values(value).flatMap(leaves)
+          : [];
+  return [...leaves(inputs.deploymentSecrets), ...secretPaths.flatMap((at) => leaves(valueAt(inputs, at)))];
 }
 
 function valueAt(value: unknown, at: readonly string[]): unknown {
