@@ -2,7 +2,7 @@
 // the API returns them, into the report model.
 import { describe, expect, it } from "vitest";
 import type { Source } from "@asset-delivery/sdk";
-import { checkedSource } from "../support/checked-source";
+import { checkedDynamicSource } from "../support/checked-source";
 import { compareSources, type DeclaredSource } from "../../cli/src/drift";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
 
@@ -11,7 +11,7 @@ const OTHER_ID = "b".repeat(24);
 
 /** A Source as the state records it: the program's camelCase args, checked (defaults filled, secrets apart). */
 function declared(args: Record<string, unknown>, name = "photos", id = ID, secretPaths: string[][] = []): DeclaredSource {
-  return { name, id, inputs: checkedSource({ name: "Photos", ...args }), secretPaths };
+  return { name, id, inputs: checkedDynamicSource({ name: "Photos", ...args }), secretPaths };
 }
 
 const photosArgs = {
