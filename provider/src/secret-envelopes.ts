@@ -37,8 +37,10 @@ export function secretEnvelope(value: unknown): Record<string, unknown> {
 function open(value: unknown, at: EnvelopePath, secretPaths: EnvelopePath[]): unknown {
   if (Array.isArray(value)) return value.map((item, index) => open(item, [...at, index], secretPaths));
   if (!isPlainObject(value)) return value;
-  if (!(specialSigKey in value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, open(inner, [...at, key], secretPaths)]));
-  if (value[specialSigKey] !== specialSecretSig) throw new Error(`${describe(at)}: resources, assets and output values are not supported here`);
+  if (!(specialSigKey in value))
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, open(inner, [...at, key], secretPaths)]));
+  if (value[specialSigKey] !== specialSecretSig)
+    throw new Error(`${describe(at)}: resources, assets and output values are not supported here`);
   secretPaths.push(at);
   if ("value" in value) return open(value.value, at, secretPaths);
   if (typeof value.plaintext === "string") return open(JSON.parse(value.plaintext), at, secretPaths);

@@ -48,7 +48,10 @@ describe("docs/contributing.md's layout", () => {
 
   it("names every top-level folder as a part, and every folder of provider/src/ and server/src/", () => {
     const named = new Set(rows().flatMap((row) => [...row.parts, ...row.folders.map((folder) => located(row, folder))]));
-    const expected = [...directories("."), ...["provider/src/", "server/src/"].flatMap((src) => directories(src).map((dir) => `${src}${dir}`))];
+    const expected = [
+      ...directories("."),
+      ...["provider/src/", "server/src/"].flatMap((src) => directories(src).map((dir) => `${src}${dir}`)),
+    ];
     expect(expected.filter((folder) => !named.has(folder))).toEqual([]);
   });
 });

@@ -94,9 +94,7 @@ describe("diff", () => {
       const diff = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
       expect(planPatches(diff, apiAttributes(inputs), true)).toEqual({
         deploys: false, // a secret alone starts no deployment
-        patches: [
-          { deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) },
-        ],
+        patches: [{ deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) }],
       });
     });
   });

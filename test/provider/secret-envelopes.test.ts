@@ -8,7 +8,10 @@ const sig = { [specialSigKey]: specialSecretSig };
 
 describe("openSecretEnvelopes", () => {
   it("opens the engine's wire form {sig, value} wherever it is nested, and says where", () => {
-    const wire = { name: "Photos", deployment: { type: "webproxy", password: { ...sig, value: "pw" }, customDomains: ["a", { ...sig, value: "b" }] } };
+    const wire = {
+      name: "Photos",
+      deployment: { type: "webproxy", password: { ...sig, value: "pw" }, customDomains: ["a", { ...sig, value: "b" }] },
+    };
     expect(openSecretEnvelopes(wire)).toEqual({
       value: { name: "Photos", deployment: { type: "webproxy", password: "pw", customDomains: ["a", "b"] } },
       secretPaths: [
@@ -30,7 +33,9 @@ describe("openSecretEnvelopes", () => {
   it("refuses an exported state's {sig, ciphertext}, naming the path", () => {
     const encrypted = { deployment: { password: { ...sig, ciphertext: "v1:abc" } } };
     expect(() => openSecretEnvelopes(encrypted)).toThrow(EncryptedSecretError);
-    expect(() => openSecretEnvelopes(encrypted)).toThrow("deployment.password: the secret is encrypted (export the stack with --show-secrets)");
+    expect(() => openSecretEnvelopes(encrypted)).toThrow(
+      "deployment.password: the secret is encrypted (export the stack with --show-secrets)",
+    );
   });
 
   it("refuses another special object (a resource reference, an asset) and leaves plain values alone", () => {

@@ -196,7 +196,7 @@ export type DeclaredOnly = Partial<Pick<SourceDeclaration, "deployment">> & Prov
 /** The state kept for a Source: what the API returned, with the declared secrets where they live, and the provider options. */
 export function sourceOutputs(source: Source, declared: DeclaredOnly): SourceState {
   const attributes = sourceAttributes(source);
-  const deployment = { ...attributes.deployment, ...declaredSecrets(declared.deployment) } as CamelDeployment;
+  const deployment = { ...attributes.deployment, ...declaredSecrets(declared.deployment) };
   return { ...attributes, deployment, ...providerOptions(declared) };
 }
 
@@ -209,7 +209,7 @@ export function inputsFromSource(source: Source, previous: DeclaredOnly): Source
   const { annotation: _generated, ...deployment } = declarableDeployment(source);
   return {
     ...camelMembers(source.attributes, WRITABLE_SOURCE_ATTRIBUTES),
-    deployment: { ...deployment, ...declaredSecrets(previous.deployment) } as CamelDeployment,
+    deployment: { ...deployment, ...declaredSecrets(previous.deployment) },
     ...providerOptions(previous),
   };
 }

@@ -45,7 +45,13 @@ export function diffSource(id: string, olds: Compared, news: SourceInputs): Sour
   for (const key of [...changed, ...options]) if (key !== "deployment") leafChanges(olds[key], news[key], [key], detailedDiff);
   if (changed.includes("deployment")) deploymentLeaves(olds, news, deploymentFields, detailedDiff);
   for (const key of replaces) detailedDiff.set(key, "update");
-  return { changes: changed.length + options.length + replaces.length > 0, replaces, changed: [...changed, ...options], deploymentFields, detailedDiff };
+  return {
+    changes: changed.length + options.length + replaces.length > 0,
+    replaces,
+    changed: [...changed, ...options],
+    deploymentFields,
+    detailedDiff,
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
 import { engineAddress, engineWarnings } from "../core/engine-log";
-import { SourceNotReadyError } from "../core/lifecycle/settle";
+import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { guardProviderProcess } from "../core/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
@@ -36,7 +36,7 @@ async function written<T extends { outs: object }>(inputs: DynamicValues, write:
     const result = await write;
     return { ...result, outs: toDynamic(result.outs) };
   } catch (error) {
-    if (!(error instanceof SourceNotReadyError)) throw error;
+    if (!isSourceNotReady(error)) throw error;
     const properties = { ...toDynamic(error.properties), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
     throw new SourceNotReadyError(error.id, properties, error.reasons);
   }

@@ -54,5 +54,5 @@ export function secretsApart<D extends Record<string, unknown>>(deployment: D): 
  * a declaration in either shape: the dynamic one's secrets are merged in first.
  */
 export function secretFlagMismatchesOfDeclared(live: LiveFlags, declared: SourceDeclaration | DynamicValues): SecretFlagMismatch[] {
-  return secretFlagMismatches(live, toCore(declared as DynamicValues) as SourceDeclaration);
+  return secretFlagMismatches(live, toCore(declared) as SourceDeclaration);
 }

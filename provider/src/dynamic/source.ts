@@ -58,7 +58,11 @@ export class Source extends pulumi.CustomResource {
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };
-    const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...SECRET_SOURCE_ATTRIBUTES.map(camelCase), "deploymentSecrets"];
+    const additionalSecretOutputs = [
+      ...(opts.additionalSecretOutputs ?? []),
+      ...SECRET_SOURCE_ATTRIBUTES.map(camelCase),
+      "deploymentSecrets",
+    ];
     super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
   }
 }

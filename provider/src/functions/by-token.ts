@@ -19,7 +19,9 @@ const FUNCTIONS: Record<string, { call: Call; secretPaths: (result: Record<strin
   [FUNCTION_TOKENS.getSources]: {
     call: sourcesOf,
     secretPaths: (result) =>
-      (Array.isArray(result.sources) ? result.sources : []).flatMap((_, index) => SECRET_RESULT_FIELDS.map((field) => ["sources", index, field])),
+      (Array.isArray(result.sources) ? result.sources : []).flatMap((_, index) =>
+        SECRET_RESULT_FIELDS.map((field) => ["sources", index, field]),
+      ),
   },
   [FUNCTION_TOKENS.getReports]: { call: reportsOf, secretPaths: none },
   [FUNCTION_TOKENS.getReport]: { call: reportOf, secretPaths: none },

@@ -3,14 +3,13 @@
 // core's: the Source keeps the core's shape, each secret marked where it lives (the core's
 // SECRET_PATHS, from the sdk's field table). What is the plugin's own: the engine's Cancel, and the
 // Source type and function tokens of its schema.
-import deepEqual from "fast-deep-equal";
 import { SECRET_PATHS, type SourceInputs, type SourceState } from "../core/codec";
 import { engineAddress, engineWarnings } from "../core/engine-log";
-import { SourceNotReadyError } from "../core/lifecycle/settle";
+import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
 import { SOURCE_TOKEN } from "../tokens";
-import { checkProviderConfig, CONFIG_SECRET_PATHS, settingsReader, type ConfigFailure } from "./config";
+import { changedSettings, checkProviderConfig, CONFIG_SECRET_PATHS, settingsReader, type ConfigFailure } from "./config";
 import { Cancellation } from "./cancellation";
 import type { CheckFailure } from "../core/check";
 import type { SourceDiff } from "../core/diff";
@@ -53,11 +52,7 @@ export class NativeProvider {
   }
 
   diffConfig(olds: Properties, news: Properties): { changes: boolean; diffs: string[] } {
-    // A new key, address or pacing changes how the provider talks to the service, never which
-    // Sources exist: no replacement (which would replace every Source of the provider).
-    const keys = new Set([...Object.keys(olds.values), ...Object.keys(news.values)]);
-    const diffs = [...keys].filter((key) => !deepEqual(olds.values[key], news.values[key]));
-    return { changes: diffs.length > 0, diffs };
+    return changedSettings(olds.values, news.values);
   }
 
   async configure(values: Record<string, unknown>): Promise<void> {
@@ -78,7 +73,8 @@ export class NativeProvider {
   check(type: string, news: Properties): { inputs: Properties; failures: CheckFailure[] } {
     assertSource(type);
     // The create mark's URN is the engine's (create's request), never a property.
-    if ("resourceUrn" in news.values) return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
+    if ("resourceUrn" in news.values)
+      return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
     const result = this.core.check(news.values);
     return { inputs: marked(result.inputs, news.secrets), failures: result.failures };
   }
@@ -88,7 +84,10 @@ export class NativeProvider {
     return this.core.diff(id, olds.values as SourceState, news.values as SourceInputs);
   }
 
-  async create(inputs: Properties, options: { preview: boolean; timeoutSeconds: number; urn: string }): Promise<{ id: string; outputs: Properties }> {
+  async create(
+    inputs: Properties,
+    options: { preview: boolean; timeoutSeconds: number; urn: string },
+  ): Promise<{ id: string; outputs: Properties }> {
     if (options.preview) return { id: "", outputs: marked(this.core.preview(inputs.values), inputs.secrets) };
     const { id, outs } = await this.written(this.core.create(inputs.values as SourceInputs, options), inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
@@ -105,7 +104,7 @@ export class NativeProvider {
     try {
       return await this.cancellation.untilCancelled(write);
     } catch (error) {
-      if (!(error instanceof SourceNotReadyError)) throw error;
+      if (!isSourceNotReady(error)) throw error;
       throw new PartialSourceError(error.message, error.id, marked(error.properties, inputs.secrets));
     }
   }
@@ -126,9 +125,9 @@ export class NativeProvider {
     await this.core.delete(id);
   }
 
+  /** A data-source function by its token, with the connection of the configured settings (functions/by-token.ts). */
   async invoke(token: string, args: Record<string, unknown>): Promise<Properties> {
-    const { values, secrets } = await invokeFunction(this.core.connection().client, token, args);
-    return { values, secrets };
+    return invokeFunction(this.core.connection().client, token, args);
   }
 }
 

@@ -47,14 +47,13 @@ export function splitDeployment(deployment: Partial<StoredDeployment> & { type: 
 }
 
 // Which secret each read-only flag reports, per type (the sdk's presenceFlag marks): read once, not per request.
-const FLAGS_BY_TYPE = Object.fromEntries(SOURCE_TYPES.map((type) => [type, secretPresenceFlags(type)])) as Record<
-  SourceType,
-  readonly { flag: string; secret: string }[]
->;
+const FLAGS_BY_TYPE: ReadonlyMap<SourceType, readonly { flag: string; secret: string }[]> = new Map(
+  SOURCE_TYPES.map((type) => [type, secretPresenceFlags(type)]),
+);
 
 /** A type's read-only flags: `{ password_set: true, ... }`, each saying whether its secret is stored. */
 export function computedFlags(type: SourceType, storedSecrets: Record<string, unknown>): Record<string, boolean> {
   const flags: Record<string, boolean> = {};
-  for (const { flag, secret } of FLAGS_BY_TYPE[type]) flags[flag] = secret in storedSecrets;
+  for (const { flag, secret } of FLAGS_BY_TYPE.get(type) ?? []) flags[flag] = secret in storedSecrets;
   return flags;
 }

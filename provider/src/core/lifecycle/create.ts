@@ -18,7 +18,11 @@ export interface WriteOptions {
   timeoutSeconds?: number;
 }
 
-export async function createSource(session: Session, inputs: SourceInputs, options: WriteOptions = {}): Promise<{ id: string; outs: SourceState }> {
+export async function createSource(
+  session: Session,
+  inputs: SourceInputs,
+  options: WriteOptions = {},
+): Promise<{ id: string; outs: SourceState }> {
   const attributes = apiAttributes(inputs);
   const written =
     inputs.adoptSourceId !== undefined

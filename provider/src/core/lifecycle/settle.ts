@@ -20,6 +20,11 @@ export class SourceNotReadyError<Properties extends object = SourceState> extend
   }
 }
 
+/** A SourceNotReadyError of the core: its properties are the core's state. */
+export function isSourceNotReady(error: unknown): error is SourceNotReadyError {
+  return error instanceof SourceNotReadyError;
+}
+
 /** What the writes left: the Source as the last response showed it, and what was deployed before them. */
 export interface Written {
   source: Source;
@@ -39,7 +44,12 @@ export function deployedBefore(deploys: boolean, before: number | null): Pick<Wr
  * Waits for `deploymentTimeoutSeconds`, or the resource's customTimeouts (`timeoutSeconds`, from the
  * engine's request; 0 or absent when none) when shorter.
  */
-export async function settle(session: Session, { source, deployedBefore }: Written, inputs: SourceInputs, timeoutSeconds = 0): Promise<Source> {
+export async function settle(
+  session: Session,
+  { source, deployedBefore }: Written,
+  inputs: SourceInputs,
+  timeoutSeconds = 0,
+): Promise<Source> {
   if (!inputs.waitForDeployment) return source;
   const declared = inputs.deploymentTimeoutSeconds;
   const seconds = timeoutSeconds > 0 ? Math.max(1, Math.floor(Math.min(declared, timeoutSeconds))) : declared;

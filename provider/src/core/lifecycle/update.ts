@@ -22,7 +22,12 @@ export async function updateSource(
   const patched = await sendPatches(session, id, plan.patches);
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
   // The state holds the Source as last read: its deployment predates these PATCHes.
-  const source = await settle(session, { source: patched, ...deployedBefore(plan.deploys, olds.dateDeployed) }, news, options.timeoutSeconds);
+  const source = await settle(
+    session,
+    { source: patched, ...deployedBefore(plan.deploys, olds.dateDeployed) },
+    news,
+    options.timeoutSeconds,
+  );
   session.reads.remember(source);
   await purgeAfterUpdate(session, olds.deployment, news, source);
   return { outs: sourceOutputs(source, news) };
