@@ -2,6 +2,7 @@
 // names is there, and every top-level folder, and every folder of provider/src/ and server/src/,
 // is named in it. A folder named in a row's "holds" cell is written from the repository's root
 // (`provider/src/core/`), from its part (`src/commands/`) or from its part's src/ (`accounts/`).
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,11 +27,13 @@ function rows(): Row[] {
     });
 }
 
-const directories = (folder: string) =>
-  fs
-    .readdirSync(path.join(ROOT, folder), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith(".") && entry.name !== "node_modules")
-    .map((entry) => `${entry.name}/`);
+/** The folders of the repository inside `folder` (tracked by git: a local build's output, which git ignores, is not one). */
+const directories = (folder: string) => {
+  const tracked = execFileSync("git", ["ls-files", "--", folder], { cwd: ROOT, encoding: "utf8" }).split("\n");
+  const prefix = folder === "." ? "" : folder;
+  const folders = tracked.filter((file) => file.startsWith(prefix) && file.slice(prefix.length).includes("/"));
+  return [...new Set(folders.map((file) => `${file.slice(prefix.length).split("/")[0]}/`))].filter((name) => !name.startsWith("."));
+};
 
 /** Where a folder named in a row is: from the root when it starts with a top-level folder, from the part (`src/...`), else under the part's src/. */
 function located(row: Row, folder: string): string {
