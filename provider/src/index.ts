@@ -1,12 +1,15 @@
 // The public surface of @asset-delivery/provider: the Source resource, its types, and the
-// data-source functions. The core both provider shells run is `@asset-delivery/provider/core`.
-export { Source, type SourceArgs } from "./source";
-export type * from "./source-types";
+// data-source functions. The core both provider shells run is `@asset-delivery/provider/core`;
+// the walker of Pulumi's secret envelopes is `@asset-delivery/provider/secret-envelopes`.
+export { Source, type SourceArgs } from "./dynamic/source";
+export type * from "./dynamic/source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./core/settings";
 export { writeOnlyFieldNames } from "./core/codec";
 export { declarationOf, type SourceImport } from "./core/declaration";
-export { SOURCE_RESOURCE_TYPE } from "./serialized-provider";
+export { SOURCE_RESOURCE_TYPE } from "./dynamic/serialized-provider";
+/** A dynamic Source's recorded inputs in the core's shape (its `deploymentSecrets` merged into the deployment): for readers of a stack's state. */
+export { toCore as dynamicToCore } from "./dynamic/shape";
 /** The native plugin's resource type (pulumi-resource-assetdelivery): `assetdelivery:index:Source`. */
-export { SOURCE_TOKEN as NATIVE_SOURCE_TYPE } from "./plugin/schema";
-export { sourcesFromConfig } from "./config-sources";
+export { SOURCE_TOKEN as NATIVE_SOURCE_TYPE, FUNCTION_TOKENS } from "./tokens";
+export { sourcesFromConfig } from "./dynamic/config-sources";
 export * from "./functions";

@@ -16,6 +16,6 @@ describe("package boundaries", () => {
 
   it("the provider exports the runtime under both names states hold, its core for the other shells and the CLI, and its internals under none", () => {
     const provider = exportedSubpaths(PACKAGES["@asset-delivery/provider"]!);
-    expect([...provider].sort()).toEqual([".", "./core", "./dist/runtime", "./package.json", "./runtime"]);
+    expect([...provider].sort()).toEqual([".", "./core", "./dist/runtime", "./package.json", "./runtime", "./secret-envelopes"]);
   });
 });

@@ -10,7 +10,7 @@ import { sourceResource, WEBFOLDER } from "../support/api-documents";
 const ID = "a".repeat(24);
 const OTHER_ID = "b".repeat(24);
 
-/** A Source as the state records it: the program's camelCase args, checked (defaults filled, secrets apart). */
+/** A Source as the state records it, in the core's shape: the program's camelCase args, checked (defaults filled). */
 function declared(args: Record<string, unknown>, name = "photos", id = ID, secretPaths: string[][] = []): DeclaredSource {
   const urn = `urn:pulumi:dev::site::${SOURCE_RESOURCE_TYPE}::${name}`;
   return { name, urn, shape: "dynamic", id, inputs: checkedSource({ name: "Photos", ...args }), secretPaths };

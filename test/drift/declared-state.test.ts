@@ -34,8 +34,13 @@ describe("declaredSources", () => {
       ["assets", "b".repeat(24)],
       ["photos", "a".repeat(24)],
     ]);
-    expect(sources[1]!.inputs.deploymentSecrets).toEqual({ password: "hunter2" });
-    expect(sources[1]!.secretPaths).toEqual([["deploymentSecrets"]]);
+    // A dynamic Source's state, its secrets apart in `deploymentSecrets`, read in the core's shape: each where it lives.
+    expect(sources[1]!.inputs).toEqual({
+      name: "Photos",
+      enabled: true,
+      deployment: { type: "webfolder", serviceSubdomains: ["photos"], password: "hunter2" },
+    });
+    expect(sources[1]!.secretPaths).toEqual([["deployment", "password"]]);
   });
 
   it("records where the program passed other values as secrets, down to list members", () => {
@@ -49,8 +54,13 @@ describe("declaredSources", () => {
       type: "s3",
       s3AccessKey: "AKIASECRET",
       customDomains: ["public.example.com", "private.example.com"],
+      password: "hunter2",
     });
-    expect(source!.secretPaths).toEqual([["deployment", "s3AccessKey"], ["deployment", "customDomains", "1"], ["deploymentSecrets"]]);
+    expect(source!.secretPaths).toEqual([
+      ["deployment", "s3AccessKey"],
+      ["deployment", "customDomains", "1"],
+      ["deployment", "password"],
+    ]);
   });
 
   it("skips an old copy waiting for deletion, and reads a stack without resources as none", () => {
@@ -71,7 +81,7 @@ describe("declaredSources", () => {
     expect(() => declaredSources({})).toThrow("the exported stack has no deployment");
   });
 
-  it("reads native Sources (any language) beside dynamic ones: write-only fields taken apart as the core keeps them", () => {
+  it("reads native Sources (any language) beside dynamic ones: their inputs are the core's shape as recorded", () => {
     const native = {
       urn: urn("docs", NATIVE_SOURCE_TYPE),
       type: NATIVE_SOURCE_TYPE,
@@ -96,8 +106,7 @@ describe("declaredSources", () => {
     expect(sources[0]!.inputs).toEqual({
       name: "Docs",
       enabled: true,
-      deployment: { type: "webfolder", serviceSubdomains: ["docs"], customDomains: ["docs.example.com"] },
-      deploymentSecrets: { password: "hunter2" },
+      deployment: { type: "webfolder", serviceSubdomains: ["docs"], password: "hunter2", customDomains: ["docs.example.com"] },
     });
     expect(sources[0]!.secretPaths).toEqual([["deployment", "password"]]);
     expect(resourceNames(exported([photos, native]))).toEqual(["photos", "docs"]);

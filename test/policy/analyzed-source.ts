@@ -6,7 +6,7 @@
 //   native:  the declaration as is, secrets inside `deployment`
 import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, type SourceShape } from "@asset-delivery/policy";
 import { checkSource } from "../../provider/src/core/check";
-import { splitSecrets } from "../../provider/src/core/codec";
+import { secretsApart, toCore, toDynamic } from "../../provider/src/dynamic/shape";
 import type {
   PolicyResource,
   ReportViolation,
@@ -31,10 +31,12 @@ export interface Declaration {
 /** The properties the engine gives the analyzer for a Source declared so, in a shape. */
 export function propertiesOf(shape: SourceShape, declaration: Declaration): Record<string, unknown> {
   if (shape === "native") return { ...declaration };
-  const { deployment, secrets } = splitSecrets(declaration.deployment);
+  const { open: deployment, secrets } = secretsApart(declaration.deployment);
   // One secret output: unknown as a whole when any of its values is.
   const deploymentSecrets = Object.values(secrets).includes(UNKNOWN_VALUE) ? UNKNOWN_VALUE : secrets;
-  return checkSource({ name: declaration.name, deployment, deploymentSecrets }).inputs;
+  // The dynamic shell's check (dynamic/runtime.ts), without the host.
+  const news = { name: declaration.name, deployment, deploymentSecrets };
+  return toDynamic(checkSource(toCore(news)).inputs, news);
 }
 
 export function typeOf(shape: SourceShape): string {

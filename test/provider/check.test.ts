@@ -1,8 +1,16 @@
 // `check` applies every rule of the sdk's schemas before any API call and names the property as
-// the program wrote it; values unknown during a preview are tolerated.
+// the program wrote it; values unknown during a preview are tolerated. Here as the dynamic resource
+// runs it (secrets apart in `deploymentSecrets`, merged and split at the dynamic shell's edge).
 import { describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { checkSource } from "../../provider/src/core/check";
+import { checkSource as coreCheck } from "../../provider/src/core/check";
+import { toCore, toDynamic } from "../../provider/src/dynamic/shape";
+
+/** The dynamic shell's check (dynamic/runtime.ts), without the host. */
+function checkSource(news: Record<string, unknown>) {
+  const { inputs, failures } = coreCheck(toCore(news));
+  return { inputs: toDynamic(inputs, news), failures };
+}
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
 const s3 = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "my-bucket" };

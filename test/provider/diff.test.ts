@@ -1,9 +1,10 @@
-// `diff` compares the checked inputs with the state exactly; only a switch to another adopted
-// Source replaces.
+// `diff` compares the checked inputs with the state exactly (the core's shape: secrets where they
+// live in the deployment); only a switch to another adopted Source replaces.
 import { describe, expect, it } from "vitest";
 import { diffSource } from "../../provider/src/core/diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
-import { apiAttributes, sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
+import { apiAttributes } from "../../provider/src/core/check";
+import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { sourceResource } from "../support/api-documents";
 import { checkedSource } from "../support/checked-source";
@@ -19,20 +20,27 @@ function stateOf(inputs: SourceInputs) {
 const declared = (deployment: Record<string, unknown> = {}, secrets: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
   checkedSource({
     name: "Photos",
-    deployment: { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/", ...deployment },
-    deploymentSecrets: secrets,
+    deployment: {
+      type: "webfolder",
+      serviceSubdomains: ["photos"],
+      webfolderBaseUrl: "https://origin.example.com/images/",
+      ...deployment,
+      ...secrets,
+    },
     ...extra,
   });
 
 describe("diff", () => {
   it("finds no change between the declaration and the state it produced (read-only fields and the generated annotation ignored)", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), inputs)).toEqual({ changes: false, replaces: [], changed: [] });
+    expect(diffSource(ID, stateOf(inputs), inputs)).toMatchObject({ changes: false, replaces: [], changed: [], deploymentFields: [] });
   });
 
   it("reports a changed field of the deployment", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), declared({ cacheTtlError: 60 })).changed).toEqual(["deployment"]);
+    const diff = diffSource(ID, stateOf(inputs), declared({ cacheTtlError: 60 }));
+    expect(diff).toMatchObject({ changed: ["deployment"], deploymentFields: ["cacheTtlError"] });
+    expect([...diff.detailedDiff]).toEqual([["deployment.cacheTtlError", "update"]]);
   });
 
   it("reports a changed name alone", () => {
@@ -43,7 +51,12 @@ describe("diff", () => {
   it("treats a changed write-only secret as a change", () => {
     const before = declared({}, { password: "old-password" });
     const after = declared({}, { password: "new-password" });
-    expect(diffSource(ID, stateOf(before), after)).toMatchObject({ changes: true, changed: ["deploymentSecrets"], replaces: [] });
+    expect(diffSource(ID, stateOf(before), after)).toMatchObject({
+      changes: true,
+      changed: ["deployment"],
+      deploymentFields: ["password"],
+      replaces: [],
+    });
   });
 
   describe("a secret whose presence the server's flag contradicts (seen by a refresh)", () => {
@@ -52,12 +65,18 @@ describe("diff", () => {
 
     it("is a change when a declared secret was cleared on the server", () => {
       const inputs = declared({}, { password: "pw-declared", requestHandshake: null });
-      expect(diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs).changed).toEqual(["deploymentSecrets"]);
+      expect(diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs)).toMatchObject({
+        changed: ["deployment"],
+        deploymentFields: ["password"],
+      });
     });
 
     it("is a change when a secret declared as cleared (null) was set on the server", () => {
       const inputs = declared({}, { requestHandshake: null });
-      expect(diffSource(ID, refreshedState(inputs, { requestHandshakeSet: true }), inputs).changed).toEqual(["deploymentSecrets"]);
+      expect(diffSource(ID, refreshedState(inputs, { requestHandshakeSet: true }), inputs)).toMatchObject({
+        changed: ["deployment"],
+        deploymentFields: ["requestHandshake"],
+      });
     });
 
     it("is no change when the flags agree with what is declared", () => {
@@ -72,10 +91,11 @@ describe("diff", () => {
 
     it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
-      const { changed } = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
-      expect(planPatches(changed, apiAttributes(inputs), true).patches).toEqual([
-        { deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) },
-      ]);
+      const diff = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
+      expect(planPatches(diff, apiAttributes(inputs), true)).toEqual({
+        deploys: false, // a secret alone starts no deployment
+        patches: [{ deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) }],
+      });
     });
   });
 
@@ -86,7 +106,7 @@ describe("diff", () => {
     expect(state).toMatchObject({ passwordSet: false, requestHandshakeSet: false, requestSigningKeySet: false });
     const flags = { passwordSet: true, requestHandshakeSet: false, requestSigningKeySet: false };
     const before = { ...state, ...flags, deployment: { ...state.deployment, ...flags } };
-    expect(diffSource(ID, before, inputs)).toEqual({ changes: false, replaces: [], changed: [] });
+    expect(diffSource(ID, before, inputs)).toMatchObject({ changes: false, replaces: [], changed: [] });
   });
 
   it("compares a declared annotation, and ignores the server's own otherwise", () => {
@@ -98,10 +118,10 @@ describe("diff", () => {
     const inputs = declared();
     const s3 = checkedSource({
       name: "Photos",
-      deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket" },
-      deploymentSecrets: { s3SecretKey: "SK" },
+      deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket", s3SecretKey: "SK" },
     });
-    expect(diffSource(ID, stateOf(inputs), s3)).toEqual({ changes: true, replaces: [], changed: ["deployment", "deploymentSecrets"] });
+    expect(diffSource(ID, stateOf(inputs), s3)).toMatchObject({ changes: true, replaces: [], changed: ["deployment"] });
+    expect(diffSource(ID, stateOf(inputs), s3).deploymentFields).toEqual(expect.arrayContaining(["type", "s3SecretKey"]));
   });
 
   it("replaces only when another Source is to be adopted", () => {

@@ -12,7 +12,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { SERIALIZED_PROVIDER } from "../../provider/src/serialized-provider";
+import { SERIALIZED_PROVIDER } from "../../provider/src/dynamic/serialized-provider";
 import { repoRoot } from "../support/pulumi";
 
 const HOST = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");

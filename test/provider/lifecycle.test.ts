@@ -3,11 +3,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "@asset-delivery/sdk";
 import { declarationOf } from "../../provider/src";
-import { sourceProvider } from "../../provider/src/runtime";
+import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { createSource } from "../../provider/src/core/lifecycle/create";
 import { updateSource } from "../../provider/src/core/lifecycle/update";
 import type { Session } from "../../provider/src/core/session";
-import { apiAttributes } from "../../provider/src/core/codec";
+import { apiAttributes } from "../../provider/src/core/check";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { connect } from "../../provider/src/core/connection";
 import { checkedSource } from "../support/checked-source";

@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { PROVIDER_KEY, SERIALIZED_PROVIDER } from "../../provider/src/serialized-provider";
+import { PROVIDER_KEY, SERIALIZED_PROVIDER } from "../../provider/src/dynamic/serialized-provider";
 
 // Node's own require (vitest loads modules apart from it), and the host's loader: a dependency of
 // @pulumi/pulumi, without type declarations.

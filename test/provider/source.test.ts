@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { Source } from "../../provider/src";
-import { SERIALIZED_PROVIDER } from "../../provider/src/serialized-provider";
+import { SERIALIZED_PROVIDER } from "../../provider/src/dynamic/serialized-provider";
 
 const registered: pulumi.runtime.MockResourceArgs[] = [];
 

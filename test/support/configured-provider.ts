@@ -1,6 +1,6 @@
 // The Source provider configured as the engine would, against a test server with its Account Admin
 // key: for tests that call its operations directly (no Pulumi engine).
-import { sourceProvider } from "../../provider/src/runtime";
+import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import type { TestServer } from "./server";
 
 export async function configureSourceProvider(server: TestServer): Promise<void> {

@@ -99,8 +99,11 @@ interface Difference {
 }
 
 function valueDrift(declared: SourceInputs, source: Source): Difference[] {
-  // The whole declarable deployment, annotation included: comparableDeployment keeps it only when declared.
-  const live: SourceInputs = { ...inputsFromSource(source, declared), deployment: declarableDeployment(source) };
+  // As a refresh would record it: the declared secrets kept (the API never returns them; secretDrift
+  // compares their flags), and the whole declarable deployment, annotation included
+  // (comparableDeployment keeps it only when declared).
+  const refreshed = inputsFromSource(source, declared);
+  const live: SourceInputs = { ...refreshed, deployment: { ...declarableDeployment(source), ...refreshed.deployment } };
   const { changed } = diffSource(source.id, live, declared);
   const drift: Difference[] = [];
   if (changed.includes("name")) drift.push({ path: ["name"], declared: declared.name, live: live.name });

@@ -95,12 +95,10 @@ function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
   const writeOnly = writeOnlyFieldNames(type).map((field) => ({
     path: ["deployment", field],
     key: configKey(declared.name, field),
-    declared: declared.inputs.deploymentSecrets[field as keyof typeof declared.inputs.deploymentSecrets] != null,
+    declared: (declared.inputs.deployment as Record<string, unknown>)[field] != null,
   }));
   const passed = declared.secretPaths
-    .filter(
-      (secretPath) => secretPath[0] !== "deploymentSecrets" && !writeOnly.some(({ path: at }) => at.join(".") === secretPath.join(".")),
-    )
+    .filter((secretPath) => !writeOnly.some(({ path: at }) => at.join(".") === secretPath.join(".")))
     .flatMap((secretPath) => {
       const value = valueAt(liveArgs, secretPath);
       if (typeof value !== "string") return [];
@@ -119,7 +117,9 @@ function declaredSecretValues({ inputs, secretPaths }: DeclaredSource): string[]
         : isPlainObject(value)
           ? Object.values(value).flatMap(leaves)
           : [];
-  return [...leaves(inputs.deploymentSecrets), ...secretPaths.flatMap((at) => leaves(valueAt(inputs, at)))];
+  const deployment = inputs.deployment as Record<string, unknown>;
+  const writeOnly = writeOnlyFieldNames(deployment.type).map((field) => deployment[field]);
+  return [...leaves(writeOnly), ...secretPaths.flatMap((at) => leaves(valueAt(inputs, at)))];
 }
 
 function valueAt(value: unknown, at: readonly string[]): unknown {

@@ -1,17 +1,18 @@
 // The one reader of the Sources a stack manages, for drift review and import: each Source resource
 // of the state, as its inputs were last recorded (the program's declaration, checked and with the
 // API's defaults filled in), in the provider core's shape. Both resource shapes are read:
-// - the dynamic Source (`new Source(...)` of @asset-delivery/provider, TypeScript only), whose
-//   inputs are the core's already, write-only values apart in `deploymentSecrets`;
 // - the native plugin's `assetdelivery:index:Source` (YAML, Python, Go, and TypeScript on the
-//   generated @asset-delivery/pulumi), whose write-only values stay inside `deployment`: they are
-//   moved apart here, as the plugin does at its own edge.
+//   generated @asset-delivery/pulumi), whose inputs are the core's shape already: each write-only
+//   value inside `deployment`, where it lives;
+// - the dynamic Source (`new Source(...)` of @asset-delivery/provider, TypeScript only), whose
+//   write-only values lie apart in `deploymentSecrets`: merged in once here, by the dynamic shell's
+//   own conversion (`dynamicToCore`).
 // The state comes from `pulumi stack export --show-secrets`: secrets arrive decrypted inside
-// Pulumi's secret envelopes, unwrapped by `revealed`, the one walker of those envelopes here.
-import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
+// Pulumi's secret envelopes, opened by the provider's one walker (`openSecretEnvelopes`).
 import { isPlainObject } from "@asset-delivery/sdk";
-import { NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE, writeOnlyFieldNames } from "@asset-delivery/provider";
+import { dynamicToCore, NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
 import type { SourceInputs } from "@asset-delivery/provider/core";
+import { EncryptedSecretError, openSecretEnvelopes } from "@asset-delivery/provider/secret-envelopes";
 
 export { NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE };
 
@@ -48,10 +49,11 @@ export function declaredSources(exported: unknown): DeclaredSource[] {
       const urn = String(resource.urn);
       if (typeof resource.id !== "string" || resource.id === "") throw new Error(`${urn}: the state has no Source id`);
       if (!isPlainObject(resource.inputs)) throw new Error(`${urn}: the state has no inputs`);
-      const secretPaths: string[][] = [];
-      const recorded = revealed(resource.inputs, urn, [], secretPaths) as Record<string, unknown>;
       const shape = SHAPES[resource.type as string]!;
-      const inputs = (shape === "native" ? secretsApart(recorded) : recorded) as SourceInputs;
+      const recorded = opened(resource.inputs, urn);
+      const inputs = (shape === "dynamic" ? dynamicToCore(recorded.value) : recorded.value) as SourceInputs;
+      const secretPaths =
+        shape === "dynamic" ? recorded.secretPaths.flatMap((path) => inCoreShape(path, recorded.value)) : recorded.secretPaths;
       return { name: resourceName(urn), urn, shape, id: resource.id, inputs, secretPaths };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
@@ -78,25 +80,22 @@ function resourceName(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
 
-/** Native inputs in the core's shape: the deployment's write-only fields (those of its type) apart in `deploymentSecrets`. */
-function secretsApart(native: Record<string, unknown>): Record<string, unknown> {
-  const { deployment } = native;
-  if (!isPlainObject(deployment)) return native;
-  const writeOnly = new Set(writeOnlyFieldNames(String(deployment.type)));
-  const open = Object.fromEntries(Object.entries(deployment).filter(([key]) => !writeOnly.has(key)));
-  const secrets = Object.fromEntries(Object.entries(deployment).filter(([key]) => writeOnly.has(key)));
-  return { ...native, deployment: open, deploymentSecrets: secrets };
+/** The inputs with Pulumi's secret envelopes opened, and where they were (as strings: `["deployment", "customDomains", "1"]`). */
+function opened(inputs: Record<string, unknown>, urn: string): { value: Record<string, unknown>; secretPaths: string[][] } {
+  try {
+    const { value, secretPaths } = openSecretEnvelopes(inputs);
+    return { value: value as Record<string, unknown>, secretPaths: secretPaths.map((path) => path.map(String)) };
+  } catch (error) {
+    if (error instanceof EncryptedSecretError)
+      throw new Error(`${urn}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`, { cause: error });
+    throw error;
+  }
 }
 
-/** The value with every secret envelope replaced by its plaintext; the envelopes' paths are added to `secretPaths`. */
-function revealed(value: unknown, urn: string, path: string[], secretPaths: string[][]): unknown {
-  if (Array.isArray(value)) return value.map((item, index) => revealed(item, urn, [...path, String(index)], secretPaths));
-  if (!isPlainObject(value)) return value;
-  if (value[specialSigKey] === specialSecretSig) {
-    if (typeof value.plaintext !== "string")
-      throw new Error(`${urn}: the state's secrets are encrypted (the stack must be exported with --show-secrets)`);
-    secretPaths.push(path);
-    return revealed(JSON.parse(value.plaintext), urn, path, secretPaths);
-  }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revealed(item, urn, [...path, key], secretPaths)]));
+/** A dynamic Source's secret path in the core's shape: `deploymentSecrets` (whole or a member) is the write-only fields in `deployment`. */
+function inCoreShape(path: string[], dynamic: Record<string, unknown>): string[][] {
+  if (path[0] !== "deploymentSecrets") return [path];
+  if (path.length > 1) return [["deployment", ...path.slice(1)]];
+  const secrets = dynamic.deploymentSecrets;
+  return isPlainObject(secrets) ? Object.keys(secrets).map((field) => ["deployment", field]) : [];
 }

@@ -1,10 +1,11 @@
 // `check`: every rule of the sdk's schemas, before any API call, so that `pulumi preview` fails on
 // a bad Source with the property path as the user wrote it (camelCase) and the rule. Values not
-// known yet are tolerated. A valid Source is parsed once, here, into `SourceInputs`: the API's
-// defaults filled in, secrets apart; every later step takes that type. A Source with values not
-// known yet (a preview) gets the same shape, its unknown paths left unknown: the engine shows the
-// difference between these inputs and the last ones, so anything else would show every default as
-// removed.
+// known yet are tolerated. A valid Source is parsed here into `SourceInputs` (the API's defaults
+// filled in); every later step takes that type. A Source with values not known yet (a preview)
+// gets the same shape, its unknown paths left unknown: the engine shows the difference between
+// these inputs and the last ones, so anything else would show every default as removed.
+// `apiAttributes` is create's and update's parse of the inputs check returned: the one rename to
+// the API's names and the one parse of the create schema in their request.
 import {
   deploymentDefaults,
   deploymentPatchSchema,
@@ -19,14 +20,14 @@ import {
   declaredAttributes,
   inputsFromAttributes,
   isSourceType,
-  WRITE_ONLY_API_NAMES,
+  type DeclaredAttributes,
   type SourceInputs,
   type UncheckedInputs,
 } from "./codec";
 import { camelSegments } from "./names";
 import { describePath } from "./property-path";
-import { PROVIDER_OPTION_DEFAULTS, providerOptions, providerOptionsSchema } from "./provider-options";
-import { isUnknown, pathsOverlap, unknownPaths } from "./unknowns";
+import { PROVIDER_OPTION_DEFAULTS, PROVIDER_OPTION_KEYS, providerOptions, providerOptionsSchema } from "./provider-options";
+import { pathsOverlap, unknownPaths } from "./unknowns";
 
 export interface CheckFailure {
   /** Empty: the path is in the reason, as the engine prints only top-level property values. */
@@ -43,25 +44,37 @@ export type CheckResult =
 // An adopted Source keeps the secrets stored on the server unless the program declares them.
 const adoptedSourceSchema = sourceCreateAttributesSchema.extend({ deployment: deploymentPatchSchema });
 
+/** The properties a Source has: its writable attributes, its deployment and the provider's options. */
+const PROPERTIES: ReadonlySet<string> = new Set(["name", "enabled", "deployment", ...PROVIDER_OPTION_KEYS]);
+
 export function checkSource(news: UncheckedInputs): CheckResult {
+  const unknownProperties = Object.keys(news).filter((key) => !PROPERTIES.has(key));
+  if (unknownProperties.length > 0)
+    return {
+      inputs: news,
+      failures: unknownProperties.map((key) => ({ property: key, reason: `${key}: not a property of a Source` })),
+    };
   const parse = parseDeclaration(news);
   if ("inputs" in parse) return { inputs: parse.inputs, failures: [] };
   if (parse.failures.length > 0) return { inputs: news, failures: parse.failures };
-  return { inputs: normalizedWhereKnown(parse.attributes, parse.options, news), failures: [] };
+  return { inputs: normalizedWhereKnown(parse.attributes, parse.options), failures: [] };
 }
 
 /**
- * Inputs that `check` accepted and the engine handed back (to a create or an update), parsed into
- * their type again at a shell's edge. Inputs that check refuses, or with a value not known yet,
- * are an error naming each path.
+ * The API's attributes of inputs that `check` accepted and the engine handed back (to a create or
+ * an update). Inputs that check refuses, or with a value not known yet, are an error naming each path.
  */
-export function parseSourceInputs(news: UncheckedInputs): SourceInputs {
-  const parse = parseDeclaration(news);
-  if ("inputs" in parse) return parse.inputs;
+export function apiAttributes(inputs: SourceInputs): DeclaredAttributes {
+  const attributes = declaredAttributes(inputs);
+  const unknown = unknownPaths(attributes);
+  const schema = inputs.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
+  const parsed = schema.safeParse(attributes);
+  // The adoption schema's deployment is a PATCH's, which the API takes as a declaration too.
+  if (unknown.length === 0 && parsed.success) return parsed.data as DeclaredAttributes;
   const reasons =
-    parse.failures.length > 0
-      ? parse.failures.map((failure) => failure.reason)
-      : parse.unknown.map((path) => `${describeIssuePath(path)}: not known yet`);
+    unknown.length > 0
+      ? unknown.map((path) => `${describeIssuePath(path)}: not known yet`)
+      : fieldIssues(parsed.error!).map((issue) => `${describeIssuePath(issue.segments)}: ${issue.rule}`);
   throw new Error(`the Source's inputs are not valid: ${reasons.join("; ")}`);
 }
 
@@ -73,7 +86,7 @@ type Parse =
 function parseDeclaration(news: UncheckedInputs): Parse {
   const attributes = declaredAttributes(news);
   const options = providerOptions(news);
-  const unknown = [...unknownPaths({ ...attributes, ...options }), ...unknownSecretPaths(news.deploymentSecrets)];
+  const unknown = unknownPaths({ ...attributes, ...options });
   const schema = news.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
   const source = schema.safeParse(attributes);
   const parsedOptions = providerOptionsSchema.safeParse(options);
@@ -87,21 +100,12 @@ function parseDeclaration(news: UncheckedInputs): Parse {
   return { failures, unknown, attributes, options };
 }
 
-/** The secrets are one input: a single secret not known yet leaves all of them unknown, wherever the schema reads them. */
-function unknownSecretPaths(secrets: unknown): (string | number)[][] {
-  return isUnknown(secrets) ? [...WRITE_ONLY_API_NAMES].map((name) => ["deployment", name]) : [];
-}
-
 /**
  * What the parse makes of a declaration, for one with values not known yet (its only issues are at
  * unknown paths): every absent field's default filled in (the deployment's once its type is known),
  * read-only fields dropped; unknown values stay as they are.
  */
-function normalizedWhereKnown(
-  attributes: Record<string, unknown>,
-  options: Record<string, unknown>,
-  news: UncheckedInputs,
-): UncheckedInputs {
+function normalizedWhereKnown(attributes: Record<string, unknown>, options: Record<string, unknown>): UncheckedInputs {
   const { deployment: declared, ...writable } = attributes;
   let deployment = declared;
   if (isPlainObject(declared) && isSourceType(declared.type)) {
@@ -109,14 +113,10 @@ function normalizedWhereKnown(
     for (const name of readOnlyFields(declared.type)) delete filled[name];
     deployment = filled;
   }
-  const inputs = inputsFromAttributes(
+  return inputsFromAttributes(
     { ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable, deployment },
     { ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) },
   );
-  // Secrets not known as a whole (a secret input still to be computed), or not merged into a
-  // deployment not known as a whole: as given.
-  const keptApart = isUnknown(news.deploymentSecrets) || !isPlainObject(deployment);
-  return keptApart ? { ...inputs, deploymentSecrets: news.deploymentSecrets ?? {} } : inputs;
 }
 
 /** The camelCase path of an issue, as the program wrote it. */

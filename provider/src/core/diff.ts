@@ -1,16 +1,18 @@
 // `diff`: the declared Source (checked, defaults filled) against the state (what the server
-// returned). Exact comparison of normalized values; a changed secret is a change, and so is a
-// secret whose presence the server's flag contradicts (cleared or set behind Pulumi's back, seen
-// by a refresh). Every attribute can be updated in place, so the only replacement is a switch to
-// another adopted Source.
+// returned, with the declared secrets). Exact comparison of normalized values; a changed secret is
+// a change, and so is a secret whose presence the server's flag contradicts (cleared or set behind
+// Pulumi's back, seen by a refresh). Every attribute can be updated in place, so the only
+// replacement is a switch to another adopted Source. The detailed diff (the plugin's `pulumi
+// preview --diff`) names each changed leaf of what this finds changed.
 import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
 import { withoutMark } from "./create-mark";
+import { leafChanges, type DetailedDiff } from "./detailed-diff";
 import { camelCase } from "./names";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
-import { WRITABLE_ATTRIBUTE_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./codec";
-import type { SourceReadOnlyValues } from "../source-types";
-import { containsUnknown } from "./unknowns";
+import { WRITABLE_ATTRIBUTE_NAMES, WRITE_ONLY_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./codec";
+import type { SourceReadOnlyValues } from "./source-types";
+import { containsUnknown, isUnknown } from "./unknowns";
 
 /** The attributes sent to the API, as the resource names them. */
 export type SourceAttributeKey = keyof SourceDeclaration;
@@ -18,40 +20,69 @@ export type SourceAttributeKey = keyof SourceDeclaration;
 export interface SourceDiff {
   changes: boolean;
   replaces: string[];
-  /** The top-level inputs that differ, for update and for tests. */
+  /** The top-level inputs that differ. */
   changed: (SourceAttributeKey | keyof ProviderOptions)[];
+  /** The deployment's fields that differ, camelCase, secrets included (empty when the deployment is not known as a whole yet). */
+  deploymentFields: string[];
+  /** Each changed leaf by property path (`deployment.customDomains[1]`), for the engine's detailed diff. */
+  detailedDiff: DetailedDiff;
 }
 
-export function diffSource(id: string, olds: SourceDeclaration & SourceReadOnlyValues & ProviderOptions, news: SourceInputs): SourceDiff {
-  const changed: SourceDiff["changed"] = changedAttributes(olds, news);
+/** A state (or a Source as the server has it) to compare a declaration with. */
+export type Compared = SourceDeclaration & SourceReadOnlyValues & Partial<ProviderOptions>;
+
+export function diffSource(id: string, olds: Compared, news: SourceInputs): SourceDiff {
+  const { changed, deploymentFields } = changedAttributes(olds, news);
+  const options: SourceDiff["changed"] = [];
   for (const key of PROVIDER_OPTION_KEYS) {
     // Another adopted Source is a replacement (below); a new URN (an alias, a new parent) changes nothing on the server.
     if (key === "adoptSourceId" || key === "resourceUrn") continue;
-    if (containsUnknown(news[key]) || !deepEqual(olds[key], news[key])) changed.push(key);
+    if (containsUnknown(news[key]) || !deepEqual(olds[key], news[key])) options.push(key);
   }
   // Adopting a different Source means managing another object: the API cannot move an id.
   const replaces = news.adoptSourceId !== undefined && news.adoptSourceId !== id ? ["adoptSourceId"] : [];
-  return { changes: changed.length > 0 || replaces.length > 0, replaces, changed };
+  const detailedDiff: DetailedDiff = new Map();
+  for (const key of [...changed, ...options]) if (key !== "deployment") leafChanges(olds[key], news[key], [key], detailedDiff);
+  if (changed.includes("deployment")) deploymentLeaves(olds, news, deploymentFields, detailedDiff);
+  for (const key of replaces) detailedDiff.set(key, "update");
+  return {
+    changes: changed.length + options.length + replaces.length > 0,
+    replaces,
+    changed: [...changed, ...options],
+    deploymentFields,
+    detailedDiff,
+  };
 }
 
 /**
- * The attributes in which a declaration differs from a Source (its state, or the server's copy).
- * During a preview a value not known yet counts as a change, and is not compared.
+ * The attributes in which a declaration differs from a Source (its state, or the server's copy),
+ * and the deployment's fields that do. During a preview a value not known yet counts as a change,
+ * and is not compared.
  */
-export function changedAttributes(olds: SourceDeclaration & SourceReadOnlyValues, news: SourceInputs): SourceAttributeKey[] {
-  const changed: SourceAttributeKey[] = [];
-  const differs = (key: SourceAttributeKey, compare: () => boolean) => {
-    if (containsUnknown(news[key]) || !compare()) changed.push(key);
-  };
-  for (const key of WRITABLE_ATTRIBUTE_NAMES) differs(key, () => olds[key] === news[key]);
-  differs("deployment", () =>
-    deepEqual(comparableDeployment(olds.deployment, news.deployment), comparableDeployment(news.deployment, news.deployment)),
+export function changedAttributes(olds: Compared, news: SourceInputs): { changed: SourceAttributeKey[]; deploymentFields: string[] } {
+  const changed: SourceAttributeKey[] = WRITABLE_ATTRIBUTE_NAMES.filter((key) => containsUnknown(news[key]) || olds[key] !== news[key]);
+  if (isUnknown(news.deployment)) return { changed: [...changed, "deployment"], deploymentFields: [] };
+  const before = comparableDeployment(olds.deployment, news.deployment);
+  const after = comparableDeployment(news.deployment, news.deployment);
+  const deploymentFields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (field) => containsUnknown(after[field]) || !deepEqual(before[field], after[field]),
   );
-  differs(
-    "deploymentSecrets",
-    () => deepEqual(olds.deploymentSecrets, news.deploymentSecrets) && secretFlagMismatches(olds, news).length === 0,
-  );
-  return changed;
+  for (const { secret } of secretFlagMismatches(olds, news)) if (!deploymentFields.includes(secret)) deploymentFields.push(secret);
+  return { changed: deploymentFields.length > 0 ? [...changed, "deployment"] : changed, deploymentFields };
+}
+
+/** Whether any of the deployment fields is one the server deploys (a secret alone changes no deployment). */
+export function redeploys(deploymentFields: readonly string[]): boolean {
+  return deploymentFields.some((field) => !WRITE_ONLY_NAMES.has(field));
+}
+
+function deploymentLeaves(olds: Compared, news: SourceInputs, fields: readonly string[], out: DetailedDiff): void {
+  if (isUnknown(news.deployment)) return leafChanges(olds.deployment, news.deployment, ["deployment"], out);
+  const before = comparableDeployment(olds.deployment, news.deployment);
+  const after = comparableDeployment(news.deployment, news.deployment);
+  for (const field of fields) leafChanges(before[field], after[field], ["deployment", field], out);
+  // A secret cleared or set behind Pulumi's back shows only in the server's flag.
+  for (const { secret } of secretFlagMismatches(olds, news)) out.set(`deployment.${secret}`, "update");
 }
 
 export interface SecretFlagMismatch {
@@ -74,7 +105,7 @@ export type LiveFlags = { deployment: Pick<CamelDeployment, "type"> } & SourceRe
 export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaration): SecretFlagMismatch[] {
   if (declared.deployment.type !== live.deployment.type) return [];
   const flags: Readonly<Record<string, unknown>> = live;
-  const secrets: Readonly<Record<string, unknown>> = declared.deploymentSecrets;
+  const secrets: Readonly<Record<string, unknown>> = declared.deployment;
   return secretPresenceFlags(live.deployment.type).flatMap(({ flag, secret }) => {
     const value = secrets[camelCase(secret)];
     if (value === undefined) return [];

@@ -1,6 +1,7 @@
-// The one mapping between the API's field names (`cache_ttl_behavior`, `robots.txt`) and the
-// Pulumi-idiomatic camelCase names of the Source resource (`cacheTtlBehavior`, `robotsTxt`).
-// Each field's two names are the sdk's field descriptors': no field is listed here.
+// Renaming a Source's objects between the API's field names (`cache_ttl_behavior`, `robots.txt`)
+// and the Pulumi-idiomatic camelCase names of the Source resource (`cacheTtlBehavior`, `robotsTxt`),
+// nested objects included. Each field's two names are the sdk's field descriptors' (and `camelCase`
+// is the sdk's): no field is listed here.
 import {
   camelCase,
   deploymentFieldDescriptors,

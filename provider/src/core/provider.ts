@@ -1,18 +1,21 @@
 // The Source provider object: one per provider process (the dynamic resource's, the native
 // plugin's), built by `createSourceProvider`. It owns its configuration and its connections to the
-// API, and runs each step of a Source's life on typed values: `check` parses the program's inputs
-// into `SourceInputs`, which the engine hands back to `diff`, `create` and `update`; `create`,
-// `update` and `read` return the `SourceState` the engine keeps. The shells around it (runtime.ts
-// for the dynamic resource, the plugin's gRPC server) only translate the engine's calls.
+// API, and runs each step of a Source's life on the core's one shape (codec.ts: camelCase, each
+// secret where it lives): `check` parses the program's inputs into `SourceInputs`, which the engine
+// hands back to `diff`, `create` and `update`; `create`, `update` and `read` return the
+// `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts, the plugin's gRPC
+// server) only translate the engine's calls.
 import { checkSource, type CheckResult } from "./check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
 import type { Warn } from "./engine-log";
-import { createSource } from "./lifecycle/create";
+import { createSource, type WriteOptions } from "./lifecycle/create";
+import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
+import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { resolveSettings, type ConfigReader } from "./settings";
 
@@ -32,15 +35,19 @@ export interface SourceProvider {
   check(news: UncheckedInputs): CheckResult;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
-  create(inputs: SourceInputs): Promise<{ id: string; outs: SourceState }>;
+  /** What a preview of a create (no state) or an update shows: see preview.ts. Needs no configuration. */
+  preview(news: UncheckedInputs, olds?: UncheckedInputs): UncheckedInputs;
+  create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
   read(id: string, state: SourceState): Promise<ReadResult>;
-  update(id: string, olds: SourceState, news: SourceInputs): Promise<{ outs: SourceState }>;
+  /** `pulumi import`: the Source as the server has it, and the inputs that declare it. */
+  import(id: string): Promise<ImportedSource>;
+  update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "urn">): Promise<{ outs: SourceState }>;
   /** Retires the Source (the API cannot delete one). */
   delete(id: string): Promise<void>;
   /**
    * The connection of the configured settings, shared with the steps above: for what a shell does
-   * beyond them (the plugin's import and data-source functions), so a provider has one connection.
+   * beyond them (the plugin's data-source functions), so a provider has one connection.
    */
   connection(): Connection;
   /** Closes its connections: the provider is done. */
@@ -75,9 +82,11 @@ export function createSourceProvider({ warn, env = process.env, signal }: Source
     },
     check: (news) => checkSource(news),
     diff: (id, olds, news) => diffSource(id, olds, news),
-    create: async (inputs) => createSource(session(), inputs),
+    preview: (news, olds) => previewOutputs(news, olds),
+    create: async (inputs, options = {}) => createSource(session(), inputs, options),
     read: async (id, state) => readSource(session(), id, state),
-    update: async (id, olds, news) => updateSource(session(), id, olds, news),
+    import: async (id) => importSource(session(), id),
+    update: async (id, olds, news, options = {}) => updateSource(session(), id, olds, news, options),
     delete: async (id) => retireSource(session(), id),
     connection,
     async close() {

@@ -3,6 +3,9 @@
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { isPlainObject } from "@asset-delivery/sdk";
 
+/** A value not known yet, as the engine sends it (@pulumi/pulumi's own constant). */
+export const UNKNOWN = unknownValue;
+
 export function isUnknown(value: unknown): boolean {
   return value === unknownValue;
 }

@@ -1,9 +1,10 @@
 // The data-source functions as a TypeScript program calls them: each call connects with the
 // stack's settings (client.ts) and runs the query of sources.ts, reports.ts or videos.ts; the
-// `...Output` forms take inputs and give an Output, secret when a Source's token is in it.
+// `...Output` forms take inputs and give an Output, secret when a Source's secret value (the sdk's
+// field table marks it: the secure-URL token) is in it.
 import { outputForm, withClient } from "./client";
 import { reportOf, reportsOf, type GetReportArgs, type GetReportsArgs, type ReportResult, type ReportWithRows } from "./reports";
-import { sourceOf, sourcesOf, type GetSourceArgs, type GetSourcesArgs, type SourceResult } from "./sources";
+import { holdsSecret, sourceOf, sourcesOf, type GetSourceArgs, type GetSourcesArgs, type SourceResult } from "./sources";
 import { videoJobOf, type VideoJobResult } from "./videos";
 
 export async function getSource(args: GetSourceArgs): Promise<SourceResult> {
@@ -26,8 +27,8 @@ export async function getVideoJob(args: { id: string }): Promise<VideoJobResult>
   return withClient((client) => videoJobOf(client, args));
 }
 
-export const getSourceOutput = outputForm(getSource, (result) => result.secureUrlToken !== undefined);
-export const getSourcesOutput = outputForm(getSources, (result) => result.sources.some((s) => s.secureUrlToken !== undefined));
+export const getSourceOutput = outputForm(getSource, holdsSecret);
+export const getSourcesOutput = outputForm(getSources, (result) => result.sources.some(holdsSecret));
 export const getReportsOutput = outputForm(getReports);
 export const getReportOutput = outputForm(getReport);
 export const getVideoJobOutput = outputForm(getVideoJob);

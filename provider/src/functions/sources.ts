@@ -1,14 +1,23 @@
 // getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape,
 // read with the caller's client (the program-side forms are in program-forms.ts; the native plugin's
 // Invoke calls these with its own connection, without loading @pulumi/pulumi).
-import { MAX_PAGE_SIZE, type AssetDeliveryClient, type SourceListQuery } from "@asset-delivery/sdk";
-import type { SourceDeployment, SourceReadOnlyValues } from "../source-types";
+import { MAX_PAGE_SIZE, SECRET_SOURCE_ATTRIBUTES, type AssetDeliveryClient, type SourceListQuery } from "@asset-delivery/sdk";
+import type { SourceDeployment, SourceReadOnlyValues } from "../core/source-types";
+import { camelCase } from "../core/names";
 import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../core/codec";
 
 /** A Source as the server has it: the Source resource's outputs, without what only the program knows. */
 export type SourceResult = { id: string; deployment: SourceDeployment } & SourceWritableAttributes &
   SourceReadOnlyAttributes & // `secureUrlToken` while secure URLs are on: the `...Output` forms are secret then
   SourceReadOnlyValues;
+
+/** The members of a result that are secret (`secureUrlToken`): the sdk's field table marks them. */
+export const SECRET_RESULT_FIELDS: readonly string[] = SECRET_SOURCE_ATTRIBUTES.map(camelCase);
+
+/** Whether a Source's result holds a secret value: its `...Output` form is secret then. */
+export function holdsSecret(source: SourceResult): boolean {
+  return SECRET_RESULT_FIELDS.some((field) => (source as Record<string, unknown>)[field] !== undefined);
+}
 
 export interface GetSourceArgs {
   /** The Source's 24-character id. */

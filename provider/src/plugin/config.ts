@@ -3,6 +3,7 @@
 // provider, the stack's `assetdelivery:*` config; the environment (`ASSET_DELIVERY_*`) fills what
 // neither gives. CheckConfig reports every bad or missing setting by its name; Configure opens the
 // account's session. The API key is secret in the provider's state, however it was given.
+import deepEqual from "fast-deep-equal";
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
 import { CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
 import { isUnknown } from "../core/unknowns";
@@ -76,4 +77,15 @@ export function configFromRequest(args: Record<string, unknown>, variables: Read
     if (value !== undefined) settings[name] = value;
   }
   return settings;
+}
+
+/**
+ * DiffConfig: the settings that changed. A new key, address or pacing changes how the provider
+ * talks to the service, never which Sources exist: no replacement (which would replace every
+ * Source of the provider).
+ */
+export function changedSettings(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] } {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  const diffs = [...keys].filter((key) => !deepEqual(olds[key], news[key]));
+  return { changes: diffs.length > 0, diffs };
 }

@@ -1,10 +1,10 @@
 // The package schema the plugin serves (GetSchema) and the packaging writes as schema.json: made
-// from the sdk's field table, so a field's type, default, allowed values and write-only (secret) or
+// from the sdk's field table, so a field's type, default, allowed values, secrecy and write-only or
 // read-only mark are stated once, there. The resource `assetdelivery:index:Source` takes the same
 // camelCase arguments as the TypeScript `new Source(...)`; its deployment is one object type per
 // deployment type, joined by a union discriminated on `type` (the form Pulumi's code generators
 // render as a tagged union: a TypeScript union, a Python Union, a Go interface with one struct per
-// case), with every write-only field marked `secret` where it lives.
+// case), with every secret field (write-only, or the secure-URL token) marked `secret` where it lives.
 import {
   camelCase,
   deploymentFieldDescriptors,
@@ -18,8 +18,9 @@ import {
 import { PROVIDER_OPTION_DESCRIPTORS } from "../core/provider-options";
 import { CONFIG_KEYS, ENV_VARS } from "../core/settings";
 
-export const PACKAGE_NAME = "assetdelivery";
-export const SOURCE_TOKEN = `${PACKAGE_NAME}:index:Source`;
+import { FUNCTION_TOKENS, PACKAGE_NAME, SOURCE_TOKEN, TYPE_TOKENS } from "../tokens";
+
+export { PACKAGE_NAME, SOURCE_TOKEN };
 
 /** A property of the Pulumi schema (a subset of its JSON form: what this package uses). */
 export interface PulumiProperty {
@@ -83,7 +84,7 @@ function propertyOf(field: FieldDescriptor, types: Record<string, ObjectType>): 
   return {
     ...property,
     ...(scalarDefault && { default: field.default }),
-    ...(field.writeOnly && { secret: true }),
+    ...(field.secret && { secret: true }),
     ...(text.length > 0 && { description: text.join(" ") }),
   };
 }
@@ -135,7 +136,7 @@ function deploymentUnion(tokens: Record<SourceType, string>, description: string
 /**
  * The Source's attributes as the API returns them, camelCase: outputs of the resource and of
  * getSource. The deployment's read-only flags (`passwordSet`, `allowsUpload`) are outputs of their
- * own, as on the TypeScript resource; the secure-URL token is always secret.
+ * own, as on the TypeScript resource.
  */
 function sourceOutputProperties(deployment: PulumiProperty, types: Record<string, ObjectType>): Record<string, PulumiProperty> {
   const flags = new Map(
@@ -145,7 +146,6 @@ function sourceOutputProperties(deployment: PulumiProperty, types: Record<string
   return {
     ...attributes,
     deployment,
-    secureUrlToken: { ...attributes.secureUrlToken, secret: true },
     ...Object.fromEntries([...flags.values()].map((field) => [field.name, propertyOf(field, types)])),
   };
 }
@@ -186,7 +186,7 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
     },
     required: ["id", "reportKey", "reportType", "completed", "periodStart", "periodEnd", "files"],
   };
-  const reportToken = `${PACKAGE_NAME}:index:Report`;
+  const reportToken = TYPE_TOKENS.report;
   types[reportToken] = report;
   const stringMap = { type: "object", additionalProperties: { type: "string" } };
   const listArgs = (what: string) => ({
@@ -195,7 +195,7 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
     max: { type: "integer", description: "At most this many, fetched page after page. Default 1000." },
   });
   return {
-    [`${PACKAGE_NAME}:index:getSource`]: {
+    [FUNCTION_TOKENS.getSource]: {
       description: "A Source as the server has it, by id or by one of its service subdomains.",
       inputs: {
         properties: {
@@ -206,7 +206,7 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
       // Inline (not a $ref to SourceInfo): Pulumi YAML 1.25 cannot type an invoke's result given by reference.
       outputs: { properties: types[sourceInfo]!.properties, required: types[sourceInfo]!.required },
     },
-    [`${PACKAGE_NAME}:index:getSources`]: {
+    [FUNCTION_TOKENS.getSources]: {
       description: "The account's Sources, filtered and sorted by the API.",
       inputs: {
         properties: {
@@ -219,12 +219,12 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
         required: ["sources"],
       },
     },
-    [`${PACKAGE_NAME}:index:getReports`]: {
+    [FUNCTION_TOKENS.getReports]: {
       description: "The account's analytics reports.",
       inputs: { properties: listArgs('{"report_type": "credit_analytics_daily"}') },
       outputs: { properties: { reports: { type: "array", items: { $ref: `#/types/${reportToken}` } } }, required: ["reports"] },
     },
-    [`${PACKAGE_NAME}:index:getReport`]: {
+    [FUNCTION_TOKENS.getReport]: {
       description: "One analytics report; with `includeRows`, its files downloaded and parsed.",
       inputs: {
         properties: { id: { type: "string" }, includeRows: { type: "boolean", description: "Download and parse the files." } },
@@ -238,7 +238,7 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
         required: report.required,
       },
     },
-    [`${PACKAGE_NAME}:index:getVideoJob`]: {
+    [FUNCTION_TOKENS.getVideoJob]: {
       description: "The state of an image-to-video generation job.",
       inputs: { properties: { id: { type: "string" } }, required: ["id"] },
       outputs: {
@@ -264,7 +264,7 @@ export function packageSchema(version: string): Record<string, unknown> {
   const deploymentIn = deploymentUnion(tokens, "Where the images come from and how they are served, by `type`.");
   const options = optionProperties(types);
   const outputs = sourceOutputProperties(deploymentUnion(tokens, "The deployment as the server has it, defaults filled in."), types);
-  const sourceInfo = `${PACKAGE_NAME}:index:SourceInfo`;
+  const sourceInfo = TYPE_TOKENS.sourceInfo;
   types[sourceInfo] = {
     type: "object",
     description: "A Source as the server has it.",

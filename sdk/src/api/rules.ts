@@ -50,6 +50,23 @@ export function isRenderingField(schema: z.ZodType): boolean {
   return schema.meta()?.[AFFECTS_RENDERING] === true;
 }
 
+// An OpenAPI extension keyword, so the mark shows in the generated document.
+const SECRET = "x-secret";
+
+/**
+ * Marks a returned value that is a credential (the secure-URL token): whoever keeps it keeps it
+ * secret (Pulumi's state, the data-source functions' results). Write-only fields are secret too,
+ * without this mark: they are never returned.
+ */
+export function secret<T extends z.ZodType>(schema: T): T {
+  return schema.meta({ ...schema.meta(), [SECRET]: true });
+}
+
+/** Whether a field's value is secret wherever it is kept: a write-only field, or one marked `secret`. */
+export function isSecret(schema: z.ZodType): boolean {
+  return isWriteOnly(schema) || schema.meta()?.[SECRET] === true;
+}
+
 export function isWriteOnly(schema: z.ZodType): boolean {
   return schema.meta()?.writeOnly === true;
 }

@@ -1,9 +1,10 @@
 // A Source as the server keeps it, and how a parsed deployment splits into what is returned and
-// what is write-only. The field lists come from the sdk's field descriptors (writeOnlyFields, readOnlyFields).
+// what is write-only. The field lists come from the sdk's field descriptors (writeOnlyFields,
+// readOnlyFields, secretPresenceFlags).
 import {
-  deploymentFieldDescriptors,
   readOnlyFields,
   SOURCE_TYPES,
+  secretPresenceFlags,
   writeOnlyFields,
   type SourceType,
   type StoredDeployment,
@@ -45,17 +46,14 @@ export function splitDeployment(deployment: Partial<StoredDeployment> & { type: 
   return { fields, secrets };
 }
 
-// Which secret each read-only flag reports, per type: read from the sdk's field descriptors once, not per request.
-const FLAGS_BY_TYPE = {} as Record<SourceType, readonly { flag: string; secret: string }[]>;
-for (const type of SOURCE_TYPES) {
-  FLAGS_BY_TYPE[type] = deploymentFieldDescriptors(type).flatMap(({ apiName, presenceOf }) =>
-    presenceOf === undefined ? [] : [{ flag: apiName, secret: presenceOf }],
-  );
-}
+// Which secret each read-only flag reports, per type (the sdk's presenceFlag marks): read once, not per request.
+const FLAGS_BY_TYPE: ReadonlyMap<SourceType, readonly { flag: string; secret: string }[]> = new Map(
+  SOURCE_TYPES.map((type) => [type, secretPresenceFlags(type)]),
+);
 
 /** A type's read-only flags: `{ password_set: true, ... }`, each saying whether its secret is stored. */
 export function computedFlags(type: SourceType, storedSecrets: Record<string, unknown>): Record<string, boolean> {
   const flags: Record<string, boolean> = {};
-  for (const { flag, secret } of FLAGS_BY_TYPE[type]) flags[flag] = secret in storedSecrets;
+  for (const { flag, secret } of FLAGS_BY_TYPE.get(type) ?? []) flags[flag] = secret in storedSecrets;
   return flags;
 }

@@ -4,24 +4,41 @@
 // resource's create mark (a create of a run that was killed, see create-mark.ts), or it is a
 // retired Source of this account (left by a `destroy`). Then wait until deployed.
 import type { Session } from "../session";
-import { apiAttributes, sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
+import { apiAttributes } from "../check";
+import { sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
 import { annotationWithMark } from "../create-mark";
 import { adoptById, bringToDeclaredState, reclaimableHolder } from "./adopt";
 import { settle, type Written } from "./settle";
 
-export async function createSource(session: Session, inputs: SourceInputs): Promise<{ id: string; outs: SourceState }> {
+/** What a shell knows of a write besides the inputs. */
+export interface WriteOptions {
+  /** The resource's URN, for the create mark, when the engine's request gives it (the native plugin); else the inputs' `resourceUrn`. */
+  urn?: string;
+  /** The resource's customTimeouts (seconds; 0 or absent when none): they bound the wait when shorter than `deploymentTimeoutSeconds`. */
+  timeoutSeconds?: number;
+}
+
+export async function createSource(
+  session: Session,
+  inputs: SourceInputs,
+  options: WriteOptions = {},
+): Promise<{ id: string; outs: SourceState }> {
   const attributes = apiAttributes(inputs);
   const written =
     inputs.adoptSourceId !== undefined
       ? await adoptById(session, inputs.adoptSourceId, inputs, attributes)
-      : await createOrReclaim(session, inputs, attributes);
-  const source = await settle(session, written, inputs);
+      : await createOrReclaim(session, inputs, attributes, options.urn ?? inputs.resourceUrn);
+  const source = await settle(session, written, inputs, options.timeoutSeconds);
   session.reads.remember(source);
   return { id: source.id, outs: sourceOutputs(source, inputs) };
 }
 
-async function createOrReclaim(session: Session, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
-  const urn = inputs.resourceUrn;
+async function createOrReclaim(
+  session: Session,
+  inputs: SourceInputs,
+  attributes: DeclaredAttributes,
+  urn: string | undefined,
+): Promise<Written> {
   const annotation = urn === undefined ? attributes.deployment.annotation : annotationWithMark(attributes.deployment.annotation, urn);
   const marked = { ...attributes, deployment: { ...attributes.deployment, ...(annotation !== undefined && { annotation }) } };
   try {

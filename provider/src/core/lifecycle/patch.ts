@@ -7,7 +7,7 @@
 // first, and a Source to be disabled is changed first, then disabled: one PATCH when the Source
 // stays enabled, up to three (enable, change, disable) for a change to a Source that stays disabled.
 import { pick, WRITABLE_SOURCE_ATTRIBUTES, type Source, type SourcePatchAttributes } from "@asset-delivery/sdk";
-import type { SourceDiff } from "../diff";
+import { redeploys, type SourceDiff } from "../diff";
 import { camelCase } from "../names";
 import type { Session } from "../session";
 import type { DeclaredAttributes } from "../codec";
@@ -16,20 +16,24 @@ export interface PatchPlan {
   patches: SourcePatchAttributes[];
   /**
    * Whether the PATCHes start a deployment: a changed deployment field, or enabling. A rename does
-   * not, and neither does a secret sent again unchanged (secrets cannot be read back to tell).
+   * not, and neither does a secret alone (sent again unchanged or not: secrets cannot be read back to tell).
    */
   deploys: boolean;
 }
 
-export function planPatches(changed: SourceDiff["changed"], declared: DeclaredAttributes, liveEnabled: boolean): PatchPlan {
+export function planPatches(
+  { changed, deploymentFields }: Pick<SourceDiff, "changed" | "deploymentFields">,
+  declared: DeclaredAttributes,
+  liveEnabled: boolean,
+): PatchPlan {
   // The changed writable attributes but `enabled`, which the PATCHes around this one set.
   const change: SourcePatchAttributes = pick(
     declared,
     WRITABLE_SOURCE_ATTRIBUTES.filter((name) => name !== "enabled" && changed.includes(camelCase(name))),
   );
-  if (changed.includes("deployment") || changed.includes("deploymentSecrets")) change.deployment = declared.deployment;
+  if (changed.includes("deployment")) change.deployment = declared.deployment;
   const enables = declared.enabled && !liveEnabled;
-  const deploys = enables || (changed.includes("deployment") && declared.enabled);
+  const deploys = enables || (redeploys(deploymentFields) && declared.enabled);
   if (Object.keys(change).length === 0)
     return { patches: declared.enabled === liveEnabled ? [] : [{ enabled: declared.enabled }], deploys };
   return { patches: [...(liveEnabled ? [] : [{ enabled: true }]), change, ...(declared.enabled ? [] : [{ enabled: false }])], deploys };

@@ -8,15 +8,21 @@ import type { Session } from "../session";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 
 /** Pulumi's dynamic provider turns an error with `id` into "created (or updated) but not initialized". */
-export class SourceNotReadyError extends Error {
+export class SourceNotReadyError<Properties extends object = SourceState> extends Error {
   override readonly name = "SourceNotReadyError";
   constructor(
     readonly id: string,
-    readonly properties: SourceState,
+    /** The state to record: the core's; a shell re-throws it with its own shape of it. */
+    readonly properties: Properties,
     readonly reasons: string[],
   ) {
     super(reasons.join("; "));
   }
+}
+
+/** A SourceNotReadyError of the core: its properties are the core's state. */
+export function isSourceNotReady(error: unknown): error is SourceNotReadyError {
+  return error instanceof SourceNotReadyError;
 }
 
 /** What the writes left: the Source as the last response showed it, and what was deployed before them. */
@@ -34,9 +40,19 @@ export function deployedBefore(deploys: boolean, before: number | null): Pick<Wr
   return deploys ? { deployedBefore: before } : {};
 }
 
-export async function settle(session: Session, { source, deployedBefore }: Written, inputs: SourceInputs): Promise<Source> {
+/**
+ * Waits for `deploymentTimeoutSeconds`, or the resource's customTimeouts (`timeoutSeconds`, from the
+ * engine's request; 0 or absent when none) when shorter.
+ */
+export async function settle(
+  session: Session,
+  { source, deployedBefore }: Written,
+  inputs: SourceInputs,
+  timeoutSeconds = 0,
+): Promise<Source> {
   if (!inputs.waitForDeployment) return source;
-  const seconds = inputs.deploymentTimeoutSeconds;
+  const declared = inputs.deploymentTimeoutSeconds;
+  const seconds = timeoutSeconds > 0 ? Math.max(1, Math.floor(Math.min(declared, timeoutSeconds))) : declared;
   try {
     const options = { timeoutMs: seconds * 1000, deployedBefore, written: source, signal: session.signal };
     return await session.client.sources.waitForDeployment(source.id, options);

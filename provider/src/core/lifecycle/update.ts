@@ -2,19 +2,32 @@
 // until deployed, then purge what `purgeAfterUpdate` lists if rendering changed (purge.ts). A
 // change of the provider's own options alone (how to wait, what to purge) needs no request.
 import type { Session } from "../session";
+import { apiAttributes } from "../check";
 import { diffSource } from "../diff";
 import { providerOptions, withoutProviderOptions } from "../provider-options";
-import { apiAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../codec";
+import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
+import type { WriteOptions } from "./create";
 import { planPatches, sendPatches } from "./patch";
 import { purgeAfterUpdate } from "./purge";
 import { deployedBefore, settle } from "./settle";
 
-export async function updateSource(session: Session, id: string, olds: SourceState, news: SourceInputs): Promise<{ outs: SourceState }> {
-  const plan = planPatches(diffSource(id, olds, news).changed, apiAttributes(news), olds.enabled);
+export async function updateSource(
+  session: Session,
+  id: string,
+  olds: SourceState,
+  news: SourceInputs,
+  options: Pick<WriteOptions, "timeoutSeconds"> = {},
+): Promise<{ outs: SourceState }> {
+  const plan = planPatches(diffSource(id, olds, news), apiAttributes(news), olds.enabled);
   const patched = await sendPatches(session, id, plan.patches);
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
   // The state holds the Source as last read: its deployment predates these PATCHes.
-  const source = await settle(session, { source: patched, ...deployedBefore(plan.deploys, olds.dateDeployed) }, news);
+  const source = await settle(
+    session,
+    { source: patched, ...deployedBefore(plan.deploys, olds.dateDeployed) },
+    news,
+    options.timeoutSeconds,
+  );
   session.reads.remember(source);
   await purgeAfterUpdate(session, olds.deployment, news, source);
   return { outs: sourceOutputs(source, news) };

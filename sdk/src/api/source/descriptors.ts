@@ -3,7 +3,7 @@
 // provider's names, defaults and secrets, the native plugin's Pulumi schema), so that no one else
 // looks inside a zod schema. Each descriptor is plain data: it can be printed, compared, serialized.
 import { z } from "zod";
-import { isReadOnly, isRenderingField, isWriteOnly, presenceOf } from "../rules";
+import { isReadOnly, isRenderingField, isSecret, isWriteOnly, presenceOf } from "../rules";
 import {
   deploymentFieldsByType,
   readOnlyAttributeFields,
@@ -38,6 +38,8 @@ export type FieldDescriptor = ValueShape & {
   required: boolean;
   /** Accepted, never returned (secrets). */
   writeOnly: boolean;
+  /** Kept secret wherever it is kept: every write-only field, and a returned credential (`secure_url_token`). */
+  secret: boolean;
   /** Returned, never accepted (`deployment_status`, `password_set`). */
   readOnly: boolean;
   /** A change alters how images render (so rendered derivatives may need purging, spec 3.1). */
@@ -95,6 +97,7 @@ function describeField(apiName: string, schema: z.ZodType): FieldDescriptor {
     nullable,
     required: !optional && fallback === undefined && !isReadOnly(schema),
     writeOnly: isWriteOnly(schema),
+    secret: isSecret(schema),
     readOnly: isReadOnly(schema),
     affectsRendering: isRenderingField(schema),
     ...(secret !== undefined && { presenceOf: secret }),
@@ -139,6 +142,7 @@ const DEPLOYMENT_FIELDS: Readonly<Record<SourceType, readonly FieldDescriptor[]>
         nullable: false,
         required: true,
         writeOnly: false,
+        secret: false,
         readOnly: false,
         affectsRendering: false,
         description: `Where the images come from: ${SOURCE_TYPES.join(", ")}. It decides which other fields exist.`,
@@ -165,6 +169,11 @@ export const sourceAttributeDescriptors: readonly FieldDescriptor[] = Object.fre
   ...describeShape(writableAttributeFields),
   ...describeShape(readOnlyAttributeFields).map((field) => ({ ...field, readOnly: true, required: false })),
 ]);
+
+/** The Source's attributes whose value is secret wherever it is kept (`secure_url_token`): marked in the table. */
+export const SECRET_SOURCE_ATTRIBUTES: readonly string[] = Object.freeze(
+  sourceAttributeDescriptors.filter((field) => field.secret).map((field) => field.apiName),
+);
 
 /** Every deployment field (API name), with the types it belongs to. */
 export const deploymentFieldTypes: ReadonlyMap<string, readonly SourceType[]> = new Map(

@@ -24,6 +24,7 @@ import {
   regionSchema,
   s3BucketSchema,
   sasStringSchema,
+  secret,
   sourceNameSchema,
   subdomainLabelSchema,
   uniqueNames,
@@ -274,7 +275,10 @@ export type WritableSourceAttribute = (typeof WRITABLE_SOURCE_ATTRIBUTES)[number
 export const readOnlyAttributeFields = {
   deployment_status: described("deploying, deployed, disabled or deleted.", z.enum(DEPLOYMENT_STATUSES)),
   date_deployed: described("Unix time of the last deployment.", z.int().nullable()),
-  secure_url_token: described("Signing token for securing assets; present only while secure URLs are enabled.", z.string().optional()),
+  secure_url_token: described(
+    "Signing token for securing assets; present only while secure URLs are enabled.",
+    secret(z.string().optional()),
+  ),
 };
 
 /** The read-only attributes of a Source (`deployment_status`, `date_deployed`, `secure_url_token`). */

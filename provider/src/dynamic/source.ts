@@ -1,13 +1,17 @@
 // The Source resource: `new Source(name, args, opts)`. Write-only deployment fields (origin
 // secret keys, passwords, handshakes, signing keys, SAS strings, upload credentials) are moved into
 // their own input, `deploymentSecrets`, which is always secret, so that neither the state's inputs
-// nor its outputs ever hold them in plain text, whatever the program passed.
+// nor its outputs ever hold them in plain text, whatever the program passed (shape.ts puts them
+// back where they live for the provider core). The secret attributes of the sdk's field table (the
+// secure-URL token) are secret outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
-import { isPlainObject } from "@asset-delivery/sdk";
-import { providerOptions } from "./core/provider-options";
-import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, splitSecrets, WRITABLE_ATTRIBUTE_NAMES } from "./core/codec";
+import { isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import { providerOptions } from "../core/provider-options";
+import { camelCase } from "../core/names";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../core/codec";
+import { secretsApart } from "./shape";
 
 export type { SourceArgs } from "./source-types";
 
@@ -40,7 +44,7 @@ export class Source extends pulumi.CustomResource {
     if (!isPlainObject(args.deployment) || pulumi.Output.isInstance(args.deployment)) {
       throw new Error(`Source ${name}: deployment: must be an object (its fields may be Pulumi inputs, the object itself not)`);
     }
-    const { deployment, secrets } = splitSecrets(args.deployment);
+    const { open: deployment, secrets } = secretsApart(args.deployment);
     const props = {
       [PROVIDER_KEY]: SERIALIZED_PROVIDER,
       ...Object.fromEntries(WRITABLE_ATTRIBUTE_NAMES.map((key) => [key, args[key]])),
@@ -54,7 +58,11 @@ export class Source extends pulumi.CustomResource {
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };
-    const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), "secureUrlToken", "deploymentSecrets"];
+    const additionalSecretOutputs = [
+      ...(opts.additionalSecretOutputs ?? []),
+      ...SECRET_SOURCE_ATTRIBUTES.map(camelCase),
+      "deploymentSecrets",
+    ];
     super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
   }
 }

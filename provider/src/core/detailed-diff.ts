@@ -1,17 +1,20 @@
 // The detailed diff the engine shows (`pulumi preview --diff`): each changed leaf by its property
 // path, `deployment.cacheTtlValue`, `deployment.customDomains[1]`, so that only what changes is
-// named. The provider core decides *whether* an attribute changed (its normalization: defaults,
-// read-only fields, the server's own annotation, secrets whose presence the server contradicts);
-// this only walks the attributes it names down to their leaves.
+// named. diff.ts decides *whether* an attribute changed (its normalization: defaults, read-only
+// fields, the server's own annotation, secrets whose presence the server contradicts); this only
+// walks the attributes it names down to their leaves.
 import deepEqual from "fast-deep-equal";
 import { isPlainObject } from "@asset-delivery/sdk";
-import { isUnknown } from "../core/unknowns";
-import { describePath, type PropertyPath } from "./wire";
+import { describePath, type PropertyPath } from "./property-path";
+import { isUnknown } from "./unknowns";
 
 export type DiffKind = "add" | "delete" | "update";
 
+/** Changed leaves by property path (`deployment.customDomains[1]`). */
+export type DetailedDiff = Map<string, DiffKind>;
+
 /** Leaf changes between two values, by path. A value not known yet is an update (or an add). */
-export function leafChanges(olds: unknown, news: unknown, at: PropertyPath, out: Map<string, DiffKind>): void {
+export function leafChanges(olds: unknown, news: unknown, at: PropertyPath, out: DetailedDiff): void {
   if (isUnknown(news)) {
     out.set(describePath(at), olds === undefined ? "add" : "update");
     return;

@@ -1,0 +1,71 @@
+// The Source provider as the Pulumi engine's dynamic-provider host runs it. The resource's
+// serialized provider is only a `require` of this module (see serialized-provider.ts), so every
+// operation, `destroy` included, runs the installed version of this code and the state carries no
+// copied source. This is a shell around the core's provider object (core/provider.ts): each value
+// the host hands over is put in the core's shape once (shape.ts: `deploymentSecrets` merged in,
+// the host's `__provider` taken off), and each value going back is put in the dynamic shape once
+// (the host puts `__provider` back on what the core returns, but for a Source not ready in time,
+// whose properties the host reads from the error).
+// First, before the other modules load (tsc's CommonJS output keeps this order).
+import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
+assertSupportedNode("@asset-delivery/provider");
+import type * as pulumi from "@pulumi/pulumi";
+import { createSourceProvider } from "../core/provider";
+import { engineAddress, engineWarnings } from "../core/engine-log";
+import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
+import type { SourceInputs, SourceState } from "../core/codec";
+import { guardProviderProcess } from "../core/engine-guard";
+import { PROVIDER_KEY } from "./serialized-provider";
+import { toCore, toDynamic, type DynamicValues } from "./shape";
+
+// The host passes the engine's address as the process's last argument.
+const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)) });
+
+// Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
+// this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
+if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) guardProviderProcess();
+
+// The engine hands back what `check` returned as the inputs of diff, create and update, and what
+// create, update and read returned as the state: in the core's shape, those are its types.
+const inputsOf = (values: DynamicValues) => toCore(values) as SourceInputs;
+const stateOf = (values: DynamicValues) => toCore(values) as SourceState;
+
+/** A write's outputs in the dynamic shape; a Source not ready in time keeps the host's property in the state the error carries. */
+async function written<T extends { outs: object }>(inputs: DynamicValues, write: Promise<T>): Promise<T & { outs: DynamicValues }> {
+  try {
+    const result = await write;
+    return { ...result, outs: toDynamic(result.outs) };
+  } catch (error) {
+    if (!isSourceNotReady(error)) throw error;
+    const properties = { ...toDynamic(error.properties), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    throw new SourceNotReadyError(error.id, properties, error.reasons);
+  }
+}
+
+export const sourceProvider = {
+  async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
+    core.configure((key) => request.config.get(key));
+  },
+  async check(_olds: unknown, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
+    const { inputs, failures } = core.check(toCore(news));
+    return { inputs: toDynamic(inputs, news), failures };
+  },
+  async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
+    const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));
+    return { changes, replaces, deleteBeforeReplace: false };
+  },
+  async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
+    return written(inputs, core.create(inputsOf(inputs)));
+  },
+  async read(id: string, state: DynamicValues): Promise<pulumi.dynamic.ReadResult> {
+    const result = await core.read(id, stateOf(state));
+    if (!("inputs" in result)) return result.id === "" ? result : { id: result.id, props: toDynamic(result.props) };
+    return { id: result.id, props: toDynamic(result.props), ...(result.inputs && { inputs: toDynamic(result.inputs) }) };
+  },
+  async update(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.UpdateResult> {
+    return written(news, core.update(id, stateOf(olds), inputsOf(news)));
+  },
+  async delete(id: string): Promise<void> {
+    await core.delete(id);
+  },
+} satisfies pulumi.dynamic.ResourceProvider;

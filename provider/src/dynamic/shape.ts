@@ -1,0 +1,49 @@
+// The dynamic resource's shape against the provider core's, at the dynamic shell's edge. A dynamic
+// resource can mark only top-level outputs secret, so its write-only fields live apart, in
+// `deploymentSecrets` (always secret: source.ts); the core keeps each where it lives in the
+// deployment. `toCore` merges them in, once, for what the host hands over; `toDynamic` splits them
+// off, once, for what goes back. Nothing else in the provider knows `deploymentSecrets`.
+import { isPlainObject } from "@asset-delivery/sdk";
+import { WRITE_ONLY_NAMES, writeOnlyFieldNames } from "../core/codec";
+import { isUnknown, UNKNOWN } from "../core/unknowns";
+import { PROVIDER_KEY } from "./serialized-provider";
+
+/** A dynamic resource's inputs or state: the core's, with the write-only fields apart. */
+export type DynamicValues = Record<string, unknown>;
+
+/**
+ * The core's shape of the host's values: `deploymentSecrets` merged into the deployment, the host's
+ * `__provider` taken off. Secrets not known yet as a whole (a preview) are unknown at each write-only
+ * field of the type; a deployment that is not an object (check reports it, or not known yet) is kept as it is.
+ */
+export function toCore(values: DynamicValues): Record<string, unknown> {
+  const { [PROVIDER_KEY]: _serialized, deploymentSecrets, deployment, ...rest } = values;
+  if (!isPlainObject(deployment)) return { ...rest, deployment };
+  const secrets = isUnknown(deploymentSecrets)
+    ? Object.fromEntries(writeOnlyFieldNames(deployment.type).map((field) => [field, UNKNOWN]))
+    : isPlainObject(deploymentSecrets)
+      ? deploymentSecrets
+      : {};
+  return { ...rest, deployment: { ...deployment, ...secrets } };
+}
+
+/**
+ * The dynamic shape of the core's values: the write-only fields split off into `deploymentSecrets`.
+ * `given`, the host's values these answer (check's): what could not be merged (secrets not known yet
+ * as a whole, or beside a deployment that is not an object) goes back as it came.
+ */
+export function toDynamic(values: object, given?: DynamicValues): DynamicValues {
+  const { deployment, ...rest } = values as Record<string, unknown>;
+  if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {} };
+  const { open, secrets } = secretsApart(deployment);
+  return { ...rest, deployment: open, deploymentSecrets: isUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets };
+}
+
+/** A deployment's write-only fields apart from the others: the split the Source class makes of a program's arguments too. */
+export function secretsApart<D extends Record<string, unknown>>(deployment: D): { open: D; secrets: Record<string, unknown> } {
+  const open: Record<string, unknown> = {};
+  const secrets: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(deployment)) (WRITE_ONLY_NAMES.has(key) ? secrets : open)[key] = value;
+  // The same members but the write-only ones, which a deployment's type only ever makes optional.
+  return { open: open as D, secrets };
+}

@@ -1,0 +1,106 @@
+// The provider core's entry points (core/provider.ts) take and give one shape of a Source: each
+// secret where it lives in the deployment. The dynamic resource's shape (secrets apart in
+// `deploymentSecrets`) exists only at the dynamic shell's edge (dynamic/shape.ts): the core refuses
+// it, and nothing it returns (check's inputs, a create's or an update's state, a refresh's state
+// and inputs, a Source not ready in time) has it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
+import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
+import type { SourceInputs } from "../../provider/src/core/codec";
+import { sourceProvider } from "../../provider/src/dynamic/runtime";
+import { configureSourceProvider } from "../support/configured-provider";
+import { startTestServer, type TestServer } from "../support/server";
+import { createClient } from "@asset-delivery/sdk";
+
+let server: TestServer;
+let core: SourceProvider;
+
+beforeAll(async () => {
+  server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
+  core = createSourceProvider({ warn: async () => undefined, env: {} });
+  core.configure((key) => ({ "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey })[key]);
+  await configureSourceProvider(server);
+});
+afterAll(async () => {
+  await core?.close();
+  await server?.close();
+});
+
+const declaration = (subdomain: string, deployment: Record<string, unknown> = {}) => ({
+  name: "Photos",
+  deployment: {
+    type: "webproxy",
+    serviceSubdomains: [subdomain],
+    password: "origin-password",
+    ...deployment,
+  },
+});
+
+/** Fails the test when a value has the dynamic shape anywhere, or its declared secret is not where it lives. */
+function expectCoreShape(values: unknown, secret: string | undefined = "origin-password"): void {
+  expect(JSON.stringify(values)).not.toContain("deploymentSecrets");
+  if (secret !== undefined) expect(values).toMatchObject({ deployment: { password: secret } });
+}
+
+describe("the core's entry points", () => {
+  it("refuse the dynamic shape, naming its property", () => {
+    const { name, deployment } = declaration("shape-refused");
+    const { password, ...open } = deployment;
+    const { failures } = core.check({ name, deployment: open, deploymentSecrets: { password } });
+    expect(failures).toEqual([{ property: "deploymentSecrets", reason: "deploymentSecrets: not a property of a Source" }]);
+  });
+
+  it("give the core's shape from check, create, update and read", async () => {
+    const checked = core.check(declaration("shape-core"));
+    expect(checked.failures).toEqual([]);
+    expectCoreShape(checked.inputs);
+    const inputs = checked.inputs as SourceInputs;
+
+    const { id, outs } = await core.create(inputs);
+    expectCoreShape(outs);
+    expect(outs).toMatchObject({ passwordSet: true });
+
+    const renamed = { ...inputs, name: "Renamed" };
+    expect(core.diff(id, outs, renamed).changed).toEqual(["name"]);
+    const { outs: updated } = await core.update(id, outs, renamed);
+    expectCoreShape(updated);
+
+    // Changed behind the stack's back: the refresh returns inputs too.
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
+    await client.sources.update(id, { name: "Edited elsewhere" });
+    await client.close();
+    const read = await core.read(id, updated);
+    expectCoreShape(read.props);
+    expect("inputs" in read && read.inputs).toBeTruthy();
+    if ("inputs" in read) expectCoreShape(read.inputs);
+  });
+
+  it("hand back a Source not ready in time in the core's shape", async () => {
+    const slow = await startTestServer({ deployDelayMs: 60_000, deployLagMs: 0 });
+    const provider = createSourceProvider({ warn: async () => undefined, env: {} });
+    provider.configure((key) => ({ "assetdelivery:baseUrl": slow.url, "assetdelivery:apiKey": slow.adminKey })[key]);
+    try {
+      const inputs = { ...(provider.check(declaration("shape-slow")).inputs as SourceInputs), deploymentTimeoutSeconds: 1 };
+      const error: unknown = await provider.create(inputs).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(SourceNotReadyError);
+      expectCoreShape((error as SourceNotReadyError).properties);
+    } finally {
+      await provider.close();
+      await slow.close();
+    }
+  });
+});
+
+describe("the dynamic shell", () => {
+  it("puts the secrets apart once on the way back, and takes either shape from the host", async () => {
+    const { name, deployment } = declaration("shape-dynamic");
+    const { password, ...open } = deployment;
+    const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toMatchObject({ deploymentSecrets: { password }, deployment: { type: "webproxy" } });
+    expect(checked.inputs!.deployment).not.toHaveProperty("password");
+    const { outs } = await sourceProvider.create(checked.inputs);
+    expect(outs).toMatchObject({ deploymentSecrets: { password }, passwordSet: true });
+    expect(outs.deployment).not.toHaveProperty("password");
+  });
+});
