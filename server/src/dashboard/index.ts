@@ -20,6 +20,7 @@ import { defineVideoPages } from "./pages/videos";
 import { ASSETS, FILES_DIR, renderPage } from "./render";
 import { createSessionStore } from "./session-store";
 import { createSignInThrottle } from "./sign-in-throttle";
+import { createHashingSlots } from "./users/hashing-slots";
 import { createUserStore } from "./users/user-store";
 
 export { dashboardMigrations } from "./migrations";
@@ -166,7 +167,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       handler: (_request, reply) => reply.header("cache-control", "public, max-age=300").type(asset.type).send(asset.body),
     });
   }
-  defineSignInPages(app, { users, throttle: createSignInThrottle(now) });
+  defineSignInPages(app, { users, throttle: createSignInThrottle(now), hashing: createHashingSlots() });
   defineKeyPages(app);
   defineSourcePages(app);
   defineReportPages(app);
