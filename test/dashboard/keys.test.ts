@@ -111,6 +111,35 @@ describe("API keys", () => {
     expect((refused as ApiError).status).toBe(401);
   });
 
+  it("makes one key per form sent: reloading the new key's page, or sending the same form again, makes none", async () => {
+    await signIn(page, server.url, "admin@example.com");
+    const count = () => listKeys(server.db, { account: "test" }).length;
+    const before = count();
+    const key = await createKeyInDashboard("made once", ["Purge"]);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/keys/new");
+    expect(count()).toBe(before + 1);
+
+    // A reload as a person would (the browser's own, not a new navigation): nothing is made, and the key is not shown again.
+    await page.reload();
+    await page.waitForLoadState("domcontentloaded");
+    expect(count()).toBe(before + 1);
+    expect(await page.getByTestId("new-key").count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+
+    // The same form sent twice (a double click, Back and send again): one key.
+    await page.goto(`${server.url}/dashboard/keys`);
+    const field = (name: string) => page.locator(`form.create-key input[name="${name}"]`).inputValue();
+    const fields = { _csrf: await field("_csrf"), form_token: await field("form_token"), name: "sent twice", permission: "Purge" };
+    const statuses = await page.evaluate(async (form) => {
+      const send = () =>
+        fetch("/dashboard/keys", { method: "POST", body: new URLSearchParams(form), redirect: "manual" }).then((r) => r.status);
+      return [await send(), await send()];
+    }, fields);
+    expect(statuses[0]).toBe(0); // the redirect to the new key's page (opaque to fetch with redirect: manual)
+    expect(statuses[1]).toBe(409);
+    expect(listKeys(server.db, { account: "test" }).filter((k) => k.name === "sent twice")).toHaveLength(1);
+  });
+
   it("refuses a key with more permissions than the user's own, even when the form is tampered with", async () => {
     await signIn(page, server.url, "analyst@example.com");
     await page.goto(`${server.url}/dashboard/keys`);
