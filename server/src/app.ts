@@ -69,6 +69,11 @@ export interface AppOptions {
   profile?: Profile;
   /** Fault injection for resilience runs (server/src/http/faults.ts); off when absent. */
   faults?: FaultOptions;
+  /**
+   * How long a dashboard session signs its user in after sign-in, however busy (default
+   * DEFAULT_SESSION_LIFETIME_HOURS, 12); the idle timeout (8 h) ends unused sessions sooner.
+   */
+  sessionLifetimeHours?: number;
 }
 
 /** A short lag, as the real service has (a public provider waits 5 s before it polls). */

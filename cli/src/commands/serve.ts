@@ -1,7 +1,15 @@
 // `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
-import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_DEPLOY_LAG_MS, DEFAULT_HOST, DEFAULT_PORT, PROFILES, startServer } from "@asset-delivery/server";
+import {
+  DEFAULT_DEPLOY_DELAY_MS,
+  DEFAULT_DEPLOY_LAG_MS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SESSION_LIFETIME_HOURS,
+  PROFILES,
+  startServer,
+} from "@asset-delivery/server";
 import { databasePath, domainSetting, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
 
 export const serveCommand: Command = {
@@ -9,6 +17,7 @@ export const serveCommand: Command = {
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
                       [--deploy-lag-ms N] [--profile full|minimal] [--faults RATE [--faults-seed N]]
                       [--public-url URL] [--delivery-domain DOMAIN] [--allow-private-image-urls]
+                      [--session-lifetime-hours N]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -30,7 +39,10 @@ export const serveCommand: Command = {
   --allow-private-image-urls
                      local development only: video jobs may fetch images from loopback, private and
                      link-local addresses (env ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS=1); off by default,
-                     since with it any API key can make the server read its own network`,
+                     since with it any API key can make the server read its own network
+  --session-lifetime-hours
+                     how long a dashboard sign-in lasts, however busy the session (env
+                     ASSET_DELIVERY_SESSION_LIFETIME_HOURS, default ${DEFAULT_SESSION_LIFETIME_HOURS})`,
 
   async run(args) {
     const { values } = parseArgs({
@@ -48,6 +60,7 @@ export const serveCommand: Command = {
         "allow-private-image-urls": { type: "boolean" },
         "public-url": { type: "string" },
         "delivery-domain": { type: "string" },
+        "session-lifetime-hours": { type: "string" },
       },
       strict: true,
     });
@@ -79,6 +92,12 @@ export const serveCommand: Command = {
         max: 3_600_000,
       }),
       profile: oneOfSetting(values.profile ?? env.ASSET_DELIVERY_PROFILE, "profile", PROFILES, "full"),
+      sessionLifetimeHours: integerSetting(
+        values["session-lifetime-hours"] ?? env.ASSET_DELIVERY_SESSION_LIFETIME_HOURS,
+        "session-lifetime-hours",
+        DEFAULT_SESSION_LIFETIME_HOURS,
+        { min: 1, max: 24 * 30 },
+      ),
       // Request logging costs throughput; only failures are logged.
       logger: { level: "error" },
       ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),

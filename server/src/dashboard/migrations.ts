@@ -31,4 +31,12 @@ export const dashboardMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // A password change moves the user's epoch on, which ends every session signed in before it
+    // (server/src/dashboard/session-rules.ts), even one whose request was under way.
+    id: "dashboard-002-session-epochs",
+    up(db) {
+      db.exec("ALTER TABLE dashboard_users ADD COLUMN session_epoch INTEGER NOT NULL DEFAULT 0");
+    },
+  },
 ];

@@ -16,7 +16,7 @@ declare module "fastify" {
 /** Most sessions kept that nobody has signed in with (each sign-in form makes one for its CSRF secret). */
 const MAX_ANONYMOUS_SESSIONS = 10_000;
 
-function idHash(sessionId: string): string {
+export function idHash(sessionId: string): string {
   return hash("sha256", sessionId, "hex");
 }
 

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { definePage, definePublicPage, safeReturnPath } from "../page";
 import { homeOf, renderPage } from "../render";
+import type { SessionRules } from "../session-rules";
 import type { SignInThrottle } from "../sign-in-throttle";
 import type { HashingSlots } from "../users/hashing-slots";
 import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
@@ -30,14 +31,14 @@ function refuseFor(reply: FastifyReply, waitMs: number): number {
 
 export function defineSignInPages(
   app: FastifyInstance,
-  { users, throttle, hashing }: { users: UserStore; throttle: SignInThrottle; hashing: HashingSlots },
+  { users, throttle, hashing, sessions }: { users: UserStore; throttle: SignInThrottle; hashing: HashingSlots; sessions: SessionRules },
 ): void {
   definePublicPage(app, {
     method: "GET",
     url: "/login",
     handler(request, reply) {
       const next = safeReturnPath((request.query as Record<string, unknown>).next);
-      const signedIn = request.session.userId === undefined ? undefined : users.findById(request.session.userId);
+      const signedIn = sessions.userOf(request);
       if (signedIn) return reply.redirect(next ?? homeOf(signedIn), 303);
       return showForm(request, reply, { email: "", next });
     },
@@ -76,7 +77,7 @@ export function defineSignInPages(
       }
       throttle.succeeded(email, request.ip);
       await request.session.regenerate();
-      request.session.userId = found.user.id;
+      sessions.start(request, found.user);
       return reply.redirect(next ?? homeOf(found.user), 303);
     },
   });
