@@ -25,6 +25,7 @@ beforeAll(async () => {
   await addUser(server.db, "analyst@example.com", ["Analytics", "Sources"]);
   await addUser(server.db, "guessed@example.com", ["Analytics"]);
   await addUser(server.db, "other@example.com", ["Account Admin"], "other-account");
+  await addUser(server.db, "bob@example.com", ["Sources"]);
 });
 
 afterAll(async () => {
@@ -138,6 +139,36 @@ describe("API keys", () => {
     expect(statuses[0]).toBe(0); // the redirect to the new key's page (opaque to fetch with redirect: manual)
     expect(statuses[1]).toBe(409);
     expect(listKeys(server.db, { account: "test" }).filter((k) => k.name === "sent twice")).toHaveLength(1);
+  });
+
+  it("lets bob revoke only keys he made in the dashboard within his permissions, not an Account Admin key made for him with the CLI", async () => {
+    // As `asset-delivery keys create --user bob@example.com --permission "Account Admin"` makes it.
+    const planted = createKey(server.db, {
+      account: "test",
+      permissions: ["Account Admin"],
+      userName: "bob@example.com",
+      name: "cli admin",
+    });
+    await signIn(page, server.url, "bob@example.com");
+    await createKeyInDashboard("bob's own", ["Sources"]);
+    await page.goto(`${server.url}/dashboard/keys`);
+    const row = (name: string) => page.getByRole("row").filter({ hasText: name });
+    expect(await row("cli admin").getByRole("button", { name: "Revoke" }).count()).toBe(0);
+    expect(await row("bob's own").getByRole("button", { name: "Revoke" }).count()).toBe(1);
+
+    // Sent anyway, with the page's own token: refused, and the key stays active.
+    const csrf = await page.locator('form.signout input[name="_csrf"]').inputValue();
+    const status = await page.evaluate(
+      async ({ id, token }) =>
+        (await fetch(`/dashboard/keys/${id}/revoke`, { method: "POST", body: new URLSearchParams({ _csrf: token }), redirect: "manual" }))
+          .status,
+      { id: planted.id, token: csrf },
+    );
+    expect(status).toBe(403);
+    expect(listKeys(server.db, { account: "test" }).find((key) => key.id === planted.id)?.revokedAt).toBeNull();
+
+    await row("bob's own").getByRole("button", { name: "Revoke" }).click();
+    await expect.poll(() => row("bob's own").textContent()).toMatch(/revoked/);
   });
 
   it("refuses a key with more permissions than the user's own, even when the form is tampered with", async () => {

@@ -39,4 +39,12 @@ export const dashboardMigrations: Migration[] = [
       db.exec("ALTER TABLE dashboard_users ADD COLUMN session_epoch INTEGER NOT NULL DEFAULT 0");
     },
   },
+  {
+    // Which dashboard user made a key (NULL: the CLI, or before this column): the right to revoke
+    // it goes by this id and the user's permissions, never by the email text in user_name.
+    id: "dashboard-003-key-creators",
+    up(db) {
+      db.exec("ALTER TABLE api_keys ADD COLUMN created_by_user_id TEXT");
+    },
+  },
 ];

@@ -42,9 +42,15 @@ const OPEN_FORMS_PER_SESSION = 5;
 /** How long a new key waits for its page: the redirect is followed at once. */
 const NEW_KEY_TTL_MS = 60_000;
 
-/** Who may revoke a key: an Account Admin any of the account's, others the keys they created. */
+/**
+ * Who may revoke a key: an Account Admin any of the account's; another user a key they made in the
+ * dashboard (by their id, never the email text a CLI user may have typed) whose every permission
+ * they hold.
+ */
 function mayRevoke(key: ApiKeyRecord, { user }: Pick<PageContext, "user">): boolean {
-  return key.revokedAt === null && (user.permissions.includes("Account Admin") || key.userName === user.email);
+  if (key.revokedAt !== null) return false;
+  if (user.permissions.includes("Account Admin")) return true;
+  return key.createdByUserId === user.id && key.permissions.every((permission) => grants(user.permissions, permission));
 }
 
 function newFormToken(request: FastifyRequest): string {
@@ -155,7 +161,13 @@ export function defineKeyPages(app: FastifyInstance): void {
         });
       }
       try {
-        const created = createKey(request.server.db, { account: account.name, permissions: requested, userName: user.email, name });
+        const created = createKey(request.server.db, {
+          account: account.name,
+          permissions: requested,
+          userName: user.email,
+          createdByUserId: user.id,
+          name,
+        });
         const id = randomBytes(18).toString("base64url");
         newKeys.set(id, { userId: user.id, name: created.name, key: created.key, permissions: created.permissions });
         request.session.newKey = id;
@@ -176,7 +188,12 @@ export function defineKeyPages(app: FastifyInstance): void {
       const id = (request.params as { id: string }).id;
       const key = request.server.keys.findById(id);
       if (!key || key.accountId !== account.id) throw new PageError(404, "No API key of this account has that id.");
-      if (!mayRevoke(key, context)) throw new PageError(403, "Only an Account Admin or the key's creator can revoke it, and only once.");
+      if (!mayRevoke(key, context)) {
+        throw new PageError(
+          403,
+          "Only an Account Admin, or the user who made the key in the dashboard and holds all its permissions, can revoke it, and only once.",
+        );
+      }
       request.server.keys.revoke(id);
       return reply.redirect(VIEWS.keys.path, 303);
     },
