@@ -19,6 +19,7 @@ import { defineSignInPages } from "./pages/sign-in";
 import { defineSourcePages } from "./pages/sources";
 import { defineVideoPages } from "./pages/videos";
 import { ASSETS, FILES_DIR, renderPage } from "./render";
+import { createRequestLimit } from "./request-limit";
 import { createSessionRules, DEFAULT_SESSION_LIFETIME_HOURS } from "./session-rules";
 import { createSessionStore } from "./session-store";
 import { createSignInThrottle } from "./sign-in-throttle";
@@ -86,6 +87,19 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   });
 
   await app.register(fastifyCookie);
+  // Before the session is read, so a refused request costs no database read or write: a session's
+  // bucket is keyed by its cookie as sent (a made-up cookie only makes a new bucket, and the
+  // address's bucket bounds those). The answer is plain text, without rendering a page.
+  const requestLimit = createRequestLimit();
+  app.addHook("onRequest", async (request, reply) => {
+    const waitSeconds = requestLimit.admit(request.ip, request.cookies[SESSION_COOKIE]);
+    if (waitSeconds === 0) return;
+    return reply
+      .code(429)
+      .header("retry-after", String(waitSeconds))
+      .type("text/plain; charset=utf-8")
+      .send(`Too many requests to the dashboard: try again in ${waitSeconds} s.\n`);
+  });
   await app.register(fastifySession, {
     secret: sessionSecret(secretKey),
     store: createSessionStore(db),
