@@ -47,4 +47,14 @@ export const dashboardMigrations: Migration[] = [
       db.exec("ALTER TABLE api_keys ADD COLUMN created_by_user_id TEXT");
     },
   },
+  {
+    // Sessions nobody signed in with are bounded per client address (session-store.ts).
+    id: "dashboard-004-anonymous-session-addresses",
+    up(db) {
+      db.exec(`
+        ALTER TABLE dashboard_sessions ADD COLUMN address TEXT;
+        CREATE INDEX dashboard_sessions_anonymous_by_address ON dashboard_sessions (address, expires_at) WHERE user_id IS NULL;
+      `);
+    },
+  },
 ];

@@ -19,6 +19,8 @@ interface SignInForm {
 }
 
 function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
+  // Kept with the anonymous session, whose number is bounded per address (session-store.ts).
+  request.session.address = request.ip;
   return renderPage(reply, "login", { title: "Sign in", form: true }, values);
 }
 
