@@ -23,6 +23,10 @@ export class Provider extends pulumi.ProviderResource {
     }
 
     /**
+     * `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+     */
+    declare public readonly allowInsecureHttp: pulumi.Output<string | undefined>;
+    /**
      * The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
@@ -46,6 +50,7 @@ export class Provider extends pulumi.ProviderResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         {
+            resourceInputs["allowInsecureHttp"] = args?.allowInsecureHttp;
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["baseUrl"] = args?.baseUrl;
             resourceInputs["deliveryDomain"] = args?.deliveryDomain;
@@ -60,6 +65,10 @@ export class Provider extends pulumi.ProviderResource {
  * The set of arguments for constructing a Provider resource.
  */
 export interface ProviderArgs {
+    /**
+     * `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+     */
+    allowInsecureHttp?: pulumi.Input<string | undefined>;
     /**
      * An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
      */

@@ -69,6 +69,18 @@ export interface AppOptions {
   profile?: Profile;
   /** Fault injection for resilience runs (server/src/http/faults.ts); off when absent. */
   faults?: FaultOptions;
+  /**
+   * How long a dashboard session signs its user in after sign-in, however busy (default
+   * DEFAULT_SESSION_LIFETIME_HOURS, 12); the idle timeout (8 h) ends unused sessions sooner.
+   */
+  sessionLifetimeHours?: number;
+  /**
+   * Behind a proxy that terminates TLS: which proxies to believe about the client (Fastify's
+   * `trustProxy`: true for any, or their addresses and CIDR ranges, comma-separated). Then
+   * `X-Forwarded-Proto: https` makes the dashboard's cookie `Secure`, and `X-Forwarded-For` gives
+   * the client address its throttles count by. Unset: neither header is believed.
+   */
+  trustProxy?: boolean | string;
 }
 
 /** A short lag, as the real service has (a public provider waits 5 s before it polls). */
@@ -156,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Ids come from us, never from the client, so they are unique for support.
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
   });
   try {
     await app.register(appPlugin, resolved);

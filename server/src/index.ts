@@ -8,7 +8,8 @@ export { appPlugin, buildApp, DEFAULT_DEPLOY_LAG_MS, type AppOptions, type Resol
 export type { SourceStore, SourceService } from "./sources";
 export { startServer, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DEPLOY_DELAY_MS, type ServerOptions, type RunningServer } from "./listen";
 export { AdminError, createAccount, ensureAccount, listAccounts, createKey, listKeys, revokeKey, type CreatedKey } from "./accounts/admin";
-export { createUser, listUsers, removeUser, type CreatedUser } from "./dashboard/users/admin";
+export { createUser, listUsers, removeUser, setUserPassword, type CreatedUser } from "./dashboard/users/admin";
+export { DEFAULT_SESSION_LIFETIME_HOURS } from "./dashboard/session-rules";
 export { type DashboardUser } from "./dashboard/users/user-store";
 export { PLANS, type Plan, type Account } from "./accounts/account-store";
 export { type ApiKeyRecord, type AuthContext } from "./accounts/key-store";

@@ -32,7 +32,7 @@ describe("the axis", () => {
   });
 
   it("places a point per day, from the bottom of the plot for 0 to its top for the maximum", () => {
-    const layout = chartLayout({ days: ["2026-03-01", "2026-03-02", "2026-03-03"], series: [series("a", [0, 2.5, 5])], reportCount: 3 });
+    const layout = chartLayout({ days: ["2026-03-01", "2026-03-02", "2026-03-03"], series: [series("a", [0, 2.5, 5])] });
     const points = layout.series[0]!.points.split(" ").map((point) => point.split(",").map(Number));
     expect(points.map(([x]) => x)).toEqual([layout.plot.left, (layout.plot.left + layout.plot.right) / 2, layout.plot.right]);
     expect(points.map(([, y]) => y)).toEqual([layout.plot.bottom, (layout.plot.top + layout.plot.bottom) / 2, layout.plot.top]);

@@ -25,6 +25,7 @@ beforeAll(async () => {
   await addUser(server.db, "analyst@example.com", ["Analytics", "Sources"]);
   await addUser(server.db, "guessed@example.com", ["Analytics"]);
   await addUser(server.db, "other@example.com", ["Account Admin"], "other-account");
+  await addUser(server.db, "bob@example.com", ["Sources"]);
 });
 
 afterAll(async () => {
@@ -109,6 +110,65 @@ describe("API keys", () => {
     const refused = await client.sources.get(source.id).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(401);
+  });
+
+  it("makes one key per form sent: reloading the new key's page, or sending the same form again, makes none", async () => {
+    await signIn(page, server.url, "admin@example.com");
+    const count = () => listKeys(server.db, { account: "test" }).length;
+    const before = count();
+    const key = await createKeyInDashboard("made once", ["Purge"]);
+    expect(new URL(page.url()).pathname).toBe("/dashboard/keys/new");
+    expect(count()).toBe(before + 1);
+
+    // A reload as a person would (the browser's own, not a new navigation): nothing is made, and the key is not shown again.
+    await page.reload();
+    await page.waitForLoadState("domcontentloaded");
+    expect(count()).toBe(before + 1);
+    expect(await page.getByTestId("new-key").count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+
+    // The same form sent twice (a double click, Back and send again): one key.
+    await page.goto(`${server.url}/dashboard/keys`);
+    const field = (name: string) => page.locator(`form.create-key input[name="${name}"]`).inputValue();
+    const fields = { _csrf: await field("_csrf"), form_token: await field("form_token"), name: "sent twice", permission: "Purge" };
+    const statuses = await page.evaluate(async (form) => {
+      const send = () =>
+        fetch("/dashboard/keys", { method: "POST", body: new URLSearchParams(form), redirect: "manual" }).then((r) => r.status);
+      return [await send(), await send()];
+    }, fields);
+    expect(statuses[0]).toBe(0); // the redirect to the new key's page (opaque to fetch with redirect: manual)
+    expect(statuses[1]).toBe(409);
+    expect(listKeys(server.db, { account: "test" }).filter((k) => k.name === "sent twice")).toHaveLength(1);
+  });
+
+  it("lets bob revoke only keys he made in the dashboard within his permissions, not an Account Admin key made for him with the CLI", async () => {
+    // As `asset-delivery keys create --user bob@example.com --permission "Account Admin"` makes it.
+    const planted = createKey(server.db, {
+      account: "test",
+      permissions: ["Account Admin"],
+      userName: "bob@example.com",
+      name: "cli admin",
+    });
+    await signIn(page, server.url, "bob@example.com");
+    await createKeyInDashboard("bob's own", ["Sources"]);
+    await page.goto(`${server.url}/dashboard/keys`);
+    const row = (name: string) => page.getByRole("row").filter({ hasText: name });
+    expect(await row("cli admin").getByRole("button", { name: "Revoke" }).count()).toBe(0);
+    expect(await row("bob's own").getByRole("button", { name: "Revoke" }).count()).toBe(1);
+
+    // Sent anyway, with the page's own token: refused, and the key stays active.
+    const csrf = await page.locator('form.signout input[name="_csrf"]').inputValue();
+    const status = await page.evaluate(
+      async ({ id, token }) =>
+        (await fetch(`/dashboard/keys/${id}/revoke`, { method: "POST", body: new URLSearchParams({ _csrf: token }), redirect: "manual" }))
+          .status,
+      { id: planted.id, token: csrf },
+    );
+    expect(status).toBe(403);
+    expect(listKeys(server.db, { account: "test" }).find((key) => key.id === planted.id)?.revokedAt).toBeNull();
+
+    await row("bob's own").getByRole("button", { name: "Revoke" }).click();
+    await expect.poll(() => row("bob's own").textContent()).toMatch(/revoked/);
   });
 
   it("refuses a key with more permissions than the user's own, even when the form is tampered with", async () => {

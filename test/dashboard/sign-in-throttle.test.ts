@@ -21,18 +21,31 @@ describe("createSignInThrottle", () => {
   it("slows one email down from any address, and one address across emails", () => {
     let now = 1_000_000;
     const throttle = createSignInThrottle(() => now);
-    for (let i = 0; i < EMAIL_POLICY.freeFailures; i++) {
-      expect(throttle.retryAfterMs("Ada@Example.com", `10.0.0.${i}`)).toBe(0);
-      throttle.failed("Ada@Example.com", `10.0.0.${i}`);
-    }
-    expect(throttle.retryAfterMs(" ada@example.com", "10.9.9.9")).toBe(1_000); // emails compare case-insensitively
+    for (let i = 0; i < EMAIL_POLICY.freeFailures; i++)
+      expect(throttle.attempt("Ada@Example.com", `10.0.0.${i}`)).toEqual({ allowed: true });
+    // emails compare case-insensitively
+    expect(throttle.attempt(" ada@example.com", "10.9.9.9")).toEqual({ allowed: false, retryAfterMs: 1_000 });
     now += 1_000;
-    expect(throttle.retryAfterMs("ada@example.com", "10.9.9.9")).toBe(0);
-    throttle.succeeded("ada@example.com");
-    expect(throttle.retryAfterMs("ada@example.com", "10.0.0.1")).toBe(0);
+    expect(throttle.attempt("ada@example.com", "10.9.9.9")).toEqual({ allowed: true });
+    throttle.succeeded("ada@example.com", "10.9.9.9");
+    expect(throttle.attempt("ada@example.com", "10.0.0.1")).toEqual({ allowed: true });
 
-    for (let i = 0; i < ADDRESS_POLICY.freeFailures; i++) throttle.failed(`user${i}@example.com`, "192.0.2.7");
-    expect(throttle.retryAfterMs("someone-new@example.com", "192.0.2.7")).toBe(1_000);
-    expect(throttle.retryAfterMs("someone-new@example.com", "192.0.2.8")).toBe(0);
+    for (let i = 0; i < ADDRESS_POLICY.freeFailures; i++) expect(throttle.attempt(`user${i}@example.com`, "192.0.2.7").allowed).toBe(true);
+    expect(throttle.attempt("someone-new@example.com", "192.0.2.7")).toEqual({ allowed: false, retryAfterMs: 1_000 });
+    expect(throttle.attempt("someone-new@example.com", "192.0.2.8")).toEqual({ allowed: true });
+  });
+
+  it("counts each attempt when it is made, before any outcome: 40 at once let the free ones through", () => {
+    const throttle = createSignInThrottle(() => 5_000_000);
+    const admitted = Array.from({ length: 40 }, () => throttle.attempt("eve@example.com", "198.51.100.1")).filter((a) => a.allowed);
+    expect(admitted).toHaveLength(EMAIL_POLICY.freeFailures);
+  });
+
+  it("gives a successful attempt back to the address, and forgets the email's series", () => {
+    const throttle = createSignInThrottle(() => 9_000_000);
+    for (let i = 0; i < ADDRESS_POLICY.freeFailures + 3; i++) {
+      expect(throttle.attempt(`ok${i}@example.com`, "203.0.113.9").allowed).toBe(true);
+      throttle.succeeded(`ok${i}@example.com`, "203.0.113.9");
+    }
   });
 });

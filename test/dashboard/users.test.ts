@@ -89,6 +89,30 @@ describe("asset-delivery users", () => {
     );
   });
 
+  it("sets a user's password from standard input, or generates one, and ends their sessions", () => {
+    const db = openMigratedDatabase(dbPath);
+    const id = db.prepare("SELECT id FROM dashboard_users WHERE email = 'bob@example.com'").pluck().get() as string;
+    db.prepare("INSERT INTO dashboard_sessions (id_hash, user_id, data, expires_at) VALUES ('s', ?, '{}', ?)").run(id, Date.now() + 60_000);
+    db.close();
+    const set = cli(["set-password", "--email", "Bob@example.com", "--password-stdin"], "bob's new long password\n");
+    expect(set.stderr).toBe("");
+    expect(set.stdout).toMatch(/Set a new password for bob@example\.com; their sessions are signed out/);
+    const after = openMigratedDatabase(dbPath);
+    expect(after.prepare("SELECT count(*) FROM dashboard_sessions WHERE user_id = ?").pluck().get(id)).toBe(0);
+    const stored = after.prepare("SELECT password_hash FROM dashboard_users WHERE id = ?").pluck().get(id) as string;
+    after.close();
+    return verifyPassword("bob's new long password", stored).then((valid) => {
+      expect(valid).toBe(true);
+      const generated = cli(["set-password", "--email", "bob@example.com"]);
+      expect(generated.stderr).toMatch(/shown only now/);
+      expect(generated.stdout.trim()).toMatch(/^[A-Za-z0-9]{24}$/);
+      expect(cli(["set-password", "--email", "bob@example.com", "--password-stdin"], "short\n").stderr).toMatch(
+        /password: must be at least 12/,
+      );
+      expect(cli(["set-password", "--email", "nobody@example.com"]).stderr).toMatch(/no user has the email/);
+    });
+  });
+
   it("removes a user and every session of theirs", () => {
     const db = openMigratedDatabase(dbPath);
     const id = db.prepare("SELECT id FROM dashboard_users WHERE email = 'bob@example.com'").pluck().get() as string;

@@ -10,13 +10,13 @@ describe("plugin configuration", () => {
       settings: { baseUrl: "http://127.0.0.1:1", apiKey: "k1" },
       failures: [],
     });
-    expect(checkProviderConfig({ apiKey: "k1" }, { ASSET_DELIVERY_BASE_URL: "http://env.example" }).settings).toEqual({
-      baseUrl: "http://env.example",
+    expect(checkProviderConfig({ apiKey: "k1" }, { ASSET_DELIVERY_BASE_URL: "https://env.example" }).settings).toEqual({
+      baseUrl: "https://env.example",
       apiKey: "k1",
     });
     // Pacing given as the value itself (a YAML program's object) or as JSON text.
-    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: false }, {}).settings?.pacing).toBe(false);
-    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: "false" }, {}).settings?.pacing).toBe(false);
+    expect(checkProviderConfig({ baseUrl: "https://a.example", apiKey: "k", pacing: false }, {}).settings?.pacing).toBe(false);
+    expect(checkProviderConfig({ baseUrl: "https://a.example", apiKey: "k", pacing: "false" }, {}).settings?.pacing).toBe(false);
   });
 
   it("names what is missing or wrong, never echoing the key", () => {
@@ -32,12 +32,36 @@ describe("plugin configuration", () => {
       },
     ]);
     expect(JSON.stringify(checkProviderConfig({ baseUrl: "nope", apiKey: "secret key with spaces" }, {}))).not.toContain("secret key");
-    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", pacing: "{" }, {}).failures[0]).toMatchObject({
+    expect(checkProviderConfig({ baseUrl: "https://a.example", apiKey: "k", pacing: "{" }, {}).failures[0]).toMatchObject({
       property: "pacing",
     });
-    expect(checkProviderConfig({ baseUrl: "http://a.example", apiKey: "k", deliveryDomain: "-bad-" }, {}).failures[0]).toMatchObject({
+    expect(checkProviderConfig({ baseUrl: "https://a.example", apiKey: "k", deliveryDomain: "-bad-" }, {}).failures[0]).toMatchObject({
       property: "deliveryDomain",
     });
+  });
+
+  it("refuses http:// for a host other than loopback, naming the setting that allows it, unless it is set", () => {
+    const refused = checkProviderConfig({ baseUrl: "http://example.com", apiKey: "k" }, {});
+    expect(refused.settings).toBeUndefined();
+    expect(refused.failures).toEqual([
+      {
+        property: "baseUrl",
+        reason:
+          "assetdelivery:baseUrl (or ASSET_DELIVERY_BASE_URL): must be https:// for a host other than loopback (localhost, 127.0.0.0/8, ::1): over http:// the API key would travel in clear text to example.com. Use https://, or to send it anyway set assetdelivery:allowInsecureHttp to true (or ASSET_DELIVERY_ALLOW_INSECURE_HTTP=true)",
+      },
+    ]);
+    expect(checkProviderConfig({ baseUrl: "http://example.com", apiKey: "k", allowInsecureHttp: true }, {}).settings).toEqual({
+      baseUrl: "http://example.com",
+      apiKey: "k",
+      allowInsecureHttp: true,
+    });
+    expect(
+      checkProviderConfig({ baseUrl: "http://example.com", apiKey: "k" }, { ASSET_DELIVERY_ALLOW_INSECURE_HTTP: "true" }).failures,
+    ).toEqual([]);
+    expect(checkProviderConfig({ baseUrl: "http://example.com", apiKey: "k", allowInsecureHttp: "yes" }, {}).failures[0]).toMatchObject({
+      property: "allowInsecureHttp",
+    });
+    expect(checkProviderConfig({ baseUrl: "http://127.0.0.1:8787", apiKey: "k" }, {}).failures).toEqual([]);
   });
 
   it("does not judge values not known yet", () => {
@@ -46,9 +70,9 @@ describe("plugin configuration", () => {
 
   it("reads Configure's arguments, else its variables in either form", () => {
     const variables = new Map([
-      ["assetdelivery:config:baseUrl", "http://old-form.example"],
+      ["assetdelivery:config:baseUrl", "https://old-form.example"],
       ["assetdelivery:apiKey", "from-variables"],
     ]);
-    expect(configFromRequest({ apiKey: "from-args" }, variables)).toEqual({ baseUrl: "http://old-form.example", apiKey: "from-args" });
+    expect(configFromRequest({ apiKey: "from-args" }, variables)).toEqual({ baseUrl: "https://old-form.example", apiKey: "from-args" });
   });
 });

@@ -7,9 +7,9 @@ const config = (values: Record<string, string>) => (key: string) => values[key];
 
 describe("resolveSettings", () => {
   it("prefers the stack's config to the environment", () => {
-    const env = { ASSET_DELIVERY_BASE_URL: "http://env.example", ASSET_DELIVERY_API_KEY: "envkey" };
+    const env = { ASSET_DELIVERY_BASE_URL: "https://env.example", ASSET_DELIVERY_API_KEY: "envkey" };
     expect(resolveSettings(config({ "assetdelivery:apiKey": "configkey" }), env)).toEqual({
-      baseUrl: "http://env.example",
+      baseUrl: "https://env.example",
       apiKey: "configkey",
     });
   });
@@ -18,13 +18,13 @@ describe("resolveSettings", () => {
     expect(() => resolveSettings(config({}), {})).toThrow(
       "Asset Delivery credentials missing: set the API address (`pulumi config set assetdelivery:baseUrl <url>` or ASSET_DELIVERY_BASE_URL) and the API key (`pulumi config set --secret assetdelivery:apiKey <key>` or ASSET_DELIVERY_API_KEY)",
     );
-    expect(() => resolveSettings(config({ "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(
+    expect(() => resolveSettings(config({ "assetdelivery:baseUrl": "https://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(
       /the API key/,
     );
   });
 
   it("reads the pacing as JSON, for plans with higher limits", () => {
-    const base = { "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": "k" };
+    const base = { "assetdelivery:baseUrl": "https://x.example", "assetdelivery:apiKey": "k" };
     expect(resolveSettings(config({ ...base, "assetdelivery:pacing": "false" }), {}).pacing).toBe(false);
     expect(
       resolveSettings(config(base), { ASSET_DELIVERY_PACING: '{"limits":{"createSource":{"limit":600,"intervalMs":3600000}}}' }).pacing,
@@ -37,7 +37,7 @@ describe("resolveSettings", () => {
   });
 
   it("checks the delivery domain with the sdk's domain rule, naming the setting", () => {
-    const base = { "assetdelivery:baseUrl": "http://x.example", "assetdelivery:apiKey": "k" };
+    const base = { "assetdelivery:baseUrl": "https://x.example", "assetdelivery:apiKey": "k" };
     expect(resolveSettings(config({ ...base, "assetdelivery:deliveryDomain": "img.example.net" }), {}).deliveryDomain).toBe(
       "img.example.net",
     );

@@ -56,6 +56,7 @@ describe("keys", () => {
         accountId: expect.any(String),
         name: "nightly report",
         userName: "ada",
+        createdByUserId: null,
         permissions: ["Analytics"],
         createdAt: expect.any(Number),
         revokedAt: null,

@@ -1,14 +1,29 @@
 // `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
-import { DEFAULT_DEPLOY_DELAY_MS, DEFAULT_DEPLOY_LAG_MS, DEFAULT_HOST, DEFAULT_PORT, PROFILES, startServer } from "@asset-delivery/server";
+import {
+  DEFAULT_DEPLOY_DELAY_MS,
+  DEFAULT_DEPLOY_LAG_MS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SESSION_LIFETIME_HOURS,
+  PROFILES,
+  startServer,
+} from "@asset-delivery/server";
 import { databasePath, domainSetting, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
+
+/** `true`, `false`, or the proxies' addresses and CIDR ranges (Fastify checks their form). */
+function trustProxySetting(value: string | undefined): boolean | string | undefined {
+  if (value === undefined || value.trim() === "" || value === "false") return undefined;
+  return value === "true" ? true : value;
+}
 
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
   usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
                       [--deploy-lag-ms N] [--profile full|minimal] [--faults RATE [--faults-seed N]]
                       [--public-url URL] [--delivery-domain DOMAIN] [--allow-private-image-urls]
+                      [--session-lifetime-hours N] [--trust-proxy true|ADDRESSES]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -30,7 +45,15 @@ export const serveCommand: Command = {
   --allow-private-image-urls
                      local development only: video jobs may fetch images from loopback, private and
                      link-local addresses (env ASSET_DELIVERY_ALLOW_PRIVATE_IMAGE_URLS=1); off by default,
-                     since with it any API key can make the server read its own network`,
+                     since with it any API key can make the server read its own network
+  --session-lifetime-hours
+                     how long a dashboard sign-in lasts, however busy the session (env
+                     ASSET_DELIVERY_SESSION_LIFETIME_HOURS, default ${DEFAULT_SESSION_LIFETIME_HOURS})
+  --trust-proxy      behind a proxy that terminates TLS: "true" believes any proxy, or a comma-separated
+                     list of the proxies' addresses and CIDR ranges; then X-Forwarded-Proto
+                     makes the dashboard's cookie Secure and X-Forwarded-For gives the client address the
+                     sign-in throttle and the dashboard's limits count by (env ASSET_DELIVERY_TRUST_PROXY;
+                     default: neither header believed)`,
 
   async run(args) {
     const { values } = parseArgs({
@@ -48,6 +71,8 @@ export const serveCommand: Command = {
         "allow-private-image-urls": { type: "boolean" },
         "public-url": { type: "string" },
         "delivery-domain": { type: "string" },
+        "session-lifetime-hours": { type: "string" },
+        "trust-proxy": { type: "string" },
       },
       strict: true,
     });
@@ -79,6 +104,13 @@ export const serveCommand: Command = {
         max: 3_600_000,
       }),
       profile: oneOfSetting(values.profile ?? env.ASSET_DELIVERY_PROFILE, "profile", PROFILES, "full"),
+      sessionLifetimeHours: integerSetting(
+        values["session-lifetime-hours"] ?? env.ASSET_DELIVERY_SESSION_LIFETIME_HOURS,
+        "session-lifetime-hours",
+        DEFAULT_SESSION_LIFETIME_HOURS,
+        { min: 1, max: 24 * 30 },
+      ),
+      trustProxy: trustProxySetting(values["trust-proxy"] ?? env.ASSET_DELIVERY_TRUST_PROXY),
       // Request logging costs throughput; only failures are logged.
       logger: { level: "error" },
       ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),

@@ -1,23 +1,24 @@
-// `asset-delivery users create|list|remove`: the people who sign in to the dashboard (`serve`'s
-// /dashboard). A password is read from standard input, or generated and printed once.
+// `asset-delivery users create|list|set-password|remove`: the people who sign in to the dashboard
+// (`serve`'s /dashboard). A password is read from standard input, or generated and printed once.
 import { text } from "node:stream/consumers";
 import { parseArgs } from "node:util";
 import { PERMISSIONS } from "@asset-delivery/sdk";
-import { createUser, listUsers, openMigratedDatabase, removeUser } from "@asset-delivery/server";
+import { createUser, listUsers, openMigratedDatabase, removeUser, setUserPassword } from "@asset-delivery/server";
 import { databasePath, isoDate, printTable, UsageError, type Command } from "../command";
 
 export const usersCommand: Command = {
-  summary: "Create, list and remove dashboard users",
+  summary: "Create, list and remove dashboard users, and set their passwords",
   usage: `asset-delivery users create --account NAME --email EMAIL --permission P [--permission P ...] [--password-stdin] [--json] [--db PATH]
 asset-delivery users list --account NAME [--json] [--db PATH]
+asset-delivery users set-password --email EMAIL [--password-stdin] [--db PATH]
 asset-delivery users remove --email EMAIL [--db PATH]
 
   --permission      one of: ${PERMISSIONS.map((p) => `"${p}"`).join(", ")}; a user may create API keys up to these
   --password-stdin  read the password from standard input (at least 12 characters; one trailing newline is dropped);
                     without it a password is generated and printed once
   --json            create: print {"id", "email", "account", "permissions", "password"?}; list: the users as JSON
-The server keeps only a salted scrypt hash of the password. Removing a user signs out their sessions;
-their API keys stay until revoked.`,
+The server keeps only a salted scrypt hash of the password. Setting a password or removing a user signs
+out every session of theirs at once (even while serve runs); their API keys stay until revoked.`,
 
   async run(args) {
     const [action, ...rest] = args;
@@ -58,6 +59,23 @@ their API keys stay until revoked.`,
         db.close();
       }
     }
+    if (action === "set-password") {
+      if (!values.email) throw new UsageError("users set-password needs --email EMAIL");
+      const password = values["password-stdin"] ? (await text(process.stdin)).replace(/\r?\n$/, "") : undefined;
+      const db = openMigratedDatabase(databasePath(values.db));
+      try {
+        const { user, generatedPassword } = await setUserPassword(db, { email: values.email, password });
+        if (generatedPassword !== undefined) {
+          process.stderr.write(`Set a new password for ${user.email}; their sessions are signed out. It is shown only now:\n`);
+          process.stdout.write(`${generatedPassword}\n`);
+        } else {
+          process.stdout.write(`Set a new password for ${user.email}; their sessions are signed out\n`);
+        }
+        return 0;
+      } finally {
+        db.close();
+      }
+    }
     if (action === "list" || action === "remove") {
       const db = openMigratedDatabase(databasePath(values.db));
       try {
@@ -81,7 +99,9 @@ their API keys stay until revoked.`,
       }
     }
     throw new UsageError(
-      action === undefined ? "users needs an action: create, list or remove" : `unknown action "${action}": use create, list or remove`,
+      action === undefined
+        ? "users needs an action: create, list, set-password or remove"
+        : `unknown action "${action}": use create, list, set-password or remove`,
     );
   },
 };

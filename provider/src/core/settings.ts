@@ -2,21 +2,25 @@
 // find them, used by every caller: the Source resource's provider, the data-source functions, the
 // native plugin, and the CLI's drift, import and purge. Each comes from the configuration
 // (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret, `assetdelivery:pacing`,
-// `assetdelivery:deliveryDomain`; a CLI maps its flags to these keys), else the environment
-// (`ASSET_DELIVERY_*`). Read when needed, never captured into the serialized provider.
-import { domainNameSchema, type PacingOptions } from "@asset-delivery/sdk";
+// `assetdelivery:deliveryDomain`, `assetdelivery:allowInsecureHttp`; a CLI maps its flags to these
+// keys), else the environment (`ASSET_DELIVERY_*`). Read when needed, never captured into the
+// serialized provider. An http:// address other than loopback is refused here, by the sdk's rule,
+// before anything is sent: unless allowed, the key would travel in clear text.
+import { domainNameSchema, insecureBaseUrlProblem, type PacingOptions } from "@asset-delivery/sdk";
 
 export const CONFIG_KEYS = {
   baseUrl: "assetdelivery:baseUrl",
   apiKey: "assetdelivery:apiKey",
   pacing: "assetdelivery:pacing",
   deliveryDomain: "assetdelivery:deliveryDomain",
+  allowInsecureHttp: "assetdelivery:allowInsecureHttp",
 } as const;
 export const ENV_VARS = {
   baseUrl: "ASSET_DELIVERY_BASE_URL",
   apiKey: "ASSET_DELIVERY_API_KEY",
   pacing: "ASSET_DELIVERY_PACING",
   deliveryDomain: "ASSET_DELIVERY_DELIVERY_DOMAIN",
+  allowInsecureHttp: "ASSET_DELIVERY_ALLOW_INSECURE_HTTP",
 } as const;
 
 export interface ProviderSettings {
@@ -29,6 +33,8 @@ export interface ProviderSettings {
   pacing?: boolean | PacingOptions;
   /** The service's delivery domain, for `purgeAfterUpdate` paths: `<service subdomain>.<it>`. Default the emulator's. */
   deliveryDomain?: string;
+  /** `true` lets `baseUrl` be http:// on a host other than loopback, the key then sent in clear text. Default false. */
+  allowInsecureHttp?: boolean;
 }
 
 /** Reads a full config key such as `assetdelivery:apiKey`. */
@@ -51,6 +57,7 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
   const apiKey = pick("apiKey");
   const pacing = pick("pacing");
   const deliveryDomain = pick("deliveryDomain");
+  const allowInsecureHttp = pick("allowInsecureHttp");
   const missing = [
     baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
     apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
@@ -59,9 +66,17 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
     const names = [...(baseUrl === undefined ? ["baseUrl" as const] : []), ...(apiKey === undefined ? ["apiKey" as const] : [])];
     throw new MissingSettingsError(`Asset Delivery credentials missing: set ${missing.join(" and ")}`, names);
   }
+  const allowed = allowInsecureHttp !== undefined && parseAllowInsecureHttp(allowInsecureHttp);
+  const insecure = insecureBaseUrlProblem(baseUrl, allowed);
+  if (insecure) {
+    throw new Error(
+      `${CONFIG_KEYS.baseUrl} (or ${ENV_VARS.baseUrl}): ${insecure}. Use https://, or to send it anyway set ${CONFIG_KEYS.allowInsecureHttp} to true (or ${ENV_VARS.allowInsecureHttp}=true)`,
+    );
+  }
   return {
     baseUrl,
     apiKey,
+    ...(allowed && { allowInsecureHttp: true }),
     ...(pacing !== undefined && { pacing: parsePacing(pacing) }),
     ...(deliveryDomain !== undefined && { deliveryDomain: parseDeliveryDomain(deliveryDomain) }),
   };
@@ -72,6 +87,11 @@ function parseDeliveryDomain(text: string): string {
   const parsed = domainNameSchema.safeParse(text);
   if (parsed.success) return parsed.data;
   throw new Error(`${CONFIG_KEYS.deliveryDomain} (or ${ENV_VARS.deliveryDomain}): ${parsed.error.issues[0]!.message}, not "${text}"`);
+}
+
+function parseAllowInsecureHttp(text: string): boolean {
+  if (text === "true" || text === "false") return text === "true";
+  throw new Error(`${CONFIG_KEYS.allowInsecureHttp} (or ${ENV_VARS.allowInsecureHttp}): must be true or false, not "${text}"`);
 }
 
 /** The pacing setting is JSON; its members are checked by the client, which names a bad one. */

@@ -3,6 +3,7 @@ export { createClient, type AssetDeliveryClient } from "./create-client";
 export type { ClientOptions, RetryOptions, PacingOptions, RequestInfo, ResponseInfo } from "./options";
 export type { Clock } from "./clock";
 export { systemClock } from "./clock";
+export { insecureBaseUrlProblem, isLoopbackHost } from "./insecure-http";
 export * from "./errors";
 export type { Page } from "./pagination";
 export { DeploymentWatch, type DeploymentState } from "./deployment";

@@ -3,6 +3,7 @@ import type { Dispatcher } from "undici";
 import { z } from "zod";
 import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../api";
 import { checked } from "./checked";
+import { insecureBaseUrlProblem } from "./insecure-http";
 import { systemClock, type Clock } from "./clock";
 import { withoutUndefined } from "../objects";
 
@@ -39,9 +40,14 @@ export interface PacingOptions {
 }
 
 export interface ClientOptions {
-  /** Where the API lives, e.g. `https://api.example.com` (paths start with `/api/v1`). */
+  /**
+   * Where the API lives, e.g. `https://api.example.com` (paths start with `/api/v1`). `http://` only
+   * for a loopback host (the local emulator), unless `allowInsecureHttp`.
+   */
   baseUrl: string;
   apiKey: string;
+  /** Allow an `http://` base URL on a host other than loopback: the API key then travels in clear text. Default false. */
+  allowInsecureHttp?: boolean;
   /** Limit for one request, from sending to the end of the body. Default 30000 ms. */
   timeoutMs?: number;
   /** An undici dispatcher to send through (tests inject faults here). Default: a keep-alive Agent owned by the client. */
@@ -86,61 +92,67 @@ const nonNegativeMs = z.int(expected("a whole number of milliseconds")).nonnegat
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === "function", { error: "must be a function" });
 const bucket = z.strictObject({ limit: z.int().positive({ error: "must be a positive integer" }), intervalMs: positiveMs });
 
-const optionsSchema = z.strictObject(
-  {
-    baseUrl: anyHttpUrlSchema,
-    apiKey: z
-      .string(expected("a string"))
-      .regex(/^[\x21-\x7e]+$/, { error: "must be the API key as issued: non-empty, printable ASCII, no spaces" }),
-    timeoutMs: positiveMs.optional(),
-    dispatcher: z
-      .custom<Dispatcher>((value) => typeof (value as Dispatcher | null)?.dispatch === "function", {
-        error: "must be an undici Dispatcher",
-      })
-      .optional(),
-    retry: z
-      .union(
-        [
-          z.literal(false),
-          z.strictObject({
-            maxRetries: z.int().nonnegative({ error: "must be an integer >= 0" }).optional(),
-            baseDelayMs: nonNegativeMs.optional(),
-            maxDelayMs: nonNegativeMs.optional(),
-          }),
-        ],
-        {
-          error: "must be false or { maxRetries, baseDelayMs, maxDelayMs }",
-        },
-      )
-      .optional(),
-    pacing: z
-      .union(
-        [
-          z.boolean(),
-          z.strictObject({
-            limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional(),
-          }),
-        ],
-        {
-          error: "must be true, false or { limits }",
-        },
-      )
-      .optional(),
-    rateLimitDeadlineMs: nonNegativeMs.optional(),
-    userAgent: z
-      .string(expected("a string"))
-      .regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII" })
-      .optional(),
-    onRequest: fn.optional(),
-    onResponse: fn.optional(),
-    clock: z
-      .custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", {
-        error: "must have now() and sleep(ms)",
-      })
-      .optional(),
-  },
-  expected("an object of client options"),
-);
+const optionsSchema = z
+  .strictObject(
+    {
+      baseUrl: anyHttpUrlSchema,
+      apiKey: z
+        .string(expected("a string"))
+        .regex(/^[\x21-\x7e]+$/, { error: "must be the API key as issued: non-empty, printable ASCII, no spaces" }),
+      allowInsecureHttp: z.boolean(expected("true or false")).optional(),
+      timeoutMs: positiveMs.optional(),
+      dispatcher: z
+        .custom<Dispatcher>((value) => typeof (value as Dispatcher | null)?.dispatch === "function", {
+          error: "must be an undici Dispatcher",
+        })
+        .optional(),
+      retry: z
+        .union(
+          [
+            z.literal(false),
+            z.strictObject({
+              maxRetries: z.int().nonnegative({ error: "must be an integer >= 0" }).optional(),
+              baseDelayMs: nonNegativeMs.optional(),
+              maxDelayMs: nonNegativeMs.optional(),
+            }),
+          ],
+          {
+            error: "must be false or { maxRetries, baseDelayMs, maxDelayMs }",
+          },
+        )
+        .optional(),
+      pacing: z
+        .union(
+          [
+            z.boolean(),
+            z.strictObject({
+              limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional(),
+            }),
+          ],
+          {
+            error: "must be true, false or { limits }",
+          },
+        )
+        .optional(),
+      rateLimitDeadlineMs: nonNegativeMs.optional(),
+      userAgent: z
+        .string(expected("a string"))
+        .regex(/^[\x20-\x7e]+$/, { error: "must be printable ASCII" })
+        .optional(),
+      onRequest: fn.optional(),
+      onResponse: fn.optional(),
+      clock: z
+        .custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", {
+          error: "must have now() and sleep(ms)",
+        })
+        .optional(),
+    },
+    expected("an object of client options"),
+  )
+  .superRefine((options, ctx) => {
+    const problem = insecureBaseUrlProblem(options.baseUrl, options.allowInsecureHttp ?? false);
+    if (problem) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: `${problem}; to send it anyway, set allowInsecureHttp: true` });
+  });
 
 /** Checks the options (naming any bad one, never echoing the key) and fills in defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {

@@ -15,6 +15,8 @@ import (
 type Provider struct {
 	pulumi.ProviderResourceState
 
+	// `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+	AllowInsecureHttp pulumi.StringPtrOutput `pulumi:"allowInsecureHttp"`
 	// The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
 	// The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
@@ -43,6 +45,8 @@ func NewProvider(ctx *pulumi.Context,
 }
 
 type providerArgs struct {
+	// `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+	AllowInsecureHttp *string `pulumi:"allowInsecureHttp"`
 	// An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
 	ApiKey *string `pulumi:"apiKey"`
 	// The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
@@ -55,6 +59,8 @@ type providerArgs struct {
 
 // The set of arguments for constructing a Provider resource.
 type ProviderArgs struct {
+	// `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+	AllowInsecureHttp pulumi.StringPtrInput
 	// An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
 	ApiKey pulumi.StringPtrInput
 	// The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
@@ -100,6 +106,11 @@ func (o ProviderOutput) ToProviderOutput() ProviderOutput {
 
 func (o ProviderOutput) ToProviderOutputWithContext(ctx context.Context) ProviderOutput {
 	return o
+}
+
+// `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+func (o ProviderOutput) AllowInsecureHttp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.AllowInsecureHttp }).(pulumi.StringPtrOutput)
 }
 
 // The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.

@@ -8,6 +8,17 @@ declare var exports: any;
 const __config = new pulumi.Config("assetdelivery");
 
 /**
+ * `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+ */
+export declare const allowInsecureHttp: string | undefined;
+Object.defineProperty(exports, "allowInsecureHttp", {
+    get() {
+        return __config.get("allowInsecureHttp");
+    },
+    enumerable: true,
+});
+
+/**
  * An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
  */
 export declare const apiKey: string | undefined;

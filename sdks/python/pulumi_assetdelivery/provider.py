@@ -19,6 +19,7 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  delivery_domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -26,11 +27,14 @@ class ProviderArgs:
         """
         The set of arguments for constructing a Provider resource.
 
+        :param pulumi.Input[_builtins.str] allow_insecure_http: `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
         :param pulumi.Input[_builtins.str] api_key: An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
         :param pulumi.Input[_builtins.str] base_url: The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
         :param pulumi.Input[_builtins.str] delivery_domain: The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
         :param pulumi.Input[_builtins.str] pacing: The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
         """
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
         if base_url is not None:
@@ -39,6 +43,18 @@ class ProviderArgs:
             pulumi.set(__self__, "delivery_domain", delivery_domain)
         if pacing is not None:
             pulumi.set(__self__, "pacing", pacing)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -95,6 +111,7 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  delivery_domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -105,6 +122,7 @@ class Provider(pulumi.ProviderResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] allow_insecure_http: `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
         :param pulumi.Input[_builtins.str] api_key: An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
         :param pulumi.Input[_builtins.str] base_url: The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
         :param pulumi.Input[_builtins.str] delivery_domain: The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
@@ -134,6 +152,7 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.str]] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  delivery_domain: pulumi.Input[Optional[_builtins.str]] = None,
@@ -147,6 +166,7 @@ class Provider(pulumi.ProviderResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
+            __props__.__dict__["allow_insecure_http"] = allow_insecure_http
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["base_url"] = base_url
             __props__.__dict__["delivery_domain"] = delivery_domain
@@ -156,6 +176,14 @@ class Provider(pulumi.ProviderResource):
             resource_name,
             __props__,
             opts)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+        """
+        return pulumi.get(self, "allow_insecure_http")
 
     @_builtins.property
     @pulumi.getter(name="baseUrl")

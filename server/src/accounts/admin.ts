@@ -92,11 +92,12 @@ const MAX_KEY_NAME_LENGTH = 100;
 
 /**
  * Creates an API key. `userName` is the acting user named in default deployment annotations;
- * it defaults to the account name. `name` says what the key is for (default none).
+ * it defaults to the account name. `name` says what the key is for (default none);
+ * `createdByUserId` the dashboard user making it (none from the CLI).
  */
 export function createKey(
   db: Database,
-  input: { account: string; permissions: readonly string[]; userName?: string; name?: string },
+  input: { account: string; permissions: readonly string[]; userName?: string; name?: string; createdByUserId?: string },
 ): CreatedKey {
   const permissions = parsePermissions(input.permissions);
   const name = (input.name ?? "").trim();
@@ -113,7 +114,7 @@ export function createKey(
           `account "${account.name}" already has ${MAX_KEYS_PER_ACCOUNT} active API keys, the limit per account: revoke one first`,
         );
       }
-      const { record, key } = keys.create({ accountId: account.id, name, userName, permissions });
+      const { record, key } = keys.create({ accountId: account.id, name, userName, createdByUserId: input.createdByUserId, permissions });
       return { id: record.id, name: record.name, key, account: account.name, userName: record.userName, permissions: record.permissions };
     })
     .immediate();

@@ -11,6 +11,8 @@ export interface ApiKeyRecord {
   /** What the key is for, as its creator named it; "" when unnamed. */
   name: string;
   userName: string;
+  /** The dashboard user who made the key; null when made otherwise (the CLI). */
+  createdByUserId: string | null;
   permissions: Permission[];
   /** Unix seconds. */
   createdAt: number;
@@ -30,6 +32,7 @@ interface KeyRow {
   account_id: string;
   name: string;
   user_name: string;
+  created_by_user_id: string | null;
   permissions: string;
   created_at: number;
   revoked_at: number | null;
@@ -41,6 +44,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     accountId: row.account_id,
     name: row.name,
     userName: row.user_name,
+    createdByUserId: row.created_by_user_id,
     permissions: JSON.parse(row.permissions) as Permission[],
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
@@ -51,7 +55,7 @@ export type KeyStore = ReturnType<typeof createKeyStore>;
 
 export function createKeyStore(db: Database, now: () => number = Date.now) {
   const insert = db.prepare(
-    "INSERT INTO api_keys (id, account_id, name, user_name, permissions, key_hash, created_at) VALUES (@id, @account_id, @name, @user_name, @permissions, @key_hash, @created_at)",
+    "INSERT INTO api_keys (id, account_id, name, user_name, created_by_user_id, permissions, key_hash, created_at) VALUES (@id, @account_id, @name, @user_name, @created_by_user_id, @permissions, @key_hash, @created_at)",
   );
   const activeCount = db.prepare<[string], number>("SELECT count(*) FROM api_keys WHERE account_id = ? AND revoked_at IS NULL").pluck();
   const byAccount = db.prepare<[string], KeyRow>("SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, rowid");
@@ -62,7 +66,7 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
   );
   return {
     /** Creates a key and returns its plaintext: the only time it exists outside the caller's hands. */
-    create(input: { accountId: string; name?: string; userName: string; permissions: Permission[] }): {
+    create(input: { accountId: string; name?: string; userName: string; createdByUserId?: string; permissions: Permission[] }): {
       record: ApiKeyRecord;
       key: string;
     } {
@@ -72,6 +76,7 @@ export function createKeyStore(db: Database, now: () => number = Date.now) {
         account_id: input.accountId,
         name: input.name ?? "",
         user_name: input.userName,
+        created_by_user_id: input.createdByUserId ?? null,
         permissions: JSON.stringify(input.permissions),
         created_at: Math.floor(now() / 1000),
         revoked_at: null,

@@ -1,10 +1,14 @@
 // "Credits per Source": the daily credits of each Source over the last 90 days, read from the
 // account's credit_analytics_daily reports (their files, parsed by the sdk's report reader, as a
-// client of the API would), laid out as an SVG line chart rendered on the server.
+// client of the API would), laid out as an SVG line chart rendered on the server. A completed
+// report's files never change, so the reading is kept per account and set of reports
+// (`createCreditChart`) and done again only when a report is added or the window moves; a report
+// that cannot be read (a missing or malformed file) is skipped and named, never the page's failure.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { LRUCache } from "lru-cache";
 import { creditRowsOf, parseListQuery, reportListSpec, reportTable } from "@asset-delivery/sdk";
-import type { ReportStore } from "../reports";
+import type { ReportStore, StoredReport } from "../reports";
 import { addDays, yesterdayOf, type UtcDay } from "../usage";
 
 export const CHART_DAYS = 90;
@@ -21,25 +25,29 @@ export interface CreditSeries {
   total: number;
 }
 
+export interface SkippedReport {
+  reportKey: string;
+  reason: string;
+}
+
 export interface CreditsPerSource {
   days: UtcDay[];
+  /** Every Source's series, named as its reports name it. */
   series: CreditSeries[];
   /** Days within the window whose report was read. */
   reportCount: number;
+  /** Reports within the window that could not be read, and why. */
+  skipped: SkippedReport[];
 }
 
-/** The last `CHART_DAYS` report days (ending yesterday) and each Source's credits on them. */
-export async function creditsPerSource(options: {
-  store: ReportStore;
-  dataDir: string;
-  accountId: string;
-  nowMs: number;
-  /** Current names by Source id; a report's own name is used for Sources not found. */
-  sourceNames: ReadonlyMap<string, string>;
-}): Promise<CreditsPerSource> {
-  const last = yesterdayOf(options.nowMs);
-  const days = Array.from({ length: CHART_DAYS }, (_, i) => addDays(last, i - CHART_DAYS + 1));
-  const dayIndex = new Map(days.map((day, i) => [day, i]));
+/** The chart's days: the last `CHART_DAYS` report days, ending yesterday. */
+export function chartDays(nowMs: number): UtcDay[] {
+  const last = yesterdayOf(nowMs);
+  return Array.from({ length: CHART_DAYS }, (_, i) => addDays(last, i - CHART_DAYS + 1));
+}
+
+/** The account's completed credit_analytics_daily reports of those days. */
+export function creditReportsOf(store: ReportStore, accountId: string, days: readonly UtcDay[]): StoredReport[] {
   const parsed = parseListQuery(reportListSpec, {
     "filter[report_type]": "credit_analytics_daily",
     "filter[completed]": "true",
@@ -47,35 +55,84 @@ export async function creditsPerSource(options: {
     "page[size]": String(CHART_DAYS),
   });
   if (!parsed.ok) throw new Error(`credit report query refused: ${JSON.stringify(parsed.issues)}`);
-  const reports = options.store.list(options.accountId, parsed.query).reports.filter((report) => dayIndex.has(report.reportDate));
+  const inWindow = new Set(days);
+  return store.list(accountId, parsed.query).reports.filter((report) => inWindow.has(report.reportDate));
+}
 
+/** Each Source's credits on the chart's days, from the reports' files; unreadable reports skipped. */
+export async function creditsPerSource(options: {
+  store: ReportStore;
+  dataDir: string;
+  days: UtcDay[];
+  reports: readonly StoredReport[];
+}): Promise<CreditsPerSource> {
+  const { days } = options;
+  const dayIndex = new Map(days.map((day, i) => [day, i]));
   const bySource = new Map<string, CreditSeries>();
-  for (const report of reports) {
-    const files = await Promise.all(
-      options.store.files(report.id).map(async (file) => ({
-        file: `${report.reportKey} part ${file.number}`,
-        bytes: await fs.readFile(path.join(options.dataDir, file.path)),
-      })),
-    );
+  const skipped: SkippedReport[] = [];
+  let reportCount = 0;
+  for (const report of options.reports) {
+    let rows;
+    try {
+      const files = await Promise.all(
+        options.store.files(report.id).map(async (file) => ({
+          file: `${report.reportKey} part ${file.number}`,
+          bytes: await fs.readFile(path.join(options.dataDir, file.path)),
+        })),
+      );
+      rows = creditRowsOf(report.reportKey, await reportTable(files));
+    } catch (error) {
+      skipped.push({ reportKey: report.reportKey, reason: unreadable(error) });
+      continue;
+    }
+    reportCount++;
     const index = dayIndex.get(report.reportDate)!;
-    for (const row of creditRowsOf(report.reportKey, await reportTable(files))) {
+    for (const row of rows) {
       let series = bySource.get(row.source_id);
       if (!series) {
-        series = {
-          sourceId: row.source_id,
-          name: options.sourceNames.get(row.source_id) ?? (row.source_name || row.source_id),
-          credits: days.map(() => 0),
-          total: 0,
-        };
+        series = { sourceId: row.source_id, name: row.source_name || row.source_id, credits: days.map(() => 0), total: 0 };
         bySource.set(row.source_id, series);
       }
       series.credits[index]! += row.total_credits;
       series.total += row.total_credits;
     }
   }
-  return { days, series: largestSeries([...bySource.values()], MAX_SERIES), reportCount: reports.length };
+  return { days, series: [...bySource.values()], reportCount, skipped };
 }
 
+/** Why a report could not be read, without the server's paths. */
+function unreadable(error: unknown): string {
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") return "a file of it is missing";
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*'?\/[^\s']*'?/g, "").slice(0, 200) || "it could not be read";
+}
+
+export type CreditChart = ReturnType<typeof createCreditChart>;
+
+/** The chart's data per account, read again only when its set of reports (or the window) changes. */
+export function createCreditChart(options: { store: ReportStore; dataDir: string; now: () => number }) {
+  // One reading per account at a time: requests arriving together share it.
+  const readings = new LRUCache<string, { key: string; credits: Promise<CreditsPerSource> }>({ max: 1_000 });
+  return {
+    of(accountId: string): Promise<CreditsPerSource> {
+      const days = chartDays(options.now());
+      const reports = creditReportsOf(options.store, accountId, days);
+      const key = [days[0], ...reports.map((report) => report.id)].join(",");
+      const kept = readings.get(accountId);
+      if (kept?.key === key) return kept.credits;
+      const credits = creditsPerSource({ store: options.store, dataDir: options.dataDir, days, reports });
+      readings.set(accountId, { key, credits });
+      credits.catch(() => readings.delete(accountId));
+      return credits;
+    },
+  };
+}
+
+/** The series to draw: each Source under its current name, the `MAX_SERIES` largest and the rest summed. */
+export function seriesToDraw(data: CreditsPerSource, sourceNames: ReadonlyMap<string, string>): CreditsPerSource {
+  const named = data.series.map((series) => ({ ...series, name: sourceNames.get(series.sourceId!) ?? series.name }));
+  return { ...data, series: largestSeries(named, MAX_SERIES) };
+}
 /** The `max` Sources of most credits, largest first, and the others summed into one more series. */
 export function largestSeries(series: readonly CreditSeries[], max: number): CreditSeries[] {
   const ranked = [...series].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
@@ -104,7 +161,7 @@ const HEIGHT = 300;
 const MARGIN = { top: 16, right: 16, bottom: 36, left: 64 };
 
 /** Coordinates of the chart, for the template: each value is a number or plain text it escapes. */
-export function chartLayout(data: CreditsPerSource) {
+export function chartLayout(data: Pick<CreditsPerSource, "days" | "series">) {
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const max = niceCeiling(Math.max(0, ...data.series.flatMap((series) => series.credits)));

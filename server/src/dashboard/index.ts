@@ -13,13 +13,17 @@ import { Eta } from "eta";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { definePublicPage, mayAccess, PageError } from "./page";
 import { defineKeyPages } from "./pages/keys";
+import { definePasswordPages } from "./pages/password";
 import { defineReportPages } from "./pages/reports";
 import { defineSignInPages } from "./pages/sign-in";
 import { defineSourcePages } from "./pages/sources";
 import { defineVideoPages } from "./pages/videos";
 import { ASSETS, FILES_DIR, renderPage } from "./render";
+import { createRequestLimit } from "./request-limit";
+import { createSessionRules, DEFAULT_SESSION_LIFETIME_HOURS } from "./session-rules";
 import { createSessionStore } from "./session-store";
 import { createSignInThrottle } from "./sign-in-throttle";
+import { createHashingSlots } from "./users/hashing-slots";
 import { createUserStore } from "./users/user-store";
 
 export { dashboardMigrations } from "./migrations";
@@ -70,8 +74,11 @@ function errorMessage(error: FastifyError, status: number): string {
 }
 
 export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
-  const { db, now, secretKey } = app.appOptions;
+  const { db, now, secretKey, sessionLifetimeHours = DEFAULT_SESSION_LIFETIME_HOURS } = app.appOptions;
   const users = createUserStore(db, now);
+  const sessions = createSessionRules({ users, now, lifetimeMs: sessionLifetimeHours * 3_600_000 });
+  const throttle = createSignInThrottle(now);
+  const hashing = createHashingSlots();
 
   app.addHook("onRoute", (route) => {
     if (route.config?.dashboardAccess === undefined) {
@@ -80,6 +87,19 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   });
 
   await app.register(fastifyCookie);
+  // Before the session is read, so a refused request costs no database read or write: a session's
+  // bucket is keyed by its cookie as sent (a made-up cookie only makes a new bucket, and the
+  // address's bucket bounds those). The answer is plain text, without rendering a page.
+  const requestLimit = createRequestLimit();
+  app.addHook("onRequest", async (request, reply) => {
+    const waitSeconds = requestLimit.admit(request.ip, request.cookies[SESSION_COOKIE]);
+    if (waitSeconds === 0) return;
+    return reply
+      .code(429)
+      .header("retry-after", String(waitSeconds))
+      .type("text/plain; charset=utf-8")
+      .send(`Too many requests to the dashboard: try again in ${waitSeconds} s.\n`);
+  });
   await app.register(fastifySession, {
     secret: sessionSecret(secretKey),
     store: createSessionStore(db),
@@ -110,11 +130,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   app.addHook("preHandler", async (request, reply) => {
     const access = request.routeOptions.config.dashboardAccess;
     if (access === undefined || access === "public") return;
-    const userId = request.session.userId;
-    const user = userId === undefined ? undefined : users.findById(userId);
+    const user = sessions.userOf(request);
     const account = user && app.accounts.findById(user.accountId);
     if (!user || !account) {
-      if (userId !== undefined) await request.session.destroy();
+      if (request.session.userId !== undefined) await request.session.destroy();
       if (request.method === "GET") return reply.redirect(`${DASHBOARD_PREFIX}/login?next=${encodeURIComponent(request.url)}`, 303);
       throw new PageError(401, "Your session has ended: sign in again.");
     }
@@ -166,7 +185,8 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       handler: (_request, reply) => reply.header("cache-control", "public, max-age=300").type(asset.type).send(asset.body),
     });
   }
-  defineSignInPages(app, { users, throttle: createSignInThrottle(now) });
+  defineSignInPages(app, { users, throttle, hashing, sessions });
+  definePasswordPages(app, { users, throttle, hashing, sessions });
   defineKeyPages(app);
   defineSourcePages(app);
   defineReportPages(app);

@@ -31,4 +31,30 @@ export const dashboardMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // A password change moves the user's epoch on, which ends every session signed in before it
+    // (server/src/dashboard/session-rules.ts), even one whose request was under way.
+    id: "dashboard-002-session-epochs",
+    up(db) {
+      db.exec("ALTER TABLE dashboard_users ADD COLUMN session_epoch INTEGER NOT NULL DEFAULT 0");
+    },
+  },
+  {
+    // Which dashboard user made a key (NULL: the CLI, or before this column): the right to revoke
+    // it goes by this id and the user's permissions, never by the email text in user_name.
+    id: "dashboard-003-key-creators",
+    up(db) {
+      db.exec("ALTER TABLE api_keys ADD COLUMN created_by_user_id TEXT");
+    },
+  },
+  {
+    // Sessions nobody signed in with are bounded per client address (session-store.ts).
+    id: "dashboard-004-anonymous-session-addresses",
+    up(db) {
+      db.exec(`
+        ALTER TABLE dashboard_sessions ADD COLUMN address TEXT;
+        CREATE INDEX dashboard_sessions_anonymous_by_address ON dashboard_sessions (address, expires_at) WHERE user_id IS NULL;
+      `);
+    },
+  },
 ];

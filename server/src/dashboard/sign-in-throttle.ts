@@ -1,15 +1,18 @@
-// Repeated failed sign-ins are slowed down: after a few failures for one email (or from one
+// Repeated failed sign-ins are slowed down: after a few attempts for one email (or from one
 // address), each further try must wait twice as long as the one before, up to a cap, and a try
-// made too early is refused without checking the password. Time is an input (the app's clock).
+// made too early is refused without checking the password. An attempt is counted before its
+// password is checked, in one synchronous step: guesses sent together are counted one after
+// another, so no more of them are checked than the policy lets through. Time is an input (the
+// app's clock).
 import { LRUCache } from "lru-cache";
 
 export interface ThrottlePolicy {
-  /** Failures allowed before any wait. */
+  /** Attempts allowed before any wait. */
   freeFailures: number;
-  /** The first wait, doubled at each further failure. */
+  /** The first wait, doubled at each further attempt. */
   firstWaitMs: number;
   maxWaitMs: number;
-  /** A series of failures is forgotten this long after its last failure. */
+  /** A series of attempts is forgotten this long after its last one. */
   forgetAfterMs: number;
 }
 
@@ -32,33 +35,44 @@ export function waitMs(policy: ThrottlePolicy, failures: Failures | undefined, n
 // Bounded: an attacker cycling through emails or addresses evicts the oldest entries, not memory.
 const MAX_TRACKED = 50_000;
 
+export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number };
+
 export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
 
 export function createSignInThrottle(now: () => number) {
   const byEmail = new LRUCache<string, Failures>({ max: MAX_TRACKED });
   const byAddress = new LRUCache<string, Failures>({ max: MAX_TRACKED });
   const emailKey = (email: string) => email.trim().toLowerCase();
+  const series = [
+    [byEmail, EMAIL_POLICY],
+    [byAddress, ADDRESS_POLICY],
+  ] as const;
 
   return {
-    /** Milliseconds before this email may be tried from this address; 0: now. */
-    retryAfterMs(email: string, address: string): number {
+    /**
+     * Counts an attempt at this email from this address, as a failure until `succeeded` says
+     * otherwise; refused (and not counted) while either must wait.
+     */
+    attempt(email: string, address: string): Admission {
       const at = now();
-      return Math.max(waitMs(EMAIL_POLICY, byEmail.get(emailKey(email)), at), waitMs(ADDRESS_POLICY, byAddress.get(address), at));
-    },
-    failed(email: string, address: string): void {
-      const at = now();
-      for (const [cache, key, policy] of [
-        [byEmail, emailKey(email), EMAIL_POLICY],
-        [byAddress, address, ADDRESS_POLICY],
-      ] as const) {
-        const previous = cache.get(key);
+      const keys = [emailKey(email), address] as const;
+      const retryAfterMs = Math.max(...series.map(([cache, policy], i) => waitMs(policy, cache.get(keys[i]!), at)));
+      if (retryAfterMs > 0) return { allowed: false, retryAfterMs };
+      series.forEach(([cache, policy], i) => {
+        const previous = cache.get(keys[i]!);
         const stale = !previous || at - previous.lastAt >= policy.forgetAfterMs;
-        cache.set(key, { count: stale ? 1 : previous.count + 1, lastAt: at });
-      }
+        cache.set(keys[i]!, { count: stale ? 1 : previous.count + 1, lastAt: at });
+      });
+      return { allowed: true };
     },
-    /** A success forgets the email's failures (the address's stay: it may be guessing others). */
-    succeeded(email: string): void {
+    /**
+     * The attempt's password was right: the email's series is forgotten, and the address gets the
+     * attempt back (its other failures stay: it may be guessing other emails).
+     */
+    succeeded(email: string, address: string): void {
       byEmail.delete(emailKey(email));
+      const previous = byAddress.get(address);
+      if (previous) byAddress.set(address, { ...previous, count: Math.max(0, previous.count - 1) });
     },
   };
 }

@@ -11,6 +11,11 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+func GetAllowInsecureHttp(ctx *pulumi.Context) string {
+	return config.Get(ctx, "assetdelivery:allowInsecureHttp")
+}
+
 // An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
 func GetApiKey(ctx *pulumi.Context) string {
 	return config.Get(ctx, "assetdelivery:apiKey")

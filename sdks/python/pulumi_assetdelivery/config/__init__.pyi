@@ -14,6 +14,11 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 
+allowInsecureHttp: Optional[str]
+"""
+`true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+"""
+
 apiKey: Optional[str]
 """
 An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.

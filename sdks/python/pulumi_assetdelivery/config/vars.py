@@ -21,6 +21,13 @@ __config__ = pulumi.Config('assetdelivery')
 
 class _ExportableConfig(types.ModuleType):
     @_builtins.property
+    def allow_insecure_http(self) -> Optional[str]:
+        """
+        `true` lets `baseUrl` be `http://` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or `ASSET_DELIVERY_ALLOW_INSECURE_HTTP`.
+        """
+        return __config__.get('allowInsecureHttp')
+
+    @_builtins.property
     def api_key(self) -> Optional[str]:
         """
         An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.

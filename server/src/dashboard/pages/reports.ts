@@ -1,11 +1,11 @@
 // The Reports view: the account's reports with the API's filters, sorts and paging, their files to
 // download (behind the session, as the API's are behind a key), and the "Credits per Source" chart.
-import * as fs from "node:fs/promises";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { REPORT_TYPES, reportListSpec } from "@asset-delivery/sdk";
 import { createReportStore, reportFileName } from "../../reports";
-import { chartLayout, creditsPerSource, CHART_DAYS } from "../credit-chart";
+import { chartLayout, createCreditChart, seriesToDraw, CHART_DAYS } from "../credit-chart";
 import { definePage, PageError } from "../page";
 import { renderPage, VIEWS } from "../render";
 import { pagingOf, parseListPage } from "./list-page";
@@ -14,6 +14,7 @@ export function defineReportPages(app: FastifyInstance): void {
   const access = VIEWS.reports.access;
   const { db, dataDir, now } = app.appOptions;
   const store = createReportStore(db, now);
+  const creditChart = createCreditChart({ store, dataDir, now });
   const sourceNames = db.prepare<[string], { id: string; name: string }>("SELECT id, name FROM sources WHERE account_id = ?");
 
   definePage(app, {
@@ -23,13 +24,7 @@ export function defineReportPages(app: FastifyInstance): void {
     async handler({ request, reply, user, account }) {
       const list = parseListPage(reportListSpec, request.query);
       const { reports, total } = store.list(account.id, list.query);
-      const credits = await creditsPerSource({
-        store,
-        dataDir,
-        accountId: account.id,
-        nowMs: now(),
-        sourceNames: new Map(sourceNames.all(account.id).map((row) => [row.id, row.name])),
-      });
+      const credits = seriesToDraw(await creditChart.of(account.id), new Map(sourceNames.all(account.id).map((row) => [row.id, row.name])));
       return renderPage(
         reply,
         "reports",
@@ -53,6 +48,7 @@ export function defineReportPages(app: FastifyInstance): void {
           chart: chartLayout(credits),
           chartDays: CHART_DAYS,
           chartReports: credits.reportCount,
+          chartSkipped: credits.skipped,
         },
       );
     },
@@ -70,7 +66,14 @@ export function defineReportPages(app: FastifyInstance): void {
       reply
         .header("content-disposition", `attachment; filename="${reportFileName(report, file.number)}"`)
         .header("cache-control", "private, no-store");
-      return reply.type("application/gzip").send(await fs.readFile(path.join(dataDir, file.path)));
+      // Streamed: a file may be up to 64 MB.
+      const filePath = path.join(dataDir, file.path);
+      const size = await fs.promises.stat(filePath).then(
+        (stat) => stat.size,
+        () => undefined,
+      );
+      if (size === undefined) throw new PageError(404, "This report's file is missing on the server.");
+      return reply.type("application/gzip").header("content-length", String(size)).send(fs.createReadStream(filePath));
     },
   });
 }

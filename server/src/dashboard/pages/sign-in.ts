@@ -1,10 +1,14 @@
 // Signing in and out (/dashboard/login, /dashboard/logout). A failed sign-in says nothing about
-// which of email or password was wrong, takes as long for an unknown email, and repeated failures
-// are slowed down (sign-in-throttle.ts). Signing in starts a new session (no fixation).
+// which of email or password was wrong, takes as long for an unknown email, and attempts are
+// counted before the password is checked (sign-in-throttle.ts); at most
+// MAX_CONCURRENT_PASSWORD_HASHES passwords are checked at once (users/hashing-slots.ts). Signing
+// in starts a new session (no fixation).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { definePage, definePublicPage, safeReturnPath } from "../page";
 import { homeOf, renderPage } from "../render";
+import type { SessionRules } from "../session-rules";
 import type { SignInThrottle } from "../sign-in-throttle";
+import type { HashingSlots } from "../users/hashing-slots";
 import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
 import type { UserStore } from "../users/user-store";
 
@@ -15,16 +19,28 @@ interface SignInForm {
 }
 
 function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
+  // Kept with the anonymous session, whose number is bounded per address (session-store.ts).
+  request.session.address = request.ip;
   return renderPage(reply, "login", { title: "Sign in", form: true }, values);
 }
 
-export function defineSignInPages(app: FastifyInstance, { users, throttle }: { users: UserStore; throttle: SignInThrottle }): void {
+/** Answers 429 with Retry-After in whole seconds (at least 1); the seconds. */
+function refuseFor(reply: FastifyReply, waitMs: number): number {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  reply.code(429).header("retry-after", String(seconds));
+  return seconds;
+}
+
+export function defineSignInPages(
+  app: FastifyInstance,
+  { users, throttle, hashing, sessions }: { users: UserStore; throttle: SignInThrottle; hashing: HashingSlots; sessions: SessionRules },
+): void {
   definePublicPage(app, {
     method: "GET",
     url: "/login",
     handler(request, reply) {
       const next = safeReturnPath((request.query as Record<string, unknown>).next);
-      const signedIn = request.session.userId === undefined ? undefined : users.findById(request.session.userId);
+      const signedIn = sessions.userOf(request);
       if (signedIn) return reply.redirect(next ?? homeOf(signedIn), 303);
       return showForm(request, reply, { email: "", next });
     },
@@ -38,23 +54,32 @@ export function defineSignInPages(app: FastifyInstance, { users, throttle }: { u
       const email = typeof form.email === "string" ? form.email.trim() : "";
       const password = typeof form.password === "string" ? form.password : "";
       const next = safeReturnPath(form.next);
-      const waitMs = throttle.retryAfterMs(email, request.ip);
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        reply.code(429).header("retry-after", String(seconds));
-        return showForm(request, reply, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
+      const release = hashing.tryAcquire();
+      if (!release) {
+        const seconds = refuseFor(reply, 1_000);
+        return showForm(request, reply, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });
       }
-      const found = email === "" ? undefined : users.findForSignIn(email);
-      // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
-      const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
-      if (!found || !valid) {
-        throttle.failed(email, request.ip);
-        reply.code(401);
-        return showForm(request, reply, { email, next, error: "The email or the password is not right." });
+      let found: ReturnType<UserStore["findForSignIn"]>;
+      try {
+        // Counted before the password is checked, in the same synchronous step as the decision.
+        const admission = throttle.attempt(email, request.ip);
+        if (!admission.allowed) {
+          const seconds = refuseFor(reply, admission.retryAfterMs);
+          return await showForm(request, reply, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
+        }
+        found = email === "" ? undefined : users.findForSignIn(email);
+        // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
+        const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
+        if (!found || !valid) {
+          reply.code(401);
+          return await showForm(request, reply, { email, next, error: "The email or the password is not right." });
+        }
+      } finally {
+        release();
       }
-      throttle.succeeded(email);
+      throttle.succeeded(email, request.ip);
       await request.session.regenerate();
-      request.session.userId = found.user.id;
+      sessions.start(request, found.user);
       return reply.redirect(next ?? homeOf(found.user), 303);
     },
   });

@@ -58,6 +58,26 @@ export function listUsers(db: Database, input: { account: string }): DashboardUs
   return createUserStore(db).listByAccount(account.id);
 }
 
+/**
+ * Sets a user's password (without one, a generated one, returned once) and signs out every session
+ * of theirs, even while `serve` runs.
+ */
+export async function setUserPassword(db: Database, input: { email: string; password?: string }): Promise<CreatedUser> {
+  if (input.password !== undefined) {
+    const problem = passwordProblem(input.password);
+    if (problem) throw new AdminError(`password: ${problem}`);
+  }
+  const users = createUserStore(db);
+  const found = users.findForSignIn(input.email.trim());
+  if (!found) throw new AdminError(`no user has the email "${input.email}"`);
+  const password = input.password ?? generatePassword();
+  if (users.setPassword(found.user.id, await hashPassword(password)) === undefined) {
+    throw new AdminError(`no user has the email "${input.email}" (removed meanwhile)`);
+  }
+  const account = createAccountStore(db).findById(found.user.accountId);
+  return { user: found.user, account: account?.name ?? "", ...(input.password === undefined && { generatedPassword: password }) };
+}
+
 /** Removes the user and signs out every session of theirs; their API keys stay until revoked. */
 export function removeUser(db: Database, input: { email: string }): DashboardUser {
   const users = createUserStore(db);

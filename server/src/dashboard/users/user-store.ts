@@ -11,6 +11,8 @@ export interface DashboardUser {
   permissions: Permission[];
   /** Unix seconds. */
   createdAt: number;
+  /** Moved on by each password change: sessions signed in under another epoch have ended. */
+  sessionEpoch: number;
 }
 
 interface UserRow {
@@ -20,6 +22,7 @@ interface UserRow {
   permissions: string;
   password_hash: string;
   created_at: number;
+  session_epoch: number;
 }
 
 function toUser(row: UserRow): DashboardUser {
@@ -29,6 +32,7 @@ function toUser(row: UserRow): DashboardUser {
     email: row.email,
     permissions: JSON.parse(row.permissions) as Permission[],
     createdAt: row.created_at,
+    sessionEpoch: row.session_epoch,
   };
 }
 
@@ -42,6 +46,18 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
   const byEmail = db.prepare<[string], UserRow>("SELECT * FROM dashboard_users WHERE email = ?");
   const byAccount = db.prepare<[string], UserRow>("SELECT * FROM dashboard_users WHERE account_id = ? ORDER BY email");
   const remove = db.prepare("DELETE FROM dashboard_users WHERE id = ?");
+  const setPassword = db
+    .prepare<[string, string], number>(
+      "UPDATE dashboard_users SET password_hash = ?, session_epoch = session_epoch + 1 WHERE id = ? RETURNING session_epoch",
+    )
+    .pluck();
+  const removeOtherSessions = db.prepare("DELETE FROM dashboard_sessions WHERE user_id = ? AND id_hash IS NOT ?");
+  const changePassword = db.transaction((id: string, passwordHash: string, keepSession: string | null) => {
+    const epoch = setPassword.get(passwordHash, id);
+    if (epoch === undefined) return undefined;
+    removeOtherSessions.run(id, keepSession);
+    return epoch;
+  });
 
   return {
     create(input: { accountId: string; email: string; permissions: Permission[]; passwordHash: string }): DashboardUser {
@@ -52,6 +68,7 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
         permissions: JSON.stringify(input.permissions),
         password_hash: input.passwordHash,
         created_at: Math.floor(now() / 1000),
+        session_epoch: 0,
       };
       insert.run(row);
       return toUser(row);
@@ -67,6 +84,14 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
     },
     listByAccount(accountId: string): DashboardUser[] {
       return byAccount.all(accountId).map(toUser);
+    },
+    /**
+     * Sets the user's password hash and ends every session of theirs but `keepSession` (the hash of
+     * the session id that changed it, if any); the user's new session epoch, or undefined when no
+     * such user.
+     */
+    setPassword(id: string, passwordHash: string, options: { keepSession?: string } = {}): number | undefined {
+      return changePassword(id, passwordHash, options.keepSession ?? null);
     },
     /** Removes the user and, by the foreign key's cascade, every session of theirs. */
     remove(id: string): boolean {

@@ -1,0 +1,77 @@
+// Changing one's own password (/dashboard/password): the current password is checked as a sign-in
+// is (counted before the check, within the hashing bound), the new one must follow the rules of
+// `users create`, and every other session of the user ends (session-rules.ts); this one stays.
+import type { FastifyInstance } from "fastify";
+import { definePage, PageError, type PageContext } from "../page";
+import { renderPage } from "../render";
+import { idHash } from "../session-store";
+import type { SessionRules } from "../session-rules";
+import type { SignInThrottle } from "../sign-in-throttle";
+import type { HashingSlots } from "../users/hashing-slots";
+import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem, verifyPassword } from "../users/password";
+import type { UserStore } from "../users/user-store";
+
+interface PasswordForm {
+  current?: unknown;
+  password?: unknown;
+  repeat?: unknown;
+}
+
+function show({ reply, user }: PageContext, values: { error?: string; changed?: boolean } = {}) {
+  return renderPage(reply, "password", { title: "Change password", user }, values);
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+export function definePasswordPages(
+  app: FastifyInstance,
+  { users, throttle, hashing, sessions }: { users: UserStore; throttle: SignInThrottle; hashing: HashingSlots; sessions: SessionRules },
+): void {
+  definePage(app, { method: "GET", url: "/password", access: "signed-in", handler: (context) => show(context) });
+
+  definePage(app, {
+    method: "POST",
+    url: "/password",
+    access: "signed-in",
+    async handler(context) {
+      const { request, reply, user } = context;
+      const form = (request.body ?? {}) as PasswordForm;
+      const [current, password, repeat] = [text(form.current), text(form.password), text(form.repeat)];
+      const refuse = (status: number, error: string) => {
+        reply.code(status);
+        return show(context, { error });
+      };
+      const problem = passwordProblem(password);
+      if (problem) return refuse(400, `New password: ${problem}.`);
+      if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
+
+      const release = hashing.tryAcquire();
+      if (!release) {
+        reply.header("retry-after", "1");
+        return refuse(429, "The server is checking many passwords at once: try again in 1 s.");
+      }
+      let newHash: string;
+      try {
+        const admission = throttle.attempt(user.email, request.ip);
+        if (!admission.allowed) {
+          const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
+          reply.header("retry-after", String(seconds));
+          return await refuse(429, `Too many wrong passwords: try again in ${seconds} s.`);
+        }
+        const stored = users.findForSignIn(user.email);
+        const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored.passwordHash));
+        if (!valid) return await refuse(401, "Current password: it is not right.");
+        throttle.succeeded(user.email, request.ip);
+        newHash = await hashPassword(password);
+      } finally {
+        release();
+      }
+      const epoch = users.setPassword(user.id, newHash, { keepSession: idHash(request.session.sessionId) });
+      if (epoch === undefined) throw new PageError(401, "Your session has ended: sign in again.");
+      sessions.keep(request, epoch);
+      return show(context, { changed: true });
+    },
+  });
+}
