@@ -106,7 +106,9 @@ function checkAdHocSignature({ segments, signature }) {
   const page = 1 << pageShift;
   check(slots === Math.ceil(codeLimit / page), `one hash per page (${slots})`);
   for (let i = 0; i < slots; i++) {
-    const actual = createHash("sha256").update(file.subarray(i * page, Math.min((i + 1) * page, codeLimit))).digest();
+    const actual = createHash("sha256")
+      .update(file.subarray(i * page, Math.min((i + 1) * page, codeLimit)))
+      .digest();
     const recorded = file.subarray(codeDirectory + hashOffset + i * 32, codeDirectory + hashOffset + (i + 1) * 32);
     if (!actual.equals(recorded)) check(false, `page ${i} of ${slots} matches its hash`);
   }
