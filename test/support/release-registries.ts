@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `command` and waits until `url` answers; its output goes to `log`. */
+/** Starts `command` and waits until `url` answers (the url it gives); its output goes to `log`. */
 async function startProcess(command: string, args: string[], url: string, log: string): Promise<Registry> {
   const out = fs.openSync(log, "a");
   const child: ChildProcess = spawn(command, args, { stdio: ["ignore", out, out] });
@@ -123,7 +123,8 @@ export async function startPypiServer(dir: string): Promise<Registry> {
     ".",
     path.join(dir, "packages"),
   ];
-  return startProcess(path.join(RELEASE_VENV, "bin", "pypi-server"), args, `${url}simple/`, path.join(dir, "pypiserver.log"));
+  const registry = await startProcess(path.join(RELEASE_VENV, "bin", "pypi-server"), args, `${url}simple/`, path.join(dir, "pypiserver.log"));
+  return { ...registry, url };
 }
 
 /** An HTTP server of the files in `dir`, as a GitHub release serves its assets; it records each request. */
