@@ -25,8 +25,8 @@
 #
 # Shared between the release rehearsal, the end-to-end tests and the release workflow: each binary is
 # kept in .tools/plugin-binaries/<platform>-<key>/, the key a hash of what makes it (the bundle, the
-# Node package, postject's and the signer's versions, this script), so a second run with the same code
-# builds nothing; npm's cache keeps the Node packages. Tarballs are reproducible (sorted, owner 0,
+# Node packages, the build steps, postject's version and the signer), so a second run with the same
+# code builds nothing; npm's cache keeps the Node packages. Tarballs are reproducible (sorted, owner 0,
 # mtime 0, gzip -n): the same inputs give the same SHA256SUMS. Prints the tarballs' paths, one a line.
 set -euo pipefail
 
@@ -95,7 +95,6 @@ macho_signer() {
 
 log "bundling the plugin ${VERSION} (tools/bundle-plugin.mjs)..."
 node "${REPO_ROOT}/tools/bundle-plugin.mjs" "${work}/plugin.js"
-recipe="$(cat "${work}/plugin.js" "${BASH_SOURCE[0]}" "${REPO_ROOT}/tools/macho-adhoc-sign/Cargo.lock" "${REPO_ROOT}/tools/macho-adhoc-sign/src/main.rs" | sha256sum | cut -c1-16)"
 
 # build_binary PLATFORM DIR: the SEA executable for PLATFORM in DIR (and the blob it holds, sea.blob).
 build_binary() {
@@ -126,7 +125,19 @@ build_binary() {
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mv "$tmp" "$dir"
 }
 
-mkdir -p "$OUT_DIR"
+# The key of a build: what goes into a binary (the bundle, the Node packages, how it is built, the
+# signer), not this script's comments or logging.
+recipe="$({
+  cat "${work}/plugin.js" "${REPO_ROOT}/tools/macho-adhoc-sign/Cargo.lock" "${REPO_ROOT}/tools/macho-adhoc-sign/src/main.rs"
+  declare -p PLATFORMS
+  declare -f build_binary
+  node -p 'require(process.argv[1]).version' "${REPO_ROOT}/node_modules/postject/package.json"
+} | sha256sum | cut -c1-16)"
+
+mkdir -p "$OUT_DIR" "$CACHE"
+# One build at a time (test files and CI phases may run this at once; they share the cache).
+exec 8>"${CACHE}/.lock"
+flock 8
 for platform in "${targets[@]}"; do
   dir="${CACHE}/${platform}-${recipe}"
   if [ -f "${dir}/checks.txt" ]; then
