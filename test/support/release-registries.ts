@@ -123,7 +123,12 @@ export async function startPypiServer(dir: string): Promise<Registry> {
     ".",
     path.join(dir, "packages"),
   ];
-  const registry = await startProcess(path.join(RELEASE_VENV, "bin", "pypi-server"), args, `${url}simple/`, path.join(dir, "pypiserver.log"));
+  const registry = await startProcess(
+    path.join(RELEASE_VENV, "bin", "pypi-server"),
+    args,
+    `${url}simple/`,
+    path.join(dir, "pypiserver.log"),
+  );
   return { ...registry, url };
 }
 
