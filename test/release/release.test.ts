@@ -67,7 +67,7 @@ function userEnv(home: string, bins: string[]): Record<string, string> {
     if (value !== undefined && !key.startsWith("npm_") && !key.startsWith("PULUMI_") && !key.startsWith("ASSET_DELIVERY_"))
       env[key] = value;
   }
-  return { ...env, ...caches, HOME: home, PATH: bins.join(path.delimiter), NODE_PATH: "", GOFLAGS: "-mod=mod", CGO_ENABLED: "0" };
+  return { ...env, ...caches, HOME: home, PATH: bins.join(path.delimiter), NODE_PATH: "" };
 }
 
 async function timed<T>(name: string, step: () => Promise<T>): Promise<T> {
@@ -331,12 +331,15 @@ func main() {
 }
 `,
       );
+      // The user's shell builds (its PATH has the C compiler cgo uses, so Go's build cache, which
+      // tools/prepare-go-sdk.sh filled, serves); Pulumi then runs without node.
+      const buildEnv = { ...goEnv, PATH: process.env.PATH ?? "" };
       await timed("go get", async () => {
-        await sh("go", ["mod", "init", "example.com/infra"], { cwd: workDir, env: goEnv });
-        await sh("go", ["get", `${GO_MODULE}@v${VERSION}`], { cwd: workDir, env: goEnv });
-        await sh("go", ["mod", "tidy"], { cwd: workDir, env: goEnv });
+        await sh("go", ["mod", "init", "example.com/infra"], { cwd: workDir, env: buildEnv });
+        await sh("go", ["get", `${GO_MODULE}@v${VERSION}`], { cwd: workDir, env: buildEnv });
+        await sh("go", ["mod", "tidy"], { cwd: workDir, env: buildEnv });
         // Built once here (the host would build it on every command): the program is the same throughout.
-        await sh("go", ["build", "-o", "bin/program", "."], { cwd: workDir, env: goEnv });
+        await sh("go", ["build", "-o", "bin/program", "."], { cwd: workDir, env: buildEnv });
       });
       expect(fs.readFileSync(path.join(workDir, "go.mod"), "utf8")).toContain(`${GO_MODULE} v${VERSION}`);
       const stack = await userStack("go", { name: "go", options: { binary: path.join(workDir, "bin", "program") } }, workDir, goEnv);
