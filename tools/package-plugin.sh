@@ -140,6 +140,8 @@ exec 8>"${CACHE}/.lock"
 flock 8
 for platform in "${targets[@]}"; do
   dir="${CACHE}/${platform}-${recipe}"
+  # Builds of older code for this platform are never used again.
+  find "$CACHE" -mindepth 1 -maxdepth 1 -type d -name "${platform}-*" ! -name "${platform}-${recipe}" -exec rm -rf {} +
   if [ -f "${dir}/checks.txt" ]; then
     log "${platform}: built before (${dir#"$REPO_ROOT"/})"
   else
