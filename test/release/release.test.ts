@@ -355,7 +355,8 @@ func main() {
       const workDir = path.join(home, "infra");
       fs.mkdirSync(workDir, { recursive: true });
       fs.writeFileSync(path.join(workDir, "package.json"), JSON.stringify({ name: "infra", private: true, main: "index.ts" }));
-      // Every npm package of the release installs back from the registry; the program uses the SDK.
+      // Every npm package of the release installs back from the registry (npm from the user's
+      // ordinary PATH); the program uses the SDK.
       await timed("npm install", () =>
         sh(
           "npm",
@@ -369,7 +370,7 @@ func main() {
             ...NPM_PACKAGES.map((name) => `${name}@${VERSION}`),
             "@pulumi/pulumi@3.270.0",
           ],
-          { cwd: workDir, env },
+          { cwd: workDir, env: { ...env, PATH: process.env.PATH ?? "" } },
         ),
       );
       const lock = JSON.parse(fs.readFileSync(path.join(workDir, "package-lock.json"), "utf8")) as {
