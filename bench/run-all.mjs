@@ -2,7 +2,7 @@
 // them; running them side by side would measure each other). Exits non-zero when any target is
 // missed or a benchmark fails; the summary lines are repeated at the end.
 //
-//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin; default all but scale and plugin)
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, plugin-startup; default all but the last three)
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,8 @@ const BENCHMARKS = {
     env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
     optIn: true,
   },
+  // The single-executable plugin's start-up beside the Node script's. `npm run bench -- plugin-startup`.
+  "plugin-startup": { args: [path.join(here, "plugin-startup.mjs")], env: {}, optIn: true },
 };
 
 const chosen = process.argv.slice(2);

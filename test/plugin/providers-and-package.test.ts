@@ -208,7 +208,7 @@ describe("the native plugin", () => {
   it(
     "installs from its tarball into a fresh PULUMI_HOME and runs a YAML program outside the repo",
     async () => {
-      const { stdout } = await run("bash", [path.join(repoRoot(), "tools", "package-plugin.sh")], {
+      const { stdout } = await run("bash", [path.join(repoRoot(), "tools", "package-plugin.sh"), "linux-amd64"], {
         maxBuffer: 16 * 1024 * 1024,
         timeout: STEP_TIMEOUT,
       });

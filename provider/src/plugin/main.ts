@@ -1,13 +1,16 @@
 // The native plugin's process: serve the ResourceProvider protocol until the engine goes away.
 // bin/pulumi-resource-assetdelivery checks the Node version before loading this.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { guardProviderProcess } from "../core/engine-guard";
 import { serve } from "./server";
 
-/** The package's version: the plugin's and the schema's too (one number). */
+/**
+ * The package's version: the plugin's and the schema's too (one number). A `require` of the
+ * manifest, not a read of the file beside the code, so that the bundle of the single executable
+ * (tools/bundle-plugin.mjs), which has no files beside it, carries it.
+ */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { version: string };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: a bundler inlines it
+  const manifest = require("../../package.json") as { version: string };
   return manifest.version;
 }
 

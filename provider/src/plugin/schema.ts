@@ -258,6 +258,9 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
   };
 }
 
+/** The engine's source for the plugin's release tarballs: this repository's GitHub releases. */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/asset-delivery/asset-delivery-as-code";
+
 /** The package schema at `version` (the package's version: plugin, schema and npm package are one number). */
 export function packageSchema(version: string): Record<string, unknown> {
   const types: Record<string, ObjectType> = {};
@@ -282,6 +285,9 @@ export function packageSchema(version: string): Record<string, unknown> {
     license: "Apache-2.0",
     publisher: "asset-delivery",
     repository: "https://github.com/asset-delivery/asset-delivery-as-code",
+    // Where the engine downloads the plugin the SDKs name: the project's GitHub releases, tag
+    // v<version>, assets pulumi-resource-assetdelivery-v<version>-<os>-<arch>.tar.gz (tools/package-plugin.sh).
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: config },
     provider: {
       description: "The provider: one account of the service (an explicit provider per account).",

@@ -1,0 +1,79 @@
+// Start-up of the native plugin: the single executable (tools/package-plugin.sh, linux-amd64)
+// against the Node.js script the npm package runs (provider/bin/pulumi-resource-assetdelivery on
+// the repo's node), from process start to the first answered gRPC call (GetPluginInfo), alternated
+// run by run so that both see the same machine. Run `npm run build` first.
+//
+//   node bench/plugin-startup.mjs [runs]     (default 10 of each)
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import report from "./lib/report.cjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const fromPulumi = createRequire(createRequire(path.join(root, "package.json")).resolve("@pulumi/pulumi/package.json"));
+const grpc = fromPulumi("@grpc/grpc-js");
+const { ResourceProviderClient } = fromPulumi("@pulumi/pulumi/proto/provider_grpc_pb");
+const { Empty } = fromPulumi("google-protobuf/google/protobuf/empty_pb");
+const RUNS = Number(process.argv[2] ?? 10);
+
+// The SEA, as the release tarball holds it (built once per content: seconds when current).
+const tarball = execFileSync("bash", [path.join(root, "tools", "package-plugin.sh"), "linux-amd64"], {
+  encoding: "utf8",
+  stdio: ["ignore", "pipe", "inherit"],
+})
+  .trim()
+  .split("\n")
+  .pop();
+const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-startup-"));
+execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
+const variants = {
+  sea: [path.join(unpacked, "pulumi-resource-assetdelivery")],
+  script: [process.execPath, path.join(root, "provider", "bin", "pulumi-resource-assetdelivery")],
+};
+
+/** Milliseconds from spawn to GetPluginInfo's answer. */
+function startOnce([command, ...args]) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"], cwd: unpacked });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const port = /^(\d+)\n/.exec(out)?.[1];
+      if (!port || out === "done") return;
+      out = "done";
+      const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      client.getPluginInfo(new Empty(), (error, info) => {
+        const ms = performance.now() - started;
+        client.close();
+        child.stdin.end();
+        if (error) reject(error);
+        else child.once("exit", () => resolve({ ms, version: info.getVersion() }));
+      });
+    });
+    child.once("error", reject);
+  });
+}
+
+const times = { sea: [], script: [] };
+for (let i = 0; i < RUNS; i++) {
+  for (const name of i % 2 ? ["script", "sea"] : ["sea", "script"]) {
+    const { ms, version } = await startOnce(variants[name]);
+    if (i === 0) console.log(`${name}: plugin version ${version}`);
+    times[name].push(ms);
+  }
+}
+fs.rmSync(unpacked, { recursive: true, force: true });
+const sea = report.median(times.sea);
+const script = report.median(times.script);
+console.log(`start-up to the first answered gRPC call, median of ${RUNS}: SEA ${sea.toFixed(0)} ms, script ${script.toFixed(0)} ms`);
+console.log(`tarball ${path.basename(tarball)}: ${(fs.statSync(tarball).size / 1e6).toFixed(1)} MB`);
+report.summarize("plugin-startup", [
+  report.check("SEA start-up / script start-up", sea / script, 1.5, {
+    atMost: true,
+    describe: `(${sea.toFixed(0)} vs ${script.toFixed(0)} ms)`,
+  }),
+]);
