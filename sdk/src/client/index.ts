@@ -20,4 +20,4 @@ export {
   type RetryState,
   type RetryPolicy,
 } from "./retry";
-export { TokenBucket } from "./pacing";
+export { TokenBucket, type PacingWait } from "./pacing";

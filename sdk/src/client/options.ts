@@ -5,6 +5,7 @@ import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../
 import { checked } from "./checked";
 import { systemClock, type Clock } from "./clock";
 import { withoutUndefined } from "../objects";
+import type { PacingWait } from "./pacing";
 
 /** What a hook learns about a request: never headers, never the API key. */
 export interface RequestInfo {
@@ -36,6 +37,11 @@ export interface RetryOptions {
 export interface PacingOptions {
   /** Per endpoint class limits, for plans with higher limits than the spec's table. */
   limits?: Partial<Record<EndpointClass, { limit: number; intervalMs: number }>>;
+  /**
+   * How long the client may wait for the rate budget, counted from its creation: a request the
+   * budget would only allow later fails at once with RateBudgetError, unsent. Default unbounded.
+   */
+  maxWaitMs?: number;
 }
 
 export interface ClientOptions {
@@ -58,6 +64,8 @@ export interface ClientOptions {
   userAgent?: string;
   onRequest?: (info: RequestInfo) => void;
   onResponse?: (info: ResponseInfo) => void;
+  /** Called when a request starts waiting for its class's rate budget (what waits, until when, how many). */
+  onPacingWait?: (wait: PacingWait) => void;
   /** Time source for pacing, backoff and polling. */
   clock?: Clock;
 }
@@ -69,6 +77,8 @@ export interface ResolvedOptions {
   dispatcher: Dispatcher | undefined;
   retry: Required<RetryOptions> | false;
   pacing: Record<EndpointClass, { limit: number; intervalMs: number }> | false;
+  maxWaitMs: number | undefined;
+  onPacingWait: ((wait: PacingWait) => void) | undefined;
   rateLimitDeadlineMs: number;
   userAgent: string;
   onRequest: ((info: RequestInfo) => void) | undefined;
@@ -119,10 +129,11 @@ const optionsSchema = z.strictObject(
           z.boolean(),
           z.strictObject({
             limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional(),
+            maxWaitMs: nonNegativeMs.optional(),
           }),
         ],
         {
-          error: "must be true, false or { limits }",
+          error: "must be true, false or { limits, maxWaitMs }",
         },
       )
       .optional(),
@@ -133,6 +144,7 @@ const optionsSchema = z.strictObject(
       .optional(),
     onRequest: fn.optional(),
     onResponse: fn.optional(),
+    onPacingWait: fn.optional(),
     clock: z
       .custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", {
         error: "must have now() and sleep(ms)",
@@ -152,6 +164,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     dispatcher: o.dispatcher,
     retry: o.retry === false ? false : { ...DEFAULT_RETRY, ...withoutUndefined(o.retry ?? {}) },
     pacing: o.pacing === false ? false : { ...RATE_LIMITS, ...withoutUndefined((o.pacing === true ? undefined : o.pacing?.limits) ?? {}) },
+    maxWaitMs: typeof o.pacing === "object" ? o.pacing.maxWaitMs : undefined,
+    onPacingWait: options.onPacingWait,
     rateLimitDeadlineMs: o.rateLimitDeadlineMs ?? DEFAULT_RATE_LIMIT_DEADLINE_MS,
     userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
     onRequest: options.onRequest,
