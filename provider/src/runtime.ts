@@ -9,14 +9,14 @@ import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "./core/provider";
-import { engineAddress, engineWarnings } from "./core/engine-log";
+import { engineAddress, engineInfo, engineWarnings } from "./core/engine-log";
 import { SourceNotReadyError } from "./core/lifecycle/settle";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./core/codec";
 import { guardProviderProcess } from "./core/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 
 // The host passes the engine's address as the process's last argument.
-const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)) });
+const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), info: engineInfo(engineAddress(process.argv)) });
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
@@ -49,7 +49,8 @@ export const sourceProvider = {
   async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
     core.configure((key) => request.config.get(key));
   },
-  async check(_olds: unknown, news: UncheckedInputs): Promise<pulumi.dynamic.CheckResult> {
+  async check(olds: object, news: UncheckedInputs): Promise<pulumi.dynamic.CheckResult> {
+    core.writes.checked(Object.keys(olds).length === 0); // a create, for the run's write budget
     return core.check(news);
   },
   async diff(id: string, olds: Hosted<SourceState>, news: Hosted<SourceInputs>): Promise<pulumi.dynamic.DiffResult> {

@@ -12,7 +12,7 @@ import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, sourceOutputs, type SourceI
 import { declarationOf } from "../core/declaration";
 import { comparableDeployment, secretFlagMismatches } from "../core/diff";
 import { containsUnknown } from "../core/unknowns";
-import { engineAddress, engineWarnings } from "../core/engine-log";
+import { engineAddress, engineInfo, engineWarnings } from "../core/engine-log";
 import { SourceNotReadyError } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { providerOptions, providerOptionsSchema, withoutProviderOptions, type ProviderOptionKey } from "../core/provider-options";
@@ -69,7 +69,8 @@ export class NativeProvider {
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
     const { signal } = this.cancellation;
     // The engine passes its address last: warnings (a retired Source) go to its log.
-    this.core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), env, signal });
+    const address = engineAddress(process.argv);
+    this.core = createSourceProvider({ warn: engineWarnings(address), info: engineInfo(address), env, signal });
     this.cancelled = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error)));
     this.cancelled.catch(() => undefined); // only raced against, never awaited alone
   }
@@ -113,8 +114,10 @@ export class NativeProvider {
 
   // ---- the Source ----
 
-  check(type: string, news: Properties): { inputs: Properties; failures: CheckFailure[] } {
+  /** `isNew`: no earlier inputs (a create), for the run's write budget. */
+  check(type: string, news: Properties, isNew = false): { inputs: Properties; failures: CheckFailure[] } {
     assertSource(type);
+    this.core.writes.checked(isNew);
     // The create mark's URN is the engine's (create's request), never a property.
     if ("resourceUrn" in news.values)
       return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
@@ -156,14 +159,20 @@ export class NativeProvider {
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: withSecretsOf(previewOutputs(inputs.values, {}), inputs.secrets) };
+    if (options.preview) {
+      await this.core.writes.previewWrite(); // held until the preview's estimate is made (write-budget.ts)
+      return { id: "", outputs: withSecretsOf(previewOutputs(inputs.values, {}), inputs.secrets) };
+    }
     const declared = withTimeout(parseSourceInputs(toCore(inputs.values)), options.timeoutSeconds);
     const { id, outs } = await this.written(() => this.core.create({ ...declared, resourceUrn: options.urn }), inputs);
     return { id, outputs: withSecretsOf(declaredOptions(fromCore(outs), inputs.values), inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return withSecretsOf(previewOutputs(news.values, olds.values), news.secrets);
+    if (options.preview) {
+      await this.core.writes.previewWrite();
+      return withSecretsOf(previewOutputs(news.values, olds.values), news.secrets);
+    }
     const declared = withTimeout(parseSourceInputs(toCore(news.values)), options.timeoutSeconds);
     const { outs } = await this.written(async () => ({ id, ...(await this.core.update(id, stateOf(olds.values), declared)) }), news);
     return withSecretsOf(declaredOptions(fromCore(outs), news.values), news.secrets);

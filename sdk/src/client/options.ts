@@ -1,7 +1,7 @@
 // createClient's options: their rules, defaults and the resolved form the layers read.
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../api";
+import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass, type RateTable } from "../api";
 import { checked } from "./checked";
 import { systemClock, type Clock } from "./clock";
 import { withoutUndefined } from "../objects";
@@ -154,6 +154,12 @@ const optionsSchema = z.strictObject(
   expected("an object of client options"),
 );
 
+/** The limits a client paces itself to with these pacing options: the spec's, with a plan's own over them; false for none. */
+export function pacingLimits(pacing: boolean | PacingOptions | undefined): RateTable | false {
+  if (pacing === false) return false;
+  return { ...RATE_LIMITS, ...withoutUndefined((pacing === true ? undefined : pacing?.limits) ?? {}) };
+}
+
 /** Checks the options (naming any bad one, never echoing the key) and fills in defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const o = checked(optionsSchema, options, "client options");
@@ -163,7 +169,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     dispatcher: o.dispatcher,
     retry: o.retry === false ? false : { ...DEFAULT_RETRY, ...withoutUndefined(o.retry ?? {}) },
-    pacing: o.pacing === false ? false : { ...RATE_LIMITS, ...withoutUndefined((o.pacing === true ? undefined : o.pacing?.limits) ?? {}) },
+    pacing: pacingLimits(o.pacing),
     maxWaitMs: typeof o.pacing === "object" ? o.pacing.maxWaitMs : undefined,
     onPacingWait: options.onPacingWait,
     rateLimitDeadlineMs: o.rateLimitDeadlineMs ?? DEFAULT_RATE_LIMIT_DEADLINE_MS,
