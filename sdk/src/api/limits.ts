@@ -71,9 +71,10 @@ export function parseDuration(text: string): number | undefined {
   return total;
 }
 
-/** A duration for people: `3 h 19 min`, `12 min`, `40 s` (rounded up to the unit shown). */
+/** A duration for people: `3 h 19 min`, `12 min`, `40 s`, `400 ms` (rounded up to the unit shown). */
 export function formatDuration(ms: number): string {
-  const seconds = Math.ceil(Math.max(0, ms) / 1000);
+  if (ms < 1000) return `${Math.ceil(Math.max(0, ms))} ms`;
+  const seconds = Math.ceil(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const minutes = Math.ceil(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
