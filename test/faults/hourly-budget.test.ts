@@ -20,7 +20,7 @@ import { runCli, yamlStack, type CliResult, type YamlStack } from "../plugin/yam
 const COUNT = 150;
 /** The shortened hour: 60 updates per 24 s, one each 0.4 s after a burst of 59. */
 const HOUR_MS = 24_000;
-const MAX_WAIT = "8s";
+const MAX_WAIT = "15s";
 const STEP_TIMEOUT = 600_000;
 const PACING = JSON.stringify({ limits: limitsWithHour(HOUR_MS) });
 
@@ -97,7 +97,7 @@ beforeAll(async () => {
       setConfig: (key, value) => dynamic.set({ [key]: value }),
       removeConfig: (key) => dynamic.stack.removeConfig(key),
       declare: (version) => dynamic.set({ sources: sources(version) }),
-      stateNames: async () => stateNames(JSON.stringify((await dynamic.stack.exportStack()) as unknown)),
+      stateNames: async () => stateNames(JSON.stringify(await dynamic.stack.exportStack())),
     },
     {
       name: "native plugin",
@@ -149,7 +149,12 @@ describe.each([0, 1])("150 Sources renamed against 60 updates per 24 s", (index)
       expect(preview.stdout).toContain(
         `150 updates: at 60 per 24 seconds this update takes at least 37 s (59 at once, then one every 400 ms)`,
       );
-      expect(preview.stdout.match(/150 updates: at 60 per/g)).toHaveLength(1);
+      // Once in the diagnostics (the display also shows it as it comes). The dynamic provider's
+      // estimate is made after a quiet moment, which a busy engine can also take between two
+      // diffs: then a warning with the counts so far comes first (docs/provider.md).
+      const estimates = preview.stdout.split("Diagnostics:")[1]!.match(/\d+ updates: at 60 per 24 seconds/g) ?? [];
+      if (shell().name === "native plugin") expect(estimates).toEqual(["150 updates: at 60 per 24 seconds"]);
+      else expect(estimates.at(-1)).toBe("150 updates: at 60 per 24 seconds");
       expect(server.requestCount()).toBe(0);
     },
     STEP_TIMEOUT,

@@ -150,7 +150,11 @@ class ClassQueue {
     if (this.deadline === undefined) return;
     const deadline = this.deadline;
     const now = this.clock.now();
-    const late = this.waiting.findIndex((_, index) => now + this.bucket.untilAvailable(now, index + 1) > deadline);
+    // Only a wait can run past the deadline: a request the budget allows now goes, however late.
+    const late = this.waiting.findIndex((_, index) => {
+      const wait = this.bucket.untilAvailable(now, index + 1);
+      return wait > 0 && now + wait > deadline;
+    });
     if (late === -1) return;
     // The bucket as it is now: the errors' times must not move as it changes later.
     const tokens = this.bucket.available(now);

@@ -185,6 +185,15 @@ describe("hourly budgets", () => {
     expect(clock.elapsed()).toBe(60_000); // the refused ones did not wait
   });
 
+  it("sends, however late, what the budget allows without a wait", async () => {
+    const clock = new FakeClock();
+    const api = await updateServer(clock, 60);
+    const client = createClient({ baseUrl: api.url, apiKey: "k", clock, pacing: { maxWaitMs: 1_000 } });
+    await clock.sleep(3_600_000);
+    await client.sources.update(api.source.id, { name: "Renamed" });
+    expect(api.admitted).toHaveLength(1);
+  });
+
   it("tells onPacingWait what waits, until when, and how many", async () => {
     const clock = new FakeClock();
     const api = await updateServer(clock, 60);
