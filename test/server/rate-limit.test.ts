@@ -246,3 +246,25 @@ describe('rateLimits: "off"', () => {
     }
   });
 });
+
+describe("a shorter hour (serve --rate-limit-hour)", () => {
+  it("counts the hourly classes per the given window, the same counts", async () => {
+    let now = Date.parse("2024-01-01T00:00:00Z");
+    const short = await startTestServer({ rateLimits: "spec", rateLimitHourMs: 60_000, now: () => now });
+    try {
+      const key = freshAccount(short)(["Sources"]);
+      const sources = sourceClient(short, key);
+      const ids: string[] = [];
+      for (let i = 0; i < 60; i++) ids.push(await sources.createOk({ name: `short ${i}`, deployment: minimalDeployment("webproxy") }));
+      const refused = await sources.create({ name: "one too many", deployment: minimalDeployment("webproxy") });
+      // One token a second now: 60 per minute.
+      expectTooManyRequests(refused, 1);
+      expect(refused.body.errors[0].detail).toMatch(/60 such requests per minute/);
+      expect(refused.body.errors[0].meta).toMatchObject({ endpoint_class: "createSource", limit: 60, interval_ms: 60_000 });
+      now += 1_000;
+      expect((await sources.create({ name: "a second later", deployment: minimalDeployment("webproxy") })).status).toBe(201);
+    } finally {
+      await short.close();
+    }
+  });
+});
