@@ -6,7 +6,8 @@
 // stops with the budget's message, the state recording exactly the Sources the server updated; the
 // next `up` finishes the rest with no 429 shown and no Source updated twice, and a preview after it
 // shows no change. Both shells share one server (an account each: the limits are per account) and
-// one set-up.
+// one set-up. The Sources do not wait for their deployments: the engine then sends the writes faster
+// than the budget allows, as it would against the real hour.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -74,13 +75,19 @@ beforeAll(async () => {
   const nativeKey = server.accountKey(["Account Admin"], "native");
   const sources = (version: number) =>
     Object.fromEntries(
-      names(version).map((name, i) => [`d${i}`, { name, deployment: { type: "webproxy", serviceSubdomains: [`budget-d${i}`] } }]),
+      names(version).map((name, i) => [
+        `d${i}`,
+        { name, deployment: { type: "webproxy", serviceSubdomains: [`budget-d${i}`] }, waitForDeployment: false },
+      ]),
     );
   const resources = (version: number) =>
     Object.fromEntries(
       names(version).map((name, i) => [
         `n${i}`,
-        { type: "assetdelivery:Source", properties: { name, deployment: { type: "webproxy", serviceSubdomains: [`budget-n${i}`] } } },
+        {
+          type: "assetdelivery:Source",
+          properties: { name, deployment: { type: "webproxy", serviceSubdomains: [`budget-n${i}`] }, waitForDeployment: false },
+        },
       ]),
     );
   dynamic = await programStack(path.join(TEST_PROGRAMS, "sources"), "budget", { baseUrl: server.url, apiKey: dynamicKey });
