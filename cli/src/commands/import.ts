@@ -5,10 +5,13 @@ import { parseArgs } from "node:util";
 import { oneOfSetting, STACK_SOURCE_OPTIONS, UsageError, type Command } from "../command";
 import { DriftError } from "../drift";
 import { IMPORT_FORMATS, importSources } from "../import";
+import { importFromTerraform, TERRAFORM_IMPORT_FORMATS } from "../import/terraform";
 import { parseFilters } from "../sources/filters";
 
 const usage = `asset-delivery import --stack NAME [--cwd DIR] [--filter FIELD=VALUE ...]
                       [--format config|typescript|pulumi-import] [--out FILE] [--dry-run]
+asset-delivery import --from-terraform STATE --stack NAME [--cwd DIR]
+                      [--format pulumi-import|config] [--out FILE]
 
 Declares every Source of the account that the stack does not manage yet, as the server has it and
 with adoptSourceId, so that \`pulumi up\` takes it over without sending a change. Running it again
@@ -29,6 +32,17 @@ adds only Sources that are new since, and renames nothing.
   --dry-run  print what would be written, write nothing
 Secrets cannot be read from the API: the output names, per Source, the write-only fields it holds
 and the command that declares each; undeclared, they stay as stored.
+
+--from-terraform STATE: the Sources a Terraform or OpenTofu state manages (format version 4, as
+\`terraform state pull\` prints it; - reads standard input), of teamjourney/imgix (imgix_source) or
+Instawork/imgixyz (imgixyz_source), wherever declared (modules, count, for_each). Each is read from
+the service by its id (the live Source is declared; one gone or retired is reported and skipped),
+named after its Terraform address, and declared: pulumi-import (default): Pulumi's import file for
+the native plugin (--out, default import.json); config: <project>:sources with adoptSourceId. The
+state's secrets go into the stack's configuration as Pulumi secrets (never printed); the output
+maps addresses to names and prints the removed blocks or terraform state rm commands that make
+Terraform forget the Sources without disabling them. Nothing is written to the API.
+
 Credentials: the stack's config assetdelivery:baseUrl and assetdelivery:apiKey, else
 ASSET_DELIVERY_BASE_URL and ASSET_DELIVERY_API_KEY.`;
 
@@ -36,6 +50,7 @@ export const importCommand: Command = {
   summary: "Bring the account's unmanaged Sources under a stack: declares them with adoptSourceId",
   usage,
   async run(args) {
+    if (args.some((arg) => arg === "--from-terraform" || arg.startsWith("--from-terraform="))) return fromTerraform(args);
     const options = parseOptions(args);
     try {
       const outcome = await importSources(options);
@@ -73,4 +88,38 @@ function parseOptions(args: string[]) {
     out: values.out,
     dryRun: values["dry-run"] ?? false,
   };
+}
+
+async function fromTerraform(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      "from-terraform": { type: "string" },
+      stack: { type: "string" },
+      cwd: { type: "string" },
+      format: { type: "string" },
+      out: { type: "string" },
+    },
+    strict: true,
+  });
+  if (!values["from-terraform"]) throw new UsageError("--from-terraform STATE: the state file (or - for standard input) is required");
+  if (!values.stack) throw new UsageError("--stack NAME is required");
+  const format = oneOfSetting(values.format, "--format", TERRAFORM_IMPORT_FORMATS, "pulumi-import");
+  if (format === "config" && values.out)
+    throw new UsageError("--out is for --format pulumi-import; the config format writes Pulumi.<stack>.yaml");
+  try {
+    const outcome = await importFromTerraform({
+      statePath: values["from-terraform"],
+      stack: values.stack,
+      workDir: values.cwd ?? process.cwd(),
+      format,
+      out: values.out,
+    });
+    process.stdout.write(outcome.report);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof DriftError)) throw error;
+    process.stderr.write(`asset-delivery import: ${error.message}\n`);
+    return 1;
+  }
 }

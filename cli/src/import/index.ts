@@ -98,7 +98,7 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
 }
 
 /** Pulumi's import file at `file`, as written before (or empty). */
-function readImportFile(file: string): PulumiImportFile {
+export function readImportFile(file: string): PulumiImportFile {
   if (!fs.existsSync(file)) return { resources: [] };
   let parsed: unknown;
   try {
@@ -115,7 +115,7 @@ function readImportFile(file: string): PulumiImportFile {
 }
 
 /** The configured declarations: name → Source arguments (a JSON object in the config's value). */
-function parsedDeclarations(value: string | undefined, key: string): Record<string, unknown> {
+export function parsedDeclarations(value: string | undefined, key: string): Record<string, unknown> {
   if (value === undefined) return {};
   let parsed: unknown;
   try {
