@@ -13,15 +13,19 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leastTimeMs } from "@asset-delivery/provider/core";
-import { limitsWithHour } from "@asset-delivery/sdk";
+import { formatDuration, limitsWithHour } from "@asset-delivery/sdk";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 import { startTestServer, type TestServer } from "../support/server";
 import { runCli, yamlStack, type CliResult, type YamlStack } from "../plugin/yaml-stack";
 
 const COUNT = 150;
-/** The shortened hour: 60 updates per 24 s, one each 0.4 s after a burst of 59. */
-const HOUR_MS = 24_000;
-const MAX_WAIT = "15s";
+/**
+ * The shortened hour: 60 updates a minute, one a second after a burst of 59. The engine must send
+ * writes faster than that for the budget to be what limits the run: on a busy 2-core machine it
+ * sent 2 to 4 updates a second, so a 24-s hour (2.5 a second) never made the dynamic provider wait.
+ */
+const HOUR_MS = 60_000;
+const MAX_WAIT = "40s";
 const STEP_TIMEOUT = 600_000;
 const PACING = JSON.stringify({ limits: limitsWithHour(HOUR_MS) });
 
@@ -142,7 +146,7 @@ afterAll(async () => {
 
 const leastMs = leastTimeMs(COUNT, limitsWithHour(HOUR_MS), "updateSource");
 
-describe.each([0, 1])("150 Sources renamed against 60 updates per 24 s", (index) => {
+describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index) => {
   const shell = () => shells[index]!;
   const sent = (status?: number) =>
     patches.filter((p) => p.key === `Bearer ${shell().apiKey}` && (status === undefined || p.status === status));
@@ -154,14 +158,14 @@ describe.each([0, 1])("150 Sources renamed against 60 updates per 24 s", (index)
       const preview = await shell().cli(["preview"]);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
       expect(preview.stdout).toContain(
-        `150 updates: at 60 per 24 seconds this update takes at least 37 s (59 at once, then one every 400 ms)`,
+        `150 updates: at 60 per minute this update takes at least ${formatDuration(leastMs)} (59 at once, then one every 1 s)`,
       );
       // Once in the diagnostics (the display also shows it as it comes). The dynamic provider's
       // estimate is made after a quiet moment, which a busy engine can also take between two
       // diffs: then a warning with the counts so far comes first (docs/provider.md).
-      const estimates = preview.stdout.split("Diagnostics:")[1]!.match(/\d+ updates: at 60 per 24 seconds/g) ?? [];
-      if (shell().name === "native plugin") expect(estimates).toEqual(["150 updates: at 60 per 24 seconds"]);
-      else expect(estimates.at(-1)).toBe("150 updates: at 60 per 24 seconds");
+      const estimates = preview.stdout.split("Diagnostics:")[1]!.match(/\d+ updates: at 60 per minute/g) ?? [];
+      if (shell().name === "native plugin") expect(estimates).toEqual(["150 updates: at 60 per minute"]);
+      else expect(estimates.at(-1)).toBe("150 updates: at 60 per minute");
       expect(server.requestCount()).toBe(0);
     },
     STEP_TIMEOUT,
@@ -176,11 +180,11 @@ describe.each([0, 1])("150 Sources renamed against 60 updates per 24 s", (index)
       const firstMs = Date.now() - started;
       const output = stopped.stdout + stopped.stderr;
       expect(stopped.code, output).not.toBe(0);
-      expect(output).toContain("150 updates: at 60 per 24 seconds"); // up's own preview
+      expect(output).toContain("150 updates: at 60 per minute"); // up's own preview
       expect(output).toMatch(
-        /waiting for the hourly update budget \(60 per 24 seconds\): \d+ of 150 updates sent; the next at \d\d:\d\d:\d\d UTC/,
+        /waiting for the hourly update budget \(60 per minute\): \d+ updates sent, \d+ waiting; the next at \d\d:\d\d:\d\d UTC/,
       );
-      expect(output).toMatch(/the hourly update budget is spent; \d+ writes remain; run `pulumi up` again after \d\d:\d\d UTC/);
+      expect(output).toMatch(/the hourly update budget is spent; at least \d+ writes remain; run `pulumi up` again after \d\d:\d\d UTC/);
       const updated = new Set(sent(200).map((p) => p.id));
       expect(updated.size).toBeGreaterThanOrEqual(59);
       expect(updated.size).toBeLessThan(COUNT);

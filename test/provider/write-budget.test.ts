@@ -94,13 +94,13 @@ describe("WriteBudget", () => {
     });
     const error = writes.explain(refused) as Error;
     expect(error.message).toBe(
-      "the hourly update budget is spent; 30 writes remain; run `pulumi up` again after 09:31 UTC (assetdelivery:maxWait ran out at 09:10:00 UTC; what was written is in the state)",
+      "the hourly update budget is spent; at least 30 writes remain; run `pulumi up` again after 09:31 UTC (assetdelivery:maxWait ran out at 09:10:00 UTC; what was written is in the state)",
     );
     const other = new Error("boom");
     expect(writes.explain(other)).toBe(other);
   });
 
-  it("says what waits, until when, and how many of how many were sent, at most once each 10 s", () => {
+  it("says what waits, until when, how many were sent and how many wait, at most once each 10 s", () => {
     const { writes, infos } = budget(limitsWithHour(24_000));
     for (let i = 0; i < 150; i++) writes.diffed(true, false);
     for (let i = 0; i < 59; i++)
@@ -108,6 +108,8 @@ describe("WriteBudget", () => {
     const wait = { endpointClass: "updateSource" as const, method: "PATCH", path: "/p", until: Date.UTC(2026, 0, 1, 9, 0, 1), waiting: 8 };
     writes.onPacingWait(wait);
     writes.onPacingWait(wait);
-    expect(infos).toEqual(["waiting for the hourly update budget (60 per 24 seconds): 59 of 150 updates sent; the next at 09:00:01 UTC"]);
+    expect(infos).toEqual([
+      "waiting for the hourly update budget (60 per 24 seconds): 59 updates sent, 8 waiting; the next at 09:00:01 UTC",
+    ]);
   });
 });

@@ -105,20 +105,21 @@ export class WriteBudget {
     this.lastProgress = now;
     const limits = this.options.limits();
     const noun = NOUNS[endpointClass].many;
-    const total = Math.max(this.planned[endpointClass], this.sent[endpointClass] + wait.waiting);
     const rate = limits ? ` (${limits[endpointClass].limit} per ${intervalName(limits[endpointClass].intervalMs)})` : "";
+    // The engine asks for the next writes only as workers free up: the total is not known here.
     void this.options.info(
-      `waiting for the hourly ${NOUNS[endpointClass].one} budget${rate}: ${this.sent[endpointClass]} of ${total} ${noun} sent; ` +
-        `the next at ${clockTime(wait.until, true)}`,
+      `waiting for the hourly ${NOUNS[endpointClass].one} budget${rate}: ${this.sent[endpointClass]} ${noun} sent, ` +
+        `${wait.waiting} waiting; the next at ${clockTime(wait.until, true)}`,
     );
   };
 
   /** A write the budget refused under maxWait, as the user reads it; any other error as it is. */
   explain(error: unknown): unknown {
     if (!(error instanceof RateBudgetError) || !isHourly(error.endpointClass)) return error;
+    // What the engine has asked for so far and was not sent: it asks for more only as earlier writes end.
     const remaining = Math.max(1, this.planned[error.endpointClass] - this.sent[error.endpointClass]);
     return new Error(
-      `the hourly ${NOUNS[error.endpointClass].one} budget is spent; ${remaining} writes remain; ` +
+      `the hourly ${NOUNS[error.endpointClass].one} budget is spent; at least ${remaining} writes remain; ` +
         `run \`pulumi up\` again after ${clockTime(error.readyAt(remaining), false)} ` +
         `(assetdelivery:maxWait ran out at ${clockTime(error.deadline, true)}; what was written is in the state)`,
     );
