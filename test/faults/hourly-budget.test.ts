@@ -197,7 +197,7 @@ describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index)
       const finished = await shell().cli(["up", "--yes"]);
       const secondMs = Date.now() - resumedAt;
       expect(finished.code, finished.stdout + finished.stderr).toBe(0);
-      expect(finished.stdout + finished.stderr).not.toMatch(/429|TooManyRequests|Rate limit exceeded/);
+      expect(finished.stdout + finished.stderr).not.toMatch(/\b429\b|TooManyRequests|Rate limit exceeded/);
       // Every Source updated exactly once over the two runs; at most one request refused (the
       // second run's first look at a budget the first had spent).
       const ok = sent(200).map((p) => p.id);
