@@ -131,6 +131,7 @@ describe("the stack's configuration file", () => {
       expect(fs.readFileSync(file, "utf8")).toBe("config:\n  shop:sources: [1, 2]\n");
       fs.writeFileSync(file, "config: [\n");
       expect(() => addDeclarations(file, "shop:sources", { a: { name: "A" } })).toThrow("is not valid YAML");
+      expect(fs.readFileSync(file, "utf8")).toBe("config: [\n");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

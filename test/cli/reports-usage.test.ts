@@ -10,6 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { createAccount, createKey, openMigratedDatabase, startServer } from "@asset-delivery/server";
 import { main } from "../../cli/src/main";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { utcDay } from "../support/utc-day";
 
 const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-cli-reports-"));
@@ -54,11 +55,13 @@ async function withServer<T>(use: (url: string) => Promise<T>): Promise<T> {
   }
 }
 
-const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+// The CLI seeds usage up to its own yesterday: the same day as this one for the whole file.
+let yesterday: string;
 let key: string;
 let sourceId: string;
 
 beforeAll(async () => {
+  ({ yesterday } = await utcDay(60_000));
   const admin = openMigratedDatabase(db);
   createAccount(admin, { name: "acme", plan: "enterprise" });
   key = createKey(admin, { account: "acme", permissions: ["Account Admin"] }).key;
@@ -77,7 +80,7 @@ beforeAll(async () => {
     expect(response.status).toBe(201);
     return ((await response.json()) as any).data.id;
   });
-});
+}, 180_000);
 
 describe("asset-delivery usage", async () => {
   it("seeds a sample and imports JSON lines, refusing a bad line by number and field", async () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import type { Source } from "@asset-delivery/sdk";
 import { checkedSource } from "../support/checked-source";
-import { compareSources, type DeclaredSource } from "../../cli/src/drift";
+import { compareSources, SOURCE_RESOURCE_TYPE, type DeclaredSource } from "../../cli/src/drift";
+import { acceptedFields } from "../../cli/src/drift/compare";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
 
 const ID = "a".repeat(24);
@@ -11,7 +12,8 @@ const OTHER_ID = "b".repeat(24);
 
 /** A Source as the state records it: the program's camelCase args, checked (defaults filled, secrets apart). */
 function declared(args: Record<string, unknown>, name = "photos", id = ID, secretPaths: string[][] = []): DeclaredSource {
-  return { name, id, inputs: checkedSource({ name: "Photos", ...args }), secretPaths };
+  const urn = `urn:pulumi:dev::site::${SOURCE_RESOURCE_TYPE}::${name}`;
+  return { name, urn, shape: "dynamic", id, inputs: checkedSource({ name: "Photos", ...args }), secretPaths };
 }
 
 const photosArgs = {
@@ -25,8 +27,11 @@ function live(deployment: Record<string, unknown> = {}, attributes: Partial<Sour
   return { ...source, attributes: { ...source.attributes, deployment: edited, ...attributes } };
 }
 
+/** The drift found, without what identifies the resource and the way out (tested below on their own). */
 function driftOf(source: DeclaredSource, server: Source | undefined) {
-  return compareSources("dev", [source], new Map([[source.id, server]])).drifted;
+  return compareSources("dev", [source], new Map([[source.id, server]])).drifted.map(
+    ({ urn: _urn, shape: _shape, wayOut: _wayOut, ...drift }) => drift,
+  );
 }
 
 describe("compareSources", () => {
@@ -195,5 +200,74 @@ describe("compareSources", () => {
       ["assets", "changed"],
       ["photos", "gone"],
     ]);
+  });
+
+  it("offers each drifted Source a way back (up --refresh) and a way to keep the server's values, by where it is declared", () => {
+    const server = live({ cache_ttl_error: 900 });
+    const urn = (name: string) => `urn:pulumi:dev::site::${SOURCE_RESOURCE_TYPE}::${name}`;
+    const native = {
+      ...declared(photosArgs, "native"),
+      shape: "native" as const,
+      urn: "urn:pulumi:dev::site::assetdelivery:index:Source::native",
+    };
+    const report = compareSources(
+      "dev",
+      [declared(photosArgs, "inCode"), declared(photosArgs, "inConfig"), native, declared(photosArgs, "gone", OTHER_ID)],
+      new Map([
+        [ID, server],
+        [OTHER_ID, undefined],
+      ]),
+      [],
+      new Set(["inConfig"]),
+    );
+    expect(Object.fromEntries(report.drifted.map((drift) => [drift.name, drift.wayOut]))).toEqual({
+      inCode: {
+        revert: [`pulumi up --stack dev --target ${urn("inCode")} --refresh`],
+        keep: [`pulumi refresh --stack dev --target ${urn("inCode")}`],
+        keepNote: "then set the program's `new Source(...)` to the Live values (Pulumi cannot import a dynamic resource to print its code)",
+      },
+      inConfig: {
+        revert: [`pulumi up --stack dev --target ${urn("inConfig")} --refresh`],
+        keep: [`pulumi refresh --stack dev --target ${urn("inConfig")}`, "asset-delivery drift --stack dev --accept inConfig"],
+      },
+      native: {
+        revert: ["pulumi up --stack dev --target urn:pulumi:dev::site::assetdelivery:index:Source::native --refresh"],
+        keep: ["pulumi refresh --stack dev --target urn:pulumi:dev::site::assetdelivery:index:Source::native"],
+        keepNote: "then declare it in the program as below",
+      },
+      gone: {
+        revert: [`pulumi up --stack dev --target ${urn("gone")} --refresh`],
+        keep: [`pulumi refresh --stack dev --target ${urn("gone")}`],
+        keepNote: "then remove its declaration: the server has no Source to keep",
+      },
+    });
+  });
+});
+
+describe("acceptedFields", () => {
+  it("gives each differing value by its path in the declaration, undefined for a field the server dropped", () => {
+    const source = declared({ deployment: { ...photosArgs.deployment, defaultParams: { w: 400, h: 300 } } });
+    const server = live(
+      { default_params: { w: 800 }, custom_domains: ["cdn.example.com"] },
+      { enabled: false, deployment_status: "disabled" },
+    );
+    expect(acceptedFields(source, server)).toEqual({
+      fields: [
+        { path: ["enabled"], live: false },
+        { path: ["deployment", "customDomains"], live: ["cdn.example.com"] },
+        { path: ["deployment", "defaultParams", "w"], live: 800 },
+        { path: ["deployment", "defaultParams", "h"], live: undefined },
+      ],
+    });
+  });
+
+  it("refuses a Source that is gone, or whose secret differs, saying why", () => {
+    expect(acceptedFields(declared(photosArgs), undefined)).toEqual({
+      refused: "the server no longer has it: remove its declaration instead",
+    });
+    const withPassword = declared({ deployment: { ...photosArgs.deployment, password: "hunter2" } });
+    expect(acceptedFields(withPassword, live())).toEqual({
+      refused: "deployment.password is a secret: declare it with pulumi config set --secret",
+    });
   });
 });

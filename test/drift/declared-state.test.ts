@@ -1,8 +1,10 @@
 // Reading the managed Sources out of an exported stack (`pulumi stack export --show-secrets`).
 import { describe, expect, it } from "vitest";
-import { declaredSources, SOURCE_RESOURCE_TYPE } from "../../cli/src/drift";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
+import { declaredSources, NATIVE_SOURCE_TYPE, resourceNames, SOURCE_RESOURCE_TYPE } from "../../cli/src/drift";
 
-const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+// Pulumi's secret envelope, as `pulumi stack export --show-secrets` writes it (the key and signature are @pulumi/pulumi's).
+const SECRET_SIG = { [specialSigKey]: specialSecretSig };
 const urn = (name: string, type = SOURCE_RESOURCE_TYPE) => `urn:pulumi:prod::site::${type}::${name}`;
 
 function exported(resources: unknown[]) {
@@ -67,5 +69,37 @@ describe("declaredSources", () => {
     expect(() => declaredSources(exported([{ ...photos, id: "" }]))).toThrow(`${urn("photos")}: the state has no Source id`);
     expect(() => declaredSources(exported([{ ...photos, inputs: undefined }]))).toThrow(`${urn("photos")}: the state has no inputs`);
     expect(() => declaredSources({})).toThrow("the exported stack has no deployment");
+  });
+
+  it("reads native Sources (any language) beside dynamic ones: write-only fields taken apart as the core keeps them", () => {
+    const native = {
+      urn: urn("docs", NATIVE_SOURCE_TYPE),
+      type: NATIVE_SOURCE_TYPE,
+      id: "c".repeat(24),
+      custom: true,
+      inputs: {
+        name: "Docs",
+        enabled: true,
+        deployment: {
+          type: "webfolder",
+          serviceSubdomains: ["docs"],
+          password: { ...SECRET_SIG, plaintext: JSON.stringify("hunter2") },
+          customDomains: ["docs.example.com"],
+        },
+      },
+    };
+    const sources = declaredSources(exported([photos, native]));
+    expect(sources.map(({ name, shape, urn: at }) => [name, shape, at])).toEqual([
+      ["docs", "native", urn("docs", NATIVE_SOURCE_TYPE)],
+      ["photos", "dynamic", urn("photos")],
+    ]);
+    expect(sources[0]!.inputs).toEqual({
+      name: "Docs",
+      enabled: true,
+      deployment: { type: "webfolder", serviceSubdomains: ["docs"], customDomains: ["docs.example.com"] },
+      deploymentSecrets: { password: "hunter2" },
+    });
+    expect(sources[0]!.secretPaths).toEqual([["deployment", "password"]]);
+    expect(resourceNames(exported([photos, native]))).toEqual(["photos", "docs"]);
   });
 });

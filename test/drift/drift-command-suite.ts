@@ -2,11 +2,13 @@
 // a real server, then changes made behind its back through the SDK, and the command run as a child
 // process, as CI runs it: exact report lines, exit codes, and the requests it made.
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import type { Profile } from "@asset-delivery/server";
+import type { DriftReport } from "../../cli/src/drift";
 import { startTestServer, type TestServer } from "../support/server";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 
@@ -45,6 +47,20 @@ const declared = {
   old: { name: "Old", deployment: { type: "webproxy", serviceSubdomains: ["drift-old"] } },
   stable: { name: "Stable", deployment: { type: "webproxy", serviceSubdomains: ["drift-stable"] } },
 };
+
+const urnOf = (name: string) => `urn:pulumi:${STACK}::provider-e2e-sources::pulumi-nodejs:dynamic/assetdelivery:Source::${name}`;
+
+/** The report's ways out of a Source declared in the stack's configuration, as Markdown lines. */
+function wayOutLines(name: string, gone = false): string[] {
+  const keep = gone
+    ? ", then remove its declaration: the server has no Source to keep"
+    : `, then \`asset-delivery drift --stack ${STACK} --accept ${name}\``;
+  return [
+    "",
+    `- Revert (the server gets the declaration back): \`pulumi up --stack ${STACK} --target ${urnOf(name)} --refresh\``,
+    `- Keep the server's values: \`pulumi refresh --stack ${STACK} --target ${urnOf(name)}\`${keep}`,
+  ];
+}
 
 /** The command, against a server answering in `profile` (server/src/http/profile.ts). */
 export function driftCommandSuite(profile: Profile): void {
@@ -133,6 +149,7 @@ export function driftCommandSuite(profile: Profile): void {
           "| Field | Declared | Live |",
           "| --- | --- | --- |",
           "| `enabled` | `false` | `true` |",
+          ...wayOutLines("archive"),
           "",
           `#### \`assets\` · Source \`${ids.assets}\`: changed on the server`,
           "",
@@ -140,20 +157,24 @@ export function driftCommandSuite(profile: Profile): void {
           "| --- | --- | --- |",
           '| `deployment.customDomains` | `["assets.example.com"]` | `["assets.example.com","cdn.example.com"]` |',
           "| `deployment.s3AccessKey` | *secret, set* | *changed: different* |",
+          ...wayOutLines("assets"),
           "",
           `#### \`docs\` · Source \`${ids.docs}\`: changed on the server`,
           "",
           "| Field | Declared | Live |",
           "| --- | --- | --- |",
           "| `deployment.cacheTtlError` | `300` | `900` |",
+          ...wayOutLines("docs"),
           "",
           `#### \`legacy\` · Source \`${ids.legacy}\`: retired: disabled on the server`,
           "",
           "| Field | Declared | Live |",
           "| --- | --- | --- |",
           "| `enabled` | `true` | `false` |",
+          ...wayOutLines("legacy"),
           "",
           `#### \`old\` · Source \`${ids.old}\`: gone: the server no longer has this Source`,
+          ...wayOutLines("old", true),
           "",
           `#### \`photos\` · Source \`${ids.photos}\`: changed on the server`,
           "",
@@ -162,8 +183,9 @@ export function driftCommandSuite(profile: Profile): void {
           "| `deployment.defaultParams.w` | `400` | `800` |",
           "| `deployment.defaultParams.q` | *absent* | `75` |",
           "| `deployment.password` | *secret, set* | *changed: not set* (`passwordSet: false`) |",
+          ...wayOutLines("photos"),
           "",
-          "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>",
+          "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown. A list is compared whole (an API update replaces it whole); `pulumi refresh` names its entries. A write-only secret is never returned by the API: its change is seen through the flag shown, and a dynamic Source's `pulumi refresh` shows only that flag.</sub>",
           "",
         ]);
         expect(run.code).toBe(2);
@@ -181,7 +203,12 @@ export function driftCommandSuite(profile: Profile): void {
       async () => {
         const run = await drift(["--stack", STACK, "--format", "json"]);
         expect(run.code).toBe(2);
-        expect(JSON.parse(run.stdout)).toEqual({
+        const { drifted, ...rest } = JSON.parse(run.stdout) as DriftReport;
+        for (const { name, urn, shape, wayOut } of drifted) {
+          expect([urn, shape]).toEqual([urnOf(name), "dynamic"]);
+          expect(wayOut.revert).toEqual([`pulumi up --stack ${STACK} --target ${urnOf(name)} --refresh`]);
+        }
+        expect({ ...rest, drifted: drifted.map(({ urn: _urn, shape: _shape, wayOut: _wayOut, ...drift }) => drift) }).toEqual({
           stack: "drift",
           sourceCount: 7,
           drifted: [
@@ -213,6 +240,37 @@ export function driftCommandSuite(profile: Profile): void {
           unmanaged: [],
         });
         expect(run.requests).toEqual({ GET: 2 });
+      },
+      STEP_TIMEOUT,
+    );
+
+    // Once, on the full profile: --accept only reads the Sources, as the review does.
+    it.runIf(profile === "full")(
+      "--accept keeps the server's values of a config-declared Source: Pulumi.<stack>.yaml rewritten, then after a refresh the preview shows no change, no write; a secret drift is refused, nothing written",
+      async () => {
+        const configFile = path.join(program.workDir, `Pulumi.${STACK}.yaml`);
+        const before = fs.readFileSync(configFile, "utf8");
+        const refused = await drift(["--stack", STACK, "--accept", "docs", "--accept", "photos"]);
+        expect(refused).toMatchObject({ code: 1, stdout: "" });
+        expect(refused.stderr).toBe(
+          "asset-delivery drift: photos cannot be kept by --accept: deployment.password is a secret: declare it with pulumi config set --secret\n",
+        );
+        expect(fs.readFileSync(configFile, "utf8"), "nothing written").toBe(before);
+
+        const accepted = await drift(["--stack", STACK, "--accept", "docs"]);
+        expect(accepted.stderr).toBe("");
+        expect(accepted).toMatchObject({ code: 0, stdout: `Kept the server's values of docs: 1 field written to ${configFile}.\n` });
+        expect(JSON.parse((await program.stack.getConfig("sources")).value).docs.deployment.cacheTtlError).toBe(900);
+        for (const secret of [PHOTOS_PASSWORD, ASSETS_S3_SECRET, ASSETS_ACCESS_KEY])
+          expect(fs.readFileSync(configFile, "utf8")).not.toContain(secret);
+        const { PATCH = 0, POST = 0 } = await (async () => {
+          server.resetRequestCount();
+          await program.stack.refresh({ target: [urnOf("docs")] });
+          const preview = await program.stack.preview({ target: [urnOf("docs")], expectNoChanges: true });
+          expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
+          return { PATCH: server.requestCount("PATCH"), POST: server.requestCount("POST") };
+        })();
+        expect([PATCH, POST]).toEqual([0, 0]);
       },
       STEP_TIMEOUT,
     );

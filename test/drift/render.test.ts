@@ -1,16 +1,39 @@
 // Rendering the report model: Markdown for a pull-request comment, JSON with the same content.
 import { describe, expect, it } from "vitest";
-import { renderJson, renderMarkdown, type DriftReport } from "../../cli/src/drift";
+import { renderJson, renderMarkdown, type DriftReport, type SourceDrift } from "../../cli/src/drift";
 
 const ID = "a".repeat(24);
 const GONE_ID = "g".repeat(24);
+
+/** A drifted dynamic Source with its way out, as compareSources makes it. */
+function drifted(name: string, rest: Pick<SourceDrift, "id" | "status" | "fields">): SourceDrift {
+  const urn = `urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::${name}`;
+  return {
+    name,
+    urn,
+    shape: "dynamic",
+    ...rest,
+    wayOut: {
+      revert: [`pulumi up --stack prod --target ${urn} --refresh`],
+      keep: [`pulumi refresh --stack prod --target ${urn}`],
+      keepNote: "then edit",
+    },
+  };
+}
+
+const wayOutLines = (name: string) => {
+  const urn = `urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::${name}`;
+  return [
+    `- Revert (the server gets the declaration back): \`pulumi up --stack prod --target ${urn} --refresh\``,
+    `- Keep the server's values: \`pulumi refresh --stack prod --target ${urn}\`, then edit`,
+  ];
+};
 
 const report: DriftReport = {
   stack: "prod",
   sourceCount: 5,
   drifted: [
-    {
-      name: "photos",
+    drifted("photos", {
       id: ID,
       status: "changed",
       fields: [
@@ -19,8 +42,8 @@ const report: DriftReport = {
         { field: "deployment.password", secret: true, declared: "set", live: "not set", flag: "passwordSet" },
         { field: "deployment.s3AccessKey", secret: true, declared: "set", live: "different" },
       ],
-    },
-    { name: "old", id: GONE_ID, status: "gone", fields: [] },
+    }),
+    drifted("old", { id: GONE_ID, status: "gone", fields: [] }),
   ],
   unmanaged: [],
 };
@@ -39,9 +62,13 @@ describe("renderMarkdown", () => {
       "| `deployment.password` | *secret, set* | *changed: not set* (`passwordSet: false`) |",
       "| `deployment.s3AccessKey` | *secret, set* | *changed: different* |",
       "",
+      ...wayOutLines("photos"),
+      "",
       `#### \`old\` · Source \`${GONE_ID}\`: gone: the server no longer has this Source`,
       "",
-      "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>",
+      ...wayOutLines("old"),
+      "",
+      "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown. A write-only secret is never returned by the API: its change is seen through the flag shown, and a dynamic Source's `pulumi refresh` shows only that flag.</sub>",
       "",
     ]);
   });
@@ -50,7 +77,7 @@ describe("renderMarkdown", () => {
     const retired: DriftReport = {
       stack: "dev",
       sourceCount: 1,
-      drifted: [{ name: "a", id: ID, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] }],
+      drifted: [drifted("a", { id: ID, status: "retired", fields: [{ field: "enabled", declared: true, live: false }] })],
       unmanaged: [],
     };
     const lines = renderMarkdown(retired).split("\n");
@@ -62,7 +89,7 @@ describe("renderMarkdown", () => {
     const tricky: DriftReport = {
       stack: "dev",
       sourceCount: 1,
-      drifted: [{ name: "a", id: ID, status: "changed", fields: [{ field: "name", declared: "a|b", live: "say `hi`" }] }],
+      drifted: [drifted("a", { id: ID, status: "changed", fields: [{ field: "name", declared: "a|b", live: "say `hi`" }] })],
       unmanaged: [],
     };
     expect(renderMarkdown(tricky).split("\n")[6]).toBe('| `name` | `"a\\|b"` | `` "say `hi`" `` |');
@@ -100,6 +127,49 @@ describe("renderMarkdown", () => {
         .split("\n")
         .slice(-table.length),
     ).toEqual(table);
+  });
+});
+
+describe("renderMarkdown's ways out", () => {
+  it("prints the declaration Pulumi generated, in the stack's language, and the secret config it reads", () => {
+    const urn = "urn:pulumi:prod::site::assetdelivery:index:Source::docs";
+    const code = 'const docs = new assetdelivery.Source("docs", {\n    password: config.requireSecret("docsPassword"),\n});';
+    const native: DriftReport = {
+      stack: "prod",
+      sourceCount: 1,
+      drifted: [
+        {
+          name: "docs",
+          id: ID,
+          urn,
+          shape: "native",
+          status: "changed",
+          fields: [{ field: "deployment.customDomains", declared: ["a.example.com"], live: ["a.example.com", "b.example.com"] }],
+          wayOut: {
+            revert: [`pulumi up --stack prod --target ${urn} --refresh`],
+            keep: [`pulumi refresh --stack prod --target ${urn}`],
+            keepNote: "then declare it in the program as below",
+            declaration: { language: "nodejs", code, secretConfig: ["docsPassword"] },
+          },
+        },
+      ],
+      unmanaged: [],
+    };
+    expect(renderMarkdown(native).split("\n").slice(6)).toEqual([
+      '| `deployment.customDomains` | `["a.example.com"]` | `["a.example.com","b.example.com"]` |',
+      "",
+      `- Revert (the server gets the declaration back): \`pulumi up --stack prod --target ${urn} --refresh\``,
+      `- Keep the server's values: \`pulumi refresh --stack prod --target ${urn}\`, then declare it in the program as below`,
+      "",
+      "```typescript",
+      ...code.split("\n"),
+      "```",
+      "",
+      "Its secrets come from config: `pulumi config set --secret docsPassword <value>`.",
+      "",
+      "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown. A list is compared whole (an API update replaces it whole); `pulumi refresh` names its entries.</sub>",
+      "",
+    ]);
   });
 });
 

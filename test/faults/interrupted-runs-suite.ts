@@ -238,10 +238,10 @@ async function killWhen(program: KilledStack, args: string[], when: () => boolea
 
 /**
  * Nothing of the killed run left, and nothing spinning (the processes of a killed destroy once did).
- * `providerRan`: the kill came after the provider had sent a request, so its processes were among the run's.
+ * Every kill comes after the provider has sent a request, so its processes were among the run's.
  */
-function expectNothingLeft(killed: Killed, providerRan = true): void {
-  if (providerRan) expect(killed.providers, "the provider's processes at the kill").not.toEqual([]);
+function expectNothingLeft(killed: Killed): void {
+  expect(killed.providers, "the provider's processes at the kill").not.toEqual([]);
   expect(killed.left, "processes of the killed run still running").toEqual([]);
   expect(killed.busy, "processes of the killed run using CPU").toEqual([]);
 }
@@ -281,6 +281,12 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
   /** A POST held after it committed, until released: a create that landed and was never answered. */
   let holdPosts = false;
   const held: (() => void)[] = [];
+  /** A PATCH held before its handler, until released, then refused: a retirement sent and never applied. */
+  let holdPatches = false;
+  const heldPatches: (() => void)[] = [];
+  const release = () => {
+    for (const resume of [...held.splice(0), ...heldPatches.splice(0)]) resume();
+  };
 
   const rows = (): Row[] =>
     server.db
@@ -314,6 +320,12 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
         }
         return payload;
       });
+      app.addHook("preHandler", async (request) => {
+        if (holdPatches && request.method === "PATCH" && request.url.startsWith("/api/v1/sources/")) {
+          await new Promise<void>((resolve) => heldPatches.push(resolve));
+          throw new Error("held until its run was killed, then refused: not applied");
+        }
+      });
     },
   };
 
@@ -323,7 +335,7 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
-    for (const release of held.splice(0)) release();
+    release();
     await copy?.remove();
     await program?.remove();
     await server?.close();
@@ -355,7 +367,7 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
           holdPosts = seed.prefix === "kb";
           const killed = await killWhen(program, ["up", "--yes", "--skip-preview"], seed.killCreates).finally(() => {
             holdPosts = false;
-            for (const release of held.splice(0)) release();
+            release();
           });
           expectNothingLeft(killed);
           // What a kill while the file backend wrote the checkpoint leaves (docs/interrupted-runs.md): the mend is part of the recovery.
@@ -383,12 +395,29 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
       );
 
       it(
-        `${seed.prefix}: a destroy killed after ${seed.retiresDone} retirements`,
+        seed.retiresDone > 0
+          ? `${seed.prefix}: a destroy killed after ${seed.retiresDone} retirements`
+          : `${seed.prefix}: a destroy killed with its first retirement sent and none applied`,
         async () => {
           const sources = declared(seed.prefix, 2);
           server.resetRequestCount();
-          const killed = await killWhen(program, ["destroy", "--yes", "--skip-preview"], () => patches() >= seed.retiresDone);
-          expectNothingLeft(killed, seed.retiresDone > 0);
+          // None applied: the first retirement is held before the server applies it, and refused after the kill.
+          holdPatches = seed.retiresDone === 0;
+          let killed: Killed;
+          try {
+            killed = await killWhen(program, ["destroy", "--yes", "--skip-preview"], () =>
+              holdPatches ? heldPatches.length >= 1 : patches() >= seed.retiresDone,
+            );
+            if (holdPatches)
+              expect(
+                rows().filter((row) => row.subdomain in sources && !row.enabled),
+                "retired at the kill",
+              ).toEqual([]);
+          } finally {
+            holdPatches = false;
+            release();
+          }
+          expectNothingLeft(killed);
           await recover(program);
           await succeeds(program, "destroy", "--yes", "--skip-preview");
           // Retired, not duplicated: the same Sources, disabled, and none in the stack.
@@ -428,9 +457,18 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
         await program.declare(sources);
         server.resetRequestCount();
         const run = startPulumi(program, ["up", "--yes", "--skip-preview"]);
+        let ended = false;
+        void run.done.then(() => (ended = true));
         while (posts() < 1) await sleep(20);
         const { port } = new URL(server.url);
         await server.close({ keepData: true });
+        // The outage hits a running up: its provider had sent a create and was still there when the server went away.
+        expect(ended, "the up had ended before the server went away").toBe(false);
+        const running = descendants(run.child.pid!).map(commandLine);
+        expect(
+          running.filter((command) => program.provider.test(command)),
+          "the provider's processes when the server went away",
+        ).not.toEqual([]);
         await sleep(OUTAGE_MS);
         server = await startTestServer({ ...serverOptions, dbPath: server.dbPath, port: Number(port) });
         const { code, output } = await run.done;

@@ -1,7 +1,8 @@
 // `pulumi up` of 20 Sources through the real CLI against a server that fails 20% of API requests
 // (500s, 429s, connections dropped before the handler or after the commit): the update converges
 // without an error, exactly the 20 declared Sources exist (no duplicate from a create that was
-// applied but never answered), and a following preview shows no change.
+// applied but never answered), and a following preview shows no change. The seeded choices may or
+// may not drop the answer of a create, so the first successful create's answer is always dropped too.
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "@asset-delivery/server";
@@ -25,7 +26,13 @@ export function pulumiFaultsSuite(profile: Profile): void {
   let program: ProgramStack;
 
   beforeAll(async () => {
-    server = await startTestServer({ profile, deployDelayMs: 0, deployLagMs: 0, faults: { rate: FAULT_RATE, seed: 2026 } });
+    server = await startTestServer({
+      profile,
+      deployDelayMs: 0,
+      deployLagMs: 0,
+      faults: { rate: FAULT_RATE, seed: 2026 },
+      dropCommittedAnswer: { method: "POST", path: "/api/v1/sources" },
+    });
     program = await programStack(path.join(TEST_PROGRAMS, "sources"), "faults", { baseUrl: server.url, apiKey: server.adminKey });
     // The faults include 429s; the client's own pacing is beside the point here.
     await program.set({ "assetdelivery:pacing": "false", sources: declared });
@@ -46,6 +53,8 @@ export function pulumiFaultsSuite(profile: Profile): void {
           Object.values(injected).reduce((sum, n) => sum + n, 0),
           JSON.stringify(injected),
         ).toBeGreaterThan(0);
+        // The case the count below is about: at least one create landed and was never answered.
+        expect(server.droppedAfterCommit("POST", "/api/v1/sources"), "creates answered by a dropped connection").toBeGreaterThan(0);
 
         const rows = server.db
           .prepare("SELECT name, json_extract(deployment, '$.service_subdomains[0]') AS subdomain FROM sources ORDER BY name")

@@ -21,14 +21,12 @@ interface Declared {
   cacheTtlValue?: number;
   customDomains?: string[];
   photosName?: string;
-  extra?: Record<string, unknown>;
 }
 
 function program({
   cacheTtlValue = 86400,
   customDomains = ["a.plugin.example", "b.plugin.example"],
   photosName = "Photos",
-  extra = {},
 }: Declared = {}): YamlProgram {
   return {
     config: {
@@ -65,7 +63,6 @@ function program({
           },
         },
       },
-      ...extra,
     },
     outputs: { photosId: "${photos.id}", assetsId: "${assets.id}", token: "${assets.secureUrlToken}" },
   };
@@ -260,23 +257,18 @@ export function pluginLifecycleSuite(profile: Profile): void {
         );
         expect(requests.PATCH ?? 0).toBe(0);
         const code = fs.readFileSync(out, "utf8");
+        expect(code).toMatch(/^resources:\n {2}handmade:\n {4}type: assetdelivery:Source\n/m);
         expect(code).toContain("plugin-hand-made");
-        // The printed code is YAML; declare the same resource (as a user pastes it) with the imported properties.
+        expect(code).toMatch(/protect: true/);
         const imported = JSON.parse((await stack.ok(["stack", "export"])).stdout) as {
           deployment: { resources: { urn: string; inputs: any }[] };
         };
-        const inputs = imported.deployment.resources.find((r) => r.urn.endsWith("::handmade"))!.inputs as Record<string, unknown>;
-        expect(inputs).toEqual({
+        expect(imported.deployment.resources.find((r) => r.urn.endsWith("::handmade"))!.inputs).toEqual({
           name: "Hand made",
           deployment: { type: "webproxy", serviceSubdomains: ["plugin-hand-made"], cacheTtlValue: 3600, defaultParams: { auto: "format" } },
         });
-        stack.write(
-          program({
-            cacheTtlValue: 7200,
-            customDomains: ["a.plugin.example", "c.plugin.example"],
-            extra: { handmade: { type: "assetdelivery:index:Source", properties: inputs, options: { protect: true } } },
-          }),
-        );
+        // The printed code itself, pasted below the program's resources as a user adds it.
+        stack.write(program({ cacheTtlValue: 7200, customDomains: ["a.plugin.example", "c.plugin.example"] }), code);
         const { result } = await counted(() => stack.pulumi(["preview", "--expect-no-changes", "--diff"]));
         expect(result.code, result.stdout + result.stderr).toBe(0);
         await stack.ok(["state", "unprotect", `urn:pulumi:e2e::plugin-${profile}::assetdelivery:index:Source::handmade`, "--yes"]);

@@ -1,6 +1,8 @@
 // A Pulumi YAML program that uses the native plugin, run by the real Pulumi CLI (the repo's, with
 // Pulumi YAML's language host beside it) on a local file backend. The program is written as an
-// object and saved as JSON, which YAML reads as it is. By default the engine finds the plugin
+// object and saved as JSON, which YAML reads as it is; with YAML code pasted in (what `pulumi
+// import` prints), each top-level member is a line of its own and each resource a line below
+// `resources:`, the pasted resources after them. By default the engine finds the plugin
 // through `plugins.providers[].path` (the package's bin folder); `pluginPath: false` leaves it to
 // PATH or the plugin cache. With `runtime` (`nodejs`, ...) the project is of another language: its
 // Pulumi.yaml is written the same way, the program's files by the caller.
@@ -32,8 +34,11 @@ export interface YamlStack {
   pulumi(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
   /** Like pulumi(), but throws with the output when the command fails. */
   ok(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
-  /** Rewrites the program. */
-  write(program: YamlProgram): void;
+  /**
+   * Rewrites the program; `pasted`: YAML code declaring resources (a `resources:` section, as
+   * `pulumi import` prints it) added to the program's as a user pastes it.
+   */
+  write(program: YamlProgram, pasted?: string): void;
   /** `pulumi stack export`: the state as the backend would give it to anyone who asks. */
   exportState(): Promise<string>;
   outputs(): Promise<Record<string, unknown>>;
@@ -100,18 +105,42 @@ export async function exampleDevStack(
   return cli;
 }
 
+/**
+ * The resources of printed YAML code, as lines to paste below a program's `resources:`: the code
+ * must be one `resources:` section (comments and blank lines aside), each line below it indented.
+ */
+export function pastedResources(code: string): string[] {
+  const lines = code.split("\n").filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"));
+  if (lines[0] !== "resources:" || lines.slice(1).some((line) => !line.startsWith("  ")))
+    throw new Error(`not a single resources: section of YAML:\n${code}`);
+  return lines.slice(1);
+}
+
+/** Pulumi.yaml's text: JSON, or with `pasted` resources each member and resource on a line of its own. */
+function projectText(project: Record<string, unknown>, pasted: string | undefined): string {
+  if (pasted === undefined) return JSON.stringify(project, null, 2);
+  const { resources = {}, ...members } = project as { resources?: Record<string, unknown> };
+  return [
+    ...Object.entries(members).map(([key, value]) => `${key}: ${JSON.stringify(value)}`),
+    "resources:",
+    ...Object.entries(resources).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`),
+    ...pastedResources(pasted),
+    "",
+  ].join("\n");
+}
+
 export async function yamlStack(name: string, stackName: string, program: YamlProgram, options: YamlStackOptions = {}): Promise<YamlStack> {
   const workDir = options.workDir ?? pulumiWorkDir(`${name}-`);
   fs.mkdirSync(workDir, { recursive: true });
   const env = { ...pulumiEnv({ stateDir: path.join(workDir, ".state") }), ...options.env };
-  const write = (next: YamlProgram) => {
+  const write = (next: YamlProgram, pasted?: string) => {
     const plugins =
       options.pluginPath === false
         ? {}
         : { plugins: { providers: [{ name: "assetdelivery", path: options.pluginPath ?? PLUGIN_BIN_DIR }] } };
     fs.writeFileSync(
       path.join(workDir, "Pulumi.yaml"),
-      JSON.stringify({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, null, 2),
+      projectText({ name, runtime: options.runtime ?? "yaml", ...plugins, ...next }, pasted),
     );
   };
   write(program);

@@ -60,8 +60,13 @@ describe("purgeAfterUpdate", () => {
       `https://${subdomain}.example.com/banner.png`,
     ]);
 
+    // Counted as requests, not as stored purges: the server refuses a repeated purge within 10 s
+    // with a 409 that stores nothing, and the provider turns that into a warning.
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     // The same declaration again: nothing changes, nothing is purged.
+    server.resetRequestCount();
     await sourceProvider.update(id, rendered, declared(subdomain, { name: "Renamed", deployment: { defaultParams: { auto: "format" } } }));
+    expect(server.requestCount("POST", "/api/v1/purge")).toBe(0);
     // A change that is not about rendering (another custom domain): no purge either.
     await sourceProvider.update(
       id,
@@ -71,6 +76,8 @@ describe("purgeAfterUpdate", () => {
         deployment: { defaultParams: { auto: "format" }, customDomains: [`${subdomain}.example.com`, `${subdomain}.example.org`] },
       }),
     );
+    expect(server.requestCount("POST", "/api/v1/purge")).toBe(0);
+    expect(warnings).not.toHaveBeenCalled();
     expect(purgedUrls(id)).toHaveLength(2);
   });
 

@@ -151,7 +151,9 @@ describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
       await stack.ok(["config", "rm", "fail"]);
       expect(result.code).not.toBe(0);
       const output = result.stdout + result.stderr;
-      expect(output).toContain("the program's own failure");
+      // One diagnostic (the progress row above it repeats its first line, as for any error).
+      const diagnostics = output.slice(output.indexOf("\nDiagnostics:"));
+      expect(diagnostics.split("the program's own failure").length - 1, output).toBe(1);
       expect(output).not.toContain("non-zero exit code");
       expect(requests.POST ?? 0).toBe(0);
     },

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { repoRoot } from "../support/pulumi";
 import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
+import { secretsInStateFiles, stateFiles } from "../support/state-files";
 import { expectCreatedWithSecretsHidden, expectNoChangeThenOnePatch, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
 import { yamlStack, type YamlStack } from "../plugin/yaml-stack";
 import { installNodeSdk } from "./node-sdk";
@@ -173,12 +174,16 @@ describe("a TypeScript program on the generated SDK (@asset-delivery/pulumi)", (
   );
 
   it(
-    "destroy retires every Source (the API cannot delete): disabled, none in plain text left behind",
+    "destroy retires every Source (the API cannot delete): disabled, none in plain text left behind in its output or the state files",
     async () => {
       await stack.ok(["state", "unprotect", `urn:pulumi:e2e::${PROJECT}::assetdelivery:index:Source::handmade`, "--yes"]);
       const destroyed = await stack.ok(["destroy", "--yes"]);
       expect(destroyed.stdout + destroyed.stderr).toContain("was retired, not deleted");
       expectNoSecret(destroyed.stdout + destroyed.stderr);
+      // What the backend keeps after the destroy: the empty checkpoint, and every earlier one in its backups and history.
+      const files = stateFiles(path.join(stack.workDir, ".state"));
+      expect(files.history.length).toBeGreaterThan(0);
+      expect(secretsInStateFiles(files, SECRETS), "secrets in plain text").toEqual([]);
       for (const id of [ids.photos, ids.assets, ids.handmade!]) expect((await client.sources.get(id)).attributes.enabled).toBe(false);
     },
     STEP_TIMEOUT,

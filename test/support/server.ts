@@ -27,9 +27,23 @@ export interface TestServer {
   app: RunningServer["app"];
   /** Responses sent, optionally only those of a method and/or a path (without query; a RegExp matches the path). */
   requestCount(method?: string, path?: string | RegExp): number;
+  /**
+   * Requests that succeeded (the handler ran and committed, status below 400) and whose answer was
+   * then dropped with the connection, by the random faults or `dropCommittedAnswer`; filtered as requestCount.
+   */
+  droppedAfterCommit(method?: string, path?: string | RegExp): number;
   resetRequestCount(): void;
   /** Stops the server; removes the temporary folder unless `keepData` (to restart on the same database). */
   close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface TestServerOptions extends Partial<ServerOptions> {
+  /**
+   * The first request of this method and path (without query) that succeeds has its answer dropped
+   * after the commit, whatever the random faults (`faults`) choose: a write that landed and was never
+   * answered, in every run rather than in the runs whose seeded choices happen to hit it.
+   */
+  dropCommittedAnswer?: { method: string; path: string };
 }
 
 export const TEST_ACCOUNT = "test";
@@ -47,10 +61,12 @@ function profileFromEnv(): Profile | undefined {
   return profile;
 }
 
-export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+export async function startTestServer({ dropCommittedAnswer, ...options }: TestServerOptions = {}): Promise<TestServer> {
   const ownDir = options.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-test-")) : undefined;
   const dbPath = options.dbPath ?? path.join(ownDir!, "asset-delivery.db");
   const responses: { method: string; path: string }[] = [];
+  const dropped: { method: string; path: string }[] = [];
+  let toDrop = dropCommittedAnswer;
   const server = await startServer({
     port: 0,
     rateLimits: "off",
@@ -63,6 +79,18 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
       app.addHook("onResponse", (request, _reply, done) => {
         responses.push({ method: request.method, path: request.url.split("?")[0]! });
         done();
+      });
+      // After the faults plugin's preHandler (which marks the requests it will drop) and the handler.
+      app.addHook("onSend", async (request, reply, payload) => {
+        const answer = { method: request.method, path: request.url.split("?")[0]! };
+        if (reply.statusCode >= 400) return payload;
+        const chosen = toDrop !== undefined && toDrop.method === answer.method && toDrop.path === answer.path;
+        if (chosen) {
+          toDrop = undefined;
+          request.raw.socket.destroy();
+        }
+        if (chosen || request.dropAfterCommit) dropped.push(answer);
+        return payload;
       });
       options.configure?.(app);
     },
@@ -80,13 +108,8 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
     dbPath,
     db: server.db,
     app: server.app,
-    requestCount(method, pathFilter) {
-      return responses.filter(
-        (r) =>
-          (method === undefined || r.method === method.toUpperCase()) &&
-          (pathFilter === undefined || (typeof pathFilter === "string" ? r.path === pathFilter : pathFilter.test(r.path))),
-      ).length;
-    },
+    requestCount: (method, pathFilter) => matching(responses, method, pathFilter),
+    droppedAfterCommit: (method, pathFilter) => matching(dropped, method, pathFilter),
     resetRequestCount() {
       responses.length = 0;
     },
@@ -95,6 +118,15 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
       if (ownDir && !keepData) fs.rmSync(ownDir, { recursive: true, force: true });
     },
   };
+}
+
+/** How many of `requests` have this method and path (without query; a RegExp matches the path), either left out meaning any. */
+function matching(requests: readonly { method: string; path: string }[], method?: string, pathFilter?: string | RegExp): number {
+  return requests.filter(
+    (r) =>
+      (method === undefined || r.method === method.toUpperCase()) &&
+      (pathFilter === undefined || (typeof pathFilter === "string" ? r.path === pathFilter : pathFilter.test(r.path))),
+  ).length;
 }
 
 /**

@@ -18,21 +18,28 @@ import {
 } from "@asset-delivery/provider/core";
 import type { DeclaredSource } from "./declared-state";
 import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
+import { wayOut, type WayOutContext } from "./way-out";
 
 /**
  * `live` holds every declared id: the Source as the server has it, or undefined when the server
  * does not have it. `enabled`: the account's enabled Sources (as the filters select them), of
- * which those the stack does not manage are reported as unmanaged.
+ * which those the stack does not manage are reported as unmanaged. `configDeclared`: the names
+ * the stack's configuration declares (`<project>:sources`), for the way out of each drift.
  */
 export function compareSources(
   stack: string,
   declared: readonly DeclaredSource[],
   live: ReadonlyMap<string, Source | undefined>,
   enabled: readonly Source[] = [],
+  configDeclared: ReadonlySet<string> = new Set(),
 ): DriftReport {
-  const drifted = declared
-    .map((source) => sourceDrift(source, live.get(source.id)))
-    .filter((drift): drift is SourceDrift => drift !== undefined);
+  const context: WayOutContext = { stack, configDeclared };
+  const drifted = declared.flatMap((source) => {
+    const drift = sourceDrift(source, live.get(source.id));
+    if (!drift) return [];
+    const { name, id, urn, shape } = source;
+    return [{ name, id, urn, shape, ...drift, wayOut: wayOut(drift.status, source, context) }];
+  });
   const managed = new Set(declared.map((source) => source.id));
   const unmanaged = enabled
     .filter((source) => !managed.has(source.id))
@@ -46,14 +53,43 @@ export function compareSources(
   return { stack, sourceCount: declared.length, drifted, unmanaged };
 }
 
-function sourceDrift(declared: DeclaredSource, live: Source | undefined): SourceDrift | undefined {
-  const { name, id } = declared;
-  if (!live || live.attributes.deployment_status === "deleted") return { name, id, status: "gone", fields: [] };
+function sourceDrift(declared: DeclaredSource, live: Source | undefined): Pick<SourceDrift, "status" | "fields"> | undefined {
+  if (isGone(live)) return { status: "gone", fields: [] };
   const values = valueDrift(declared.inputs, live).map((drift) => shown(drift, declared.secretPaths));
   const fields = [...values, ...secretDrift(declared.inputs, live)];
   const retired = declared.inputs.enabled !== false && !live.attributes.enabled;
-  if (retired) return { name, id, status: "retired", fields };
-  return fields.length > 0 ? { name, id, status: "changed", fields } : undefined;
+  if (retired) return { status: "retired", fields };
+  return fields.length > 0 ? { status: "changed", fields } : undefined;
+}
+
+function isGone(live: Source | undefined): live is undefined {
+  return !live || live.attributes.deployment_status === "deleted";
+}
+
+/** A live value that keeping the server's values writes into a declaration; `live` undefined: the field goes. */
+export interface AcceptedField {
+  path: string[];
+  live: unknown;
+}
+
+/**
+ * What keeping the server's values changes in a Source's declaration: each differing value by its
+ * path, or, when it cannot be kept by writing values (gone, or a secret differs), why not.
+ */
+export function acceptedFields(declared: DeclaredSource, live: Source | undefined): { fields: AcceptedField[] } | { refused: string } {
+  if (isGone(live)) return { refused: "the server no longer has it: remove its declaration instead" };
+  const differences = valueDrift(declared.inputs, live);
+  const secrets = [
+    ...differences
+      .filter(({ path }) => declared.secretPaths.some((secret) => pathsOverlap(secret, path)))
+      .map(({ path }) => fieldPath(path)),
+    ...secretDrift(declared.inputs, live).map(({ field }) => field),
+  ];
+  if (secrets.length > 0)
+    return {
+      refused: `${secrets.join(", ")} ${secrets.length === 1 ? "is a secret" : "are secrets"}: declare ${secrets.length === 1 ? "it" : "them"} with pulumi config set --secret`,
+    };
+  return { fields: differences.map(({ path, live: value }) => ({ path, live: value })) };
 }
 
 interface Difference {

@@ -1,6 +1,7 @@
 // The drift report as Markdown, ready to post as a pull-request comment: a summary line, then per
-// drifted Source its Pulumi name, id, status and a table of field / declared / live.
-import { isSecretDrift, type DriftReport, type FieldDrift, type SourceDrift } from "./report";
+// drifted Source its Pulumi name, id, status, a table of field / declared / live, and the two ways
+// out (revert, or keep the server's values, with the declaration Pulumi printed for it).
+import { isSecretDrift, type DriftReport, type FieldDrift, type SourceDrift, type WayOut } from "./report";
 
 const STATUS_TEXT = {
   changed: "changed on the server",
@@ -16,7 +17,12 @@ export function renderMarkdown(report: DriftReport): string {
     `Drift: ${drifted.length} of ${plural(sourceCount, "Source")} ${drifted.length === 1 ? "differs" : "differ"} from stack ${code(stack)}.`,
   ];
   for (const source of drifted) lines.push("", ...sourceSection(source));
-  lines.push("", "<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.</sub>");
+  if (report.declarationsUnavailable)
+    lines.push("", `Pulumi's import code generation could not print the declarations: ${report.declarationsUnavailable}`);
+  lines.push(
+    "",
+    `<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.${refreshNote(report)}</sub>`,
+  );
   return [...lines, ...unmanaged].join("\n") + "\n";
 }
 
@@ -44,8 +50,47 @@ function noDriftLine({ stack, sourceCount }: DriftReport): string {
 
 function sourceSection(source: SourceDrift): string[] {
   const heading = `#### ${code(source.name)} · Source ${code(source.id)}: ${STATUS_TEXT[source.status]}`;
-  if (source.fields.length === 0) return [heading];
-  return [heading, "", "| Field | Declared | Live |", "| --- | --- | --- |", ...source.fields.map(fieldRow)];
+  const table =
+    source.fields.length === 0 ? [] : ["", "| Field | Declared | Live |", "| --- | --- | --- |", ...source.fields.map(fieldRow)];
+  return [heading, ...table, "", ...wayOutLines(source.wayOut)];
+}
+
+function wayOutLines({ revert, keep, keepNote, declaration }: WayOut): string[] {
+  const commands = (list: readonly string[]) => list.map(code).join(", then ");
+  const lines = [
+    `- Revert (the server gets the declaration back): ${commands(revert)}`,
+    `- Keep the server's values: ${commands(keep)}${keepNote ? `, ${keepNote}` : ""}`,
+  ];
+  if (!declaration) return lines;
+  const settings = declaration.secretConfig.map((key) => `\`pulumi config set --secret ${key} <value>\``);
+  return [
+    ...lines,
+    "",
+    "```" + (FENCE_LANGUAGE[declaration.language] ?? declaration.language),
+    declaration.code.trimEnd(),
+    "```",
+    ...(settings.length > 0 ? ["", `Its secrets come from config: ${settings.join(", ")}.`] : []),
+  ];
+}
+
+/** Code fences by Pulumi runtime. */
+const FENCE_LANGUAGE: Readonly<Record<string, string>> = { nodejs: "typescript", python: "python", yaml: "yaml", go: "go" };
+
+/** Where `pulumi refresh` names a field differently, and why. */
+function refreshNote({ drifted }: DriftReport): string {
+  const flagged = drifted.some((source) => source.fields.some((field) => isSecretDrift(field) && field.flag !== undefined));
+  const lists = drifted.some((source) =>
+    source.fields.some((field) => !isSecretDrift(field) && (Array.isArray(field.declared) || Array.isArray(field.live))),
+  );
+  const notes = [
+    ...(lists ? [" A list is compared whole (an API update replaces it whole); `pulumi refresh` names its entries."] : []),
+    ...(flagged
+      ? [
+          " A write-only secret is never returned by the API: its change is seen through the flag shown, and a dynamic Source's `pulumi refresh` shows only that flag.",
+        ]
+      : []),
+  ];
+  return notes.join("");
 }
 
 function fieldRow(field: FieldDrift): string {

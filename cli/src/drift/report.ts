@@ -1,6 +1,7 @@
 // The drift report: which managed Sources differ from what the stack declares, field by field, and
 // which enabled Sources of the account the stack does not manage.
 // This is also the documented JSON shape of `asset-delivery drift --format json`.
+import type { SourceShape } from "./declared-state";
 
 /**
  * - `changed`: fields differ;
@@ -39,9 +40,35 @@ export interface SourceDrift {
   name: string;
   /** The Source's id on the server. */
   id: string;
+  /** The resource's URN, for `--target`. */
+  urn: string;
+  /** The dynamic `Source` of @asset-delivery/provider, or the native plugin's `assetdelivery:index:Source`. */
+  shape: SourceShape;
   status: DriftStatus;
   /** Empty for a Source that is gone. */
   fields: FieldDrift[];
+  wayOut: WayOut;
+}
+
+/** The two ways out of a drift, as commands to run in the project's folder, in order. */
+export interface WayOut {
+  /** Back to the declaration: the server gets the stack's values again. */
+  revert: string[];
+  /** Keep the server's values: the state records them and the declaration takes them. */
+  keep: string[];
+  /** What else keeping takes, in words (e.g. the program's edit). */
+  keepNote?: string;
+  /** The declaration that matches the live Source in the stack's language, for the program (keep). */
+  declaration?: GeneratedDeclaration;
+}
+
+/** Code printed by Pulumi's import code generation (`pulumi import`) for a live Source. */
+export interface GeneratedDeclaration {
+  /** The project's runtime: `nodejs` (TypeScript), `python`, `yaml`, `go`. */
+  language: string;
+  code: string;
+  /** Secret config keys the code reads (each a write-only field, or a value the program passes as a secret), to set with `pulumi config set --secret`. */
+  secretConfig: string[];
 }
 
 /** An enabled Source of the account that no resource of the stack manages (`asset-delivery import` declares it). */
@@ -61,6 +88,8 @@ export interface DriftReport {
   drifted: SourceDrift[];
   /** The account's enabled Sources (of those the filters select) that the stack does not manage, by id. */
   unmanaged: UnmanagedSource[];
+  /** Why no declaration could be generated for the drifted native Sources declared in the program, when that failed. */
+  declarationsUnavailable?: string;
 }
 
 export function isSecretDrift(field: FieldDrift): field is SecretDrift {

@@ -1,10 +1,11 @@
-// What drift review reads from the stack, through the Automation API and the Pulumi CLI on PATH:
-// the state (`pulumi stack export --show-secrets`) and the configuration (`pulumi config
-// --show-secrets`), with the stack's secrets provider or passphrase from the environment. Both
-// only read: nothing is refreshed or updated.
+// What drift review and import read from the stack, through the Automation API and the Pulumi CLI
+// on PATH: the state (`pulumi stack export --show-secrets`), the configuration (`pulumi config
+// --show-secrets`), with the stack's secrets provider or passphrase from the environment, and the
+// project's settings (Pulumi.yaml). All only read: nothing is refreshed or updated.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CommandError, LocalWorkspace, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { CommandError, LocalWorkspace, StackNotFoundError, type ProjectSettings } from "@pulumi/pulumi/automation";
+import { stackConfigFile } from "../import/stack-config";
 import { DriftError } from "./failure";
 
 export interface StackSnapshot {
@@ -12,6 +13,10 @@ export interface StackSnapshot {
   state: unknown;
   /** Every config value by full key (`assetdelivery:baseUrl`), secrets decrypted. */
   config: Record<string, string>;
+  /** Pulumi.yaml: the project's name (the namespace of its own config keys) and runtime. */
+  project: ProjectSettings;
+  /** The stack's configuration file: `Pulumi.<stack>.yaml`, in the project's stackConfigDir if it names one. */
+  configFile: string;
 }
 
 const PROJECT_FILES = ["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"];
@@ -22,9 +27,23 @@ export async function readStack(stackName: string, workDir: string): Promise<Sta
   }
   try {
     const workspace = await LocalWorkspace.create({ workDir });
-    // Two independent reads: run side by side.
-    const [state, config] = await Promise.all([workspace.exportStack(stackName), workspace.getAllConfig(stackName)]);
-    return { state, config: Object.fromEntries(Object.entries(config).map(([key, { value }]) => [key, value])) };
+    // Independent reads: run side by side.
+    const [state, config, project] = await Promise.all([
+      workspace.exportStack(stackName),
+      workspace.getAllConfig(stackName),
+      workspace.projectSettings(),
+    ]);
+    return {
+      state,
+      config: Object.fromEntries(Object.entries(config).map(([key, { value }]) => [key, value])),
+      project,
+      // Pulumi.yaml may keep the stacks' files in another folder (stackConfigDir, not in the SDK's type).
+      configFile: stackConfigFile(
+        workDir,
+        stackName,
+        "stackConfigDir" in project && typeof project.stackConfigDir === "string" ? project.stackConfigDir : undefined,
+      ),
+    };
   } catch (error) {
     throw new DriftError(stackFailure(error, stackName, workDir), { cause: error });
   }

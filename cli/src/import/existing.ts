@@ -3,8 +3,7 @@
 // yet applied (in the stack's configuration, or in the TypeScript module that --out names).
 import * as fs from "node:fs";
 import { isPlainObject } from "@asset-delivery/sdk";
-import { NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
-import { declaredSources } from "../drift";
+import { declaredSources, resourceNames } from "../drift";
 
 export interface Existing {
   /** Source ids managed or already declared for adoption. */
@@ -16,12 +15,7 @@ export interface Existing {
 /** From the exported state: every resource name of the stack (any type) and the managed Sources' ids, dynamic or native. */
 export function fromState(state: unknown, into: Existing): void {
   for (const source of declaredSources(state)) into.ids.add(source.id);
-  const resources = isPlainObject(state) && isPlainObject(state.deployment) ? state.deployment.resources : undefined;
-  for (const resource of Array.isArray(resources) ? resources : []) {
-    if (!isPlainObject(resource)) continue;
-    if (typeof resource.urn === "string") into.names.add(resource.urn.slice(resource.urn.lastIndexOf("::") + 2));
-    if (resource.type === NATIVE_SOURCE_TYPE && typeof resource.id === "string" && resource.delete !== true) into.ids.add(resource.id);
-  }
+  for (const name of resourceNames(state)) into.names.add(name);
 }
 
 /** Pulumi's bulk import file (`pulumi import --file`): its resources' names and ids. */

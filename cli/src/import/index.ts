@@ -5,7 +5,6 @@
 // API only; writes only the configuration file or the module.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { isPlainObject, type Source } from "@asset-delivery/sdk";
 import { declarationOf, NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
 import { connect, resolveSettings } from "@asset-delivery/provider/core";
@@ -16,7 +15,7 @@ import type { SourceQuery } from "../sources/filters";
 import { fromDeclarations, fromImportFile, fromModule, fromState, type Existing, type PulumiImportFile } from "./existing";
 import { baseName, uniqueName } from "./names";
 import { renderModule, renderReport, type ImportedSource } from "./render";
-import { addDeclarations, configSizeProblem, stackConfigFile } from "./stack-config";
+import { addDeclarations, configSizeProblem } from "./stack-config";
 
 export { renderModule, renderReport, type ImportedSource } from "./render";
 
@@ -43,8 +42,7 @@ export interface ImportOutcome {
 
 export async function importSources(options: ImportOptions): Promise<ImportOutcome> {
   const workDir = path.resolve(options.workDir);
-  const { state, config } = await readStack(options.stack, workDir);
-  const project = await (await LocalWorkspace.create({ workDir })).projectSettings();
+  const { state, config, project, configFile } = await readStack(options.stack, workDir);
   const sourcesKey = `${project.name}:sources`;
   const declared = parsedDeclarations(config[sourcesKey], sourcesKey);
   const outFile = options.out === undefined ? undefined : path.resolve(workDir, options.out);
@@ -80,9 +78,6 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
     return { imported, written, report: renderReport({ ...common, target: path.relative(process.cwd(), outFile!) || outFile! }) };
   }
   const entries = Object.fromEntries(imported.map(({ name, declaration }) => [name, declaration.args]));
-  // Pulumi.yaml may keep the stacks' files in another folder (stackConfigDir, not in the SDK's type).
-  const stackConfigDir = "stackConfigDir" in project && typeof project.stackConfigDir === "string" ? project.stackConfigDir : undefined;
-  const configFile = stackConfigFile(workDir, options.stack, stackConfigDir);
   if (imported.length > 0) {
     const problem = configSizeProblem(config, sourcesKey, { ...declared, ...entries });
     if (problem) throw new DriftError(problem);

@@ -190,6 +190,8 @@ export const httpUrlSchema = z
 // Control characters are C0, DEL and C1.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** The JSON Schema pattern of text without CONTROL's characters, for the documents (refinements do not show there). */
+const NO_CONTROL_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$";
 
 /** Basic-auth username and password toward the origin. */
 export const basicAuthPartSchema = z
@@ -206,7 +208,9 @@ export const latin1Key32Schema = z
   .refine((value) => [...value].every((ch) => ch.charCodeAt(0) <= 0xff), {
     error: "must contain only latin-1 characters (U+0000 to U+00FF)",
   })
-  .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" });
+  .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" })
+  // The same rule, stated in the documents made from the table (refinements do not show there).
+  .meta({ minLength: 32, maxLength: 32, pattern: "^[\\u0020-\\u007e\\u00a0-\\u00ff]*$" });
 
 /** Keys and secrets issued by storage providers: opaque, but never blank or with white space. */
 export const credentialSchema = z
@@ -249,6 +253,7 @@ export const prefixSchema = z
   .string(expected("a string or null"))
   .max(1024, { error: "must be at most 1024 characters" })
   .refine((value) => !CONTROL.test(value), { error: "must not contain control characters" })
+  .meta({ pattern: NO_CONTROL_PATTERN })
   .nullable();
 
 /**

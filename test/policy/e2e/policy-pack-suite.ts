@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SourceShape } from "@asset-delivery/policy";
 import { startTestServer, type TestServer } from "../../support/server";
-import { policyStack, type Declarations, type PolicyLevel, type PolicyRun, type PolicyStack } from "./policy-stack";
+import { policyStack, printedViolations, type Declarations, type PolicyLevel, type PolicyRun, type PolicyStack } from "./policy-stack";
 
 export const STEP_TIMEOUT = 300_000;
 const SIGNING_KEY = "k".repeat(32);
@@ -120,12 +120,20 @@ const DERIVED_SECRET: Declarations = {
   },
 };
 
-/** Whether the run passed, and exactly these violations were printed, each of the Source type of the shape, with its message. */
+/**
+ * Whether the run passed, and exactly these violations were printed, each once in every "Policies:"
+ * section of the output (one per phase: `up` prints the preview's and the update's), each of the
+ * Source type of the shape, with its message.
+ */
 export function expectVerdict(stack: PolicyStack, run: PolicyRun, passed: boolean, expected: Expected[]): void {
   expect(run.passed, run.output).toBe(passed);
   const key = ({ level, policy, resource }: { level: string; policy: string; resource: string }) => `${level} ${policy} ${resource}`;
-  const printed = [...new Set(run.violations.map(key))].sort();
-  expect(printed, run.output).toEqual(expected.map(([level, policy, resource]) => key({ level, policy, resource })).sort());
+  const wanted = expected.map(([level, policy, resource]) => key({ level, policy, resource })).sort();
+  const sections = run.output.split(/^Policies:$/m).slice(1);
+  if (expected.length > 0) expect(sections.length, run.output).toBeGreaterThan(0);
+  for (const section of sections) expect(printedViolations(section).map(key).sort(), run.output).toEqual(wanted);
+  // None printed outside those sections either.
+  expect(run.violations.length, run.output).toBe(wanted.length * sections.length);
   for (const violation of run.violations) expect(violation.type).toBe(stack.sourceType);
   for (const [level, policy, resource, message] of expected) {
     const found = run.violations.find((violation) => key(violation) === key({ level, policy, resource }));

@@ -8,6 +8,7 @@ import { generateReports, seedUsage } from "@asset-delivery/server";
 import { repoRoot } from "../../support/pulumi";
 import { startTestServer, TEST_ACCOUNT, type TestServer } from "../../support/server";
 import { programStack, removeStacksAndServer, type ProgramStack } from "../../support/program-stack";
+import { utcDay } from "../../support/utc-day";
 
 const STEP_TIMEOUT = 180_000;
 const EXAMPLES = path.join(repoRoot(), "examples");
@@ -94,8 +95,9 @@ describe("examples", () => {
   it(
     "credit-report reads yesterday's credits per Source",
     async () => {
-      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-      seedUsage(server.db, { days: 1, account: TEST_ACCOUNT });
+      // The program takes yesterday from its own clock: the same day as this one for the whole step.
+      const { now, yesterday } = await utcDay(60_000);
+      seedUsage(server.db, { days: 1, account: TEST_ACCOUNT, now: () => now });
       generateReports(server.db, { date: yesterday, account: TEST_ACCOUNT, dataDir: server.app.appOptions.dataDir });
       const { stack } = await stackOf(path.join(EXAMPLES, "credit-report"), "example");
       const up = await stack.up();

@@ -6,10 +6,11 @@ import { createClient, type AssetDeliveryClient, type Source } from "@asset-deli
 import type { Profile } from "@asset-delivery/server";
 import { startTestServer, type TestServer } from "../../support/server";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
+import { secretsInStateFiles, stateFiles } from "../../support/state-files";
 
 const STEP_TIMEOUT = 180_000;
 
-// Every value that must never appear in plain text in the state file.
+// Every value that must never appear in plain text in the state files (checkpoint, backups, history).
 const SECRETS = {
   photosPassword: "origin-password-ONE",
   photosPasswordRotated: "origin-password-TWO",
@@ -58,6 +59,20 @@ export function sourceLifecycleSuite(profile: Profile): void {
 
   async function serverSource(name: string): Promise<Source> {
     return client.sources.get(ids[name]!);
+  }
+
+  /**
+   * The values in `declared` are in the stack's state (`stack export --show-secrets` decrypts them),
+   * and no secret is in plain text in any file the backend keeps: the checkpoint, the backups taken
+   * before each update and the history (which hold the values declared in earlier updates).
+   */
+  async function expectSecretsOnlyEncrypted(declared: string[], more: Record<string, string> = {}): Promise<void> {
+    const shown = JSON.stringify(await program.stack.exportStack()); // with --show-secrets
+    for (const value of declared) expect(shown, "a declared secret in the state").toContain(value);
+    const files = stateFiles(path.join(program.workDir, ".state"));
+    expect(files.backups.length, "backups").toBeGreaterThan(0);
+    expect(files.history.length, "history").toBeGreaterThan(0);
+    expect(secretsInStateFiles(files, { ...SECRETS, apiKey: server.adminKey, ...more }), "secrets in plain text").toEqual([]);
   }
 
   beforeAll(async () => {
@@ -192,6 +207,14 @@ export function sourceLifecycleSuite(profile: Profile): void {
     );
 
     it(
+      "keeps the secrets out of the state files while the webfolder's password and handshake are declared, the rotated-away password too",
+      async () => {
+        await expectSecretsOnlyEncrypted([SECRETS.photosPasswordRotated, SECRETS.photosHandshake, SECRETS.assetsS3Secret]);
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
       "a deployment type change updates the Source in place",
       async () => {
         const photosS3 = {
@@ -303,16 +326,12 @@ export function sourceLifecycleSuite(profile: Profile): void {
     );
 
     it(
-      "keeps every secret out of the state file, and serializes the provider as a require",
+      "keeps every secret out of the state files (checkpoint, backups, history), and serializes the provider as a require",
       async () => {
-        const state = program.stateFile();
+        // Declared now: the S3 secrets; in the backups and history: the webfolder's, from before the type change.
         const token = (await serverSource("assets")).attributes.secure_url_token!;
-        const secrets = { ...SECRETS, apiKey: server.adminKey, secureUrlToken: token };
-        expect(
-          Object.keys(secrets).filter((name) => state.includes(secrets[name as keyof typeof secrets])),
-          "secrets in plain text",
-        ).toEqual([]);
-        const { checkpoint } = JSON.parse(state) as {
+        await expectSecretsOnlyEncrypted([SECRETS.photosS3Secret, SECRETS.assetsS3Secret], { secureUrlToken: token });
+        const { checkpoint } = JSON.parse(program.stateFile()) as {
           checkpoint: { latest: { resources: { type: string; inputs?: { __provider?: string } }[] } };
         };
         const sources = checkpoint.latest.resources.filter((r) => r.type === "pulumi-nodejs:dynamic/assetdelivery:Source");
@@ -333,7 +352,14 @@ export function sourceLifecycleSuite(profile: Profile): void {
         const { result, requests } = await counted(() => program.stack.destroy());
         expect(result.summary.resourceChanges).toEqual({ delete: 4 });
         expect(requests).toEqual({ PATCH: 3 });
-        expect(result.stdout).toMatch(/warning: Source \w{24} \("Photos"\) was retired, not deleted.*"e2e-photos" stay reserved/);
+        for (const [name, subdomain] of [
+          ["Photos", "e2e-photos"],
+          ["Assets", "e2e-assets"],
+          ["Legacy proxy", "e2e-legacy"],
+        ])
+          expect(result.stdout).toMatch(
+            new RegExp(`warning: Source \\w{24} \\("${name}"\\) was retired, not deleted.*"${subdomain}" stay reserved`),
+          );
         for (const name of ["photos", "assets", "legacy"])
           expect((await serverSource(name)).attributes).toMatchObject({ enabled: false, deployment_status: "disabled" });
       },

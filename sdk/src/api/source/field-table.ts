@@ -3,7 +3,7 @@
 // request and response schemas (documents.ts), the TypeScript types (types.ts) and the plain field
 // descriptors everyone else reads (descriptors.ts) all derive from these tables.
 import { z } from "zod";
-import { isRenderingParameter } from "../../rendering-parameters";
+import { isRenderingParameter, renderingParameterNames } from "../../rendering-parameters";
 import {
   annotationSchema,
   azureAccountSchema,
@@ -57,6 +57,12 @@ const defaultParamValueSchema = z.union([z.string(), z.number(), z.boolean()], {
   error: "must be a string, number or boolean (the value as it would appear in a rendering URL)",
 });
 
+/** Every key `default_params` accepts (names, aliases and their base64 variants): the rule below, stated in the documents. */
+const RENDERING_KEYS = [...renderingParameterNames]
+  .flatMap((name) => [name, `${name}64`])
+  .filter(isRenderingParameter)
+  .sort();
+
 export const defaultParamsSchema = z
   .record(z.string(), defaultParamValueSchema, expected("an object of rendering parameters"))
   .superRefine((params, ctx) => {
@@ -65,7 +71,8 @@ export const defaultParamsSchema = z
         ctx.addIssue({ code: "custom", path: [key], message: `"${key}" is not a rendering parameter of the URL API` });
       }
     }
-  });
+  })
+  .meta({ propertyNames: { enum: RENDERING_KEYS } });
 
 const robotsTxt = described(
   "What /robots.txt answers: the origin's (origin), allow-all or disallow-all.",

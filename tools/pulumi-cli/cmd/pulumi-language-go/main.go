@@ -7,15 +7,18 @@
 // protocol, the code generators) is in github.com/pulumi/pulumi/{sdk,pkg}/v3, which are served.
 //
 // What it does (the LanguageRuntime service):
-//   - Run (run.go): `go build` in the program's folder (or the prebuilt binary named by Pulumi.yaml's
-//     runtime.options.binary; runtime.options.buildTarget keeps the build), then runs it with the
-//     PULUMI_* variables github.com/pulumi/pulumi/sdk/v3/go/pulumi reads (run.go's getEnvInfo).
-//   - GetRequiredPackages, InstallDependencies (`go mod download`, or `go mod tidy` when go.mod or
-//     go.sum fall short), GetProgramDependencies, Link (a local SDK as a replaced module) (packages.go).
+//   - Run (run.go): `go build` of the program's folder into the host's own cache folder, removed after
+//     the run (or the prebuilt binary named by Pulumi.yaml's runtime.options.binary;
+//     runtime.options.buildTarget keeps the build), then runs it with the PULUMI_* variables
+//     github.com/pulumi/pulumi/sdk/v3/go/pulumi reads (pulumi.Run's getEnvInfo).
+//   - GetRequiredPackages, InstallDependencies (`go mod download`, or `go mod tidy` when `go mod tidy
+//     -diff` shows missing requirements), GetProgramDependencies, Link (a local SDK as a replaced
+//     module) (packages.go).
 //   - GeneratePackage (`pulumi package gen-sdk --language go`), GenerateProgram (`pulumi import`),
 //     GenerateProject (`pulumi convert --language go`) (codegen.go): pkg/v3/codegen/go.
-//   - Handshake, GetPluginInfo, About, RuntimeOptionsPrompts; the process around them is
-//     cmd/internal/langhost's (flags, -version, serving until the engine stops).
+//   - About; Handshake, GetPluginInfo, RuntimeOptionsPrompts and the process around them are
+//     cmd/internal/langhost's (flags, -version, serving until the engine stops), as is what Run does
+//     once the program is built (its config, exit code and messages).
 //
 // Not implemented (the gRPC "unimplemented" error): RunPlugin (providers or policy packs written in
 // Go), Pack, GetRequiredPlugins (as Pulumi's Go host: engines ask GetRequiredPackages), and
@@ -31,17 +34,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os/exec"
 	"strings"
-	"sync"
 
 	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 // version and buildID are stamped by tools/install-pulumi.sh (-X main.version=... -X main.buildID=...);
@@ -63,44 +63,13 @@ func main() {
 		},
 		// Go programs take no tracing setting from their environment (pulumi.Run's getEnvInfo).
 		New: func(engineAddress, _ string) (pulumirpc.LanguageRuntimeServer, func(), error) {
-			return &goHost{engineAddress: engineAddress}, nil, nil
+			return &goHost{Runtime: langhost.NewRuntime(version, engineAddress)}, nil, nil
 		},
 	})
 }
 
 type goHost struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-
-	mu            sync.Mutex
-	engineAddress string
-}
-
-func (h *goHost) engine() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.engineAddress
-}
-
-func (h *goHost) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() == "" {
-		return nil, errors.New("Must contain address in request") //nolint:staticcheck // Pulumi's host's words
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.engineAddress = req.GetEngineAddress()
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *goHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-func (h *goHost) RuntimeOptionsPrompts(
-	context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
+	*langhost.Runtime // Handshake, GetPluginInfo, RuntimeOptionsPrompts, the engine's address
 }
 
 func (h *goHost) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {

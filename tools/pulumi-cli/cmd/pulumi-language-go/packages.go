@@ -9,31 +9,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 	"google.golang.org/grpc"
 )
-
-// goMod is the part of `go mod edit -json` (the go.mod of the program's module) used here.
-type goMod struct {
-	Require []struct {
-		Path     string
-		Version  string
-		Indirect bool
-	}
-	Replace []struct {
-		Old struct{ Path string }
-	}
-}
 
 // moduleInfo is the part of `go list -m -json` and `go mod download -json` used here.
 type moduleInfo struct {
@@ -43,7 +33,7 @@ type moduleInfo struct {
 }
 
 // goCommand runs `go ARGS` in dir with GOWORK off (only the program's own module counts) and
-// returns its stdout; its stderr ends up in the error.
+// returns its stdout (also when it fails); its stderr ends up in the error.
 func goCommand(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	gobin, err := findGo()
 	if err != nil {
@@ -56,29 +46,37 @@ func goCommand(ctx context.Context, dir string, args ...string) ([]byte, error) 
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return out, fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
 }
 
-// readGoMod reads the go.mod of the module holding programDir (which may be a subfolder of it).
-func readGoMod(ctx context.Context, programDir string) (moduleDir string, mod goMod, err error) {
-	out, err := goCommand(ctx, programDir, "list", "-m", "-f", "{{.GoMod}}")
+// readGoMod reads the go.mod of the module holding programDir (which may be a subfolder of it):
+// the nearest go.mod up from there, as the go command finds it (GOWORK off).
+func readGoMod(programDir string) (moduleDir string, mod *modfile.File, err error) {
+	dir, err := filepath.Abs(programDir)
 	if err != nil {
-		return "", mod, err
+		return "", nil, err
 	}
-	path := strings.TrimSpace(string(out))
-	if path == "" {
-		return "", mod, fmt.Errorf("no go.mod file found: %v", programDir)
+	for {
+		path := filepath.Join(dir, "go.mod")
+		data, err := os.ReadFile(path)
+		if err == nil {
+			mod, err := modfile.Parse(path, data, nil)
+			if err != nil {
+				return "", nil, fmt.Errorf("parse %s: %w", path, err)
+			}
+			return dir, mod, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", nil, err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil, fmt.Errorf("no go.mod file found: %v", programDir)
+		}
+		dir = parent
 	}
-	out, err = goCommand(ctx, programDir, "mod", "edit", "-json", path)
-	if err != nil {
-		return "", mod, err
-	}
-	if err := json.Unmarshal(out, &mod); err != nil {
-		return "", mod, fmt.Errorf("parse %s: %w", path, err)
-	}
-	return filepath.Dir(path), mod, nil
 }
 
 func decodeModules(out []byte) ([]moduleInfo, error) {
@@ -106,15 +104,15 @@ func (h *goHost) GetRequiredPackages(
 	ctx context.Context, req *pulumirpc.GetRequiredPackagesRequest,
 ) (*pulumirpc.GetRequiredPackagesResponse, error) {
 	empty := &pulumirpc.GetRequiredPackagesResponse{}
-	moduleDir, mod, err := readGoMod(ctx, req.GetInfo().GetProgramDirectory())
+	moduleDir, mod, err := readGoMod(req.GetInfo().GetProgramDirectory())
 	if err != nil || len(mod.Require) == 0 {
 		return empty, nil //nolint:nilerr // lenient, as Pulumi's host
 	}
 	paths := make([]string, 0, len(mod.Require))
 	direct := map[string]bool{}
 	for _, r := range mod.Require {
-		paths = append(paths, r.Path)
-		direct[r.Path] = !r.Indirect
+		paths = append(paths, r.Mod.Path)
+		direct[r.Mod.Path] = !r.Indirect
 	}
 	modules, err := findModuleSources(ctx, moduleDir, paths)
 	if err != nil {
@@ -261,27 +259,23 @@ func pluginVersion(v string) (string, error) {
 
 // InstallDependencies gets the program's modules, streaming the go command's output. A program
 // whose go.mod and go.sum already describe its build gets `go mod download`, which fetches the
-// modules and rewrites nothing. One whose go.mod or go.sum falls short of its imports (a project
-// `pulumi new` or `pulumi convert` just wrote, an SDK `pulumi package add` just linked) gets
-// `go mod tidy`, which is what Pulumi's host runs for every program.
+// modules and rewrites nothing. Only when they fall short of its imports (a project `pulumi new` or
+// `pulumi convert` just wrote, an SDK `pulumi package add` just linked) does it say which
+// requirements are missing and run `go mod tidy`, which rewrites them (Pulumi's host runs it for
+// every program); any other failure is reported as it is.
 func (h *goHost) InstallDependencies(
 	req *pulumirpc.InstallDependenciesRequest, server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
 ) error {
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	dir := req.GetInfo().GetProgramDirectory()
-	if dir == "" {
-		dir = req.GetDirectory() //nolint:staticcheck // older engines
-	}
+	return langhost.InstallDependencies(req, server, installModules)
+}
+
+func installModules(ctx context.Context, dir string, stdout, stderr io.Writer) error {
 	gobin, err := findGo()
 	if err != nil {
 		return err
 	}
 	goRun := func(args ...string) error {
-		cmd := exec.Command(gobin, args...)
+		cmd := exec.CommandContext(ctx, gobin, args...)
 		cmd.Dir = dir
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		if err := cmd.Run(); err != nil {
@@ -289,22 +283,75 @@ func (h *goHost) InstallDependencies(
 		}
 		return nil
 	}
-	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
-	_, statErr := os.Stat(filepath.Join(dir, "go.sum"))
-	complete := statErr == nil && goRun("mod", "download") == nil
-	if complete {
-		// Loading the packages (no compile) tells whether go.mod and go.sum cover every import.
-		check := exec.Command(gobin, "list", "-mod=readonly", "./...")
-		check.Dir = dir
-		complete = check.Run() == nil
+	missing, err := missingRequirements(ctx, dir)
+	if err != nil {
+		return err
 	}
-	if !complete {
-		if err := goRun("mod", "tidy"); err != nil {
-			return err
+	if len(missing) == 0 {
+		return goRun("mod", "download")
+	}
+	named := missing
+	if len(named) > 5 {
+		named = append(named[:5:5], fmt.Sprintf("and %d more", len(missing)-5))
+	}
+	fmt.Fprintf(stdout, "go.mod and go.sum lack what the program imports (%s): running go mod tidy\n", strings.Join(named, ", "))
+	return goRun("mod", "tidy")
+}
+
+// missingRequirements asks the go command what `go mod tidy` would add (`go mod tidy -diff`, which
+// writes nothing): the requirements go.mod lacks or has at too low a version, and the modules go.sum
+// has no checksum for, as "path version". What tidy would only remove or re-mark (an unused or
+// indirect requirement) is not missing: a build works without that change.
+func missingRequirements(ctx context.Context, dir string) ([]string, error) {
+	diff, err := goCommand(ctx, dir, "mod", "tidy", "-diff")
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		return nil, nil
+	case !errors.As(err, &exitErr) || exitErr.ExitCode() != 1 || len(diff) == 0:
+		return nil, err // the go command failed: not a reason to rewrite go.mod
+	}
+	return addedRequirements(diff), nil
+}
+
+// addedRequirements reads the unified diff of `go mod tidy -diff`: a go.mod requirement added (not
+// one that only changes its `// indirect` mark), or a go.sum line added.
+func addedRequirements(diff []byte) []string {
+	var added []string
+	removed := map[string]bool{}
+	seen := map[string]bool{}
+	file := ""
+	for _, line := range strings.Split(string(diff), "\n") {
+		switch {
+		case strings.HasPrefix(line, "+++ "):
+			file = filepath.Base(strings.TrimSpace(strings.TrimPrefix(line, "+++ ")))
+			continue
+		case strings.HasPrefix(line, "--- "):
+			continue
+		}
+		if line == "" || (line[0] != '+' && line[0] != '-') {
+			continue
+		}
+		fields := strings.Fields(strings.TrimPrefix(line[1:], "require"))
+		if len(fields) < 2 || !strings.HasPrefix(fields[1], "v") {
+			continue
+		}
+		requirement := fields[0] + " " + strings.TrimSuffix(fields[1], "/go.mod")
+		switch {
+		case line[0] == '-' && file == "go.mod":
+			removed[requirement] = true
+		case line[0] == '+' && !seen[requirement]:
+			seen[requirement] = true
+			added = append(added, requirement)
 		}
 	}
-	fmt.Fprintf(stdout, "Finished installing dependencies\n\n")
-	return closer.Close()
+	missing := added[:0]
+	for _, requirement := range added {
+		if !removed[requirement] {
+			missing = append(missing, requirement)
+		}
+	}
+	return missing
 }
 
 // Link adds local SDKs (`pulumi package add`, `pulumi convert` of parameterized packages) to the
@@ -373,7 +420,7 @@ func (h *goHost) Link(_ context.Context, req *pulumirpc.LinkRequest) (*pulumirpc
 func (h *goHost) GetProgramDependencies(
 	ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest,
 ) (*pulumirpc.GetProgramDependenciesResponse, error) {
-	_, mod, err := readGoMod(ctx, req.GetInfo().GetProgramDirectory())
+	_, mod, err := readGoMod(req.GetInfo().GetProgramDirectory())
 	if err != nil {
 		return nil, fmt.Errorf("load go.mod: %w", err)
 	}
@@ -386,11 +433,11 @@ func (h *goHost) GetProgramDependencies(
 		if r.Indirect && !req.GetTransitiveDependencies() {
 			continue
 		}
-		v := r.Version
-		if replaced[strings.TrimRight(r.Path, "/")] {
+		v := r.Mod.Version
+		if replaced[strings.TrimRight(r.Mod.Path, "/")] {
 			v = ""
 		}
-		deps = append(deps, &pulumirpc.DependencyInfo{Name: r.Path, Version: v})
+		deps = append(deps, &pulumirpc.DependencyInfo{Name: r.Mod.Path, Version: v})
 	}
 	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
 }

@@ -4,16 +4,19 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
+	"time"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
+
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/errutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/executable"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
@@ -24,23 +27,15 @@ import (
 // goOptions are Pulumi.yaml's `runtime.options` for Go, the same two as Pulumi's host.
 type goOptions struct {
 	binary      string // a prebuilt program, looked up on PATH (or a path); nothing is built
-	buildTarget string // where `go build` writes the program (kept); default: a temporary file
+	buildTarget string // where `go build` writes the program (kept); default: the host's own folder, removed after the run
 }
 
 func parseOptions(options *structpb.Struct) (goOptions, error) {
-	var opts goOptions
-	fields := options.GetFields()
-	for name, target := range map[string]*string{"binary": &opts.binary, "buildTarget": &opts.buildTarget} {
-		value, ok := fields[name]
-		if !ok {
-			continue
-		}
-		text, isString := value.GetKind().(*structpb.Value_StringValue)
-		if !isString {
-			return opts, fmt.Errorf("%s option must be a string", name)
-		}
-		*target = text.StringValue
+	values, err := langhost.ReadOptions(options, langhost.Option{Name: "binary"}, langhost.Option{Name: "buildTarget"})
+	if err != nil {
+		return goOptions{}, err
 	}
+	opts := goOptions{binary: values["binary"], buildTarget: values["buildTarget"]}
 	if opts.binary != "" && opts.buildTarget != "" {
 		return opts, errors.New("binary and buildTarget cannot both be specified")
 	}
@@ -70,37 +65,67 @@ func (h *goHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	}
 
 	program := ""
-	if opts.binary != "" {
+	switch {
+	case opts.binary != "":
 		if program, err = executable.FindExecutable(opts.binary); err != nil {
 			return nil, fmt.Errorf("unable to find '%s' executable: %w", opts.binary, err)
 		}
-	} else {
+	case opts.buildTarget != "":
 		if program, err = compileProgram(ctx, info.GetProgramDirectory(), opts.buildTarget); err != nil {
 			return nil, errutil.ErrorWithStderr(err, "error in compiling Go")
 		}
-		if opts.buildTarget == "" {
-			defer os.Remove(program)
+	default:
+		if program, err = buildProgram(ctx, info.GetProgramDirectory()); err != nil {
+			return nil, errutil.ErrorWithStderr(err, "error in compiling Go")
 		}
+		defer os.Remove(program)
 	}
-	return runProgram(program, req.GetPwd(), env), nil
+	cmd := exec.Command(program)
+	cmd.Dir = req.GetPwd()
+	cmd.Env = env
+	return langhost.RunProgram(cmd), nil
 }
 
-// compileProgram runs `go build -o OUT` in the program's folder; OUT is outfile (relative to that
-// folder), or a new temporary file.
+// buildProgram builds a program that names no buildTarget into the host's own folder in the user's
+// cache (langhost.OwnedFolder), not into TMPDIR: the engine ends a language host with SIGKILL, and
+// a build made for a run that was killed so would stay behind. Each build is named by the host's
+// process id; the next build, of any program, removes those of hosts that no longer run.
+func buildProgram(ctx context.Context, programDir string) (string, error) {
+	dir, err := langhost.OwnedFolder("pulumi-language-go", "builds")
+	if err != nil {
+		return "", err
+	}
+	removeOrphanedBuilds(dir)
+	var nonce [8]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return "", err
+	}
+	return compileProgram(ctx, programDir, filepath.Join(dir, fmt.Sprintf("%d-%x", os.Getpid(), nonce)))
+}
+
+// removeOrphanedBuilds removes the builds of hosts that are gone (their process id names no process).
+func removeOrphanedBuilds(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, entry := range entries {
+		pidText, _, _ := strings.Cut(entry.Name(), "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.Remove(filepath.Join(dir, entry.Name()))
+		}
+	}
+}
+
+// compileProgram runs `go build -o OUT` in the program's folder; OUT is relative to that folder.
 func compileProgram(ctx context.Context, programDir, outfile string) (string, error) {
 	pattern := filepath.Join(programDir, "*.go")
 	if matches, err := filepath.Glob(pattern); err != nil || len(matches) == 0 {
 		return "", fmt.Errorf("Failed to find go files for 'go build' matching %s", pattern) //nolint:staticcheck // Pulumi's host's words
-	}
-	if outfile == "" {
-		f, err := os.CreateTemp("", "pulumi-go.*")
-		if err != nil {
-			return "", fmt.Errorf("unable to create go program temp file: %w", err)
-		}
-		if err := f.Close(); err != nil {
-			return "", fmt.Errorf("unable to close go program temp file: %w", err)
-		}
-		outfile = f.Name()
 	}
 	gobin, err := findGo()
 	if err != nil {
@@ -108,6 +133,9 @@ func compileProgram(ctx context.Context, programDir, outfile string) (string, er
 	}
 	build := exec.CommandContext(ctx, gobin, "build", "-o", outfile)
 	build.Dir = programDir
+	// Stopped with an interrupt, not killed: the go command then removes its work folder in TMPDIR.
+	build.Cancel = func() error { return build.Process.Signal(os.Interrupt) }
+	build.WaitDelay = 10 * time.Second
 	// The engine shows what the host writes: the compiler's messages reach the user as they come.
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
@@ -125,68 +153,27 @@ func compileProgram(ctx context.Context, programDir, outfile string) (string, er
 }
 
 // programEnv is the host's environment plus the run's settings, in the variables pulumi.Run reads
-// (sdk/v3/go/pulumi/run.go, getEnvInfo); empty values are left out, as Pulumi's host does.
+// (sdk/v3/go/pulumi/run.go, getEnvInfo): the config as every host of this repo sends it
+// (langhost.ConfigEnv), the others left out when empty, as Pulumi's host does.
 func (h *goHost) programEnv(req *pulumirpc.RunRequest) ([]string, error) {
-	config := ""
-	if req.GetConfig() != nil {
-		b, err := json.Marshal(req.GetConfig())
-		if err != nil {
-			return nil, err
-		}
-		config = string(b)
-	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
+	configEnv, err := langhost.ConfigEnv(req.GetConfig(), req.GetConfigSecretKeys())
 	if err != nil {
 		return nil, err
 	}
-	env := os.Environ()
+	env := append(os.Environ(), configEnv...)
 	for _, kv := range [][2]string{
 		{pulumi.EnvOrganization, req.GetOrganization()},
 		{pulumi.EnvProject, req.GetProject()},
 		{pulumi.EnvPulumiRootDirectory, req.GetInfo().GetRootDirectory()},
 		{pulumi.EnvStack, req.GetStack()},
-		{pulumi.EnvConfig, config},
-		{pulumi.EnvConfigSecretKeys, string(secretKeysJSON)},
 		{pulumi.EnvDryRun, strconv.FormatBool(req.GetDryRun())},
 		{pulumi.EnvParallel, strconv.Itoa(int(req.GetParallel()))},
 		{pulumi.EnvMonitor, req.GetMonitorAddress()},
-		{pulumi.EnvEngine, h.engine()},
+		{pulumi.EnvEngine, h.Engine()},
 	} {
 		if kv[1] != "" {
 			env = append(env, kv[0]+"="+kv[1])
 		}
 	}
 	return env, nil
-}
-
-// runProgram runs the built program; its failure is the RunResponse's, as the engine expects.
-func runProgram(program, pwd string, env []string) *pulumirpc.RunResponse {
-	cmd := exec.Command(program)
-	cmd.Dir = pwd
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	err := cmd.Run()
-	if err == nil {
-		return &pulumirpc.RunResponse{}
-	}
-	var exitErr *exec.ExitError
-	if !errors.As(err, &exitErr) {
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("command errored unexpectedly: %v", err)}
-	}
-	status, ok := exitErr.Sys().(syscall.WaitStatus)
-	switch {
-	case !ok:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited unexpectedly: %v", err)}
-	case status.Signaled():
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited due to a signal: %v", status.Signal())}
-	case status.ExitStatus() == constant.ExitStatusLoggedError:
-		// The program has already reported its error through the engine: nothing more to print.
-		return &pulumirpc.RunResponse{Bail: true}
-	default:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", status.ExitStatus())}
-	}
 }

@@ -11,7 +11,8 @@
 // installed. Run starts `node <@pulumi/pulumi>/cmd/run` exactly as the SDK's entry point expects
 // (the flags and PULUMI_* variables it reads), resolving @pulumi/pulumi from the program's folder.
 // GetRequiredPackages reports none (plugins load on demand; nothing can be downloaded here anyway),
-// InstallDependencies runs `npm install`, About and GetPluginInfo answer.
+// InstallDependencies runs `npm install` (or the package manager Pulumi.yaml names), About and
+// GetPluginInfo answer.
 //
 // RunPlugin runs Node.js policy packs (run_plugin.go). Code generation (codegen.go): GeneratePackage
 // (`pulumi package gen-sdk --language nodejs`), GenerateProgram (`pulumi import` prints TypeScript),
@@ -22,31 +23,30 @@
 // Node.js plugin projects), Pack. Inline programs of the Automation API need no language host at all.
 //
 // Credit: what the engine and users see from Run mirrors Pulumi's own host (pulumi/pulumi,
-// sdk/nodejs/cmd/pulumi-language-nodejs/main.go, Apache-2.0), written anew here: the exit code 32
-// that @pulumi/pulumi's run script uses after it has reported an error (answered with Bail, so
-// nothing more is printed), and the messages "Program exited with non-zero exit code: %d",
-// "Program exited due to a signal", "Problem executing program (could not run language executor)"
-// and "could not find node on the $PATH".
+// sdk/nodejs/cmd/pulumi-language-nodejs/main.go, Apache-2.0), written anew here: the arguments and
+// PULUMI_NODEJS_* variables of @pulumi/pulumi's run script, and the message "could not find node on
+// the $PATH". The config, the exit code (Bail when the run script has reported its error) and the
+// messages of Run are cmd/internal/langhost's, shared by every host of this repo.
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
 
+	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -57,38 +57,20 @@ var (
 	buildID = "dev"
 )
 
-// exitCodeErrorAlreadyReported is what @pulumi/pulumi/cmd/run exits with after it has logged a
-// user-actionable error through the engine (nodeJSProcessExitedAfterLoggingUserActionableMessage).
-const exitCodeErrorAlreadyReported = 32
-
 func main() {
 	langhost.Main(langhost.Host{
 		Name:    "pulumi-language-nodejs",
 		Version: version,
 		BuildID: buildID,
 		New: func(engineAddress, tracing string) (pulumirpc.LanguageRuntimeServer, func(), error) {
-			return &nodeHost{engineAddress: engineAddress, tracing: tracing}, nil, nil
+			return &nodeHost{Runtime: langhost.NewRuntime(version, engineAddress), tracing: tracing}, nil, nil
 		},
 	})
 }
 
 type nodeHost struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	tracing       string
-}
-
-func (h *nodeHost) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *nodeHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
+	*langhost.Runtime // Handshake, GetPluginInfo, RuntimeOptionsPrompts, the engine's address
+	tracing           string
 }
 
 func (h *nodeHost) GetRequiredPlugins(
@@ -101,12 +83,6 @@ func (h *nodeHost) GetRequiredPackages(
 	context.Context, *pulumirpc.GetRequiredPackagesRequest,
 ) (*pulumirpc.GetRequiredPackagesResponse, error) {
 	return &pulumirpc.GetRequiredPackagesResponse{}, nil
-}
-
-func (h *nodeHost) RuntimeOptionsPrompts(
-	context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
 }
 
 func (h *nodeHost) About(context.Context, *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
@@ -131,39 +107,29 @@ func (h *nodeHost) GetProgramDependencies(
 	return &pulumirpc.GetProgramDependenciesResponse{}, nil
 }
 
-// InstallDependencies runs `npm install` in the program's folder, streaming its output.
+// InstallDependencies installs the program's packages with its package manager (Pulumi.yaml's
+// `runtime.options.packagemanager`; npm when it names none), streaming its output.
 func (h *nodeHost) InstallDependencies(
 	req *pulumirpc.InstallDependenciesRequest,
 	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse],
 ) error {
-	dir := req.GetInfo().GetProgramDirectory()
-	if dir == "" {
-		dir = req.GetDirectory() //nolint:staticcheck // older engines
+	opts, err := runtimeOptions(req.GetInfo().GetOptions())
+	if err != nil {
+		return err
 	}
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
-		return nil // nothing to install
-	}
-	cmd := exec.Command("npm", "install")
-	cmd.Dir = dir
-	cmd.Stdout = streamWriter(func(b []byte) error {
-		return server.Send(&pulumirpc.InstallDependenciesResponse{Stdout: b})
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, dir string, stdout, stderr io.Writer) error {
+		if _, err := os.Stat(filepath.Join(dir, "package.json")); err != nil {
+			return nil // nothing to install
+		}
+		manager, err := npm.ResolvePackageManager(opts.packageManager, dir)
+		if err != nil {
+			return err
+		}
+		if err := manager.Install(ctx, dir, false, stdout, stderr); err != nil {
+			return fmt.Errorf("%s install in %s: %w", manager.Name(), dir, err)
+		}
+		return nil
 	})
-	cmd.Stderr = streamWriter(func(b []byte) error {
-		return server.Send(&pulumirpc.InstallDependenciesResponse{Stderr: b})
-	})
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("npm install in %s: %w", dir, err)
-	}
-	return nil
-}
-
-type streamWriter func([]byte) error
-
-func (w streamWriter) Write(p []byte) (int, error) {
-	if err := w(bytes.Clone(p)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 // Run executes the program with @pulumi/pulumi's own entry point, the way the SDK expects to be started.
@@ -189,7 +155,10 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	if entryPoint == "" {
 		entryPoint = "."
 	}
-	opts := runtimeOptions(info.GetOptions())
+	opts, err := runtimeOptions(info.GetOptions())
+	if err != nil {
+		return nil, err
+	}
 
 	runPath, err := resolveModule(ctx, node, programDir, "@pulumi/pulumi/cmd/run")
 	if err != nil {
@@ -199,7 +168,7 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	args := append([]string{}, opts.nodeArgs...)
 	args = append(args, runPath,
 		"--monitor="+req.GetMonitorAddress(),
-		"--engine="+h.engineAddress,
+		"--engine="+h.Engine(),
 		"--organization="+req.GetOrganization(),
 		"--project="+req.GetProject(),
 		"--stack="+req.GetStack(),
@@ -216,23 +185,12 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	args = append(args, entryPoint)
 	args = append(args, req.GetArgs()...)
 
-	configJSON, err := json.Marshal(req.GetConfig())
+	configEnv, err := langhost.ConfigEnv(req.GetConfig(), req.GetConfigSecretKeys())
 	if err != nil {
 		return nil, err
 	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, err
-	}
-	env := append(os.Environ(),
-		"PULUMI_CONFIG="+string(configJSON),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON),
-		"PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(opts.typescript),
-	)
+	env := append(os.Environ(), configEnv...)
+	env = append(env, "PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(opts.typescript))
 	if opts.tsconfig != "" {
 		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+opts.tsconfig)
 	}
@@ -240,54 +198,35 @@ func (h *nodeHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumir
 	cmd := exec.Command(node, args...)
 	cmd.Dir = programDir
 	cmd.Env = env
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		var exitErr *exec.ExitError
-		if errors.As(err, &exitErr) {
-			if status, ok := exitErr.Sys().(syscall.WaitStatus); ok && status.Signaled() {
-				return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited due to a signal: %v", status.Signal())}, nil
-			}
-			if exitErr.ExitCode() == exitCodeErrorAlreadyReported {
-				return &pulumirpc.RunResponse{Bail: true}, nil
-			}
-			return &pulumirpc.RunResponse{
-				Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exitErr.ExitCode()),
-			}, nil
-		}
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Problem executing program (could not run language executor): %v", err)}, nil
-	}
-	return &pulumirpc.RunResponse{}, nil
+	return langhost.RunProgram(cmd), nil
 }
 
 type nodeOptions struct {
-	typescript bool
-	tsconfig   string
-	nodeArgs   []string
+	typescript     bool
+	tsconfig       string
+	nodeArgs       []string
+	packageManager npm.PackageManagerType
 }
 
-// runtimeOptions reads Pulumi.yaml's `runtime.options` (typescript, tsconfig, nodeargs).
-func runtimeOptions(s *structpb.Struct) nodeOptions {
-	opts := nodeOptions{typescript: true}
-	if s == nil {
-		return opts
+// runtimeOptions reads Pulumi.yaml's `runtime.options` (typescript, tsconfig, nodeargs, and
+// packagemanager, which `pulumi new` writes).
+func runtimeOptions(s *structpb.Struct) (nodeOptions, error) {
+	values, err := langhost.ReadOptions(s,
+		langhost.Option{Name: "typescript", Choices: []string{"true", "false"}},
+		langhost.Option{Name: "tsconfig"},
+		langhost.Option{Name: "nodeargs"},
+		langhost.Option{Name: "packagemanager", Choices: []string{"npm", "yarn", "pnpm", "bun"}},
+	)
+	if err != nil {
+		return nodeOptions{}, err
 	}
-	fields := s.GetFields()
-	if v, ok := fields["typescript"]; ok {
-		switch x := v.GetKind().(type) {
-		case *structpb.Value_BoolValue:
-			opts.typescript = x.BoolValue
-		case *structpb.Value_StringValue:
-			opts.typescript = x.StringValue != "false"
-		}
-	}
-	if v, ok := fields["tsconfig"]; ok {
-		opts.tsconfig = v.GetStringValue()
-	}
-	if v, ok := fields["nodeargs"]; ok {
-		opts.nodeArgs = strings.Fields(v.GetStringValue())
-	}
-	return opts
+	return nodeOptions{
+		typescript: values["typescript"] != "false",
+		tsconfig:   values["tsconfig"],
+		nodeArgs:   strings.Fields(values["nodeargs"]),
+		// npm when none is named, as this host always ran it.
+		packageManager: npm.PackageManagerType(cmp.Or(values["packagemanager"], "npm")),
+	}, nil
 }
 
 // resolveModule finds a module of @pulumi/pulumi (its cmd/run, cmd/run-policy-pack) as Node would from dir.

@@ -16,12 +16,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strconv"
 	"syscall"
+
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
 
 	sdk "github.com/pulumi/pulumi/sdk/v3"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
@@ -45,7 +46,10 @@ func (h *nodeHost) RunPlugin(
 		return errors.New("could not find node on the $PATH; install Node.js")
 	}
 	packDir := req.GetInfo().GetProgramDirectory()
-	opts := runtimeOptions(req.GetInfo().GetOptions())
+	opts, err := runtimeOptions(req.GetInfo().GetOptions())
+	if err != nil {
+		return err
+	}
 
 	closer, stdout, stderr, err := rpcutil.MakeRunPluginStreams(server, false)
 	if err != nil {
@@ -90,13 +94,11 @@ func (h *nodeHost) RunPlugin(
 		appendIfSet("PULUMI_NODEJS_PROJECT", config.GetProject())
 		appendIfSet("PULUMI_NODEJS_STACK", config.GetStack())
 		appendIfSet("PULUMI_NODEJS_DRY_RUN", strconv.FormatBool(config.GetDryRun()))
-		if config.GetConfig() != nil {
-			configJSON, err := json.Marshal(config.GetConfig())
-			if err != nil {
-				return fmt.Errorf("could not marshal stack configuration: %w", err)
-			}
-			appendIfSet("PULUMI_CONFIG", string(configJSON))
+		configEnv, err := langhost.ConfigEnv(config.GetConfig(), config.GetConfigSecretKeys())
+		if err != nil {
+			return err
 		}
+		env = append(env, configEnv...)
 	}
 
 	cmd := exec.CommandContext(ctx, node, args...)

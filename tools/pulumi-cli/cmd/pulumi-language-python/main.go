@@ -10,7 +10,7 @@
 // What it serves (the LanguageRuntime gRPC service):
 //   - Run: the program, with the Python of its virtual environment (Pulumi.yaml `runtime.options.virtualenv`,
 //     relative to the project's folder) or python3 from PATH when none is named, through the exec shim
-//     (exec.py, embedded here and written to a private folder when the host starts), which configures
+//     (exec.py, embedded here and written once into the host's own cache folder when the host starts), which configures
 //     pulumi.runtime from the request and runs __main__.py inside the root stack; first the
 //     `typechecker` (mypy, pyright) when Pulumi.yaml names one. pyright and `toolchain: poetry|uv`
 //     (Pulumi's toolchains from the sdk's package) are untested here: this repo installs none of them.
@@ -28,15 +28,13 @@
 // Python), Pack.
 //
 // Credit: the behaviour mirrors Pulumi's own host (pulumi/pulumi, sdk/python/cmd/pulumi-language-python,
-// Apache-2.0), written anew here: the runtime options (virtualenv, toolchain, typechecker), the shim's arguments,
-// PULUMI_CONFIG and PULUMI_CONFIG_SECRET_KEYS, exit code 32 answered with Bail, the messages "program
-// exited with non-zero exit code: %d" and "problem executing program (could not run language
-// executor)", and reading pulumi-plugin.json from each installed package.
+// Apache-2.0), written anew here: the runtime options (virtualenv, toolchain, typechecker), the shim's
+// arguments, and reading pulumi-plugin.json from each installed package; the config, the exit code
+// and the messages of Run are cmd/internal/langhost's, shared by every host of this repo.
 package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	_ "embed"
 	"flag"
@@ -69,7 +67,7 @@ func main() {
 			givenExecutor = flags.String("use-executor", "", "run programs with this exec shim instead of the embedded one")
 		},
 		New: func(engineAddress, tracing string) (pulumirpc.LanguageRuntimeServer, func(), error) {
-			host := &pythonHost{engineAddress: engineAddress, tracing: tracing, shim: *givenExecutor}
+			host := &pythonHost{Runtime: langhost.NewRuntime(version, engineAddress), tracing: tracing, shim: *givenExecutor}
 			if host.shim != "" {
 				return host, nil, nil
 			}
@@ -83,22 +81,19 @@ func main() {
 	})
 }
 
-// installShim writes the embedded exec shim once per content into the user's cache folder and
-// returns its path. Not a folder per start removed at exit: the engine ends a language host with
-// SIGKILL, so such folders were never removed (hundreds piled up in /tmp during a test run).
+// installShim writes the embedded exec shim once per content into the host's own folder (see
+// langhost.OwnedFolder: private, checked, never a shared temporary one) and returns its path. Not a
+// folder per start removed at exit: the engine ends a language host with SIGKILL, so such folders
+// were never removed (hundreds piled up in /tmp during a test run).
 func installShim() (string, error) {
-	dir, err := os.UserCacheDir()
+	dir, err := langhost.OwnedFolder("pulumi-language-python")
 	if err != nil {
-		dir = os.TempDir()
+		return "", fmt.Errorf("the exec shim's folder: %w", err)
 	}
-	dir = filepath.Join(dir, "pulumi-language-python")
 	sum := sha256.Sum256(execShim)
 	path := filepath.Join(dir, fmt.Sprintf("pulumi-language-python-exec-%x.py", sum[:8]))
 	if existing, err := os.ReadFile(path); err == nil && bytes.Equal(existing, execShim) {
 		return path, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("creating the exec shim's folder: %w", err)
 	}
 	// Written beside, then renamed: hosts starting side by side never run a half-written shim.
 	tmp, err := os.CreateTemp(dir, "exec-*.tmp")
@@ -120,17 +115,7 @@ func installShim() (string, error) {
 }
 
 type pythonHost struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	tracing       string
-	shim          string // the exec shim's path
-}
-
-func (h *pythonHost) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
+	*langhost.Runtime // Handshake, GetPluginInfo, RuntimeOptionsPrompts, the engine's address
+	tracing           string
+	shim              string // the exec shim's path
 }

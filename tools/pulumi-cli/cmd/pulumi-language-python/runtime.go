@@ -13,13 +13,12 @@ import (
 	"io"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
-	"syscall"
+
+	"asset-delivery-as-code/tools/pulumi-cli/cmd/internal/langhost"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
@@ -27,12 +26,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/protobuf/types/known/emptypb"
 )
-
-// exitCodeErrorAlreadyReported is what the exec shim exits with after it has logged the program's
-// error through the engine (Pulumi's pythonProcessExitedAfterShowingUserActionableMessage).
-const exitCodeErrorAlreadyReported = 32
 
 // pythonProject is the Python of the project a request names, per Pulumi.yaml's runtime options:
 // `virtualenv` (a folder, relative to the project's), `toolchain` (pip, the default; poetry, uv) and
@@ -51,41 +45,22 @@ func projectToolchain(info *pulumirpc.ProgramInfo) (pythonProject, error) {
 		ProgramDir: info.GetProgramDirectory(),
 		Toolchain:  toolchain.Pip,
 	}
-	project := pythonProject{}
-	choose := func(name, value string, choices ...string) error {
-		if !slices.Contains(choices, value) {
-			return fmt.Errorf("Pulumi.yaml runtime.options.%s: must be %s or %s, not %q",
-				name, strings.Join(choices[:len(choices)-1], ", "), choices[len(choices)-1], value)
-		}
-		return nil
+	values, err := langhost.ReadOptions(info.GetOptions(),
+		langhost.Option{Name: "virtualenv"},
+		langhost.Option{Name: "toolchain", Choices: []string{"pip", "poetry", "uv"}},
+		langhost.Option{Name: "typechecker", Choices: []string{"mypy", "pyright"}},
+	)
+	if err != nil {
+		return pythonProject{}, err
 	}
-	for name, value := range info.GetOptions().AsMap() {
-		text, isString := value.(string)
-		if !isString {
-			return pythonProject{}, fmt.Errorf("Pulumi.yaml runtime.options.%s: must be a string", name)
-		}
-		switch name {
-		case "virtualenv":
-			options.Virtualenv = text
-		case "toolchain":
-			if err := choose(name, text, "pip", "poetry", "uv"); err != nil {
-				return pythonProject{}, err
-			}
-			switch text {
-			case "poetry":
-				options.Toolchain = toolchain.Poetry
-			case "uv":
-				options.Toolchain = toolchain.Uv
-			}
-		case "typechecker":
-			if err := choose(name, text, "mypy", "pyright"); err != nil {
-				return pythonProject{}, err
-			}
-			project.typechecker = text
-		default:
-			return pythonProject{}, fmt.Errorf("Pulumi.yaml runtime.options.%s: not an option of the Python host (virtualenv, toolchain, typechecker)", name)
-		}
+	options.Virtualenv = values["virtualenv"]
+	switch values["toolchain"] {
+	case "poetry":
+		options.Toolchain = toolchain.Poetry
+	case "uv":
+		options.Toolchain = toolchain.Uv
 	}
+	project := pythonProject{typechecker: values["typechecker"]}
 	tc, err := toolchain.ResolveToolchain(options)
 	project.Toolchain = tc
 	return project, err
@@ -124,16 +99,6 @@ func (p pythonProject) typecheck(ctx context.Context, programDir string) error {
 	return nil
 }
 
-func (h *pythonHost) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
-}
-
-func (h *pythonHost) RuntimeOptionsPrompts(
-	context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
-}
-
 // InstallDependencies creates the project's virtual environment (when it names one) and installs
 // requirements.txt into it, streaming pip's output.
 func (h *pythonHost) InstallDependencies(
@@ -144,17 +109,9 @@ func (h *pythonHost) InstallDependencies(
 	if err != nil {
 		return err
 	}
-	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
-	if err != nil {
-		return err
-	}
-	defer closer.Close()
-	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
-	if err := tc.InstallDependencies(server.Context(), req.GetInfo().GetProgramDirectory(),
-		req.GetUseLanguageVersionTools(), true, stdout, stderr); err != nil {
-		return err
-	}
-	return closer.Close()
+	return langhost.InstallDependencies(req, server, func(ctx context.Context, dir string, stdout, stderr io.Writer) error {
+		return tc.InstallDependencies(ctx, dir, req.GetUseLanguageVersionTools(), true, stdout, stderr)
+	})
 }
 
 // Run executes the program through the exec shim, with the project's Python.
@@ -183,7 +140,7 @@ func (h *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 		}
 	}
 	flag("monitor", req.GetMonitorAddress())
-	flag("engine", h.engineAddress)
+	flag("engine", h.Engine())
 	flag("project", req.GetProject())
 	flag("stack", req.GetStack())
 	flag("organization", req.GetOrganization())
@@ -195,23 +152,10 @@ func (h *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 	args = append(args, entryPoint)
 	args = append(args, req.GetArgs()...)
 
-	config := req.GetConfig()
-	if config == nil {
-		config = map[string]string{} // a stack without config: `{}`, which the SDK reads; never `null`
-	}
-	configJSON, err := json.Marshal(config)
+	configEnv, err := langhost.ConfigEnv(req.GetConfig(), req.GetConfigSecretKeys())
 	if err != nil {
-		return nil, fmt.Errorf("failed to serialize configuration: %w", err)
+		return nil, err
 	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, fmt.Errorf("failed to serialize configuration secret keys: %w", err)
-	}
-
 	cmd, err := tc.Command(ctx, args...)
 	if err != nil {
 		return nil, err
@@ -219,27 +163,9 @@ func (h *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
-	cmd.Env = append(cmd.Env, "PULUMI_CONFIG="+string(configJSON), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON))
+	cmd.Env = append(cmd.Env, configEnv...)
 	cmd.Dir = programDir
-	cmd.Stdout = os.Stdout
-	cmd.Stderr = os.Stderr
-	if err := cmd.Run(); err != nil {
-		// Python does not flush on an abnormal exit: flush ours so that the engine has all the child wrote.
-		_ = os.Stdout.Sync()
-		_ = os.Stderr.Sync()
-		var exitErr *exec.ExitError
-		if !errors.As(err, &exitErr) {
-			return &pulumirpc.RunResponse{Error: fmt.Sprintf("problem executing program (could not run language executor): %v", err)}, nil
-		}
-		if status, ok := exitErr.Sys().(syscall.WaitStatus); ok && status.Signaled() {
-			return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited due to a signal: %v", status.Signal())}, nil
-		}
-		if exitErr.ExitCode() == exitCodeErrorAlreadyReported {
-			return &pulumirpc.RunResponse{Bail: true}, nil
-		}
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("program exited with non-zero exit code: %d", exitErr.ExitCode())}, nil
-	}
-	return &pulumirpc.RunResponse{}, nil
+	return langhost.RunProgram(cmd), nil
 }
 
 func (h *pythonHost) About(ctx context.Context, req *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
@@ -392,10 +318,11 @@ var packagesWithoutPlugins = map[string]struct{}{
 // engineLog gives writers whose lines the engine shows as ephemeral messages of this run (info and
 // error), and a function to call when done with them.
 func (h *pythonHost) engineLog(ctx context.Context) (io.Writer, io.Writer, func(), error) {
-	if h.engineAddress == "" {
+	engineAddress := h.Engine()
+	if engineAddress == "" {
 		return os.Stdout, os.Stderr, func() {}, nil
 	}
-	conn, err := grpc.NewClient(h.engineAddress, grpc.WithTransportCredentials(insecure.NewCredentials()), rpcutil.GrpcChannelOptions())
+	conn, err := grpc.NewClient(engineAddress, grpc.WithTransportCredentials(insecure.NewCredentials()), rpcutil.GrpcChannelOptions())
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("language host could not make connection to engine: %w", err)
 	}
