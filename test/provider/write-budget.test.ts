@@ -29,21 +29,21 @@ describe("WriteBudget", () => {
     for (let i = 0; i < 200; i++) writes.diffed(true, false);
     for (let i = 0; i < 5; i++) writes.diffed(false, false);
     expect(warnings).toEqual([]);
-    await settle(900);
+    await settle(400);
     expect(warnings).toEqual(["200 updates: at 60 per hour this update takes at least 2 h 21 min (59 at once, then one every 1 min)"]);
-    await settle(900);
+    await settle(400);
     expect(warnings).toHaveLength(1);
   });
 
   it("names creates and updates when both exceed the budget, and nothing within it", async () => {
     const within = budget();
     for (let i = 0; i < 59; i++) within.writes.diffed(true, false);
-    await settle(900);
+    await settle(400);
     expect(within.warnings).toEqual([]);
     const both = budget();
     for (let i = 0; i < 70; i++) both.writes.checked(true);
     for (let i = 0; i < 100; i++) both.writes.diffed(true, false);
-    await settle(900);
+    await settle(400);
     expect(both.warnings).toEqual([
       "70 creates and 100 updates: at 60 creates per hour and 60 updates per hour this update takes at least 41 min",
     ]);
@@ -68,7 +68,7 @@ describe("WriteBudget", () => {
   it("says nothing without pacing", async () => {
     const { writes, warnings } = budget(false);
     for (let i = 0; i < 100; i++) writes.diffed(true, false);
-    await settle(900);
+    await settle(400);
     expect(warnings).toEqual([]);
   });
 

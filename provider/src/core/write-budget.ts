@@ -11,10 +11,10 @@
 // resource. So the estimate is made once the engine has asked nothing for a moment. The native
 // plugin is asked for each change of a preview (preview create and update), and its latest such
 // answer is held until then, so that the engine cannot end the preview before the warning;
-// the dynamic provider's host is never asked that: its estimate comes after 0.8 s without a
-// check or diff, which the end of the Node.js program running it leaves (1.25 s measured on a
-// busy 2-core machine), but which a busy engine can also take between two diffs (up to 0.87 s
-// measured): then a second warning follows with the new counts.
+// the dynamic provider's host is never asked that: its estimate comes after 0.3 s without a
+// check or diff. That is a guess: on a busy machine the engine can pause longer between two diffs
+// (early warnings with the counts so far, then the full one), and 0.8 s once outlasted the end of
+// the Node.js program (no warning); 0.3 s gave the full count last in the runs measured.
 import {
   formatDuration,
   HOURLY_CLASSES,
@@ -35,7 +35,7 @@ const NOUNS: Record<HourlyClass, { one: string; many: string }> = {
 };
 
 /** How long the engine must have asked nothing before the estimate is made (with, without a held answer). */
-const QUIET_MS = { held: 1_500, unheld: 800 };
+const QUIET_MS = { held: 1_500, unheld: 300 };
 /** At most one progress message this often (the first wait always says so). */
 const PROGRESS_EVERY_MS = 10_000;
 
