@@ -1,7 +1,7 @@
 // What every CLI command shares: its shape, usage errors, and the settings read from flags or
 // environment variables (a flag wins over the variable, the variable over the default).
 import * as path from "node:path";
-import { domainNameSchema } from "@asset-delivery/sdk";
+import { domainNameSchema, parseDuration } from "@asset-delivery/sdk";
 
 export interface Command {
   /** One line for the command list. */
@@ -56,6 +56,15 @@ export function domainSetting(value: string | undefined, name: string): string |
   const parsed = domainNameSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`${name}: ${parsed.error.issues[0]!.message} (got "${value}")`);
   return parsed.data;
+}
+
+/** A duration (the sdk's `parseDuration`: `90s`, `10m`, `2h`) in milliseconds, from 1 s to a day; unset: undefined. */
+export function durationSetting(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < 1_000 || ms > 86_400_000)
+    throw new UsageError(`${name}: must be a duration from 1s to 24h such as 90s, 10m or 2h (got "${value}")`);
+  return ms;
 }
 
 export function oneOfSetting<T extends string>(value: string | undefined, name: string, allowed: readonly T[], fallback: T): T {

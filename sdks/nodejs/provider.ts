@@ -35,6 +35,10 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly deliveryDomain: pulumi.Output<string | undefined>;
     /**
+     * How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+     */
+    declare public readonly maxWait: pulumi.Output<string | undefined>;
+    /**
      * The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
      */
     declare public readonly pacing: pulumi.Output<string | undefined>;
@@ -54,6 +58,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["baseUrl"] = args?.baseUrl;
             resourceInputs["deliveryDomain"] = args?.deliveryDomain;
+            resourceInputs["maxWait"] = args?.maxWait;
             resourceInputs["pacing"] = args?.pacing;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -81,6 +86,10 @@ export interface ProviderArgs {
      * The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
      */
     deliveryDomain?: pulumi.Input<string | undefined>;
+    /**
+     * How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+     */
+    maxWait?: pulumi.Input<string | undefined>;
     /**
      * The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
      */

@@ -40,6 +40,11 @@ export interface AppOptions {
   deliveryDomain?: string;
   /** "spec": the limits of spec section 8 per account; "off": none (tests, CI). */
   rateLimits: "spec" | "off";
+  /**
+   * The hourly limits (Source creates and updates) counted per this many milliseconds instead of per
+   * hour, the same counts: hour-long budgets in minutes, for tests and demos. Default an hour.
+   */
+  rateLimitHourMs?: number;
   /** Clock in milliseconds, injectable for tests. */
   now?: () => number;
   /** 32 bytes: the AES-256-GCM key that encrypts write-only values at rest. */

@@ -194,10 +194,12 @@ describe("a database whose stored windows were counted per key (before core-007)
   it("merges each account's key buckets into one that has spent what they spent together", async () => {
     const dir = fs.mkdtempSync(join(os.tmpdir(), "asset-delivery-rate-limit-"));
     const dbPath = join(dir, "asset-delivery.db");
-    // The per-key era's schema, with the key names of core-008 so that today's createKey can write keys into it.
+    // The per-key era's schema, with the key columns of later migrations (core-008's names, the
+    // dashboard's key creators) so that today's createKey can write keys into it.
+    const keyColumns = ["core-008-api-key-names", "dashboard-003-key-creators"];
     const perKeyEra = [
       ...allMigrations.slice(0, allMigrations.findIndex((m) => m.id === "core-006-sources-deploy-starts-at") + 1),
-      ...allMigrations.filter((m) => m.id === "core-008-api-key-names"),
+      ...allMigrations.filter((m) => keyColumns.includes(m.id)),
     ];
     const old = openDatabase(dbPath);
     migrate(old, perKeyEra);
@@ -243,6 +245,28 @@ describe('rateLimits: "off"', () => {
       expect(statuses).toEqual(Array(12).fill(200));
     } finally {
       await unlimited.close();
+    }
+  });
+});
+
+describe("a shorter hour (serve --rate-limit-hour)", () => {
+  it("counts the hourly classes per the given window, the same counts", async () => {
+    let now = Date.parse("2024-01-01T00:00:00Z");
+    const short = await startTestServer({ rateLimits: "spec", rateLimitHourMs: 60_000, now: () => now });
+    try {
+      const key = freshAccount(short)(["Sources"]);
+      const sources = sourceClient(short, key);
+      const ids: string[] = [];
+      for (let i = 0; i < 60; i++) ids.push(await sources.createOk({ name: `short ${i}`, deployment: minimalDeployment("webproxy") }));
+      const refused = await sources.create({ name: "one too many", deployment: minimalDeployment("webproxy") });
+      // One token a second now: 60 per minute.
+      expectTooManyRequests(refused, 1);
+      expect(refused.body.errors[0].detail).toMatch(/60 such requests per minute/);
+      expect(refused.body.errors[0].meta).toMatchObject({ endpoint_class: "createSource", limit: 60, interval_ms: 60_000 });
+      now += 1_000;
+      expect((await sources.create({ name: "a second later", deployment: minimalDeployment("webproxy") })).status).toBe(201);
+    } finally {
+      await short.close();
     }
   });
 });

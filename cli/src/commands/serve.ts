@@ -1,6 +1,6 @@
 // `asset-delivery serve`: runs the Management API server on a local database until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
-import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
+import { DEFAULT_DELIVERY_DOMAIN, formatDuration } from "@asset-delivery/sdk";
 import {
   DEFAULT_DEPLOY_DELAY_MS,
   DEFAULT_DEPLOY_LAG_MS,
@@ -10,7 +10,7 @@ import {
   PROFILES,
   startServer,
 } from "@asset-delivery/server";
-import { databasePath, domainSetting, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
+import { databasePath, domainSetting, durationSetting, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
 
 /** `true`, `false`, or the proxies' addresses and CIDR ranges (Fastify checks their form). */
 function trustProxySetting(value: string | undefined): boolean | string | undefined {
@@ -20,7 +20,8 @@ function trustProxySetting(value: string | undefined): boolean | string | undefi
 
 export const serveCommand: Command = {
   summary: "Run the Management API server (the local emulator)",
-  usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--deploy-delay-ms N]
+  usage: `asset-delivery serve [--host HOST] [--port PORT] [--db PATH] [--rate-limits spec|off] [--rate-limit-hour DURATION]
+                      [--deploy-delay-ms N]
                       [--deploy-lag-ms N] [--profile full|minimal] [--faults RATE [--faults-seed N]]
                       [--public-url URL] [--delivery-domain DOMAIN] [--allow-private-image-urls]
                       [--session-lifetime-hours N] [--trust-proxy true|ADDRESSES]
@@ -30,6 +31,9 @@ export const serveCommand: Command = {
   --db               SQLite database file (env ASSET_DELIVERY_DB, default .data/asset-delivery.db);
                      its encryption key is kept in <db>.key unless ASSET_DELIVERY_SECRET_KEY is set
   --rate-limits      "spec" enforces the spec's limits per account, "off" none (env ASSET_DELIVERY_RATE_LIMITS, default spec)
+  --rate-limit-hour  count the hourly limits (60 Source creates, 60 updates) per this duration instead of an
+                     hour, e.g. 60s: the same counts on a shorter window, for tests and demos of long
+                     changes (env ASSET_DELIVERY_RATE_LIMIT_HOUR, default 1h)
   --deploy-delay-ms  how long a deployment takes (env ASSET_DELIVERY_DEPLOY_DELAY_MS, default ${DEFAULT_DEPLOY_DELAY_MS})
   --deploy-lag-ms    how long after a change its deployment starts; until then reads still show the deployment
                      before it, as the real service's do (env ASSET_DELIVERY_DEPLOY_LAG_MS, default ${DEFAULT_DEPLOY_LAG_MS})
@@ -63,6 +67,7 @@ export const serveCommand: Command = {
         port: { type: "string" },
         db: { type: "string" },
         "rate-limits": { type: "string" },
+        "rate-limit-hour": { type: "string" },
         "deploy-delay-ms": { type: "string" },
         "deploy-lag-ms": { type: "string" },
         profile: { type: "string" },
@@ -82,11 +87,13 @@ export const serveCommand: Command = {
       min: 0,
       max: 2 ** 32 - 1,
     });
+    const rateLimitHourMs = durationSetting(values["rate-limit-hour"] ?? env.ASSET_DELIVERY_RATE_LIMIT_HOUR, "rate-limit-hour");
     const server = await startServer({
       host: values.host ?? env.ASSET_DELIVERY_HOST ?? DEFAULT_HOST,
       port: integerSetting(values.port ?? env.ASSET_DELIVERY_PORT, "port", DEFAULT_PORT, { min: 0, max: 65535 }),
       dbPath: databasePath(values.db),
       rateLimits: oneOfSetting(values["rate-limits"] ?? env.ASSET_DELIVERY_RATE_LIMITS, "rate-limits", ["spec", "off"] as const, "spec"),
+      ...(rateLimitHourMs !== undefined && { rateLimitHourMs }),
       deployDelayMs: integerSetting(
         values["deploy-delay-ms"] ?? env.ASSET_DELIVERY_DEPLOY_DELAY_MS,
         "deploy-delay-ms",
@@ -117,6 +124,8 @@ export const serveCommand: Command = {
     });
     process.stdout.write(`Asset Delivery Management API listening on ${server.url}\n`);
     process.stdout.write(`Account dashboard at ${server.url}/dashboard (add a user: asset-delivery users create --help)\n`);
+    if (rateLimitHourMs !== undefined)
+      process.stdout.write(`Hourly rate limits counted per ${formatDuration(rateLimitHourMs)} (--rate-limit-hour)\n`);
     if (faultRate > 0) process.stdout.write(`Injecting faults into ${faultRate * 100}% of API requests (seed ${faultSeed})\n`);
 
     return new Promise<number>((resolve) => {

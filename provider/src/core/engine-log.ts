@@ -9,6 +9,8 @@ import { engineGuard } from "./engine-guard";
 
 /** Where the core's warnings go. */
 export type Warn = (message: string) => Promise<void>;
+/** Where the core's progress messages go. */
+export type Info = (message: string) => Promise<void>;
 
 // gRPC is @pulumi/pulumi's dependency: load the very copy it uses.
 const requireFromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
@@ -20,6 +22,15 @@ export { engineAddress } from "./engine-guard";
  * function); to stderr outside a Pulumi engine or when the engine does not take them.
  */
 export function engineWarnings(address: string | undefined): Warn {
+  return engineLog(address, "WARNING");
+}
+
+/** Progress messages (info) to the engine at `address`, as engineWarnings sends warnings. */
+export function engineInfo(address: string | undefined): Info {
+  return engineLog(address, "INFO");
+}
+
+function engineLog(address: string | undefined, severity: "WARNING" | "INFO"): Warn {
   let engine: engineGrpc.EngineClient | undefined;
   return async (message) => {
     if (address !== undefined) {
@@ -27,12 +38,12 @@ export function engineWarnings(address: string | undefined): Warn {
       const { EngineClient } = requireFromPulumi("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineGrpc;
       const pb = requireFromPulumi("@pulumi/pulumi/proto/engine_pb") as typeof enginePb;
       engine ??= new EngineClient(address, grpc.credentials.createInsecure());
-      const request = new pb.LogRequest().setSeverity(pb.LogSeverity.WARNING).setMessage(message);
+      const request = new pb.LogRequest().setSeverity(pb.LogSeverity[severity]).setMessage(message);
       const delivered = await new Promise<boolean>((resolve) => engine!.log(request, (error) => resolve(!error)));
       if (delivered) return;
       // The engine may be gone: then stderr is closed too, and nobody is left to warn.
       engineGuard()?.hint();
     }
-    console.warn(`warning: ${message}`);
+    console.warn(`${severity.toLowerCase()}: ${message}`);
   };
 }

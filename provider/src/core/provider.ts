@@ -9,7 +9,8 @@ import { checkSource, type CheckResult } from "./check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
-import type { Warn } from "./engine-log";
+import { pacingLimits } from "@asset-delivery/sdk";
+import type { Info, Warn } from "./engine-log";
 import { createSource, type WriteOptions } from "./lifecycle/create";
 import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
@@ -18,10 +19,13 @@ import { updateSource } from "./lifecycle/update";
 import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { resolveSettings, type ConfigReader } from "./settings";
+import { WriteBudget } from "./write-budget";
 
 export interface SourceProviderOptions {
   /** Where warnings go (the engine's log: engine-log.ts). */
   warn: Warn;
+  /** Where progress messages go (the engine's log); default: nowhere. */
+  info?: Info;
   /** The environment the settings fall back to. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Aborted when the engine cancels (the native plugin's Cancel): every wait for a deployment stops, rejecting with its reason. */
@@ -50,23 +54,35 @@ export interface SourceProvider {
    * beyond them (the plugin's data-source functions), so a provider has one connection.
    */
   connection(): Connection;
+  /** The run's writes against the hourly budgets (write-budget.ts): the shells report checks of new resources and preview writes. */
+  readonly writes: WriteBudget;
   /** Closes its connections: the provider is done. */
   close(): Promise<void>;
 }
 
-export function createSourceProvider({ warn, env = process.env, signal }: SourceProviderOptions): SourceProvider {
+export function createSourceProvider({ warn, info = async () => {}, env = process.env, signal }: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
+  const writes = new WriteBudget({ warn, info, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
   // share requests and pacing covers every call; settings are resolved for each operation (the
   // configuration may come after the first check, the environment may change in between).
   const connections = new Map<string, Connection>();
 
+  /** The settings, for what needs only some of them (the pacing of a preview's estimate). */
+  function settingsOrUndefined() {
+    try {
+      return resolveSettings(config, env);
+    } catch {
+      return undefined;
+    }
+  }
+
   function connection(): Connection {
     const settings = resolveSettings(config, env);
-    const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain]);
+    const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain, settings.maxWait]);
     let opened = connections.get(key);
     if (!opened) {
-      opened = connect(settings);
+      opened = connect(settings, { onResponse: writes.onResponse, onPacingWait: writes.onPacingWait });
       connections.set(key, opened);
     }
     return opened;
@@ -76,19 +92,33 @@ export function createSourceProvider({ warn, env = process.env, signal }: Source
     return { ...connection(), warn, signal };
   }
 
+  /** A write refused under maxWait fails with the budget's own message. */
+  async function explained<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      throw writes.explain(error);
+    }
+  }
+
   return {
     configure(reader) {
       config = reader;
     },
     check: (news) => checkSource(news),
-    diff: (id, olds, news) => diffSource(id, olds, news),
+    diff: (id, olds, news) => {
+      const diff = diffSource(id, olds, news);
+      writes.diffed(diff.changes, diff.replaces.length > 0);
+      return diff;
+    },
     preview: (news, olds) => previewOutputs(news, olds),
-    create: async (inputs, options = {}) => createSource(session(), inputs, options),
+    create: async (inputs, options = {}) => explained(() => createSource(session(), inputs, options)),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
-    update: async (id, olds, news, options = {}) => updateSource(session(), id, olds, news, options),
+    update: async (id, olds, news, options = {}) => explained(() => updateSource(session(), id, olds, news, options)),
     delete: async (id) => retireSource(session(), id),
     connection,
+    writes,
     async close() {
       const open = [...connections.values()];
       connections.clear();

@@ -2,11 +2,11 @@
 // find them, used by every caller: the Source resource's provider, the data-source functions, the
 // native plugin, and the CLI's drift, import and purge. Each comes from the configuration
 // (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret, `assetdelivery:pacing`,
-// `assetdelivery:deliveryDomain`, `assetdelivery:allowInsecureHttp`; a CLI maps its flags to these
-// keys), else the environment (`ASSET_DELIVERY_*`). Read when needed, never captured into the
+// `assetdelivery:deliveryDomain`, `assetdelivery:allowInsecureHttp`, `assetdelivery:maxWait`; a CLI
+// maps its flags to these keys), else the environment (`ASSET_DELIVERY_*`). Read when needed, never captured into the
 // serialized provider. An http:// address other than loopback is refused here, by the sdk's rule,
 // before anything is sent: unless allowed, the key would travel in clear text.
-import { domainNameSchema, insecureBaseUrlProblem, type PacingOptions } from "@asset-delivery/sdk";
+import { domainNameSchema, insecureBaseUrlProblem, parseDuration, type ClientOptions, type PacingOptions } from "@asset-delivery/sdk";
 
 export const CONFIG_KEYS = {
   baseUrl: "assetdelivery:baseUrl",
@@ -14,6 +14,7 @@ export const CONFIG_KEYS = {
   pacing: "assetdelivery:pacing",
   deliveryDomain: "assetdelivery:deliveryDomain",
   allowInsecureHttp: "assetdelivery:allowInsecureHttp",
+  maxWait: "assetdelivery:maxWait",
 } as const;
 export const ENV_VARS = {
   baseUrl: "ASSET_DELIVERY_BASE_URL",
@@ -21,6 +22,7 @@ export const ENV_VARS = {
   pacing: "ASSET_DELIVERY_PACING",
   deliveryDomain: "ASSET_DELIVERY_DELIVERY_DOMAIN",
   allowInsecureHttp: "ASSET_DELIVERY_ALLOW_INSECURE_HTTP",
+  maxWait: "ASSET_DELIVERY_MAX_WAIT",
 } as const;
 
 export interface ProviderSettings {
@@ -35,6 +37,11 @@ export interface ProviderSettings {
   deliveryDomain?: string;
   /** `true` lets `baseUrl` be http:// on a host other than loopback, the key then sent in clear text. Default false. */
   allowInsecureHttp?: boolean;
+  /**
+   * How long a run may wait for the rate budget (`90s`, `10m`, `2h`), from the provider's first
+   * request: a write the budget would only allow later fails at once. Default unbounded.
+   */
+  maxWait?: number;
 }
 
 /** Reads a full config key such as `assetdelivery:apiKey`. */
@@ -52,12 +59,13 @@ export class MissingSettingsError extends Error {
 }
 
 export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  const pick = (name: keyof ProviderSettings) => nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
+  const pick = (name: keyof typeof CONFIG_KEYS) => nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
   const pacing = pick("pacing");
   const deliveryDomain = pick("deliveryDomain");
   const allowInsecureHttp = pick("allowInsecureHttp");
+  const maxWait = pick("maxWait");
   const missing = [
     baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
     apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
@@ -79,7 +87,22 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
     ...(allowed && { allowInsecureHttp: true }),
     ...(pacing !== undefined && { pacing: parsePacing(pacing) }),
     ...(deliveryDomain !== undefined && { deliveryDomain: parseDeliveryDomain(deliveryDomain) }),
+    ...(maxWait !== undefined && { maxWait: parseMaxWait(maxWait) }),
   };
+}
+
+/** The client's options of the settings: `maxWait` is a member of pacing there. */
+export function clientOptionsOf({ deliveryDomain: _notAClientOption, maxWait, ...options }: ProviderSettings): ClientOptions {
+  if (maxWait === undefined) return options;
+  if (options.pacing === false) return options; // no pacing, no wait
+  return { ...options, pacing: { ...(typeof options.pacing === "object" ? options.pacing : {}), maxWaitMs: maxWait } };
+}
+
+/** A duration (the sdk's rule), checked here once, in milliseconds. */
+function parseMaxWait(text: string): number {
+  const ms = parseDuration(text);
+  if (ms !== undefined) return ms;
+  throw new Error(`${CONFIG_KEYS.maxWait} (or ${ENV_VARS.maxWait}): must be a duration such as 90s, 10m or 2h, not "${text}"`);
 }
 
 /** Checked here, once, with the sdk's domain rule: a bad one would otherwise surface as refused purges. */

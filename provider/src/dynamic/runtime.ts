@@ -11,7 +11,7 @@ import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
-import { engineAddress, engineWarnings } from "../core/engine-log";
+import { engineAddress, engineInfo, engineWarnings } from "../core/engine-log";
 import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { guardProviderProcess } from "../core/engine-guard";
@@ -19,7 +19,7 @@ import { PROVIDER_KEY } from "./serialized-provider";
 import { toCore, toDynamic, type DynamicValues } from "./shape";
 
 // The host passes the engine's address as the process's last argument.
-const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)) });
+const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), info: engineInfo(engineAddress(process.argv)) });
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
@@ -46,7 +46,8 @@ export const sourceProvider = {
   async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
     core.configure((key) => request.config.get(key));
   },
-  async check(_olds: unknown, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
+  async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
+    core.writes.checked(Object.keys(olds).length === 0); // a create, for the run's write budget
     const { inputs, failures } = core.check(toCore(news));
     return { inputs: toDynamic(inputs, news), failures };
   },

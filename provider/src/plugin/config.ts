@@ -5,7 +5,7 @@
 // account's session. The API key is secret in the provider's state, however it was given.
 import deepEqual from "fast-deep-equal";
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
-import { CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
+import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
 import { isUnknown } from "../core/unknowns";
 import type { PropertyPath } from "./wire";
 
@@ -51,8 +51,7 @@ export function checkProviderConfig(
   }
   try {
     // The client checks the address, the key's form and the pacing's members, naming each.
-    const { deliveryDomain: _notAClientOption, ...clientOptions } = settings;
-    void createClient(clientOptions).close();
+    void createClient(clientOptionsOf(settings)).close();
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
     return {

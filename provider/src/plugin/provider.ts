@@ -4,7 +4,7 @@
 // SECRET_PATHS, from the sdk's field table). What is the plugin's own: the engine's Cancel, and the
 // Source type and function tokens of its schema.
 import { SECRET_PATHS, type SourceInputs, type SourceState } from "../core/codec";
-import { engineAddress, engineWarnings } from "../core/engine-log";
+import { engineAddress, engineInfo, engineWarnings } from "../core/engine-log";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -43,7 +43,8 @@ export class NativeProvider {
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
     // The engine passes its address last: warnings (a retired Source) go to its log.
-    this.core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), env, signal: this.cancellation.signal });
+    const address = engineAddress(process.argv);
+    this.core = createSourceProvider({ warn: engineWarnings(address), info: engineInfo(address), env, signal: this.cancellation.signal });
   }
 
   checkConfig(news: Properties): { inputs: Properties; failures: ConfigFailure[] } {
@@ -70,8 +71,10 @@ export class NativeProvider {
     this.cancellation.cancel();
   }
 
-  check(type: string, news: Properties): { inputs: Properties; failures: CheckFailure[] } {
+  /** `isNew`: no earlier inputs (a create), for the run's write budget. */
+  check(type: string, news: Properties, isNew = false): { inputs: Properties; failures: CheckFailure[] } {
     assertSource(type);
+    this.core.writes.checked(isNew);
     // The create mark's URN is the engine's (create's request), never a property.
     if ("resourceUrn" in news.values)
       return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
@@ -88,13 +91,19 @@ export class NativeProvider {
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(this.core.preview(inputs.values), inputs.secrets) };
+    if (options.preview) {
+      await this.core.writes.previewWrite(); // held until the preview's estimate is made (write-budget.ts)
+      return { id: "", outputs: marked(this.core.preview(inputs.values), inputs.secrets) };
+    }
     const { id, outs } = await this.written(this.core.create(inputs.values as SourceInputs, options), inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(this.core.preview(news.values, olds.values), news.secrets);
+    if (options.preview) {
+      await this.core.writes.previewWrite();
+      return marked(this.core.preview(news.values, olds.values), news.secrets);
+    }
     const { outs } = await this.written(this.core.update(id, olds.values as SourceState, news.values as SourceInputs, options), news);
     return marked(outs, news.secrets);
   }

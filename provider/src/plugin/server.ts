@@ -87,7 +87,8 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     }),
     check: unary((request: providerPb.CheckRequest) => {
-      const { inputs, failures } = provider.check(request.getType(), decodeStruct(request.getNews()));
+      const isNew = (request.getOlds()?.getFieldsMap().getLength() ?? 0) === 0;
+      const { inputs, failures } = provider.check(request.getType(), decodeStruct(request.getNews()), isNew);
       return checkResponse(inputs, failures);
     }),
     diff: unary((request: providerPb.DiffRequest) => {

@@ -22,7 +22,13 @@ export function createClient(options: ClientOptions): AssetDeliveryClient {
   const ownAgent = resolved.dispatcher ? undefined : createAgent(resolved.timeoutMs);
   let send: Send = createSender(resolved, resolved.dispatcher ?? ownAgent!);
   // Retry outside pacing: every attempt waits for its own token.
-  if (resolved.pacing) send = withPacing(send, resolved.pacing, resolved.clock);
+  if (resolved.pacing)
+    send = withPacing(send, {
+      limits: resolved.pacing,
+      clock: resolved.clock,
+      maxWaitMs: resolved.maxWaitMs,
+      onWait: resolved.onPacingWait,
+    });
   if (resolved.retry) send = withRetry(send, { ...resolved.retry, rateLimitDeadlineMs: resolved.rateLimitDeadlineMs }, resolved.clock);
   return {
     sources: new SourcesResource(send, resolved.clock, resolved.retry),

@@ -1,7 +1,7 @@
 // Every failure the client raises: one base class, an API error chosen by status, and wrappers
 // for network, timeout and response-shape failures. No error ever carries the API key: messages
 // name the method and path only, and headers are never copied.
-import { describeIssues, type ErrorObject, type FieldIssue } from "../api";
+import { describeIssues, type EndpointClass, type ErrorObject, type FieldIssue } from "../api";
 
 export class AssetDeliveryError extends Error {
   override readonly name: string = "AssetDeliveryError";
@@ -71,6 +71,36 @@ export class ConflictError extends ApiError {
 export class RateLimitError extends ApiError {
   override readonly name = "RateLimitError";
 }
+/**
+ * A request the client did not send: its class's rate budget would only allow it after the
+ * client's `maxWaitMs` ran out. Nothing reached the server.
+ */
+export class RateBudgetError extends AssetDeliveryError {
+  override readonly name = "RateBudgetError";
+  readonly endpointClass: EndpointClass;
+  readonly method: string;
+  readonly path: string;
+  /** When the budget would have allowed it (milliseconds since the epoch). */
+  readonly sendableAt: number;
+  /** When the client's `maxWaitMs` ran out. */
+  readonly deadline: number;
+  /** When `count` requests could go at once, after those queued ahead of this one (at most the bucket's size). */
+  readonly readyAt: (count: number) => number;
+
+  constructor(init: Pick<RateBudgetError, "endpointClass" | "method" | "path" | "sendableAt" | "deadline" | "readyAt">) {
+    super(
+      `${init.method} ${init.path} not sent: the ${init.endpointClass} rate budget allows it at ${new Date(init.sendableAt).toISOString()}, ` +
+        `after the client's maxWaitMs ran out (${new Date(init.deadline).toISOString()})`,
+    );
+    this.endpointClass = init.endpointClass;
+    this.method = init.method;
+    this.path = init.path;
+    this.sendableAt = init.sendableAt;
+    this.deadline = init.deadline;
+    this.readyAt = init.readyAt;
+  }
+}
+
 export class ServerError extends ApiError {
   override readonly name = "ServerError";
 }

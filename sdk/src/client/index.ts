@@ -1,6 +1,7 @@
 // The client's public surface.
 export { createClient, type AssetDeliveryClient } from "./create-client";
 export type { ClientOptions, RetryOptions, PacingOptions, RequestInfo, ResponseInfo } from "./options";
+export { pacingLimits } from "./options";
 export type { Clock } from "./clock";
 export { systemClock } from "./clock";
 export { insecureBaseUrlProblem, isLoopbackHost } from "./insecure-http";
@@ -21,4 +22,4 @@ export {
   type RetryState,
   type RetryPolicy,
 } from "./retry";
-export { TokenBucket } from "./pacing";
+export { TokenBucket, type PacingWait } from "./pacing";

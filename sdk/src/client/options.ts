@@ -1,11 +1,12 @@
 // createClient's options: their rules, defaults and the resolved form the layers read.
 import type { Dispatcher } from "undici";
 import { z } from "zod";
-import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass } from "../api";
+import { anyHttpUrlSchema, expected, RATE_LIMITS, type EndpointClass, type RateTable } from "../api";
 import { checked } from "./checked";
 import { insecureBaseUrlProblem } from "./insecure-http";
 import { systemClock, type Clock } from "./clock";
 import { withoutUndefined } from "../objects";
+import type { PacingWait } from "./pacing";
 
 /** What a hook learns about a request: never headers, never the API key. */
 export interface RequestInfo {
@@ -37,6 +38,11 @@ export interface RetryOptions {
 export interface PacingOptions {
   /** Per endpoint class limits, for plans with higher limits than the spec's table. */
   limits?: Partial<Record<EndpointClass, { limit: number; intervalMs: number }>>;
+  /**
+   * How long the client may wait for the rate budget, counted from its creation: a request the
+   * budget would only allow later fails at once with RateBudgetError, unsent. Default unbounded.
+   */
+  maxWaitMs?: number;
 }
 
 export interface ClientOptions {
@@ -64,6 +70,8 @@ export interface ClientOptions {
   userAgent?: string;
   onRequest?: (info: RequestInfo) => void;
   onResponse?: (info: ResponseInfo) => void;
+  /** Called when a request starts waiting for its class's rate budget (what waits, until when, how many). */
+  onPacingWait?: (wait: PacingWait) => void;
   /** Time source for pacing, backoff and polling. */
   clock?: Clock;
 }
@@ -75,6 +83,8 @@ export interface ResolvedOptions {
   dispatcher: Dispatcher | undefined;
   retry: Required<RetryOptions> | false;
   pacing: Record<EndpointClass, { limit: number; intervalMs: number }> | false;
+  maxWaitMs: number | undefined;
+  onPacingWait: ((wait: PacingWait) => void) | undefined;
   rateLimitDeadlineMs: number;
   userAgent: string;
   onRequest: ((info: RequestInfo) => void) | undefined;
@@ -127,10 +137,11 @@ const optionsSchema = z
             z.boolean(),
             z.strictObject({
               limits: z.partialRecord(z.enum(Object.keys(RATE_LIMITS) as [EndpointClass, ...EndpointClass[]]), bucket).optional(),
+              maxWaitMs: nonNegativeMs.optional(),
             }),
           ],
           {
-            error: "must be true, false or { limits }",
+            error: "must be true, false or { limits, maxWaitMs }",
           },
         )
         .optional(),
@@ -141,6 +152,7 @@ const optionsSchema = z
         .optional(),
       onRequest: fn.optional(),
       onResponse: fn.optional(),
+      onPacingWait: fn.optional(),
       clock: z
         .custom<Clock>((value) => typeof (value as Clock | null)?.now === "function" && typeof (value as Clock).sleep === "function", {
           error: "must have now() and sleep(ms)",
@@ -154,6 +166,12 @@ const optionsSchema = z
     if (problem) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: `${problem}; to send it anyway, set allowInsecureHttp: true` });
   });
 
+/** The limits a client paces itself to with these pacing options: the spec's, with a plan's own over them; false for none. */
+export function pacingLimits(pacing: boolean | PacingOptions | undefined): RateTable | false {
+  if (pacing === false) return false;
+  return { ...RATE_LIMITS, ...withoutUndefined((pacing === true ? undefined : pacing?.limits) ?? {}) };
+}
+
 /** Checks the options (naming any bad one, never echoing the key) and fills in defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   const o = checked(optionsSchema, options, "client options");
@@ -163,7 +181,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     dispatcher: o.dispatcher,
     retry: o.retry === false ? false : { ...DEFAULT_RETRY, ...withoutUndefined(o.retry ?? {}) },
-    pacing: o.pacing === false ? false : { ...RATE_LIMITS, ...withoutUndefined((o.pacing === true ? undefined : o.pacing?.limits) ?? {}) },
+    pacing: pacingLimits(o.pacing),
+    maxWaitMs: typeof o.pacing === "object" ? o.pacing.maxWaitMs : undefined,
+    onPacingWait: options.onPacingWait,
     rateLimitDeadlineMs: o.rateLimitDeadlineMs ?? DEFAULT_RATE_LIMIT_DEADLINE_MS,
     userAgent: o.userAgent ?? DEFAULT_USER_AGENT,
     onRequest: options.onRequest,

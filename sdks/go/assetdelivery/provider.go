@@ -21,6 +21,8 @@ type Provider struct {
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
 	// The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
 	DeliveryDomain pulumi.StringPtrOutput `pulumi:"deliveryDomain"`
+	// How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+	MaxWait pulumi.StringPtrOutput `pulumi:"maxWait"`
 	// The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
 	Pacing pulumi.StringPtrOutput `pulumi:"pacing"`
 }
@@ -53,6 +55,8 @@ type providerArgs struct {
 	BaseUrl *string `pulumi:"baseUrl"`
 	// The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
 	DeliveryDomain *string `pulumi:"deliveryDomain"`
+	// How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+	MaxWait *string `pulumi:"maxWait"`
 	// The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
 	Pacing *string `pulumi:"pacing"`
 }
@@ -67,6 +71,8 @@ type ProviderArgs struct {
 	BaseUrl pulumi.StringPtrInput
 	// The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
 	DeliveryDomain pulumi.StringPtrInput
+	// How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+	MaxWait pulumi.StringPtrInput
 	// The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
 	Pacing pulumi.StringPtrInput
 }
@@ -121,6 +127,11 @@ func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 // The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
 func (o ProviderOutput) DeliveryDomain() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.DeliveryDomain }).(pulumi.StringPtrOutput)
+}
+
+// How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+func (o ProviderOutput) MaxWait() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.MaxWait }).(pulumi.StringPtrOutput)
 }
 
 // The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.

@@ -52,6 +52,17 @@ Object.defineProperty(exports, "deliveryDomain", {
 });
 
 /**
+ * How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+ */
+export declare const maxWait: string | undefined;
+Object.defineProperty(exports, "maxWait", {
+    get() {
+        return __config.get("maxWait");
+    },
+    enumerable: true,
+});
+
+/**
  * The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
  */
 export declare const pacing: string | undefined;

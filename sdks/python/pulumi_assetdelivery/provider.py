@@ -23,6 +23,7 @@ class ProviderArgs:
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  delivery_domain: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_wait: pulumi.Input[Optional[_builtins.str]] = None,
                  pacing: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -31,6 +32,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
         :param pulumi.Input[_builtins.str] base_url: The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
         :param pulumi.Input[_builtins.str] delivery_domain: The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
+        :param pulumi.Input[_builtins.str] max_wait: How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
         :param pulumi.Input[_builtins.str] pacing: The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
         """
         if allow_insecure_http is not None:
@@ -41,6 +43,8 @@ class ProviderArgs:
             pulumi.set(__self__, "base_url", base_url)
         if delivery_domain is not None:
             pulumi.set(__self__, "delivery_domain", delivery_domain)
+        if max_wait is not None:
+            pulumi.set(__self__, "max_wait", max_wait)
         if pacing is not None:
             pulumi.set(__self__, "pacing", pacing)
 
@@ -93,6 +97,18 @@ class ProviderArgs:
         pulumi.set(self, "delivery_domain", value)
 
     @_builtins.property
+    @pulumi.getter(name="maxWait")
+    def max_wait(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+        """
+        return pulumi.get(self, "max_wait")
+
+    @max_wait.setter
+    def max_wait(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "max_wait", value)
+
+    @_builtins.property
     @pulumi.getter
     def pacing(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -115,6 +131,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  delivery_domain: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_wait: pulumi.Input[Optional[_builtins.str]] = None,
                  pacing: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -126,6 +143,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: An API key with the Sources permission (and Analytics for the reports functions). Or `ASSET_DELIVERY_API_KEY`.
         :param pulumi.Input[_builtins.str] base_url: The Management API's address, e.g. `https://api.example.com`. Or the environment variable `ASSET_DELIVERY_BASE_URL`.
         :param pulumi.Input[_builtins.str] delivery_domain: The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
+        :param pulumi.Input[_builtins.str] max_wait: How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
         :param pulumi.Input[_builtins.str] pacing: The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
         """
         ...
@@ -156,6 +174,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  delivery_domain: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_wait: pulumi.Input[Optional[_builtins.str]] = None,
                  pacing: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -170,6 +189,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["base_url"] = base_url
             __props__.__dict__["delivery_domain"] = delivery_domain
+            __props__.__dict__["max_wait"] = max_wait
             __props__.__dict__["pacing"] = pacing
         super(Provider, __self__).__init__(
             'assetdelivery',
@@ -200,6 +220,14 @@ class Provider(pulumi.ProviderResource):
         The service's delivery domain, for `purgeAfterUpdate` paths. Or `ASSET_DELIVERY_DELIVERY_DOMAIN`.
         """
         return pulumi.get(self, "delivery_domain")
+
+    @_builtins.property
+    @pulumi.getter(name="maxWait")
+    def max_wait(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+        """
+        return pulumi.get(self, "max_wait")
 
     @_builtins.property
     @pulumi.getter

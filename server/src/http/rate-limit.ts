@@ -9,7 +9,15 @@
 // refills them anyway, and a write on every request would cost every request).
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { RATE_LIMITS, refilledTokens, type BucketState, type EndpointClass } from "@asset-delivery/sdk";
+import {
+  intervalName,
+  limitsWithHour,
+  RATE_LIMITS,
+  refilledTokens,
+  type BucketState,
+  type EndpointClass,
+  type RateTable,
+} from "@asset-delivery/sdk";
 import type { Database } from "../store/database";
 import { HttpError, ERROR_TITLES } from "./errors";
 
@@ -55,13 +63,16 @@ export class TokenBuckets {
   constructor(
     private readonly stored: BucketStore = memoryBuckets(),
     private readonly inMemory: BucketStore = memoryBuckets(),
+    /** The limits enforced: the spec's, or with a shorter hour (`serve --rate-limit-hour`). */
+    private readonly limits: RateTable = RATE_LIMITS,
   ) {}
 
   take(accountId: string, endpointClass: EndpointClass, nowMs: number): Admission {
-    const rate = RATE_LIMITS[endpointClass];
+    const rate = this.limits[endpointClass];
     const { limit, intervalMs } = rate;
     const perMs = limit / intervalMs;
-    const store = intervalMs >= STORED_FROM_INTERVAL_MS ? this.stored : this.inMemory;
+    // Where a bucket lives follows the spec's window of its class, whatever the hour is made to last.
+    const store = RATE_LIMITS[endpointClass].intervalMs >= STORED_FROM_INTERVAL_MS ? this.stored : this.inMemory;
     const previous = store.get(accountId, endpointClass) ?? { tokens: limit, updatedAt: nowMs };
     const tokens = refilledTokens(previous, nowMs, rate, limit);
     const allowed = tokens >= 1;
@@ -72,28 +83,19 @@ export class TokenBuckets {
   }
 }
 
-function intervalName(intervalMs: number): string {
-  const units: [number, string][] = [
-    [3_600_000, "hour"],
-    [60_000, "minute"],
-    [1_000, "second"],
-  ];
-  const [size, name] = units.find(([unit]) => intervalMs % unit === 0) ?? [1, "millisecond"];
-  return intervalMs === size ? name : `${intervalMs / size} ${name}s`;
-}
-
 /** The limits as an onRequest hook, after the auth hook (which identifies the key's account). */
 export const rateLimitsPlugin = fp(
   async function rateLimits(app: FastifyInstance) {
-    const { db, now } = app.appOptions;
-    const buckets = new TokenBuckets(storedBuckets(db));
+    const { db, now, rateLimitHourMs } = app.appOptions;
+    const limits = rateLimitHourMs === undefined ? RATE_LIMITS : limitsWithHour(rateLimitHourMs);
+    const buckets = new TokenBuckets(storedBuckets(db), memoryBuckets(), limits);
     app.addHook("onRequest", async (request) => {
       if (!request.auth) return; // routes without a key (the OpenAPI document) are not limited
       // No matched route (a 404): the default class.
       const endpointClass = request.routeOptions.config.endpointClass ?? "default";
       const admission = buckets.take(request.auth.accountId, endpointClass, now());
       if (admission.allowed) return;
-      const { limit, intervalMs } = RATE_LIMITS[endpointClass];
+      const { limit, intervalMs } = limits[endpointClass];
       throw new HttpError(
         429,
         ERROR_TITLES[429]!,

@@ -1,7 +1,7 @@
 // Pacing: per endpoint class token buckets from RATE_LIMITS, so a caller at full speed is never
 // refused by a server that enforces the same limits.
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, RATE_LIMITS, TokenBucket, type EndpointClass } from "@asset-delivery/sdk";
+import { createClient, RATE_LIMITS, RateBudgetError, TokenBucket, type EndpointClass, type PacingWait } from "@asset-delivery/sdk";
 import { errorDocument, page, single, sourceResource } from "../../support/api-documents";
 import { FakeClock } from "../../support/fake-clock";
 import { sendJson, startTestServer, type TestServer } from "../../support/http-test-server";
@@ -125,5 +125,96 @@ describe("pacing layer", () => {
     // A burst of 3, then 7 more at 100 ms each.
     expect(performance.now() - started).toBeGreaterThanOrEqual(7 * 100 - 5);
     await client.close();
+  });
+});
+
+describe("hourly budgets", () => {
+  /** A server whose update budget (60 per hour) starts with `tokens` left, answering 429 with `Retry-After` as the emulator does. */
+  async function updateServer(clock: FakeClock, tokens: number) {
+    let left = tokens;
+    let at = clock.now();
+    const perMs = 60 / 3_600_000;
+    const admitted: number[] = [];
+    let refused = 0;
+    const source = sourceResource();
+    server = await startTestServer((req, res) => {
+      if (req.method !== "PATCH") return sendJson(res, 200, single(source));
+      left = Math.min(60, left + (clock.now() - at) * perMs);
+      at = clock.now();
+      if (left < 1) {
+        refused++;
+        return sendJson(res, 429, errorDocument(429, "TooManyRequests", "slow down"), {
+          "retry-after": String(Math.ceil((1 - left) / perMs / 1000)),
+        });
+      }
+      left -= 1;
+      admitted.push(clock.elapsed());
+      return sendJson(res, 200, single(source));
+    });
+    return { url: server.url, source, admitted, refused: () => refused };
+  }
+
+  it("a budget an earlier run spent costs one refused request, not a burst, and each update is admitted once", async () => {
+    const clock = new FakeClock();
+    const api = await updateServer(clock, 0);
+    const client = createClient({ baseUrl: api.url, apiKey: "k", clock });
+    const updates = await Promise.all(Array.from({ length: 5 }, () => client.sources.update(api.source.id, { name: "Renamed" })));
+    expect(updates).toHaveLength(5);
+    expect(api.refused()).toBe(1);
+    expect(api.admitted).toHaveLength(5);
+    // The 429 said a minute; then one a minute, as the server refills.
+    expect(api.admitted).toEqual([60_000, 120_000, 180_000, 240_000, 300_000]);
+  });
+
+  it("fails at once, unsent, what maxWaitMs cannot cover, and says when the budget allows it", async () => {
+    const clock = new FakeClock();
+    const api = await updateServer(clock, 60);
+    const client = createClient({ baseUrl: api.url, apiKey: "k", clock, pacing: { maxWaitMs: 90_000 } });
+    const results = await Promise.allSettled(Array.from({ length: 62 }, () => client.sources.update(api.source.id, { name: "Renamed" })));
+    const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+    expect(refused).toHaveLength(2);
+    for (const error of refused) expect(error).toBeInstanceOf(RateBudgetError);
+    const [first, second] = refused as RateBudgetError[];
+    // The 60th waits a minute; each later one, refused, leaves its place to the next.
+    expect(first!.sendableAt - clock.startedAt).toBe(120_000);
+    expect(second!.sendableAt - clock.startedAt).toBe(120_000);
+    // A full bucket again (59 at once) once the 60th and the 59 after it have come back.
+    expect(first!.readyAt(100) - clock.startedAt).toBe(60_000 * 60);
+    expect(api.admitted).toHaveLength(60);
+    expect(api.refused()).toBe(0);
+    expect(clock.elapsed()).toBe(60_000); // the refused ones did not wait
+  });
+
+  it("sends, however late, what the budget allows without a wait", async () => {
+    const clock = new FakeClock();
+    const api = await updateServer(clock, 60);
+    const client = createClient({ baseUrl: api.url, apiKey: "k", clock, pacing: { maxWaitMs: 1_000 } });
+    await clock.sleep(3_600_000);
+    await client.sources.update(api.source.id, { name: "Renamed" });
+    expect(api.admitted).toHaveLength(1);
+  });
+
+  it("tells onPacingWait what waits, until when, and how many", async () => {
+    const clock = new FakeClock();
+    const api = await updateServer(clock, 60);
+    const waits: PacingWait[] = [];
+    const client = createClient({ baseUrl: api.url, apiKey: "k", clock, onPacingWait: (wait) => waits.push(wait) });
+    await Promise.all(Array.from({ length: 61 }, () => client.sources.update(api.source.id, { name: "Renamed" })));
+    expect(waits).toEqual([
+      {
+        endpointClass: "updateSource",
+        method: "PATCH",
+        path: `/api/v1/sources/${api.source.id}`,
+        until: clock.startedAt + 60_000,
+        waiting: 2,
+      },
+      {
+        endpointClass: "updateSource",
+        method: "PATCH",
+        path: `/api/v1/sources/${api.source.id}`,
+        until: clock.startedAt + 120_000,
+        waiting: 1,
+      },
+    ]);
   });
 });

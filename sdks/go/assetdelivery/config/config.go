@@ -31,6 +31,11 @@ func GetDeliveryDomain(ctx *pulumi.Context) string {
 	return config.Get(ctx, "assetdelivery:deliveryDomain")
 }
 
+// How long a run may wait for the hourly create and update budgets, a duration such as `90s`, `10m` or `2h`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or `ASSET_DELIVERY_MAX_WAIT`.
+func GetMaxWait(ctx *pulumi.Context) string {
+	return config.Get(ctx, "assetdelivery:maxWait")
+}
+
 // The client's pacing to the rate limits, as JSON: `false` for none, or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits. Default the spec's limits. Or `ASSET_DELIVERY_PACING`.
 func GetPacing(ctx *pulumi.Context) string {
 	return config.Get(ctx, "assetdelivery:pacing")

@@ -1,0 +1,183 @@
+// A run's writes against the hourly budgets (60 Source creates and 60 updates an hour in the spec):
+// what the engine's checks and diffs plan in this provider process (one per run, for the dynamic
+// provider as for the plugin), what it has sent, and what the engine's log says about them:
+//
+// - a preview whose creates or updates exceed what the limits allow at once warns once, naming the
+//   counts and the least time the limits allow, with no request sent;
+// - a write waiting for the budget says so (what waits, until when, how many sent of how many);
+// - a write refused by `maxWait` says how many remain and when to run again.
+//
+// The engine gives a provider no total and no end of a preview: each check and diff is of one
+// resource. So the estimate is made once the engine has asked nothing for a moment. The native
+// plugin is asked for each change of a preview (preview create and update), and its latest such
+// answer is held until then, so that the engine cannot end the preview before the warning;
+// the dynamic provider's host is never asked that: its estimate comes after 0.3 s without a
+// check or diff. That is a guess: on a busy machine the engine can pause longer between two diffs
+// (early warnings with the counts so far, then the full one), and 0.8 s once outlasted the end of
+// the Node.js program (no warning); 0.3 s gave the full count last in the runs measured.
+import {
+  formatDuration,
+  HOURLY_CLASSES,
+  intervalName,
+  RateBudgetError,
+  type EndpointClass,
+  type PacingWait,
+  type RateTable,
+  type ResponseInfo,
+} from "@asset-delivery/sdk";
+import type { Info, Warn } from "./engine-log";
+
+type HourlyClass = "createSource" | "updateSource";
+
+const NOUNS: Record<HourlyClass, { one: string; many: string }> = {
+  createSource: { one: "create", many: "creates" },
+  updateSource: { one: "update", many: "updates" },
+};
+
+/** How long the engine must have asked nothing before the estimate is made (with, without a held answer). */
+const QUIET_MS = { held: 1_500, unheld: 300 };
+/** At most one progress message this often (the first wait always says so). */
+const PROGRESS_EVERY_MS = 10_000;
+
+export interface WriteBudgetOptions {
+  warn: Warn;
+  info: Info;
+  /** The limits the client paces itself to (false: no pacing, nothing to say). */
+  limits: () => RateTable | false;
+  now?: () => number;
+}
+
+export class WriteBudget {
+  private readonly planned: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
+  private readonly sent: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
+  /** What the last estimate said (counts), so that it is said again only if they grew. */
+  private estimated = "";
+  private timer: NodeJS.Timeout | undefined;
+  private releaseHeld: (() => void) | undefined;
+  private lastProgress = -Infinity;
+  private readonly now: () => number;
+
+  constructor(private readonly options: WriteBudgetOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A check: a resource with no earlier inputs is a create. */
+  checked(isNew: boolean): void {
+    if (isNew) this.planned.createSource++;
+    this.asked();
+  }
+
+  /** A diff's outcome: a change is an update, a replacement a create. */
+  diffed(changes: boolean, replaces: boolean): void {
+    if (replaces) this.planned.createSource++;
+    else if (changes) this.planned.updateSource++;
+    this.asked();
+  }
+
+  /**
+   * A preview's create or update (the plugin's): answered once a newer one arrives or the estimate
+   * is made, so that the engine, waiting for it, cannot end the preview before the warning.
+   */
+  previewWrite(): Promise<void> {
+    this.releaseHeld?.();
+    this.releaseHeld = undefined;
+    // Within the budget so far: nothing to warn of, nothing to hold.
+    if (this.estimateMessage() === undefined) {
+      this.asked();
+      return Promise.resolve();
+    }
+    const held = new Promise<void>((resolve) => (this.releaseHeld = resolve));
+    this.asked();
+    return held;
+  }
+
+  /** The client's onResponse: counts the writes the server took. */
+  readonly onResponse = (info: ResponseInfo): void => {
+    if (isHourly(info.endpointClass) && info.status !== undefined && info.status < 300) this.sent[info.endpointClass]++;
+  };
+
+  /** The client's onPacingWait: a progress message, at most one each PROGRESS_EVERY_MS. */
+  readonly onPacingWait = (wait: PacingWait): void => {
+    const endpointClass = wait.endpointClass;
+    if (!isHourly(endpointClass)) return;
+    const now = this.now();
+    if (now - this.lastProgress < PROGRESS_EVERY_MS) return;
+    this.lastProgress = now;
+    const limits = this.options.limits();
+    const noun = NOUNS[endpointClass].many;
+    const rate = limits ? ` (${limits[endpointClass].limit} per ${intervalName(limits[endpointClass].intervalMs)})` : "";
+    // The engine asks for the next writes only as workers free up: the total is not known here.
+    void this.options.info(
+      `waiting for the hourly ${NOUNS[endpointClass].one} budget${rate}: ${this.sent[endpointClass]} ${noun} sent, ` +
+        `${wait.waiting} waiting; the next at ${clockTime(wait.until, true)}`,
+    );
+  };
+
+  /** A write the budget refused under maxWait, as the user reads it; any other error as it is. */
+  explain(error: unknown): unknown {
+    if (!(error instanceof RateBudgetError) || !isHourly(error.endpointClass)) return error;
+    // What the engine has asked for so far and was not sent: it asks for more only as earlier writes end.
+    const remaining = Math.max(1, this.planned[error.endpointClass] - this.sent[error.endpointClass]);
+    return new Error(
+      `the hourly ${NOUNS[error.endpointClass].one} budget is spent; at least ${remaining} writes remain; ` +
+        `run \`pulumi up\` again after ${clockTime(error.readyAt(remaining), false)} ` +
+        `(assetdelivery:maxWait ran out at ${clockTime(error.deadline, true)}; what was written is in the state)`,
+    );
+  }
+
+  private asked(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.estimate(), this.releaseHeld ? QUIET_MS.held : QUIET_MS.unheld);
+    this.timer.unref();
+  }
+
+  private estimate(): void {
+    const release = this.releaseHeld;
+    this.releaseHeld = undefined;
+    const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage() : undefined;
+    if (message === undefined || message === this.estimated) return release?.();
+    this.estimated = message;
+    // The held answer goes once the engine has the warning.
+    void this.options.warn(message).finally(() => release?.());
+  }
+
+  /** "150 updates: at 60 per hour this update takes at least 1 h 31 min", or nothing within the budget. */
+  private estimateMessage(): string | undefined {
+    const limits = this.options.limits();
+    if (!limits) return undefined;
+    const over = (HOURLY_CLASSES as HourlyClass[]).filter((name) => this.planned[name] > burst(limits, name));
+    if (over.length === 0) return undefined;
+    const counts = over.map((name) => `${this.planned[name]} ${NOUNS[name].many}`).join(" and ");
+    const rates = over.map((name) => `${limits[name].limit} ${NOUNS[name].many} per ${intervalName(limits[name].intervalMs)}`);
+    const least = Math.max(...over.map((name) => leastTimeMs(this.planned[name], limits, name)));
+    const [only] = over;
+    if (over.length > 1 || only === undefined)
+      return `${counts}: at ${rates.join(" and ")} this update takes at least ${formatDuration(least)}`;
+    const { limit, intervalMs } = limits[only];
+    return (
+      `${counts}: at ${limit} per ${intervalName(intervalMs)} this update takes at least ${formatDuration(least)} ` +
+      `(${burst(limits, only)} at once, then one every ${formatDuration(intervalMs / limit)})`
+    );
+  }
+}
+
+function isHourly(endpointClass: EndpointClass): endpointClass is HourlyClass {
+  return (HOURLY_CLASSES as readonly EndpointClass[]).includes(endpointClass);
+}
+
+/** What the client sends at once: its bucket, one less than the limit (sdk pacing). */
+function burst(limits: RateTable, name: HourlyClass): number {
+  return Math.max(1, limits[name].limit - 1);
+}
+
+/** The least time `count` writes take at the limits, from a full budget: the burst at once, then one per token. */
+export function leastTimeMs(count: number, limits: RateTable, name: HourlyClass): number {
+  const { limit, intervalMs } = limits[name];
+  return Math.max(0, count - burst(limits, name)) * (intervalMs / limit);
+}
+
+/** `HH:MM UTC` (rounded up to the minute) or `HH:MM:SS UTC`. */
+function clockTime(ms: number, seconds: boolean): string {
+  const date = new Date(seconds ? ms : Math.ceil(ms / 60_000) * 60_000);
+  return `${date.toISOString().slice(11, seconds ? 19 : 16)} UTC`;
+}

@@ -1,0 +1,115 @@
+// The run's write budget (provider/src/core/write-budget.ts): what a preview warns of, what a
+// waiting write says, how a write refused under maxWait is explained.
+import { describe, expect, it } from "vitest";
+import { limitsWithHour, RATE_LIMITS, RateBudgetError } from "@asset-delivery/sdk";
+import { leastTimeMs, WriteBudget } from "../../provider/src/core/write-budget";
+
+function budget(limits: ReturnType<typeof limitsWithHour> | false = RATE_LIMITS) {
+  const warnings: string[] = [];
+  const infos: string[] = [];
+  const writes = new WriteBudget({
+    warn: async (message) => void warnings.push(message),
+    info: async (message) => void infos.push(message),
+    limits: () => limits,
+    now: () => Date.UTC(2026, 0, 1, 9, 0),
+  });
+  return { writes, warnings, infos };
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("WriteBudget", () => {
+  it("computes the least time from a full budget: the burst at once, then one per token", () => {
+    expect(leastTimeMs(200, RATE_LIMITS, "updateSource")).toBe(141 * 60_000);
+    expect(leastTimeMs(59, RATE_LIMITS, "updateSource")).toBe(0);
+  });
+
+  it("warns once, after the engine's last diff, when the updates exceed what the limits allow at once", async () => {
+    const { writes, warnings } = budget();
+    for (let i = 0; i < 200; i++) writes.diffed(true, false);
+    for (let i = 0; i < 5; i++) writes.diffed(false, false);
+    expect(warnings).toEqual([]);
+    await settle(400);
+    expect(warnings).toEqual(["200 updates: at 60 per hour this update takes at least 2 h 21 min (59 at once, then one every 1 min)"]);
+    await settle(400);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("names creates and updates when both exceed the budget, and nothing within it", async () => {
+    const within = budget();
+    for (let i = 0; i < 59; i++) within.writes.diffed(true, false);
+    await settle(400);
+    expect(within.warnings).toEqual([]);
+    const both = budget();
+    for (let i = 0; i < 70; i++) both.writes.checked(true);
+    for (let i = 0; i < 100; i++) both.writes.diffed(true, false);
+    await settle(400);
+    expect(both.warnings).toEqual([
+      "70 creates and 100 updates: at 60 creates per hour and 60 updates per hour this update takes at least 41 min",
+    ]);
+  });
+
+  it("holds the latest preview write until the warning is given, and holds nothing within the budget", async () => {
+    const { writes, warnings } = budget();
+    let released = false;
+    void writes.previewWrite().then(() => (released = true));
+    await settle(0);
+    expect(released).toBe(true);
+    for (let i = 0; i < 100; i++) writes.diffed(true, false);
+    let heldReleased = false;
+    void writes.previewWrite().then(() => (heldReleased = true));
+    await settle(500);
+    expect(heldReleased).toBe(false); // waits out the longer quiet of a held answer
+    await settle(1_300);
+    expect(warnings).toHaveLength(1);
+    expect(heldReleased).toBe(true);
+  });
+
+  it("says nothing without pacing", async () => {
+    const { writes, warnings } = budget(false);
+    for (let i = 0; i < 100; i++) writes.diffed(true, false);
+    await settle(400);
+    expect(warnings).toEqual([]);
+  });
+
+  it("explains a write refused under maxWait: how many remain and when to run again", () => {
+    const { writes } = budget();
+    for (let i = 0; i < 100; i++) writes.diffed(true, false);
+    for (let i = 0; i < 70; i++)
+      writes.onResponse({
+        method: "PATCH",
+        path: "/api/v1/sources/x",
+        endpointClass: "updateSource",
+        attempt: 0,
+        status: 200,
+        durationMs: 1,
+      });
+    const refused = new RateBudgetError({
+      endpointClass: "updateSource",
+      method: "PATCH",
+      path: "/api/v1/sources/x",
+      sendableAt: Date.UTC(2026, 0, 1, 9, 30),
+      deadline: Date.UTC(2026, 0, 1, 9, 10),
+      readyAt: (count) => Date.UTC(2026, 0, 1, 9, 0) + count * 60_000 + 1,
+    });
+    const error = writes.explain(refused) as Error;
+    expect(error.message).toBe(
+      "the hourly update budget is spent; at least 30 writes remain; run `pulumi up` again after 09:31 UTC (assetdelivery:maxWait ran out at 09:10:00 UTC; what was written is in the state)",
+    );
+    const other = new Error("boom");
+    expect(writes.explain(other)).toBe(other);
+  });
+
+  it("says what waits, until when, how many were sent and how many wait, at most once each 10 s", () => {
+    const { writes, infos } = budget(limitsWithHour(24_000));
+    for (let i = 0; i < 150; i++) writes.diffed(true, false);
+    for (let i = 0; i < 59; i++)
+      writes.onResponse({ method: "PATCH", path: "/p", endpointClass: "updateSource", attempt: 0, status: 200, durationMs: 1 });
+    const wait = { endpointClass: "updateSource" as const, method: "PATCH", path: "/p", until: Date.UTC(2026, 0, 1, 9, 0, 1), waiting: 8 };
+    writes.onPacingWait(wait);
+    writes.onPacingWait(wait);
+    expect(infos).toEqual([
+      "waiting for the hourly update budget (60 per 24 seconds): 59 updates sent, 8 waiting; the next at 09:00:01 UTC",
+    ]);
+  });
+});
