@@ -1,6 +1,7 @@
 // Credentials: the stack's config first, then the environment; a clear message naming both ways
 // when something is missing.
 import { describe, expect, it } from "vitest";
+import { createSourceProvider } from "../../provider/src/core/provider";
 import { resolveSettings } from "../../provider/src/core/settings";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
@@ -47,5 +48,20 @@ describe("resolveSettings", () => {
     expect(() => resolveSettings(config({ ...base, "assetdelivery:deliveryDomain": "https://img.example.net" }), {})).toThrow(
       /assetdelivery:deliveryDomain .*must be a valid domain name/,
     );
+  });
+
+  it("refuses an http:// baseUrl for a host other than loopback at check, the preview's first step, unless allowed", () => {
+    // The core's check runs in both shells (the dynamic Source's and the plugin's), before any request.
+    const checked = (values: Record<string, string>) => {
+      const provider = createSourceProvider({ warn: async () => {}, env: {} });
+      provider.configure(config(values));
+      return () => provider.check({ name: "Images", deployment: { type: "webproxy", serviceSubdomains: ["images"] } });
+    };
+    expect(checked({ "assetdelivery:baseUrl": "http://example.com" })).toThrow(
+      /^assetdelivery:baseUrl \(or ASSET_DELIVERY_BASE_URL\): must be https:\/\/ .*to example\.com\. Use https:\/\/, or to send it anyway set assetdelivery:allowInsecureHttp to true/,
+    );
+    expect(checked({ "assetdelivery:baseUrl": "http://example.com", "assetdelivery:allowInsecureHttp": "true" })).not.toThrow();
+    expect(checked({ "assetdelivery:baseUrl": "http://127.0.0.1:8787" })).not.toThrow();
+    expect(checked({})).not.toThrow(); // no address yet: check needs no configuration
   });
 });

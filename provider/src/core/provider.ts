@@ -18,7 +18,7 @@ import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import { previewOutputs } from "./preview";
 import type { Session } from "./session";
-import { resolveSettings, type ConfigReader } from "./settings";
+import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
 
 export interface SourceProviderOptions {
@@ -35,7 +35,10 @@ export interface SourceProviderOptions {
 export interface SourceProvider {
   /** The stack's configuration (`assetdelivery:*`); read when an operation needs the API, not before. */
   configure(config: ConfigReader): void;
-  /** Every rule, before any request: see check.ts. Needs no configuration. */
+  /**
+   * Every rule, before any request: see check.ts. Needs no configuration; refuses a configured
+   * http:// baseUrl on a host other than loopback (settings.ts), so that a preview refuses it too.
+   */
   check(news: UncheckedInputs): CheckResult;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
@@ -105,7 +108,10 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
     configure(reader) {
       config = reader;
     },
-    check: (news) => checkSource(news),
+    check: (news) => {
+      refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
+      return checkSource(news);
+    },
     diff: (id, olds, news) => {
       const diff = diffSource(id, olds, news);
       writes.diffed(diff.changes, diff.replaces.length > 0);

@@ -58,13 +58,17 @@ export class MissingSettingsError extends Error {
   }
 }
 
+/** One setting: the stack's config first, then the environment; blank counts as unset. */
+function setting(config: ConfigReader, env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_KEYS): string | undefined {
+  return nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
+}
+
 export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
-  const pick = (name: keyof typeof CONFIG_KEYS) => nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
+  const pick = (name: keyof typeof CONFIG_KEYS) => setting(config, env, name);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
   const pacing = pick("pacing");
   const deliveryDomain = pick("deliveryDomain");
-  const allowInsecureHttp = pick("allowInsecureHttp");
   const maxWait = pick("maxWait");
   const missing = [
     baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
@@ -74,13 +78,7 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
     const names = [...(baseUrl === undefined ? ["baseUrl" as const] : []), ...(apiKey === undefined ? ["apiKey" as const] : [])];
     throw new MissingSettingsError(`Asset Delivery credentials missing: set ${missing.join(" and ")}`, names);
   }
-  const allowed = allowInsecureHttp !== undefined && parseAllowInsecureHttp(allowInsecureHttp);
-  const insecure = insecureBaseUrlProblem(baseUrl, allowed);
-  if (insecure) {
-    throw new Error(
-      `${CONFIG_KEYS.baseUrl} (or ${ENV_VARS.baseUrl}): ${insecure}. Use https://, or to send it anyway set ${CONFIG_KEYS.allowInsecureHttp} to true (or ${ENV_VARS.allowInsecureHttp}=true)`,
-    );
-  }
+  const allowed = refuseInsecureBaseUrl(config, env);
   return {
     baseUrl,
     apiKey,
@@ -89,6 +87,25 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
     ...(deliveryDomain !== undefined && { deliveryDomain: parseDeliveryDomain(deliveryDomain) }),
     ...(maxWait !== undefined && { maxWait: parseMaxWait(maxWait) }),
   };
+}
+
+/**
+ * Throws when the configured baseUrl is http:// on a host other than loopback and that is not
+ * allowed (the sdk's rule); returns whether it is allowed. Needs no API key, so that a check at
+ * preview can refuse it before anything else happens.
+ */
+export function refuseInsecureBaseUrl(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): boolean {
+  const pick = (name: keyof typeof CONFIG_KEYS) => setting(config, env, name);
+  const baseUrl = pick("baseUrl");
+  const allowInsecureHttp = pick("allowInsecureHttp");
+  const allowed = allowInsecureHttp !== undefined && parseAllowInsecureHttp(allowInsecureHttp);
+  const insecure = baseUrl !== undefined && insecureBaseUrlProblem(baseUrl, allowed);
+  if (insecure) {
+    throw new Error(
+      `${CONFIG_KEYS.baseUrl} (or ${ENV_VARS.baseUrl}): ${insecure}. Use https://, or to send it anyway set ${CONFIG_KEYS.allowInsecureHttp} to true (or ${ENV_VARS.allowInsecureHttp}=true)`,
+    );
+  }
+  return allowed;
 }
 
 /** The client's options of the settings: `maxWait` is a member of pacing there. */
