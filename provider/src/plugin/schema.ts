@@ -5,6 +5,7 @@
 // deployment type, joined by a union discriminated on `type` (the form Pulumi's code generators
 // render as a tagged union: a TypeScript union, a Python Union, a Go interface with one struct per
 // case), with every secret field (write-only, or the secure-URL token) marked `secret` where it lives.
+// The functions' report and video-job results are the sdk's schemas too, described in functions/.
 import {
   camelCase,
   deploymentFieldDescriptors,
