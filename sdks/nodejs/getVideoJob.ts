@@ -26,12 +26,12 @@ export interface GetVideoJobResult {
     readonly error?: {[key: string]: any};
     readonly id: string;
     /**
-     * `waiting`, `ready` or `errored`, whichever vocabulary the server speaks.
+     * The status's outcome, whichever vocabulary the server speaks. One of `waiting`, `ready`, `errored`.
      */
     readonly phase: string;
     readonly resultUrl?: string;
     /**
-     * As the server says it (either vocabulary of the spec).
+     * As the server says it (either vocabulary of the spec). One of `preparing`, `ready`, `errored`, `pending`, `processing`, `completed`, `failed`.
      */
     readonly status: string;
     readonly updatedAt?: number;

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { createClient, type AssetDeliveryClient, type DeploymentInput, type Source } from "@asset-delivery/sdk";
 import { generateReports, seedUsage } from "@asset-delivery/server";
 import { getReport, getReports, getSource, getSourceOutput, getSources, getSourcesOutput, getVideoJob } from "../../provider/src";
+import { packageSchema } from "../../provider/src/plugin/schema";
 import { startTestServer, TEST_ACCOUNT, type TestServer } from "../support/server";
 
 const NOW = Date.parse("2024-06-10T08:00:00Z");
@@ -57,6 +58,14 @@ afterEach(() => server.resetRequestCount());
 /** An Output's value, outside a deployment. */
 const valueOf = <T>(output: pulumi.Output<T>) => new Promise<T>((resolve) => output.apply(resolve));
 const isSecret = <T>(output: pulumi.Output<T>) => (output as unknown as { isSecret: Promise<boolean> }).isSecret;
+
+/** A function's result holds what the plugin's schema says of it: no member the schema lacks, every required one. */
+function expectSchemaResult(fn: string, result: object) {
+  const schema = packageSchema("0.0.0") as { functions: Record<string, { outputs: { properties: object; required: string[] } }> };
+  const { properties, required } = schema.functions[`assetdelivery:index:${fn}`]!.outputs;
+  expect(Object.keys(properties)).toEqual(expect.arrayContaining(Object.keys(result)));
+  expect(Object.keys(result)).toEqual(expect.arrayContaining(required));
+}
 
 describe("getSource", () => {
   it("reads one Source by id, in the Source resource's camelCase shape", async () => {
@@ -137,7 +146,9 @@ describe("getReports and getReport", () => {
     const { reports } = await getReports({ filter: { report_type: "credit_analytics_daily" }, sort: ["-period_end"], max: 1 });
     const plain = await getReport({ id: reports[0]!.id });
     expect(plain).not.toHaveProperty("rows");
+    expectSchemaResult("getReport", plain);
     const report = await getReport({ id: reports[0]!.id, includeRows: true });
+    expectSchemaResult("getReport", report);
     expect(report.rows!.length).toBeGreaterThan(0);
     expect(report.rows![0]).toMatchObject({ timestamp: "2024-06-09", source_id: expect.any(String), total_credits: expect.any(Number) });
   });
@@ -157,5 +168,6 @@ describe("getVideoJob", () => {
     expect(read).toMatchObject({ id: job.id, createdAt: expect.any(Number) });
     expect(["waiting", "ready", "errored"]).toContain(read.phase);
     expect(read).not.toHaveProperty("resultUrl", undefined);
+    expectSchemaResult("getVideoJob", read);
   });
 });

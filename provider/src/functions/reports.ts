@@ -1,38 +1,32 @@
 // getReports / getReport: the account's analytics reports, their file URLs and, on request, rows,
 // read with the caller's client (the program-side forms are in program-forms.ts).
+import { z } from "zod";
 import {
+  describeFields,
   MAX_PAGE_SIZE,
+  reportAttributesSchema,
+  reportSchema,
   type AssetDeliveryClient,
   type CreditAnalyticsRow,
+  type FieldDescriptor,
   type Report,
   type ReportListQuery,
-  type ReportType,
 } from "@asset-delivery/sdk";
+import { camelMembers, type CamelNamed } from "../core/names";
 import { DEFAULT_MAX_RESULTS } from "./sources";
 
-export interface ReportResult {
-  id: string;
-  reportKey: string;
-  reportType: ReportType;
-  completed: boolean;
-  /** Unix timestamps of the covered period. */
-  periodStart: number;
-  periodEnd: number;
-  /** URLs of the report's files (a large report is split). */
-  files: string[];
-}
+/** A report as the functions give it: its id and attributes, the sdk's schemas. */
+const reportResultSchema = z.object({ id: reportSchema.shape.id, ...reportAttributesSchema.shape });
+const REPORT_RESULT_KEYS = reportResultSchema.keyof().options;
+
+/** A report under the resource's camelCase names (`reportKey`, `periodStart`). */
+export type ReportResult = CamelNamed<z.output<typeof reportResultSchema>>;
+
+/** The result's members, described by the sdk's rules: what the schema's report type lists. */
+export const REPORT_RESULT_FIELDS: readonly FieldDescriptor[] = describeFields(reportResultSchema.shape);
 
 function reportResult(report: Report): ReportResult {
-  const a = report.attributes;
-  return {
-    id: report.id,
-    reportKey: a.report_key,
-    reportType: a.report_type,
-    completed: a.completed,
-    periodStart: a.period_start,
-    periodEnd: a.period_end,
-    files: a.files,
-  };
+  return camelMembers({ id: report.id, ...report.attributes }, REPORT_RESULT_KEYS);
 }
 
 export interface GetReportsArgs {

@@ -5,10 +5,10 @@
 // deployment type, joined by a union discriminated on `type` (the form Pulumi's code generators
 // render as a tagged union: a TypeScript union, a Python Union, a Go interface with one struct per
 // case), with every secret field (write-only, or the secure-URL token) marked `secret` where it lives.
+// The functions' report and video-job results are the sdk's schemas too, described in functions/.
 import {
   camelCase,
   deploymentFieldDescriptors,
-  REPORT_TYPES,
   sourceAttributeDescriptors,
   SOURCE_TYPES,
   type FieldDescriptor,
@@ -17,6 +17,8 @@ import {
 } from "@asset-delivery/sdk";
 import { PROVIDER_OPTION_DESCRIPTORS } from "../core/provider-options";
 import { CONFIG_KEYS, ENV_VARS } from "../core/settings";
+import { REPORT_RESULT_FIELDS } from "../functions/reports";
+import { VIDEO_JOB_RESULT_FIELDS } from "../functions/videos";
 
 import { FUNCTION_TOKENS, PACKAGE_NAME, SOURCE_TOKEN, TYPE_TOKENS } from "../tokens";
 
@@ -173,21 +175,27 @@ function configVariables(): Record<string, PulumiProperty> {
   );
 }
 
+/**
+ * A data-source function's result, from its members' descriptors (functions/reports.ts, videos.ts:
+ * the sdk's schemas). An object member stays a map of any values, its members named in the
+ * description, as the schema first published it: a type of its own would change the SDKs' types.
+ */
+function resultOf(fields: readonly FieldDescriptor[], types: Record<string, ObjectType>) {
+  const properties = Object.fromEntries(
+    fields.map((field) => [field.name, field.type === "object" ? memberMap(field.fields) : propertyOf(field, types)]),
+  );
+  return { properties, required: fields.filter((field) => field.required).map((field) => field.name) };
+}
+
+/** `{ code, message }` → a map described as "`code` and `message`.". */
+function memberMap(fields: readonly FieldDescriptor[]): PulumiProperty {
+  const names = fields.map((field) => `\`${field.name}\``);
+  const description = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}.` : `${names.join("")}.`;
+  return { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description };
+}
+
 function functions(sourceInfo: string, types: Record<string, ObjectType>) {
-  const report: ObjectType = {
-    type: "object",
-    description: "An analytics report.",
-    properties: {
-      id: { type: "string" },
-      reportKey: { type: "string", description: "`<report_type>_<yyyymmdd>`." },
-      reportType: { type: "string", description: `One of ${REPORT_TYPES.map((t) => `\`${t}\``).join(", ")}.` },
-      completed: { type: "boolean" },
-      periodStart: { type: "integer", description: "Unix time." },
-      periodEnd: { type: "integer", description: "Unix time." },
-      files: { type: "array", items: { type: "string" }, description: "URLs of the report's files." },
-    },
-    required: ["id", "reportKey", "reportType", "completed", "periodStart", "periodEnd", "files"],
-  };
+  const report: ObjectType = { type: "object", description: "An analytics report.", ...resultOf(REPORT_RESULT_FIELDS, types) };
   const reportToken = TYPE_TOKENS.report;
   types[reportToken] = report;
   const stringMap = { type: "object", additionalProperties: { type: "string" } };
@@ -243,18 +251,7 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
     [FUNCTION_TOKENS.getVideoJob]: {
       description: "The state of an image-to-video generation job.",
       inputs: { properties: { id: { type: "string" } }, required: ["id"] },
-      outputs: {
-        properties: {
-          id: { type: "string" },
-          status: { type: "string", description: "As the server says it (either vocabulary of the spec)." },
-          phase: { type: "string", description: "`waiting`, `ready` or `errored`, whichever vocabulary the server speaks." },
-          createdAt: { type: "integer" },
-          updatedAt: { type: "integer" },
-          resultUrl: { type: "string" },
-          error: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description: "`code` and `message`." },
-        },
-        required: ["id", "status", "phase", "createdAt"],
-      },
+      outputs: resultOf(VIDEO_JOB_RESULT_FIELDS, types),
     },
   };
 }

@@ -15,12 +15,16 @@ export type ReportType = (typeof REPORT_TYPES)[number];
 export const REPORT_FILE_SIZE_LIMIT = 64 * 1024 * 1024;
 export const REPORT_RETENTION_DAYS = 90;
 
+// The attributes of spec 2.4; a description is what the plugin's schema and docs say of the field.
 export const reportAttributesSchema = z.object({
   completed: z.boolean(),
-  files: z.array(z.string()),
-  period_end: z.int(),
-  period_start: z.int(),
-  report_key: z.string().regex(/^[a-z_]+_\d{8}$/),
+  files: z.array(z.string()).describe("URLs of the report's files."),
+  period_end: z.int().describe("Unix time."),
+  period_start: z.int().describe("Unix time."),
+  report_key: z
+    .string()
+    .regex(/^[a-z_]+_\d{8}$/)
+    .describe("`<report_type>_<yyyymmdd>`."),
   report_type: z.enum(REPORT_TYPES),
 });
 

@@ -29,23 +29,33 @@ export const VIDEO_JOB_ALT_STATUSES = ["pending", "processing", "completed", "fa
 export const videoJobStatusSchema = z.enum([...VIDEO_JOB_STATUSES, ...VIDEO_JOB_ALT_STATUSES]);
 export type VideoJobStatus = z.output<typeof videoJobStatusSchema>;
 
+/** The outcomes a status can mean. */
+export const videoJobPhaseSchema = z
+  .enum(["waiting", "ready", "errored"])
+  .describe("The status's outcome, whichever vocabulary the server speaks.");
+export type VideoJobPhase = z.output<typeof videoJobPhaseSchema>;
+
 /** Which outcome a status means, whichever vocabulary the server speaks. */
-export function videoJobPhase(status: VideoJobStatus): "waiting" | "ready" | "errored" {
+export function videoJobPhase(status: VideoJobStatus): VideoJobPhase {
   if (status === "ready" || status === "completed") return "ready";
   if (status === "errored" || status === "failed") return "errored";
   return "waiting";
 }
 
+// The attributes of spec 2.5; a description is what the plugin's schema and docs say of the field.
+export const videoJobAttributesSchema = z.object({
+  status: videoJobStatusSchema.describe("As the server says it (either vocabulary of the spec)."),
+  created_at: z.int(),
+  updated_at: z.int().optional(),
+  result: z.object({ url: z.string() }).optional(),
+  error: z.object({ code: z.int(), message: z.string() }).optional(),
+});
+export type VideoJobAttributes = z.output<typeof videoJobAttributesSchema>;
+
 export const videoJobSchema = z.object({
   id: z.string(),
   type: z.literal("job"),
-  attributes: z.object({
-    status: videoJobStatusSchema,
-    created_at: z.int(),
-    updated_at: z.int().optional(),
-    result: z.object({ url: z.string() }).optional(),
-    error: z.object({ code: z.int(), message: z.string() }).optional(),
-  }),
+  attributes: videoJobAttributesSchema,
 });
 export type VideoJob = z.output<typeof videoJobSchema>;
 

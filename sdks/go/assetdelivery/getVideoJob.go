@@ -31,10 +31,10 @@ type GetVideoJobResult struct {
 	// `code` and `message`.
 	Error map[string]interface{} `pulumi:"error"`
 	Id    string                 `pulumi:"id"`
-	// `waiting`, `ready` or `errored`, whichever vocabulary the server speaks.
+	// The status's outcome, whichever vocabulary the server speaks. One of `waiting`, `ready`, `errored`.
 	Phase     string  `pulumi:"phase"`
 	ResultUrl *string `pulumi:"resultUrl"`
-	// As the server says it (either vocabulary of the spec).
+	// As the server says it (either vocabulary of the spec). One of `preparing`, `ready`, `errored`, `pending`, `processing`, `completed`, `failed`.
 	Status    string `pulumi:"status"`
 	UpdatedAt *int   `pulumi:"updatedAt"`
 }
@@ -79,7 +79,7 @@ func (o GetVideoJobResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v GetVideoJobResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// `waiting`, `ready` or `errored`, whichever vocabulary the server speaks.
+// The status's outcome, whichever vocabulary the server speaks. One of `waiting`, `ready`, `errored`.
 func (o GetVideoJobResultOutput) Phase() pulumi.StringOutput {
 	return o.ApplyT(func(v GetVideoJobResult) string { return v.Phase }).(pulumi.StringOutput)
 }
@@ -88,7 +88,7 @@ func (o GetVideoJobResultOutput) ResultUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetVideoJobResult) *string { return v.ResultUrl }).(pulumi.StringPtrOutput)
 }
 
-// As the server says it (either vocabulary of the spec).
+// As the server says it (either vocabulary of the spec). One of `preparing`, `ready`, `errored`, `pending`, `processing`, `completed`, `failed`.
 func (o GetVideoJobResultOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v GetVideoJobResult) string { return v.Status }).(pulumi.StringOutput)
 }

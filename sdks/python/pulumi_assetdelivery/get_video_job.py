@@ -68,7 +68,7 @@ class GetVideoJobResult:
     @pulumi.getter
     def phase(self) -> _builtins.str:
         """
-        `waiting`, `ready` or `errored`, whichever vocabulary the server speaks.
+        The status's outcome, whichever vocabulary the server speaks. One of `waiting`, `ready`, `errored`.
         """
         return pulumi.get(self, "phase")
 
@@ -81,7 +81,7 @@ class GetVideoJobResult:
     @pulumi.getter
     def status(self) -> _builtins.str:
         """
-        As the server says it (either vocabulary of the spec).
+        As the server says it (either vocabulary of the spec). One of `preparing`, `ready`, `errored`, `pending`, `processing`, `completed`, `failed`.
         """
         return pulumi.get(self, "status")
 
