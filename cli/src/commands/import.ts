@@ -52,16 +52,10 @@ export const importCommand: Command = {
   async run(args) {
     if (args.some((arg) => arg === "--from-terraform" || arg.startsWith("--from-terraform="))) return fromTerraform(args);
     const options = parseOptions(args);
-    try {
+    return printed(async () => {
       const outcome = await importSources(options);
-      if (options.dryRun && outcome.written !== "") process.stdout.write(`${outcome.written}\n`);
-      process.stdout.write(outcome.report);
-      return 0;
-    } catch (error) {
-      if (!(error instanceof DriftError)) throw error;
-      process.stderr.write(`asset-delivery import: ${error.message}\n`);
-      return 1;
-    }
+      return (options.dryRun && outcome.written !== "" ? `${outcome.written}\n` : "") + outcome.report;
+    });
   },
 };
 
@@ -107,15 +101,23 @@ async function fromTerraform(args: string[]): Promise<number> {
   const format = oneOfSetting(values.format, "--format", TERRAFORM_IMPORT_FORMATS, "pulumi-import");
   if (format === "config" && values.out)
     throw new UsageError("--out is for --format pulumi-import; the config format writes Pulumi.<stack>.yaml");
-  try {
+  const { stack, "from-terraform": statePath } = values;
+  return printed(async () => {
     const outcome = await importFromTerraform({
-      statePath: values["from-terraform"],
-      stack: values.stack,
+      statePath,
+      stack,
       workDir: values.cwd ?? process.cwd(),
       format,
       out: values.out,
     });
-    process.stdout.write(outcome.report);
+    return outcome.report;
+  });
+}
+
+/** Runs an import and prints what it returns; a refusal (DriftError: bad input, a state it cannot use) is its message and exit 1. */
+async function printed(run: () => Promise<string>): Promise<number> {
+  try {
+    process.stdout.write(await run());
     return 0;
   } catch (error) {
     if (!(error instanceof DriftError)) throw error;
