@@ -15,7 +15,9 @@ export type Info = (message: string) => Promise<void>;
 // gRPC is @pulumi/pulumi's dependency: load the very copy it uses.
 const requireFromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
 
-export { engineAddress } from "./engine-guard";
+import { engineAddress } from "./engine-guard";
+
+export { engineAddress };
 
 /**
  * Warnings to the engine at `address` (its client made on the first warning, owned by the returned
@@ -28,6 +30,12 @@ export function engineWarnings(address: string | undefined): Warn {
 /** Progress messages (info) to the engine at `address`, as engineWarnings sends warnings. */
 export function engineInfo(address: string | undefined): Info {
   return engineLog(address, "INFO");
+}
+
+/** A provider process's log: warnings and progress messages to the engine whose address it was given last. */
+export function providerProcessLog(argv: readonly string[] = process.argv): { warn: Warn; info: Info } {
+  const address = engineAddress(argv);
+  return { warn: engineWarnings(address), info: engineInfo(address) };
 }
 
 function engineLog(address: string | undefined, severity: "WARNING" | "INFO"): Warn {

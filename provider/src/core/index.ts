@@ -18,7 +18,7 @@
 export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
-export { engineAddress, engineInfo, engineWarnings, type Info, type Warn } from "./engine-log";
+export { engineAddress, engineInfo, engineWarnings, providerProcessLog, type Info, type Warn } from "./engine-log";
 export { apiAttributes, type CheckFailure, type CheckResult } from "./check";
 export { comparableDeployment, diffSource, secretFlagMismatches, type SourceDiff, type SecretFlagMismatch } from "./diff";
 export type { DiffKind, DetailedDiff } from "./detailed-diff";

@@ -3,9 +3,12 @@
 // API, and runs each step of a Source's life on the core's one shape (codec.ts: camelCase, each
 // secret where it lives): `check` parses the program's inputs into `SourceInputs`, which the engine
 // hands back to `diff`, `create` and `update`; `create`, `update` and `read` return the
-// `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts, the plugin's gRPC
-// server) only translate the engine's calls.
+// `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts, plugin/provider.ts)
+// only translate the engine's calls; what the provider decides is here: the configuration's check,
+// the run's write budget, what a preview shows, the engine's Cancel.
+import { Cancellation } from "./cancellation";
 import { checkSource, type CheckResult } from "./check";
+import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
@@ -20,6 +23,7 @@ import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
+import { SOURCE_TOKEN } from "../tokens";
 
 export interface SourceProviderOptions {
   /** Where warnings go (the engine's log: engine-log.ts). */
@@ -28,22 +32,36 @@ export interface SourceProviderOptions {
   info?: Info;
   /** The environment the settings fall back to. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Aborted when the engine cancels (the native plugin's Cancel): every wait for a deployment stops, rejecting with its reason. */
-  signal?: AbortSignal;
+  /**
+   * The engine's create requests carry the resource's URN, for the create mark (the native plugin's
+   * do): `check` then refuses a `resourceUrn` input, which only the dynamic Source class sets.
+   */
+  urnInRequests?: boolean;
 }
 
 export interface SourceProvider {
   /** The stack's configuration (`assetdelivery:*`); read when an operation needs the API, not before. */
   configure(config: ConfigReader): void;
+  /** The configuration as values (the native plugin's provider inputs): every bad or missing setting, named (config-check.ts). */
+  checkConfig(values: Record<string, unknown>): ConfigFailure[];
+  /** Which settings of such values changed: never a replacement (config-check.ts). */
+  diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] };
+  /** Configures with such values, refused (an error with each failure) unless `checkConfig` passes them. */
+  configureWith(values: Record<string, unknown>): void;
   /**
    * Every rule, before any request: see check.ts. Needs no configuration; refuses a configured
    * http:// baseUrl on a host other than loopback (settings.ts), so that a preview refuses it too.
+   * `isNew` (no earlier inputs: a create) counts it in the run's write budget.
    */
-  check(news: UncheckedInputs): CheckResult;
+  check(news: UncheckedInputs, isNew?: boolean): CheckResult;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
-  /** What a preview of a create (no state) or an update shows: see preview.ts. Needs no configuration. */
-  preview(news: UncheckedInputs, olds?: UncheckedInputs): UncheckedInputs;
+  /**
+   * What a preview of a create (no state) or an update shows: see preview.ts. Needs no
+   * configuration. Answered once the run's estimate of its writes is made (write-budget.ts).
+   */
+  preview(news: UncheckedInputs, olds?: UncheckedInputs): Promise<UncheckedInputs>;
+  /** A write (create, update) raced against `cancel`. */
   create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
   read(id: string, state: SourceState): Promise<ReadResult>;
@@ -57,14 +75,25 @@ export interface SourceProvider {
    * beyond them (the plugin's data-source functions), so a provider has one connection.
    */
   connection(): Connection;
-  /** The run's writes against the hourly budgets (write-budget.ts): the shells report checks of new resources and preview writes. */
+  /** The run's writes against the hourly budgets (write-budget.ts), which `check`, `diff` and `preview` report. */
   readonly writes: WriteBudget;
+  /**
+   * The engine's Cancel (cancellation.ts): every wait for a deployment stops, and a write under way
+   * is answered at once: a SourceNotReadyError with the Source it wrote, else a CancelledError.
+   */
+  cancel(): void;
   /** Closes its connections: the provider is done. */
   close(): Promise<void>;
 }
 
-export function createSourceProvider({ warn, info = async () => {}, env = process.env, signal }: SourceProviderOptions): SourceProvider {
+export function createSourceProvider({
+  warn,
+  info = async () => {},
+  env = process.env,
+  urnInRequests = false,
+}: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
+  const cancellation = new Cancellation();
   const writes = new WriteBudget({ warn, info, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
   // share requests and pacing covers every call; settings are resolved for each operation (the
@@ -92,7 +121,7 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   }
 
   function session(): Session {
-    return { ...connection(), warn, signal };
+    return { ...connection(), warn, signal: cancellation.signal };
   }
 
   /** A write refused under maxWait fails with the budget's own message. */
@@ -108,7 +137,19 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
     configure(reader) {
       config = reader;
     },
-    check: (news) => {
+    checkConfig: (values) => checkProviderConfig(values, env).failures,
+    diffConfig: changedSettings,
+    configureWith(values) {
+      const { settings, failures } = checkProviderConfig(values, env);
+      if (!settings)
+        throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
+      config = settingsReader(values);
+    },
+    check: (news, isNew = false) => {
+      writes.checked(isNew);
+      // The create mark's URN is then the engine's (create's request), never a property.
+      if (urnInRequests && "resourceUrn" in news)
+        return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
       refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
       return checkSource(news);
     },
@@ -117,14 +158,19 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       writes.diffed(diff.changes, diff.replaces.length > 0);
       return diff;
     },
-    preview: (news, olds) => previewOutputs(news, olds),
-    create: async (inputs, options = {}) => explained(() => createSource(session(), inputs, options)),
+    preview: async (news, olds) => {
+      await writes.previewWrite(); // held until the preview's estimate is made (write-budget.ts)
+      return previewOutputs(news, olds);
+    },
+    create: async (inputs, options = {}) => cancellation.untilCancelled(explained(() => createSource(session(), inputs, options))),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
-    update: async (id, olds, news, options = {}) => explained(() => updateSource(session(), id, olds, news, options)),
+    update: async (id, olds, news, options = {}) =>
+      cancellation.untilCancelled(explained(() => updateSource(session(), id, olds, news, options))),
     delete: async (id) => retireSource(session(), id),
     connection,
     writes,
+    cancel: () => cancellation.cancel(),
     async close() {
       const open = [...connections.values()];
       connections.clear();

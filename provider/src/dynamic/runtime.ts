@@ -11,15 +11,15 @@ import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
-import { engineAddress, engineInfo, engineWarnings } from "../core/engine-log";
+import { providerProcessLog } from "../core/engine-log";
 import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { guardProviderProcess } from "../core/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { toCore, toDynamic, type DynamicValues } from "./shape";
 
-// The host passes the engine's address as the process's last argument.
-const core = createSourceProvider({ warn: engineWarnings(engineAddress(process.argv)), info: engineInfo(engineAddress(process.argv)) });
+// Warnings and progress messages go to the engine's log (the host passes its address last).
+const core = createSourceProvider(providerProcessLog());
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
@@ -47,8 +47,8 @@ export const sourceProvider = {
     core.configure((key) => request.config.get(key));
   },
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
-    core.writes.checked(Object.keys(olds).length === 0); // a create, for the run's write budget
-    const { inputs, failures } = core.check(toCore(news));
+    const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
+    const { inputs, failures } = core.check(toCore(news), isNew);
     return { inputs: toDynamic(inputs, news), failures };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {

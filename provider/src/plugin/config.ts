@@ -1,69 +1,14 @@
-// The provider's configuration: `baseUrl`, `apiKey`, `deliveryDomain`, `pacing`. The engine hands
-// them over as the provider's inputs: an explicit provider's arguments, or, for the default
-// provider, the stack's `assetdelivery:*` config; the environment (`ASSET_DELIVERY_*`) fills what
-// neither gives. CheckConfig reports every bad or missing setting by its name; Configure opens the
-// account's session. The API key is secret in the provider's state, however it was given.
-import deepEqual from "fast-deep-equal";
-import { createClient, RequestValidationError } from "@asset-delivery/sdk";
-import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
-import { isUnknown } from "../core/unknowns";
+// The native provider's configuration on the wire (the settings of core/settings.ts's CONFIG_KEYS:
+// `baseUrl`, `apiKey`, `pacing`, ...). The engine hands them over as the provider's inputs: an
+// explicit provider's arguments, or, for the default provider, the stack's `assetdelivery:*`
+// config. The core checks and compares them (core/config-check.ts); here: where Configure finds
+// them, and the API key kept secret in the provider's state, however it was given.
+import { CONFIG_NAMES } from "../core/config-check";
+import { CONFIG_KEYS } from "../core/settings";
 import type { PropertyPath } from "./wire";
-
-export type ConfigName = keyof typeof CONFIG_KEYS;
-export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
-
-export interface ConfigFailure {
-  property: ConfigName | "";
-  reason: string;
-}
 
 /** The paths of the provider's state that are always secret. */
 export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [["apiKey"]];
-
-/** A setting as text: pacing may be given as JSON text or (from a YAML program) as the value itself. */
-function settingText(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
-
-/** Reads `assetdelivery:<name>` from the provider's inputs: the core's view of its configuration. */
-export function settingsReader(inputs: Record<string, unknown>): ConfigReader {
-  const byKey = new Map<string, string | undefined>(CONFIG_NAMES.map((name) => [CONFIG_KEYS[name], settingText(inputs[name])]));
-  return (key: string) => byKey.get(key);
-}
-
-/**
- * The credentials, or every failure naming its setting. Values not known yet (a preview of a
- * provider configured from another resource's outputs) are not judged.
- */
-export function checkProviderConfig(
-  inputs: Record<string, unknown>,
-  env: NodeJS.ProcessEnv = process.env,
-): { settings?: ProviderSettings; failures: ConfigFailure[] } {
-  if (CONFIG_NAMES.some((name) => isUnknown(inputs[name]))) return { failures: [] };
-  let settings: ProviderSettings;
-  try {
-    settings = resolveSettings(settingsReader(inputs), env);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const named = CONFIG_NAMES.find((name) => reason.startsWith(CONFIG_KEYS[name]));
-    return { failures: [{ property: named ?? "", reason }] };
-  }
-  try {
-    // The client checks the address, the key's form and the pacing's members, naming each.
-    void createClient(clientOptionsOf(settings)).close();
-  } catch (error) {
-    if (!(error instanceof RequestValidationError)) throw error;
-    return {
-      failures: error.issues.map((issue) => {
-        const name = CONFIG_NAMES.find((candidate) => candidate === issue.segments[0]);
-        const where = name ? `${CONFIG_KEYS[name]} (or ${ENV_VARS[name]})` : "provider configuration";
-        return { property: name ?? "", reason: `${where}: ${issue.rule}` };
-      }),
-    };
-  }
-  return { settings, failures: [] };
-}
 
 /**
  * The provider's settings from a Configure request: its arguments, else the `variables` map the
@@ -76,15 +21,4 @@ export function configFromRequest(args: Record<string, unknown>, variables: Read
     if (value !== undefined) settings[name] = value;
   }
   return settings;
-}
-
-/**
- * DiffConfig: the settings that changed. A new key, address or pacing changes how the provider
- * talks to the service, never which Sources exist: no replacement (which would replace every
- * Source of the provider).
- */
-export function changedSettings(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] } {
-  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  const diffs = [...keys].filter((key) => !deepEqual(olds[key], news[key]));
-  return { changes: diffs.length > 0, diffs };
 }

@@ -1,6 +1,7 @@
-// The engine's Cancel, for the native plugin: the core's waits for deployments stop at once (its
-// signal: no further poll), and every write under way (a request, a pacing wait) is answered at
-// once with a CancelledError, unless it hands back, within a short grace, the Source it wrote.
+// The engine's Cancel (the native plugin's; the dynamic provider's host sends none): the provider
+// object's waits for deployments stop at once (its signal: no further poll), and every write under
+// way (a request, a pacing wait) is answered at once with a CancelledError, unless it hands back,
+// within a short grace, the Source it wrote.
 export class CancelledError extends Error {
   constructor() {
     super("cancelled: the engine asked the provider to stop (the Source may still be deploying; a refresh shows where it stands)");

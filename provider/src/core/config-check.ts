@@ -1,0 +1,73 @@
+// The provider's configuration given as values (the native plugin's provider inputs: an explicit
+// provider's arguments, or the stack's `assetdelivery:*` config): every bad or missing setting
+// named, before the provider is configured, and which changed; the environment (`ASSET_DELIVERY_*`) fills what the
+// values do not give. The dynamic provider reads its configuration when an operation needs it
+// (settings.ts), without this check.
+import deepEqual from "fast-deep-equal";
+import { createClient, RequestValidationError } from "@asset-delivery/sdk";
+import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
+import { isUnknown } from "./unknowns";
+
+export type ConfigName = keyof typeof CONFIG_KEYS;
+export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
+
+export interface ConfigFailure {
+  property: ConfigName | "";
+  reason: string;
+}
+
+/** A setting as text: pacing may be given as JSON text or (from a YAML program) as the value itself. */
+function settingText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Reads `assetdelivery:<name>` from the configuration's values: the provider's view of it. */
+export function settingsReader(values: Record<string, unknown>): ConfigReader {
+  const byKey = new Map<string, string | undefined>(CONFIG_NAMES.map((name) => [CONFIG_KEYS[name], settingText(values[name])]));
+  return (key: string) => byKey.get(key);
+}
+
+/**
+ * The credentials, or every failure naming its setting. Values not known yet (a preview of a
+ * provider configured from another resource's outputs) are not judged.
+ */
+export function checkProviderConfig(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): { settings?: ProviderSettings; failures: ConfigFailure[] } {
+  if (CONFIG_NAMES.some((name) => isUnknown(values[name]))) return { failures: [] };
+  let settings: ProviderSettings;
+  try {
+    settings = resolveSettings(settingsReader(values), env);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const named = CONFIG_NAMES.find((name) => reason.startsWith(CONFIG_KEYS[name]));
+    return { failures: [{ property: named ?? "", reason }] };
+  }
+  try {
+    // The client checks the address, the key's form and the pacing's members, naming each.
+    void createClient(clientOptionsOf(settings)).close();
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    return {
+      failures: error.issues.map((issue) => {
+        const name = CONFIG_NAMES.find((candidate) => candidate === issue.segments[0]);
+        const where = name ? `${CONFIG_KEYS[name]} (or ${ENV_VARS[name]})` : "provider configuration";
+        return { property: name ?? "", reason: `${where}: ${issue.rule}` };
+      }),
+    };
+  }
+  return { settings, failures: [] };
+}
+
+/**
+ * DiffConfig: the settings that changed. A new key, address or pacing changes how the provider
+ * talks to the service, never which Sources exist: no replacement (which would replace every
+ * Source of the provider).
+ */
+export function changedSettings(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] } {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  const diffs = [...keys].filter((key) => !deepEqual(olds[key], news[key]));
+  return { changes: diffs.length > 0, diffs };
+}
