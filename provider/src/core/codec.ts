@@ -29,7 +29,7 @@ import {
 import { camelCase, camelMembers, renameDeployment, type CamelKeys, type CamelNamed } from "./names";
 import { providerOptions, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
 import type { PropertyPath } from "./property-path";
-import type { SourceDeploymentSecretsOf, SourceReadOnlyValues, WriteOnlyKeyOf } from "./source-types";
+import type { SourceDeployment, SourceDeploymentSecretsOf, SourceReadOnlyValues, WriteOnlyKeyOf } from "./source-types";
 
 /**
  * A type-`T` deployment as the core holds it: camelCase, the API's defaults filled in, its declared
@@ -153,7 +153,7 @@ export type ParsedAttributes = Pick<SourceAttributes, WritableSourceAttribute> &
  * annotation included) and, apart, the read-only ones (`passwordSet`, `allowsUpload`), which the
  * state holds once, at its top level.
  */
-function splitDeployment(source: Source): { deployment: CamelDeployment; readOnly: SourceReadOnlyValues } {
+function splitDeployment(source: Source): { deployment: SourceDeployment; readOnly: SourceReadOnlyValues } {
   const { deployment } = source.attributes;
   const readOnlyNames = new Set(readOnlyFields(deployment.type));
   const writable: Record<string, unknown> = {};
@@ -161,7 +161,7 @@ function splitDeployment(source: Source): { deployment: CamelDeployment; readOnl
   for (const [key, value] of Object.entries(deployment)) (readOnlyNames.has(key) ? readOnly : writable)[key] = value;
   return {
     // A returned deployment of its type, renamed at run time by the rule CamelKeys states in types.
-    deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") } as CamelDeployment,
+    deployment: { type: deployment.type, ...renameDeployment(writable, "toCamel") } as SourceDeployment,
     readOnly: renameDeployment(readOnly, "toCamel"),
   };
 }
@@ -177,8 +177,12 @@ export function liveDeclaration(source: Source): SourceDeclaration & SourceReadO
   return { ...camelMembers(source.attributes, WRITABLE_SOURCE_ATTRIBUTES), deployment, ...readOnly };
 }
 
+/** A Source's attributes as the API returned them, camelCase; the read-only deployment fields at the top level. */
+export type ReturnedAttributes = SourceWritableAttributes & { deployment: SourceDeployment } & SourceReadOnlyAttributes &
+  SourceReadOnlyValues;
+
 /** Every attribute the API returned, camelCase; the read-only deployment fields at the top level. */
-export function sourceAttributes(source: Source): Omit<SourceState, ProviderOptionKey> {
+export function sourceAttributes(source: Source): ReturnedAttributes {
   const { attributes } = source;
   const { deployment, readOnly } = splitDeployment(source);
   return {

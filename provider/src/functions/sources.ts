@@ -2,14 +2,14 @@
 // read with the caller's client (the program-side forms are in program-forms.ts; the native plugin's
 // Invoke calls these with its own connection, without loading @pulumi/pulumi).
 import { MAX_PAGE_SIZE, SECRET_SOURCE_ATTRIBUTES, type AssetDeliveryClient, type SourceListQuery } from "@asset-delivery/sdk";
-import type { SourceDeployment, SourceReadOnlyValues } from "../core/source-types";
 import { camelCase } from "../core/names";
-import { sourceAttributes, type SourceReadOnlyAttributes, type SourceWritableAttributes } from "../core/codec";
+import { sourceAttributes, type ReturnedAttributes } from "../core/codec";
 
-/** A Source as the server has it: the Source resource's outputs, without what only the program knows. */
-export type SourceResult = { id: string; deployment: SourceDeployment } & SourceWritableAttributes &
-  SourceReadOnlyAttributes & // `secureUrlToken` while secure URLs are on: the `...Output` forms are secret then
-  SourceReadOnlyValues;
+/**
+ * A Source as the server has it: the Source resource's outputs, without what only the program
+ * knows (`secureUrlToken` while secure URLs are on: the `...Output` forms are secret then).
+ */
+export type SourceResult = { id: string } & ReturnedAttributes;
 
 /** The members of a result that are secret (`secureUrlToken`): the sdk's field table marks them. */
 export const SECRET_RESULT_FIELDS: readonly string[] = SECRET_SOURCE_ATTRIBUTES.map(camelCase);
@@ -31,8 +31,7 @@ export async function sourceOf(client: AssetDeliveryClient, args: GetSourceArgs)
   if ((args.id === undefined) === (args.subdomain === undefined)) throw new Error("getSource: pass exactly one of id and subdomain");
   const source = args.id !== undefined ? await client.sources.get(args.id) : await client.sources.findBySubdomain(args.subdomain!);
   if (!source) throw new Error(`getSource: no Source of this account serves the subdomain "${args.subdomain}"`);
-  // The deployment is renamed at run time (names.ts); SourceDeployment is the same renaming in types.
-  return { id: source.id, ...sourceAttributes(source) } as SourceResult;
+  return { id: source.id, ...sourceAttributes(source) };
 }
 
 export interface GetSourcesArgs {
@@ -52,5 +51,5 @@ export const DEFAULT_MAX_RESULTS = 1000;
 export async function sourcesOf(client: AssetDeliveryClient, args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
   const query = { filter: args.filter, or: args.or, sort: args.sort, page: { size: MAX_PAGE_SIZE } };
   const sources = await client.sources.all(query, { max: args.max ?? DEFAULT_MAX_RESULTS });
-  return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) }) as SourceResult) };
+  return { sources: sources.map((source) => ({ id: source.id, ...sourceAttributes(source) })) };
 }

@@ -1,7 +1,7 @@
 // The request and response documents' schemas of a Source, derived from the field table: what a
 // create, a PATCH and a response may hold, and a response limited by `fields[sources]`.
 import { z } from "zod";
-import { expected, isReadOnly, isWriteOnly, MAX_HOSTNAMES_PER_SOURCE } from "../rules";
+import { expected, isReadOnly, isWriteOnly, MAX_HOSTNAMES_PER_SOURCE, type ReadOnly, type WriteOnly } from "../rules";
 import {
   deploymentFieldsByType,
   readOnlyAttributeFields,
@@ -10,10 +10,11 @@ import {
   sourceIdSchema,
   TOO_MANY_HOSTNAMES,
   writableAttributeFields,
+  type FieldsOf,
   type ReadOnlySourceAttribute,
   type SourceType,
 } from "./field-table";
-import type { Deployment, DeploymentInput, DeploymentPatchInput, SelectedSource, StoredDeployment } from "./types";
+import type { Deployment, DeploymentInput, DeploymentPatchInput, StoredDeployment } from "./types";
 
 // Read-only fields may be sent back as received (a GET, edited, then PATCHed); they are dropped.
 const ignoredOnInput = z
@@ -21,11 +22,23 @@ const ignoredOnInput = z
   .optional()
   .transform(() => undefined);
 
-function deploymentInput(type: SourceType, relaxSecrets: boolean) {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
-    shape[name] = isReadOnly(schema) ? ignoredOnInput : relaxSecrets && isWriteOnly(schema) ? schema.optional() : schema;
-  }
+/** A deployment field as a create takes it, or a PATCH (`Relaxed`): read-only ones ignored, write-only ones optional in a PATCH. */
+type InputField<S, Relaxed extends boolean> =
+  S extends ReadOnly<z.ZodType>
+    ? typeof ignoredOnInput
+    : Relaxed extends true
+      ? S extends WriteOnly<z.ZodType>
+        ? z.ZodOptional<S>
+        : S
+      : S;
+
+function deploymentInput<T extends SourceType, Relaxed extends boolean>(type: T, relaxSecrets: Relaxed) {
+  const fields = Object.entries<z.ZodType>(deploymentFieldsByType[type]).map(([name, schema]) => {
+    const asTaken = isReadOnly(schema) ? ignoredOnInput : relaxSecrets && isWriteOnly(schema) ? schema.optional() : schema;
+    return [name, asTaken] as const;
+  });
+  // Object.fromEntries loses the names (TypeScript types it a string record): the table's restore them.
+  const shape = Object.fromEntries(fields) as { [K in keyof FieldsOf<T>]: InputField<FieldsOf<T>[K], Relaxed> };
   // Each list is bounded on its own (stated in the OpenAPI document); this bounds the two together.
   return z.strictObject({ type: z.literal(type), ...shape }).superRefine((deployment, ctx) => {
     const { service_subdomains: subdomains = [], custom_domains: domains = [] } = deployment as {
@@ -38,8 +51,8 @@ function deploymentInput(type: SourceType, relaxSecrets: boolean) {
   });
 }
 
-function deploymentUnion(member: (type: SourceType) => z.ZodObject) {
-  const [first, ...rest] = SOURCE_TYPES.map(member);
+function deploymentUnion<O extends z.ZodObject>(members: O[]) {
+  const [first, ...rest] = members;
   return z.discriminatedUnion("type", [first!, ...rest], {
     error: (issue) =>
       issue.input === undefined
@@ -50,26 +63,39 @@ function deploymentUnion(member: (type: SourceType) => z.ZodObject) {
   });
 }
 
+// The deployment schemas' types. `SOURCE_TYPES.map` types every type's member alike (TypeScript maps
+// no tuple element by element), which the union could not narrow by `type`: the casts of the
+// members restate each one's own type (distributive over SourceType), a cast TypeScript checks only
+// for overlap. Each schema is then declared with its type from types.ts, which the compiler checks.
+type InputMember<T extends SourceType, Relaxed extends boolean> = T extends SourceType
+  ? ReturnType<typeof deploymentInput<T, Relaxed>>
+  : never;
+
 /** A complete deployment as sent at creation. Parsing fills in the defaults. */
-export const deploymentCreateSchema = deploymentUnion((type) => deploymentInput(type, false)) as unknown as z.ZodType<
-  StoredDeployment,
-  DeploymentInput
->;
+export const deploymentCreateSchema: z.ZodType<StoredDeployment, DeploymentInput> = deploymentUnion(
+  SOURCE_TYPES.map((type) => deploymentInput(type, false)) as InputMember<SourceType, false>[],
+);
 
 /**
  * A deployment sent in PATCH: complete, but its write-only secrets may be omitted to keep the
  * stored ones (they cannot be read back). The server requires them when the type changes.
  */
-export const deploymentPatchSchema = deploymentUnion((type) => deploymentInput(type, true)) as unknown as z.ZodType<
-  Partial<StoredDeployment> & Pick<StoredDeployment, "type">,
-  DeploymentPatchInput
->;
+export const deploymentPatchSchema: z.ZodType<Partial<StoredDeployment> & Pick<StoredDeployment, "type">, DeploymentPatchInput> =
+  deploymentUnion(SOURCE_TYPES.map((type) => deploymentInput(type, true)) as InputMember<SourceType, true>[]);
 
-function deploymentResponse(type: SourceType) {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
-    if (!isWriteOnly(schema)) shape[name] = fieldAsReturned(schema);
-  }
+/** A returned field's schema: always present, its default being the value. */
+type Returned<S> = S extends z.ZodDefault<infer Inner> | z.ZodOptional<infer Inner> ? Returned<Inner> : S;
+/** Type T's fields that the API returns (not write-only), as returned. */
+type ReturnedFields<T extends SourceType> = {
+  [K in keyof FieldsOf<T> as FieldsOf<T>[K] extends WriteOnly<z.ZodType> ? never : K]: Returned<FieldsOf<T>[K]>;
+};
+
+function deploymentResponse<T extends SourceType>(type: T) {
+  const fields = Object.entries<z.ZodType>(deploymentFieldsByType[type])
+    .filter(([, schema]) => !isWriteOnly(schema))
+    .map(([name, schema]) => [name, fieldAsReturned(schema)] as const);
+  // Object.fromEntries loses the names (TypeScript types it a string record): the table's restore them.
+  const shape = Object.fromEntries(fields) as ReturnedFields<T>;
   return z.object({ type: z.literal(type), ...shape, annotation: z.string() });
 }
 
@@ -79,8 +105,12 @@ export function fieldAsReturned(schema: z.ZodType): z.ZodType {
   return schema;
 }
 
+type ResponseMember<T extends SourceType> = T extends SourceType ? ReturnType<typeof deploymentResponse<T>> : never;
+
 /** A deployment as the API returns it: no write-only field, every read-only one. */
-export const deploymentSchema = deploymentUnion(deploymentResponse) as unknown as z.ZodType<Deployment>;
+export const deploymentSchema: z.ZodType<Deployment> = deploymentUnion(
+  SOURCE_TYPES.map(deploymentResponse) as ResponseMember<SourceType>[],
+);
 
 type WithoutDefault<S> = S extends z.ZodDefault<infer Inner> ? Inner : S;
 function withoutDefault<S extends z.ZodType>(schema: S): WithoutDefault<S> {
@@ -145,14 +175,24 @@ export const sourceSchema = z.object({
  * each optional, each still obeying its rule. (The first type listing a field gives its rule, so
  * `robots.txt` keeps its widest set of values.)
  */
+// The returned fields of every type: their names (of any type), and each name's schemas (of the types that have it).
+type AnyTypeFields = { [T in SourceType]: ReturnedFields<T> }[SourceType];
+type NamesOfEach<U> = U extends unknown ? keyof U : never;
+type SchemaOfEach<U, K extends PropertyKey> = U extends { [P in K]: infer S } ? S : never;
+type SelectedDeploymentShape = {
+  [K in Exclude<NamesOfEach<AnyTypeFields>, "type" | "annotation">]: z.ZodOptional<SchemaOfEach<AnyTypeFields, K>>;
+};
+
 function selectedDeploymentSchema() {
-  const shape: Record<string, z.ZodType> = { type: z.enum(SOURCE_TYPES).optional(), annotation: z.string().optional() };
+  const fields = new Map<string, z.ZodType>();
   for (const type of SOURCE_TYPES) {
     for (const [name, schema] of Object.entries<z.ZodType>(deploymentFieldsByType[type])) {
-      if (!isWriteOnly(schema) && !(name in shape)) shape[name] = fieldAsReturned(schema).optional();
+      if (!isWriteOnly(schema) && name !== "annotation" && !fields.has(name)) fields.set(name, fieldAsReturned(schema).optional());
     }
   }
-  return z.object(shape);
+  // Object.fromEntries loses the names (TypeScript types it a string record): the table's restore them.
+  const shape = Object.fromEntries(fields) as SelectedDeploymentShape;
+  return z.object({ type: z.enum(SOURCE_TYPES).optional(), annotation: z.string().optional(), ...shape });
 }
 
 /** A Source as returned for a request with `fields[sources]`: only the selected attributes are present. */
@@ -160,4 +200,4 @@ export const selectedSourceSchema = z.object({
   id: sourceIdSchema,
   type: z.literal("sources"),
   attributes: sourceAttributesSchema.omit({ deployment: true }).partial().extend({ deployment: selectedDeploymentSchema().optional() }),
-}) as unknown as z.ZodType<SelectedSource>;
+});

@@ -4,7 +4,13 @@ import type { z } from "zod";
 import type { Simplify } from "../../objects";
 import type { ReadOnly, WriteOnly } from "../rules";
 import type { FieldsOf, SourceType } from "./field-table";
-import type { sourceAttributesSchema, sourceCreateAttributesSchema, sourcePatchAttributesSchema, sourceSchema } from "./documents";
+import type {
+  selectedSourceSchema,
+  sourceAttributesSchema,
+  sourceCreateAttributesSchema,
+  sourcePatchAttributesSchema,
+  sourceSchema,
+} from "./documents";
 
 type KeysBranded<S, B> = { [K in keyof S]: S[K] extends B ? K : never }[keyof S];
 type ReadOnlyKeys<T extends SourceType> = KeysBranded<FieldsOf<T>, ReadOnly<z.ZodType>>;
@@ -36,6 +42,6 @@ export type SourceCreateAttributes = z.input<typeof sourceCreateAttributesSchema
 export type SourcePatchAttributes = z.input<typeof sourcePatchAttributesSchema>;
 export type SourceAttributes = z.output<typeof sourceAttributesSchema>;
 export type Source = z.output<typeof sourceSchema>;
-/** Attributes of a Source limited by `fields[sources]`. */
-export type SelectedSourceAttributes = Partial<Omit<SourceAttributes, "deployment">> & { deployment?: Partial<Deployment> };
-export type SelectedSource = { id: string; type: "sources"; attributes: SelectedSourceAttributes };
+/** A Source limited by `fields[sources]`: any attribute may be absent, and any returned deployment field of any type. */
+export type SelectedSource = z.output<typeof selectedSourceSchema>;
+export type SelectedSourceAttributes = SelectedSource["attributes"];
