@@ -5,9 +5,10 @@
 // - Settings (settings.ts): `resolveSettings(config, env)` finds the API's address and key, pacing
 //   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
-// - The provider object (provider.ts): `createSourceProvider({ warn, env, signal })` owns its
-//   configuration and connections; `configure`, `check`, `diff`, `preview`, `create`, `read`,
-//   `import`, `update`, `delete`, `connection`, `close`.
+// - The provider object (provider.ts): `createSourceProvider({ warn, info, env, urnInRequests })`
+//   owns its configuration and connections; `configure` (or `checkConfig`, `diffConfig`,
+//   `configureWith` for a configuration given as values), `check`, `diff`, `preview`, `create`,
+//   `read`, `import`, `update`, `delete`, `connection`, `cancel`, `close`.
 // - Values (codec.ts): one shape of a Source, camelCase with each secret where it lives
 //   (`deployment.password`, paths in `SECRET_PATHS`): `UncheckedInputs` (what the engine passes to
 //   check) -> `SourceInputs` (checked, defaults filled in); a `Source` from the API -> `SourceState`
@@ -18,6 +19,8 @@
 export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
+export { CancelledError } from "./cancellation";
+export type { ConfigFailure } from "./config-check";
 export { engineAddress, engineInfo, engineWarnings, providerProcessLog, type Info, type Warn } from "./engine-log";
 export { apiAttributes, type CheckFailure, type CheckResult } from "./check";
 export { comparableDeployment, diffSource, secretFlagMismatches, type SourceDiff, type SecretFlagMismatch } from "./diff";

@@ -62,6 +62,7 @@ export class NativeProvider {
     await this.core.close();
   }
 
+  /** The engine's Cancel: the core's waits stop, and its writes under way are answered at once. */
   cancelWaits(): void {
     this.core.cancel();
   }
