@@ -75,6 +75,13 @@ describe("returned deployment types", () => {
   it("a fields selection makes every attribute optional", () => {
     expectTypeOf<SelectedSource["attributes"]["name"]>().toEqualTypeOf<string | undefined>();
   });
+
+  it("a fields selection's deployment may hold any returned field of any type, never a secret", () => {
+    type Selected = NonNullable<SelectedSource["attributes"]["deployment"]>;
+    expectTypeOf<Selected["s3_bucket"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Selected["password_set"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Selected>().not.toHaveProperty("password");
+  });
 });
 
 describe("create and PATCH attributes", () => {
