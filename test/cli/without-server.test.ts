@@ -9,7 +9,11 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const REPO_ROOT = path.resolve(__dirname, "..", "..");
-const SERVER_COMMANDS = ["serve", "accounts", "keys", "demo", "reports", "usage"];
+const SERVER_COMMANDS = ["serve", "accounts", "keys", "demo", "reports", "usage", "users"];
+/** The server version the command names: its peer dependency, which tools/set-version.sh moves with each release. */
+const SERVER_PEER = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "cli", "package.json"), "utf8")) as { peerDependencies: Record<string, string> }
+).peerDependencies["@asset-delivery/server"]!;
 
 let project: string;
 let bin: string;
@@ -67,7 +71,7 @@ describe("asset-delivery without @asset-delivery/server", () => {
     const result = run(name);
     expect(result.status, result.stderr).toBe(1);
     expect(result.stderr).toContain(`asset-delivery ${name} needs the package @asset-delivery/server`);
-    expect(result.stderr).toContain("npm install --save-dev @asset-delivery/server@0.1.0");
+    expect(result.stderr).toContain(`npm install --save-dev @asset-delivery/server@${SERVER_PEER}`);
     expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 

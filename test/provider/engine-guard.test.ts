@@ -118,3 +118,24 @@ describe("a write to a closed stderr", () => {
     }
   }, 30_000);
 });
+
+describe("the engine's SIGINT", () => {
+  it("runs the task given to beforeEngineShutdown to its end, then ends the process as the signal would", async () => {
+    // The task answers late (as a Log call to the engine does); the process must wait for it.
+    const script = `
+      require(${JSON.stringify(path.join(repoRoot(), "provider", "dist", "core", "engine-guard.js"))})
+        .beforeEngineShutdown(() => new Promise((resolve) => setTimeout(() => { console.log("estimate delivered"); resolve(); }, 500)));
+      console.log("ready");
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    children.push(child);
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    await new Promise<void>((resolve) => child.stdout.on("data", () => stdout.includes("ready") && resolve()));
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    child.kill("SIGINT");
+    expect(await ended).toBe("SIGINT");
+    expect(stdout).toContain("estimate delivered");
+  }, 30_000);
+});

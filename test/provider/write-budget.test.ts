@@ -24,26 +24,35 @@ describe("WriteBudget", () => {
     expect(leastTimeMs(59, RATE_LIMITS, "updateSource")).toBe(0);
   });
 
-  it("warns once, after the engine's last diff, when the updates exceed what the limits allow at once", async () => {
+  it("warns once, as the engine ends the provider, when the updates exceed what the limits allow at once", async () => {
     const { writes, warnings } = budget();
     for (let i = 0; i < 200; i++) writes.diffed(true, false);
     for (let i = 0; i < 5; i++) writes.diffed(false, false);
+    await settle(2_000); // no held answer: nothing is timed, however long the engine pauses
     expect(warnings).toEqual([]);
-    await settle(400);
+    await writes.finalEstimate();
     expect(warnings).toEqual(["200 updates: at 60 per hour this update takes at least 2 h 21 min (59 at once, then one every 1 min)"]);
-    await settle(400);
+    await writes.finalEstimate();
     expect(warnings).toHaveLength(1);
+  });
+
+  it("says nothing as the engine ends the provider once writes were sent (an update, not a preview)", async () => {
+    const { writes, warnings } = budget();
+    for (let i = 0; i < 100; i++) writes.diffed(true, false);
+    writes.onResponse({ method: "PATCH", path: "/p", endpointClass: "updateSource", attempt: 0, status: 200, durationMs: 1 });
+    await writes.finalEstimate();
+    expect(warnings).toEqual([]);
   });
 
   it("names creates and updates when both exceed the budget, and nothing within it", async () => {
     const within = budget();
     for (let i = 0; i < 59; i++) within.writes.diffed(true, false);
-    await settle(400);
+    await within.writes.finalEstimate();
     expect(within.warnings).toEqual([]);
     const both = budget();
     for (let i = 0; i < 70; i++) both.writes.checked(true);
     for (let i = 0; i < 100; i++) both.writes.diffed(true, false);
-    await settle(400);
+    await both.writes.finalEstimate();
     expect(both.warnings).toEqual([
       "70 creates and 100 updates: at 60 creates per hour and 60 updates per hour this update takes at least 41 min",
     ]);
@@ -68,7 +77,7 @@ describe("WriteBudget", () => {
   it("says nothing without pacing", async () => {
     const { writes, warnings } = budget(false);
     for (let i = 0; i < 100; i++) writes.diffed(true, false);
-    await settle(400);
+    await writes.finalEstimate();
     expect(warnings).toEqual([]);
   });
 

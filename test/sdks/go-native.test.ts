@@ -151,8 +151,11 @@ describe("a Go program on the generated SDK (sdks/go/assetdelivery)", () => {
       await stack.ok(["config", "rm", "fail"]);
       expect(result.code).not.toBe(0);
       const output = result.stdout + result.stderr;
-      // One diagnostic (the progress row above it repeats its first line, as for any error).
+      // One diagnostic, the program's (the progress row above it repeats its first line, as for any
+      // error): a host that also reported the failure itself, in any words, would add a second error.
+      expect(output).toContain("\nDiagnostics:");
       const diagnostics = output.slice(output.indexOf("\nDiagnostics:"));
+      expect(diagnostics.match(/^\s*error: /gm), output).toHaveLength(1);
       expect(diagnostics.split("the program's own failure").length - 1, output).toBe(1);
       expect(output).not.toContain("non-zero exit code");
       expect(requests.POST ?? 0).toBe(0);

@@ -89,8 +89,11 @@ describe("a Python program on the generated SDK (pulumi_assetdelivery)", () => {
       stack.writeMain(program());
       expect(result.code).not.toBe(0);
       const output = result.stdout + result.stderr;
-      // One diagnostic (the progress row above it repeats its first line, as for any error).
+      // One diagnostic, the program's (the progress row above it repeats its first line, as for any
+      // error): a host that also reported the failure itself, in any words, would add a second error.
+      expect(output).toContain("\nDiagnostics:");
       const diagnostics = output.slice(output.indexOf("\nDiagnostics:"));
+      expect(diagnostics.match(/^\s*error: /gm), output).toHaveLength(1);
       const times = (text: string) => diagnostics.split(text).length - 1;
       expect(times("Program failed with an unhandled exception"), output).toBe(1);
       expect(times("ValueError: the program's own failure"), output).toBe(1);

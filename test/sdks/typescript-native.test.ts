@@ -180,9 +180,11 @@ describe("a TypeScript program on the generated SDK (@asset-delivery/pulumi)", (
       const destroyed = await stack.ok(["destroy", "--yes"]);
       expect(destroyed.stdout + destroyed.stderr).toContain("was retired, not deleted");
       expectNoSecret(destroyed.stdout + destroyed.stderr);
-      // What the backend keeps after the destroy: the empty checkpoint, and every earlier one in its backups and history.
+      // What the backend keeps after the destroy: the empty checkpoint, and every earlier one in its
+      // backups and history: the only place left where an earlier step's plain secret would be.
       const files = stateFiles(path.join(stack.workDir, ".state"));
-      expect(files.history.length).toBeGreaterThan(0);
+      expect(files.backups.length, "backups").toBeGreaterThan(0);
+      expect(files.history.length, "history").toBeGreaterThan(0);
       expect(secretsInStateFiles(files, SECRETS), "secrets in plain text").toEqual([]);
       for (const id of [ids.photos, ids.assets, ids.handmade!]) expect((await client.sources.get(id)).attributes.enabled).toBe(false);
     },

@@ -138,3 +138,19 @@ export function guardProviderProcess(address = engineAddress(process.argv)): Eng
 export function engineGuard(): EngineGuard | undefined {
   return processGuard;
 }
+
+/** How long a task before the engine's shutdown may take: the engine kills the process 5 s after its SIGINT. */
+const SHUTDOWN_TASK_MS = 3000;
+
+/**
+ * Runs `task` when the engine ends this process, then ends it as the signal would have. The engine
+ * ends a provider process with SIGINT (to its process group), waits up to 5 s, then kills it; its
+ * log still takes messages meanwhile (Pulumi's plugin host delivers what its plugins say as they
+ * shut down before it closes its sinks).
+ */
+export function beforeEngineShutdown(task: () => Promise<void>): void {
+  process.once("SIGINT", () => {
+    const timeout = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TASK_MS).unref());
+    void Promise.race([task().catch(() => {}), timeout]).finally(() => process.kill(process.pid, "SIGINT"));
+  });
+}

@@ -8,13 +8,14 @@
 // - a write refused by `maxWait` says how many remain and when to run again.
 //
 // The engine gives a provider no total and no end of a preview: each check and diff is of one
-// resource. So the estimate is made once the engine has asked nothing for a moment. The native
-// plugin is asked for each change of a preview (preview create and update), and its latest such
-// answer is held until then, so that the engine cannot end the preview before the warning;
-// the dynamic provider's host is never asked that: its estimate comes after 0.3 s without a
-// check or diff. That is a guess: on a busy machine the engine can pause longer between two diffs
-// (early warnings with the counts so far, then the full one), and 0.8 s once outlasted the end of
-// the Node.js program (no warning); 0.3 s gave the full count last in the runs measured.
+// resource. So the estimate is made when the engine's asking is over:
+// - the native plugin is asked for each change of a preview (preview create and update); its
+//   latest such answer is held until the engine has asked nothing for 1.5 s, then the estimate is
+//   made and the answer goes, so the engine cannot end the preview before the warning;
+// - the dynamic provider's host is never asked that, so its estimate is made when the engine ends
+//   the provider process (`beforeEngineShutdown`, engine-guard.ts): after the preview's last diff,
+//   before the preview ends. No timer, so no guess: an earlier version warned after 0.3 s of quiet,
+//   which a busy engine also took between two diffs, and which once outlasted the preview itself.
 import {
   formatDuration,
   HOURLY_CLASSES,
@@ -34,8 +35,8 @@ const NOUNS: Record<HourlyClass, { one: string; many: string }> = {
   updateSource: { one: "update", many: "updates" },
 };
 
-/** How long the engine must have asked nothing before the estimate is made (with, without a held answer). */
-const QUIET_MS = { held: 1_500, unheld: 300 };
+/** How long the engine must have asked nothing before a held preview answer goes, with the estimate. */
+const QUIET_MS = 1_500;
 /** At most one progress message this often (the first wait always says so). */
 const PROGRESS_EVERY_MS = 10_000;
 
@@ -125,20 +126,31 @@ export class WriteBudget {
     );
   }
 
+  /**
+   * The engine is ending this provider process (the dynamic provider's end of a preview): the
+   * estimate, if one is due, delivered before this resolves.
+   */
+  async finalEstimate(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.estimate();
+  }
+
+  /** A check or diff: a held answer waits for a quiet moment (nothing is timed without one). */
   private asked(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.estimate(), this.releaseHeld ? QUIET_MS.held : QUIET_MS.unheld);
+    if (!this.releaseHeld) return;
+    this.timer = setTimeout(() => void this.estimate(), QUIET_MS);
     this.timer.unref();
   }
 
-  private estimate(): void {
+  private async estimate(): Promise<void> {
     const release = this.releaseHeld;
     this.releaseHeld = undefined;
     const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage() : undefined;
     if (message === undefined || message === this.estimated) return release?.();
     this.estimated = message;
     // The held answer goes once the engine has the warning.
-    void this.options.warn(message).finally(() => release?.());
+    await this.options.warn(message).finally(() => release?.());
   }
 
   /** "150 updates: at 60 per hour this update takes at least 1 h 31 min", or nothing within the budget. */

@@ -14,7 +14,7 @@ import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../core/engine-log";
 import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
-import { guardProviderProcess } from "../core/engine-guard";
+import { beforeEngineShutdown, guardProviderProcess } from "../core/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { toCore, toDynamic, type DynamicValues } from "./shape";
 
@@ -23,7 +23,12 @@ const core = createSourceProvider(providerProcessLog());
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
-if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) guardProviderProcess();
+// The host is never asked for a preview's writes, so the preview's estimate of the time its writes
+// take at the hourly limits is made as the engine ends the process (core/write-budget.ts).
+if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) {
+  guardProviderProcess();
+  beforeEngineShutdown(() => core.writes.finalEstimate());
+}
 
 // The engine hands back what `check` returned as the inputs of diff, create and update, and what
 // create, update and read returned as the state: in the core's shape, those are its types.
