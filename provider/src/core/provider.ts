@@ -75,7 +75,10 @@ export interface SourceProvider {
    * beyond them (the plugin's data-source functions), so a provider has one connection.
    */
   connection(): Connection;
-  /** The run's writes against the hourly budgets (write-budget.ts), which `check`, `diff` and `preview` report. */
+  /**
+   * The run's writes against the hourly budgets (write-budget.ts), which `check`, `diff` and `preview`
+   * report; the dynamic shell asks it for its final estimate as the engine ends the process.
+   */
   readonly writes: WriteBudget;
   /**
    * The engine's Cancel (cancellation.ts): every wait for a deployment stops, and a write under way
