@@ -160,8 +160,8 @@ describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index)
       expect(preview.stdout).toContain(
         `150 updates: at 60 per minute this update takes at least ${formatDuration(leastMs)} (59 at once, then one every 1 s)`,
       );
-      // Once, in the diagnostics (the display also shows it as it comes): the plugin's as its last
-      // preview answer is held, the dynamic provider's as the engine ends its process.
+      // Once, in the diagnostics (the display also shows it as it comes): both shells warn as the
+      // engine ends their process.
       const estimates = preview.stdout.split("Diagnostics:")[1]!.match(/\d+ updates: at 60 per minute/g) ?? [];
       expect(estimates).toEqual(["150 updates: at 60 per minute"]);
       expect(server.requestCount()).toBe(0);

@@ -28,7 +28,7 @@ describe("WriteBudget", () => {
     const { writes, warnings } = budget();
     for (let i = 0; i < 200; i++) writes.diffed(true, false);
     for (let i = 0; i < 5; i++) writes.diffed(false, false);
-    await settle(2_000); // no held answer: nothing is timed, however long the engine pauses
+    await settle(1_000); // nothing is timed: a pause of the engine between two diffs says nothing
     expect(warnings).toEqual([]);
     await writes.finalEstimate();
     expect(warnings).toEqual(["200 updates: at 60 per hour this update takes at least 2 h 21 min (59 at once, then one every 1 min)"]);
@@ -56,22 +56,6 @@ describe("WriteBudget", () => {
     expect(both.warnings).toEqual([
       "70 creates and 100 updates: at 60 creates per hour and 60 updates per hour this update takes at least 41 min",
     ]);
-  });
-
-  it("holds the latest preview write until the warning is given, and holds nothing within the budget", async () => {
-    const { writes, warnings } = budget();
-    let released = false;
-    void writes.previewWrite().then(() => (released = true));
-    await settle(0);
-    expect(released).toBe(true);
-    for (let i = 0; i < 100; i++) writes.diffed(true, false);
-    let heldReleased = false;
-    void writes.previewWrite().then(() => (heldReleased = true));
-    await settle(500);
-    expect(heldReleased).toBe(false); // waits out the longer quiet of a held answer
-    await settle(1_300);
-    expect(warnings).toHaveLength(1);
-    expect(heldReleased).toBe(true);
   });
 
   it("says nothing without pacing", async () => {

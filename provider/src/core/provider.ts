@@ -58,9 +58,9 @@ export interface SourceProvider {
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
   /**
    * What a preview of a create (no state) or an update shows: see preview.ts. Needs no
-   * configuration. Answered once the run's estimate of its writes is made (write-budget.ts).
+   * configuration.
    */
-  preview(news: UncheckedInputs, olds?: UncheckedInputs): Promise<UncheckedInputs>;
+  preview(news: UncheckedInputs, olds?: UncheckedInputs): UncheckedInputs;
   /** A write (create, update) raced against `cancel`. */
   create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
@@ -76,10 +76,11 @@ export interface SourceProvider {
    */
   connection(): Connection;
   /**
-   * The run's writes against the hourly budgets (write-budget.ts), which `check`, `diff` and `preview`
-   * report; the dynamic shell asks it for its final estimate as the engine ends the process.
+   * The engine is ending the process (both shells call this then): a preview whose writes exceed
+   * the hourly budgets warns of the least time they take (write-budget.ts, counted by `check` and
+   * `diff`), delivered before this resolves.
    */
-  readonly writes: WriteBudget;
+  finalEstimate(): Promise<void>;
   /**
    * The engine's Cancel (cancellation.ts): every wait for a deployment stops, and a write under way
    * is answered at once: a SourceNotReadyError with the Source it wrote, else a CancelledError.
@@ -161,10 +162,7 @@ export function createSourceProvider({
       writes.diffed(diff.changes, diff.replaces.length > 0);
       return diff;
     },
-    preview: async (news, olds) => {
-      await writes.previewWrite(); // held until the preview's estimate is made (write-budget.ts)
-      return previewOutputs(news, olds);
-    },
+    preview: (news, olds) => previewOutputs(news, olds),
     create: async (inputs, options = {}) => cancellation.untilCancelled(explained(() => createSource(session(), inputs, options))),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
@@ -172,7 +170,7 @@ export function createSourceProvider({
       cancellation.untilCancelled(explained(() => updateSource(session(), id, olds, news, options))),
     delete: async (id) => retireSource(session(), id),
     connection,
-    writes,
+    finalEstimate: () => writes.finalEstimate(),
     cancel: () => cancellation.cancel(),
     async close() {
       const open = [...connections.values()];

@@ -8,14 +8,11 @@
 // - a write refused by `maxWait` says how many remain and when to run again.
 //
 // The engine gives a provider no total and no end of a preview: each check and diff is of one
-// resource. So the estimate is made when the engine's asking is over:
-// - the native plugin is asked for each change of a preview (preview create and update); its
-//   latest such answer is held until the engine has asked nothing for 1.5 s, then the estimate is
-//   made and the answer goes, so the engine cannot end the preview before the warning;
-// - the dynamic provider's host is never asked that, so its estimate is made when the engine ends
-//   the provider process (`beforeEngineShutdown`, engine-guard.ts): after the preview's last diff,
-//   before the preview ends. No timer, so no guess: an earlier version warned after 0.3 s of quiet,
-//   which a busy engine also took between two diffs, and which once outlasted the preview itself.
+// resource. So the estimate is made when the engine ends the provider process, at the end of the
+// preview (`beforeEngineShutdown`, engine-guard.ts; both shells): after its last check and diff,
+// while the engine still shows what the provider says. No timer, so no guess: an earlier version
+// warned after a quiet moment, which a busy engine also took between two diffs, and which once
+// outlasted the preview itself.
 import {
   formatDuration,
   HOURLY_CLASSES,
@@ -35,8 +32,6 @@ const NOUNS: Record<HourlyClass, { one: string; many: string }> = {
   updateSource: { one: "update", many: "updates" },
 };
 
-/** How long the engine must have asked nothing before a held preview answer goes, with the estimate. */
-const QUIET_MS = 1_500;
 /** At most one progress message this often (the first wait always says so). */
 const PROGRESS_EVERY_MS = 10_000;
 
@@ -51,10 +46,7 @@ export interface WriteBudgetOptions {
 export class WriteBudget {
   private readonly planned: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
   private readonly sent: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
-  /** What the last estimate said (counts), so that it is said again only if they grew. */
-  private estimated = "";
-  private timer: NodeJS.Timeout | undefined;
-  private releaseHeld: (() => void) | undefined;
+  private estimateGiven = false;
   private lastProgress = -Infinity;
   private readonly now: () => number;
 
@@ -65,31 +57,12 @@ export class WriteBudget {
   /** A check: a resource with no earlier inputs is a create. */
   checked(isNew: boolean): void {
     if (isNew) this.planned.createSource++;
-    this.asked();
   }
 
   /** A diff's outcome: a change is an update, a replacement a create. */
   diffed(changes: boolean, replaces: boolean): void {
     if (replaces) this.planned.createSource++;
     else if (changes) this.planned.updateSource++;
-    this.asked();
-  }
-
-  /**
-   * A preview's create or update (the plugin's): answered once a newer one arrives or the estimate
-   * is made, so that the engine, waiting for it, cannot end the preview before the warning.
-   */
-  previewWrite(): Promise<void> {
-    this.releaseHeld?.();
-    this.releaseHeld = undefined;
-    // Within the budget so far: nothing to warn of, nothing to hold.
-    if (this.estimateMessage() === undefined) {
-      this.asked();
-      return Promise.resolve();
-    }
-    const held = new Promise<void>((resolve) => (this.releaseHeld = resolve));
-    this.asked();
-    return held;
   }
 
   /** The client's onResponse: counts the writes the server took. */
@@ -127,30 +100,15 @@ export class WriteBudget {
   }
 
   /**
-   * The engine is ending this provider process (the dynamic provider's end of a preview): the
-   * estimate, if one is due, delivered before this resolves.
+   * The engine is ending this provider process: the estimate of a preview whose writes exceed what
+   * the limits allow at once, delivered before this resolves (nothing once writes were sent: a run
+   * that writes says so as it waits).
    */
   async finalEstimate(): Promise<void> {
-    clearTimeout(this.timer);
-    await this.estimate();
-  }
-
-  /** A check or diff: a held answer waits for a quiet moment (nothing is timed without one). */
-  private asked(): void {
-    clearTimeout(this.timer);
-    if (!this.releaseHeld) return;
-    this.timer = setTimeout(() => void this.estimate(), QUIET_MS);
-    this.timer.unref();
-  }
-
-  private async estimate(): Promise<void> {
-    const release = this.releaseHeld;
-    this.releaseHeld = undefined;
     const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage() : undefined;
-    if (message === undefined || message === this.estimated) return release?.();
-    this.estimated = message;
-    // The held answer goes once the engine has the warning.
-    await this.options.warn(message).finally(() => release?.());
+    if (message === undefined || this.estimateGiven) return;
+    this.estimateGiven = true;
+    await this.options.warn(message);
   }
 
   /** "150 updates: at 60 per hour this update takes at least 1 h 31 min", or nothing within the budget. */

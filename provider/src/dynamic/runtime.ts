@@ -23,11 +23,11 @@ const core = createSourceProvider(providerProcessLog());
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
-// The host is never asked for a preview's writes, so the preview's estimate of the time its writes
-// take at the hourly limits is made as the engine ends the process (core/write-budget.ts).
+// The preview's estimate of the time its writes take at the hourly limits is made as the engine
+// ends the process (core/write-budget.ts).
 if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) {
   guardProviderProcess();
-  beforeEngineShutdown(() => core.writes.finalEstimate());
+  beforeEngineShutdown(() => core.finalEstimate());
 }
 
 // The engine hands back what `check` returned as the inputs of diff, create and update, and what

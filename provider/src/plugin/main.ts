@@ -1,6 +1,7 @@
 // The native plugin's process: serve the ResourceProvider protocol until the engine goes away.
 // bin/pulumi-resource-assetdelivery checks the Node version before loading this.
-import { guardProviderProcess } from "../core/engine-guard";
+import { beforeEngineShutdown, guardProviderProcess } from "../core/engine-guard";
+import { NativeProvider } from "./provider";
 import { serve } from "./server";
 
 /**
@@ -17,8 +18,11 @@ export function packageVersion(): string {
 export async function main(): Promise<void> {
   // Ends this process once its engine is gone, whatever killed it (core/engine-guard.ts).
   guardProviderProcess();
-  const server = await serve(packageVersion());
-  // The engine ends a plugin by closing its stdin or killing it: either way, stop serving.
+  const provider = new NativeProvider();
+  // The preview's estimate of the time its writes take at the hourly limits (core/write-budget.ts).
+  beforeEngineShutdown(() => provider.finalEstimate());
+  const server = await serve(packageVersion(), provider);
+  // The engine may also close the plugin's stdin (before its SIGINT): stop serving then.
   process.stdin.on("end", () => server.forceShutdown());
   process.stdin.resume();
 }

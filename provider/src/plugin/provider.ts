@@ -62,6 +62,11 @@ export class NativeProvider {
     await this.core.close();
   }
 
+  /** The engine is ending the process: the preview's estimate of its writes, if due (core/write-budget.ts). */
+  finalEstimate(): Promise<void> {
+    return this.core.finalEstimate();
+  }
+
   /** The engine's Cancel: the core's waits stop, and its writes under way are answered at once. */
   cancelWaits(): void {
     this.core.cancel();
@@ -83,13 +88,13 @@ export class NativeProvider {
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(await this.core.preview(inputs.values), inputs.secrets) };
+    if (options.preview) return { id: "", outputs: marked(this.core.preview(inputs.values), inputs.secrets) };
     const { id, outs } = await written(this.core.create(inputs.values as SourceInputs, options), inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(await this.core.preview(news.values, olds.values), news.secrets);
+    if (options.preview) return marked(this.core.preview(news.values, olds.values), news.secrets);
     const { outs } = await written(this.core.update(id, olds.values as SourceState, news.values as SourceInputs, options), news);
     return marked(outs, news.secrets);
   }
