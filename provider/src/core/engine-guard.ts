@@ -139,18 +139,21 @@ export function engineGuard(): EngineGuard | undefined {
   return processGuard;
 }
 
-/** How long a task before the engine's shutdown may take: the engine kills the process 5 s after its SIGINT. */
+/** How long a task before the engine's shutdown may take: the engine kills the process 5 s after its signal. */
 const SHUTDOWN_TASK_MS = 3000;
 
 /**
  * Runs `task` when the engine ends this process, then ends it as the signal would have. The engine
- * ends a provider process with SIGINT (to its process group), waits up to 5 s, then kills it; its
- * log still takes messages meanwhile (Pulumi's plugin host delivers what its plugins say as they
- * shut down before it closes its sinks).
+ * ends a provider process with SIGINT to its process group (CTRL_BREAK on Windows, SIGBREAK to
+ * Node.js), waits up to 5 s, then kills it; its log still takes messages meanwhile (Pulumi's plugin
+ * host delivers what its plugins say as they shut down before it closes its sinks).
  */
 export function beforeEngineShutdown(task: () => Promise<void>): void {
-  process.once("SIGINT", () => {
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGBREAK"];
+  const onSignal = (signal: NodeJS.Signals) => {
+    for (const other of signals) process.off(other, onSignal);
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_TASK_MS).unref());
-    void Promise.race([task().catch(() => {}), timeout]).finally(() => process.kill(process.pid, "SIGINT"));
-  });
+    void Promise.race([task().catch(() => {}), timeout]).finally(() => process.kill(process.pid, signal));
+  };
+  for (const signal of signals) process.on(signal, onSignal);
 }
