@@ -2,7 +2,7 @@
 // them; running them side by side would measure each other). Exits non-zero when any target is
 // missed or a benchmark fails; the summary lines are repeated at the end.
 //
-//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, plugin-startup; default all but the last three)
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, dashboard-flood, plugin-startup; default all but scale, plugin and plugin-startup)
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,11 @@ const BENCHMARKS = {
     args: ["-r", "ts-node/register", path.join(here, "plugin.ts")],
     env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
     optIn: true,
+  },
+  // The API's p99 beside a dashboard flood (moved out of the test suite: a timing). `npm run bench -- dashboard-flood`.
+  "dashboard-flood": {
+    args: ["-r", "ts-node/register", path.join(here, "dashboard-flood.ts")],
+    env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
   },
   // The single-executable plugin's start-up beside the Node script's. `npm run bench -- plugin-startup`.
   "plugin-startup": { args: [path.join(here, "plugin-startup.mjs")], env: {}, optIn: true },

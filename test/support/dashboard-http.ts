@@ -1,7 +1,6 @@
 // The dashboard over plain HTTP, for tests that send what no browser would (many forms at once, a
 // form sent again) or measure: a form's cookie and CSRF token read from its page, as a browser
 // would hold them, and signing in with them.
-import { expect } from "vitest";
 
 /** A browser's hold on the dashboard: its session cookie (name=value) and the last page's form token. */
 export interface HttpSession {
@@ -68,7 +67,7 @@ export async function signInOverHttp(
 ): Promise<HttpSession> {
   const form = await openPage(baseUrl, undefined, "/dashboard/login", headers);
   const answer = await postForm(baseUrl, form.session, "/dashboard/login", { email, password }, headers);
-  expect(answer.status).toBe(303);
+  if (answer.status !== 303) throw new Error(`signing in answered ${answer.status}, not 303 (to the dashboard)`);
   const cookie = cookieOf(answer)!;
   const page = await openPage(baseUrl, { cookie, csrf: "" }, "/dashboard/keys", headers);
   return page.session;
