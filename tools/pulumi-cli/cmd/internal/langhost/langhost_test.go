@@ -15,6 +15,7 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
 
@@ -84,24 +85,58 @@ func TestTheEngineFlagsAreAcceptedAndTheServiceAnswers(t *testing.T) {
 	}
 }
 
+// answeringEngine stands in for the engine: it answers the health checks a host sends (SERVING),
+// each one reported on checks.
+type answeringEngine struct {
+	healthpb.UnimplementedHealthServer
+	checks chan struct{}
+}
+
+func (e *answeringEngine) Check(context.Context, *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
+	select {
+	case e.checks <- struct{}{}:
+	default: // more checks than the test counts: it has stopped counting
+	}
+	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+}
+
+// beforeTheDeadline fires shortly before the test binary's -timeout would end the run, so that a
+// host that never stops fails this test with its own message: a guard against a hang, not a timing.
+func beforeTheDeadline(t *testing.T) <-chan time.Time {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return nil // -timeout 0: wait as long as it takes
+	}
+	return time.After(time.Until(deadline) * 9 / 10)
+}
+
 // The engine starts a host in a process group of its own: the host must stop by itself once the
-// engine stops answering (rpcutil.Healthcheck, every second here).
+// engine stops answering (rpcutil.Healthcheck, every second here). Ordering, not time: the host
+// runs through health checks the engine answers, and stops after the engine is gone, not before.
 func TestTheHostStopsWhenTheEngineGoesAway(t *testing.T) {
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine := grpc.NewServer() // no health service: Pulumi's check takes "unimplemented" as alive
+	engine := grpc.NewServer()
+	answering := &answeringEngine{checks: make(chan struct{}, 16)}
+	healthpb.RegisterHealthServer(engine, answering)
 	go func() { _ = engine.Serve(listener) }()
 	defer engine.Stop()
 
 	host := langhosttest.Start(t, os.Environ(), listener.Addr().String())
 	exited := make(chan error, 1)
 	go func() { exited <- host.Cmd.Wait() }()
-	select {
-	case err := <-exited:
-		t.Fatalf("the host stopped while the engine was there: %v (%s)", err, host.Stderr.String())
-	case <-time.After(3 * time.Second):
+	deadline := beforeTheDeadline(t)
+	for answered := 0; answered < 3; {
+		select {
+		case <-answering.checks:
+			answered++
+		case err := <-exited:
+			t.Fatalf("the host stopped while the engine answered, after %d health checks: %v (%s)", answered, err, host.Stderr.String())
+		case <-deadline:
+			t.Fatalf("the host made %d health checks of the engine by the test's deadline (%s)", answered, host.Stderr.String())
+		}
 	}
 	engine.Stop()
 	select {
@@ -109,8 +144,8 @@ func TestTheHostStopsWhenTheEngineGoesAway(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the host stopped with %v (%s)", err, host.Stderr.String())
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the host still runs 10 s after the engine went away")
+	case <-deadline:
+		t.Fatal("the host still runs at the test's deadline, after the engine went away")
 	}
 }
 
