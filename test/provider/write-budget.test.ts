@@ -4,14 +4,16 @@ import { describe, expect, it } from "vitest";
 import { limitsWithHour, RATE_LIMITS, RateBudgetError } from "@asset-delivery/sdk";
 import { leastTimeMs, WriteBudget } from "../../provider/src/core/write-budget";
 
-function budget(limits: ReturnType<typeof limitsWithHour> | false = RATE_LIMITS) {
+const NINE_AM = Date.UTC(2026, 0, 1, 9, 0);
+
+function budget(limits: ReturnType<typeof limitsWithHour> | false = RATE_LIMITS, now = () => NINE_AM) {
   const warnings: string[] = [];
   const infos: string[] = [];
   const writes = new WriteBudget({
     warn: async (message) => void warnings.push(message),
     info: async (message) => void infos.push(message),
     limits: () => limits,
-    now: () => Date.UTC(2026, 0, 1, 9, 0),
+    now,
   });
   return { writes, warnings, infos };
 }
@@ -94,15 +96,28 @@ describe("WriteBudget", () => {
   });
 
   it("says what waits, until when, how many were sent and how many wait, at most once each 10 s", () => {
-    const { writes, infos } = budget(limitsWithHour(24_000));
+    let clock = NINE_AM;
+    const { writes, infos } = budget(limitsWithHour(24_000), () => clock);
     for (let i = 0; i < 150; i++) writes.diffed(true, false);
-    for (let i = 0; i < 59; i++)
-      writes.onResponse({ method: "PATCH", path: "/p", endpointClass: "updateSource", attempt: 0, status: 200, durationMs: 1 });
-    const wait = { endpointClass: "updateSource" as const, method: "PATCH", path: "/p", until: Date.UTC(2026, 0, 1, 9, 0, 1), waiting: 8 };
-    writes.onPacingWait(wait);
-    writes.onPacingWait(wait);
+    const sent = (count: number) => {
+      for (let i = 0; i < count; i++)
+        writes.onResponse({ method: "PATCH", path: "/p", endpointClass: "updateSource", attempt: 0, status: 200, durationMs: 1 });
+    };
+    const wait = (waiting: number) =>
+      writes.onPacingWait({ endpointClass: "updateSource", method: "PATCH", path: "/p", until: clock + 1_000, waiting });
+    sent(59);
+    wait(8); // the first wait always says so
+    wait(8);
+    clock += 9_999;
+    sent(1);
+    wait(7); // 10 s after the last message, less 1 ms: nothing
+    clock += 1;
+    wait(6); // 10 s after it: the second message
+    clock += 5_000;
+    wait(5);
     expect(infos).toEqual([
       "waiting for the hourly update budget (60 per 24 seconds): 59 updates sent, 8 waiting; the next at 09:00:01 UTC",
+      "waiting for the hourly update budget (60 per 24 seconds): 60 updates sent, 6 waiting; the next at 09:00:11 UTC",
     ]);
   });
 });
