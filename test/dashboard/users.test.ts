@@ -7,6 +7,8 @@ import * as path from "node:path";
 import { createAccount, openMigratedDatabase } from "@asset-delivery/server";
 import { hashPassword, verifyPassword, UNKNOWN_USER_HASH } from "../../server/src/dashboard/users/password";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInOverHttp } from "../support/dashboard-http";
+import { startTestServer } from "../support/server";
 
 const CLI = path.resolve(__dirname, "../../cli/bin/asset-delivery.js");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-users-"));
@@ -89,28 +91,58 @@ describe("asset-delivery users", () => {
     );
   });
 
-  it("sets a user's password from standard input, or generates one, and ends their sessions", () => {
-    const db = openMigratedDatabase(dbPath);
-    const id = db.prepare("SELECT id FROM dashboard_users WHERE email = 'bob@example.com'").pluck().get() as string;
-    db.prepare("INSERT INTO dashboard_sessions (id_hash, user_id, data, expires_at) VALUES ('s', ?, '{}', ?)").run(id, Date.now() + 60_000);
-    db.close();
+  it("sets a user's password from standard input, or generates one, and ends their sessions", async () => {
+    const sessionsOf = (id: string) => {
+      const db = openMigratedDatabase(dbPath);
+      try {
+        return db.prepare("SELECT count(*) FROM dashboard_sessions WHERE user_id = ?").pluck().get(id);
+      } finally {
+        db.close();
+      }
+    };
+    const addSession = (idHash: string) => {
+      const db = openMigratedDatabase(dbPath);
+      const id = db.prepare("SELECT id FROM dashboard_users WHERE email = 'bob@example.com'").pluck().get() as string;
+      db.prepare("INSERT INTO dashboard_sessions (id_hash, user_id, data, expires_at) VALUES (?, ?, '{}', ?)").run(
+        idHash,
+        id,
+        Date.now() + 60_000,
+      );
+      db.close();
+      return id;
+    };
+
+    const id = addSession("s");
     const set = cli(["set-password", "--email", "Bob@example.com", "--password-stdin"], "bob's new long password\n");
     expect(set.stderr).toBe("");
     expect(set.stdout).toMatch(/Set a new password for bob@example\.com; their sessions are signed out/);
-    const after = openMigratedDatabase(dbPath);
-    expect(after.prepare("SELECT count(*) FROM dashboard_sessions WHERE user_id = ?").pluck().get(id)).toBe(0);
-    const stored = after.prepare("SELECT password_hash FROM dashboard_users WHERE id = ?").pluck().get(id) as string;
-    after.close();
-    return verifyPassword("bob's new long password", stored).then((valid) => {
-      expect(valid).toBe(true);
-      const generated = cli(["set-password", "--email", "bob@example.com"]);
-      expect(generated.stderr).toMatch(/shown only now/);
-      expect(generated.stdout.trim()).toMatch(/^[A-Za-z0-9]{24}$/);
-      expect(cli(["set-password", "--email", "bob@example.com", "--password-stdin"], "short\n").stderr).toMatch(
-        /password: must be at least 12/,
-      );
-      expect(cli(["set-password", "--email", "nobody@example.com"]).stderr).toMatch(/no user has the email/);
-    });
+    expect(sessionsOf(id)).toBe(0);
+    const db = openMigratedDatabase(dbPath);
+    const stored = db.prepare("SELECT password_hash FROM dashboard_users WHERE id = ?").pluck().get(id) as string;
+    db.close();
+    expect(await verifyPassword("bob's new long password", stored)).toBe(true);
+
+    addSession("g");
+    const generated = cli(["set-password", "--email", "bob@example.com"]);
+    expect(generated.stderr).toMatch(/shown only now/);
+    const password = generated.stdout.trim();
+    expect(password).toMatch(/^[A-Za-z0-9]{24}$/);
+    expect(sessionsOf(id)).toBe(0);
+    // The generated password is the one that signs in now, through the dashboard's form; the one
+    // set before it no longer does.
+    const server = await startTestServer({ dbPath });
+    try {
+      await expect(signInOverHttp(server.url, "bob@example.com", "bob's new long password")).rejects.toThrow(/answered 401, not 303/);
+      const session = await signInOverHttp(server.url, "bob@example.com", password);
+      expect(session.cookie).toMatch(/^asset_delivery_session=./);
+    } finally {
+      await server.close();
+    }
+
+    expect(cli(["set-password", "--email", "bob@example.com", "--password-stdin"], "short\n").stderr).toMatch(
+      /password: must be at least 12/,
+    );
+    expect(cli(["set-password", "--email", "nobody@example.com"]).stderr).toMatch(/no user has the email/);
   });
 
   it("removes a user and every session of theirs", () => {
@@ -120,7 +152,7 @@ describe("asset-delivery users", () => {
     db.close();
     expect(cli(["remove", "--email", "BOB@example.com"]).stdout).toMatch(/Removed user bob@example\.com/);
     const after = openMigratedDatabase(dbPath);
-    expect(after.prepare("SELECT count(*) FROM dashboard_sessions").pluck().get()).toBe(0);
+    expect(after.prepare("SELECT count(*) FROM dashboard_sessions WHERE user_id = ?").pluck().get(id)).toBe(0);
     after.close();
     expect(cli(["remove", "--email", "bob@example.com"]).stderr).toMatch(/no user has the email/);
   });
