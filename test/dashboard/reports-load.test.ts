@@ -13,13 +13,25 @@ import { accountWithReports, apiReads, floodPage } from "../support/dashboard-fl
 let server: TestServer;
 const DAYS = 30;
 
+/** The account's credit_analytics_daily reports and their files, newest first (the page's order). */
 function creditReportFiles(account: string): { reportKey: string; path: string }[] {
   return server.db
     .prepare(
       `SELECT r.report_key AS reportKey, f.path AS path FROM reports r JOIN report_files f ON f.report_id = r.id JOIN accounts a ON a.id = r.account_id
-       WHERE a.name = ? AND r.report_type = 'credit_analytics_daily' ORDER BY r.report_key`,
+       WHERE a.name = ? AND r.report_type = 'credit_analytics_daily' ORDER BY r.period_end DESC, r.report_key`,
     )
     .all(account) as { reportKey: string; path: string }[];
+}
+
+/** The reports the page says were left out of the chart, each `KEY: reason`. */
+function leftOut(html: string): string[] {
+  const alert = /Left out of the chart, as they could not be read:<\/p><ul>([\s\S]*?)<\/ul>/.exec(html)?.[1] ?? "";
+  return [...alert.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((match) => match[1]!.trim());
+}
+
+/** The report keys of the page's list. */
+function listed(html: string): string[] {
+  return [...html.matchAll(/<td>([^<]*credit_analytics_daily[^<]*)<\/td>/g)].map((match) => match[1]!);
 }
 
 beforeAll(async () => {
@@ -31,14 +43,21 @@ afterAll(() => server?.close());
 
 describe("reports page", () => {
   it("answers 200 with a missing and a malformed report, naming both", async () => {
+    // The two newest: both on the list's first page, which the user sees beside the chart.
     const [missing, malformed] = creditReportFiles("damaged");
     fs.rmSync(path.join(path.dirname(server.dbPath), missing!.path));
     fs.writeFileSync(path.join(path.dirname(server.dbPath), malformed!.path), "not a gzip file, nor a CSV\u0000\u0001");
     const session = await signInOverHttp(server.url, "damaged@example.com", PASSWORD);
-    const { response, html } = await openPage(server.url, session, "/dashboard/reports");
+    const { response, html } = await openPage(server.url, session, "/dashboard/reports?filter%5Breport_type%5D=credit_analytics_daily");
     expect(response.status).toBe(200);
-    expect(html).toContain(`${missing!.reportKey}: a file of it is missing`);
-    expect(html).toContain(malformed!.reportKey);
+    expect(listed(html)).toEqual(expect.arrayContaining([missing!.reportKey, malformed!.reportKey]));
+    expect(leftOut(html)).toEqual([
+      `${missing!.reportKey}: a file of it is missing`,
+      // The bytes are no gzip, so they are read as a CSV whose header lacks the columns.
+      expect.stringMatching(
+        new RegExp(`^${malformed!.reportKey}: report ${malformed!.reportKey}: lacks the credit columns timestamp, source_id,`),
+      ),
+    ]);
     expect(html).toMatch(new RegExp(`from ${DAYS - 2} credit_analytics_daily reports`));
     expect(html).not.toContain(path.dirname(server.dbPath)); // no server path in the page
   });
