@@ -17,13 +17,44 @@ import { repoRoot } from "../support/pulumi";
 
 const HOST = require.resolve("@pulumi/pulumi/cmd/dynamic-provider");
 
-/** A stand-in for the engine's gRPC server: it serves nothing, so a health check is UNIMPLEMENTED (alive). */
-async function startEngine(): Promise<{ address: string; server: grpc.Server }> {
+/**
+ * A stand-in for the engine's gRPC server: it answers the health checks the guard sends (SERVING),
+ * each one recorded in `events` as it is answered.
+ */
+async function startEngine(events: string[]): Promise<{ address: string; server: grpc.Server; checked(count: number): Promise<void> }> {
   const server = new grpc.Server();
+  const waiters: { count: number; resolve: () => void }[] = [];
+  let checks = 0;
+  const bytes = (value: Buffer) => value;
+  server.addService(
+    {
+      Check: {
+        path: "/grpc.health.v1.Health/Check",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: bytes,
+        requestDeserialize: bytes,
+        responseSerialize: bytes,
+        responseDeserialize: bytes,
+      },
+    },
+    {
+      Check: (_call: unknown, callback: (error: null, answer: Buffer) => void) => {
+        events.push("health check answered");
+        checks++;
+        for (const waiter of waiters.filter((w) => checks >= w.count)) waiter.resolve();
+        callback(null, Buffer.from([0x08, 0x01])); // HealthCheckResponse { status: SERVING }
+      },
+    },
+  );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
   );
-  return { address: `127.0.0.1:${port}`, server };
+  return {
+    address: `127.0.0.1:${port}`,
+    server,
+    checked: (count) => new Promise((resolve) => (checks >= count ? resolve() : waiters.push({ count, resolve }))),
+  };
 }
 
 const children: ChildProcess[] = [];
@@ -36,8 +67,6 @@ function exited(child: ChildProcess): Promise<number | null> {
     ? Promise.resolve(child.exitCode)
     : new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The dynamic-provider host as the engine runs it, with the Source provider loaded. */
 async function startHost(engineAddress: string): Promise<ChildProcess> {
@@ -58,32 +87,52 @@ async function startHost(engineAddress: string): Promise<ChildProcess> {
   return host;
 }
 
-describe("the dynamic-provider host with the Source provider loaded", () => {
-  it("stays while its engine answers, and ends within seconds once the engine is gone", async () => {
-    const engine = await startEngine();
-    const host = await startHost(engine.address);
-    await sleep(3000);
-    expect(host.exitCode).toBeNull();
+/** Records the host's end in `events`: resolves once it ends after "engine gone", rejects if it ends before. */
+function watchHost(host: ChildProcess, events: string[]): Promise<void> {
+  return new Promise((resolve, reject) =>
+    host.once("exit", (code, signal) => {
+      events.push("host exited");
+      if (events.includes("engine gone")) resolve();
+      else reject(new Error(`the host ended (${code ?? signal}) while its engine answered; events: ${events.join(", ")}`));
+    }),
+  );
+}
 
+// Ordering, not time: the host is alive through checks its engine answers, and it ends after the
+// engine is gone, never before. How soon it ends is bounded by the test's timeout only (the guard
+// checks every second); timings belong to benchmarks.
+describe("the dynamic-provider host with the Source provider loaded", () => {
+  it("stays while its engine answers its health checks, and ends once the engine is gone", async () => {
+    const events: string[] = [];
+    const engine = await startEngine(events);
+    const host = await startHost(engine.address);
+    const ended = watchHost(host, events);
+    await Promise.race([engine.checked(3), ended]);
+
+    events.push("engine gone");
     engine.server.forceShutdown();
-    const gone = Date.now();
-    await exited(host);
-    expect(Date.now() - gone).toBeLessThan(5000);
+    await ended;
+    const answered = events.indexOf("engine gone");
+    expect(answered).toBeGreaterThanOrEqual(3);
+    expect(events).toEqual([...Array<string>(answered).fill("health check answered"), "engine gone", "host exited"]);
   }, 30_000);
 
   // Nothing writes to the closed stderr here, so no EPIPE loop can start: that loop, and the guard
   // that prevents it, are the test of "a write to a closed stderr" below.
-  it("ends within seconds when the engine is killed with its stdio pipes closed", async () => {
-    const engine = await startEngine();
+  it("ends once the engine is killed with its stdio pipes closed, not before", async () => {
+    const events: string[] = [];
+    const engine = await startEngine(events);
     const host = await startHost(engine.address);
+    const ended = watchHost(host, events);
+    await Promise.race([engine.checked(1), ended]);
     // What a `kill -9` of the engine does: its ends of the pipes close, its port closes.
+    events.push("engine gone");
     host.stdin!.destroy();
     host.stdout!.destroy();
     host.stderr!.destroy();
     engine.server.forceShutdown();
-    const gone = Date.now();
-    await exited(host);
-    expect(Date.now() - gone).toBeLessThan(5000);
+    await ended;
+    expect(events.slice(-2)).toEqual(["engine gone", "host exited"]);
   }, 30_000);
 });
 
