@@ -83,11 +83,18 @@ describe("schemathesis over the OpenAPI document, every check on", () => {
           "1",
           "--no-color",
         ],
-        // The hooks make the generated Source writes meet the rules no schema states (schemathesis.toml).
+        // The hooks make the generated Source writes meet the rules no schema states, and give each
+        // PATCH an existing Source (schemathesis.toml).
         {
           encoding: "utf8",
           timeout: RUN_TIMEOUT_MS,
-          env: { ...process.env, SCHEMATHESIS_HOOKS: path.join(__dirname, "schemathesis_hooks.py") },
+          env: {
+            ...process.env,
+            SCHEMATHESIS_HOOKS: path.join(__dirname, "schemathesis_hooks.py"),
+            // The hooks create the Sources a PATCH is sent to, through the same API and key.
+            ASSET_DELIVERY_BASE_URL: server.url,
+            ASSET_DELIVERY_API_KEY: data.adminKey,
+          },
         },
       );
       const output = `${run.stdout}${run.stderr}`;

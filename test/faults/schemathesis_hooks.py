@@ -1,16 +1,25 @@
 # Hooks of test/faults/schemathesis.test.ts (loaded through SCHEMATHESIS_HOOKS). A Source write can
 # be refused for rules no JSON Schema can state: hostnames unique across all Sources (the server's
 # state), at most 100 hostnames per Source counting service_subdomains and custom_domains together
-# (two lists, one bound), and a PATCH body's id equal to the one in the URL. So that
-# positive_data_acceptance can hold those writes to a 2xx, each generated write is made to meet
-# them before it is sent: its service subdomains get labels no other request used (still matching
-# the schema's pattern) and its custom domains likewise, each list at most 50 long (a PATCH may
-# leave the stored other list in place), and a PATCH body carries the URL's id.
+# (two lists, one bound), a PATCH body's id equal to the one in the URL, and a PATCH's id naming a
+# Source of the account (a generated id almost never does). So that positive_data_acceptance can
+# hold those writes to a 2xx, each generated write is made to meet them before it is sent: its
+# service subdomains get labels no other request used (still matching the schema's pattern) and its
+# custom domains likewise, each list at most 50 long (a PATCH may leave the stored other list in
+# place); a PATCH whose id was generated valid gets the id of a Source of the account (the one it
+# names, else a new one, created here through the API at ASSET_DELIVERY_BASE_URL with
+# ASSET_DELIVERY_API_KEY), and its body carries the URL's id. An id generated invalid is left as it
+# is, for the checks that expect it refused.
 import itertools
+import json
+import os
+import urllib.error
+import urllib.request
 import uuid
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import schemathesis
+from schemathesis.core.parameters import ParameterLocation
 
 _unique = itertools.count()
 _run = uuid.uuid4().hex[:8]
@@ -32,8 +41,58 @@ def _fresh_hostnames(deployment):
             deployment[field] = [make(next(_unique)) if isinstance(name, str) else name for name in names[:MAX_EACH]]
 
 
+def _api(method, path, document=None):
+    """One request to the API under test, with the run's key: its status and parsed body."""
+    request = urllib.request.Request(
+        os.environ["ASSET_DELIVERY_BASE_URL"] + path,
+        method=method,
+        data=None if document is None else json.dumps(document).encode(),
+        headers={
+            "Authorization": f"Bearer {os.environ['ASSET_DELIVERY_API_KEY']}",
+            "Content-Type": "application/vnd.api+json",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
+def _existing_source_id(generated_id):
+    """The generated id when it names a Source of the account, else the id of a new one."""
+    status, _ = _api("GET", f"/api/v1/sources/{quote(generated_id, safe='')}")
+    if status == 200:
+        return generated_id
+    n = next(_unique)
+    status, created = _api(
+        "POST",
+        "/api/v1/sources",
+        {
+            "data": {
+                "type": "sources",
+                "attributes": {
+                    "name": f"fuzz PATCH target {n}",
+                    "deployment": {"type": "webproxy", "service_subdomains": [f"fuzz-{_run}-{n}"]},
+                },
+            }
+        },
+    )
+    if status != 201:
+        raise RuntimeError(f"creating a Source for a PATCH answered {status}")
+    return created["data"]["id"]
+
+
 @schemathesis.hook
 def before_call(ctx, case, **kwargs):
+    if (
+        case.method.upper() == "PATCH"
+        and case.path == "/api/v1/sources/{id}"
+        and isinstance(case.path_parameters, dict)
+        and isinstance(case.path_parameters.get("id"), str)
+        and (case.meta is None or not case.meta.is_negative_at(ParameterLocation.PATH))
+    ):
+        case.path_parameters = {**case.path_parameters, "id": _existing_source_id(unquote(case.path_parameters["id"]))}
     if (case.method.upper(), case.path) not in SOURCE_WRITES or not isinstance(case.body, dict):
         return
     data = case.body.get("data")
