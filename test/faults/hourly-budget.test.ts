@@ -12,8 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { leastTimeMs } from "@asset-delivery/provider/core";
-import { formatDuration, limitsWithHour } from "@asset-delivery/sdk";
+import { limitsWithHour } from "@asset-delivery/sdk";
 import { programStack, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
 import { startTestServer, type TestServer } from "../support/server";
 import { runCli, yamlStack, type CliResult, type YamlStack } from "../plugin/yaml-stack";
@@ -144,7 +143,12 @@ afterAll(async () => {
   if (dbDir) fs.rmSync(dbDir, { recursive: true, force: true });
 });
 
-const leastMs = leastTimeMs(COUNT, limitsWithHour(HOUR_MS), "updateSource");
+/**
+ * What the spec's limits give, worked out here rather than by the module under test: 60 updates an
+ * hour, on the shortened hour 60 a minute; the client sends 59 at once (its bucket, one less than
+ * the limit), then one every 60 s / 60 = 1 s, so the other 91 take 91 s, shown rounded up: "2 min".
+ */
+const LEAST_TIME = "2 min";
 
 describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index) => {
   const shell = () => shells[index]!;
@@ -158,7 +162,7 @@ describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index)
       const preview = await shell().cli(["preview"]);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
       expect(preview.stdout).toContain(
-        `150 updates: at 60 per minute this update takes at least ${formatDuration(leastMs)} (59 at once, then one every 1 s)`,
+        `150 updates: at 60 per minute this update takes at least ${LEAST_TIME} (59 at once, then one every 1 s)`,
       );
       // Once, in the diagnostics (the display also shows it as it comes): both shells warn as the
       // engine ends their process.
@@ -209,7 +213,7 @@ describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index)
       expect(check.code, check.stdout + check.stderr).toBe(0);
       console.log(
         `${shell().name}: first up ${(firstMs / 1000).toFixed(1)} s (stopped after ${updated.size} updates), second up ${(secondMs / 1000).toFixed(1)} s; ` +
-          `least time at the limits ${(leastMs / 1000).toFixed(1)} s; 429s ${sent(429).length}`,
+          `least time at the limits 91 s; 429s ${sent(429).length}`,
       );
     },
     STEP_TIMEOUT,
