@@ -1,5 +1,6 @@
 // The password-hashing slots (server/src/dashboard/users/hashing-slots.ts): 2 at once, and a line
-// served by who was served longest ago, so a crowd of busy addresses never keeps a quiet one out.
+// served by whose previous request came longest ago, so addresses that keep asking never keep a
+// quiet one out.
 import { describe, expect, it } from "vitest";
 import { createHashingSlots } from "../../server/src/dashboard/users/hashing-slots";
 
@@ -26,7 +27,7 @@ describe("createHashingSlots", () => {
     second();
   });
 
-  it("serves the client served longest ago first, not the first in line: a quiet address goes ahead of a crowd", async () => {
+  it("serves first whoever asked longest ago before, not the first in line: a flooding address goes behind quiet ones", async () => {
     const slots = createHashingSlots({ max: 1, maxWaiting: 10 });
     const order: string[] = [];
     // Each, when served, notes its turn and releases at once.
@@ -34,36 +35,39 @@ describe("createHashingSlots", () => {
       Promise.all(
         clients.map((client) =>
           slots.acquire(client).then((release) => {
-            order.push(client);
-            release!();
+            if (release) order.push(client);
+            release?.();
           }),
         ),
       );
-    const holding = (await slots.acquire("crowd-1"))!; // crowd-1 is served now
-    const first = inLine(["crowd-1", "crowd-2", "quiet"]);
+    const holding = (await slots.acquire("flood"))!;
+    // The flood asks again and again (one of its requests waits, the others are turned away), then
+    // two quiet addresses ask for the first time.
+    const first = inLine(["flood", "flood", "flood", "quiet-1", "quiet-2"]);
     holding();
     await first;
-    expect(order).toEqual(["crowd-2", "quiet", "crowd-1"]);
+    expect(order).toEqual(["quiet-1", "quiet-2", "flood"]);
 
-    // Served in that order; crowd-2 again now. The next line: never served first, then longest ago.
+    // Later: the flood still asking, quiet-1 again after a while, a newcomer. Never asked first, then
+    // the one whose previous request is oldest.
     order.length = 0;
-    const again = (await slots.acquire("crowd-2"))!;
-    const second = inLine(["crowd-1", "quiet", "newcomer"]);
+    const again = (await slots.acquire("flood"))!;
+    const second = inLine(["flood", "quiet-1", "newcomer"]);
     again();
     await second;
-    expect(order).toEqual(["newcomer", "quiet", "crowd-1"]);
+    expect(order).toEqual(["newcomer", "quiet-1", "flood"]);
   });
 
-  it("lets each client wait with one sign-in, and turns away the most recently served when the line is full", async () => {
+  it("lets each client wait with one sign-in, and turns away whoever asked most recently before when the line is full", async () => {
     const slots = createHashingSlots({ max: 1, maxWaiting: 2 });
     const holding = (await slots.acquire("busy"))!;
-    const waitingBusy = slots.acquire("busy"); // busy was served just now
+    const waitingBusy = slots.acquire("busy"); // busy asked just before
     expect(await settled(slots.acquire("busy"))).toEqual({ value: undefined }); // already waiting
     const waitingOther = slots.acquire("other");
-    // The line is full: a never-served client takes the place of the most recently served one...
+    // The line is full: a client asking for the first time takes the place of the one that asked just before...
     const quiet = slots.acquire("quiet");
     expect(await settled(waitingBusy)).toEqual({ value: undefined });
-    // ...and among clients never served, the last to come is the one turned away.
+    // ...and among clients asking for the first time, the last to come is the one turned away.
     expect(await settled(slots.acquire("late"))).toEqual({ value: undefined });
     expect(await settled(waitingOther)).toBe("pending");
     expect(await settled(quiet)).toBe("pending");

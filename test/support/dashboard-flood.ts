@@ -72,7 +72,8 @@ function floodFromChild(script: string, env: Record<string, string>): { stop(): 
 
 // From each of FLOOD_ADDRESSES addresses (X-Forwarded-For 203.0.113.x, 198.51.100.x, ...): one
 // sign-in form, then FLOOD_TABS loops posting wrong passwords for made-up emails until standard
-// input closes; prints what it got.
+// input closes, each pausing FLOOD_PAUSE_MS after a 429 (guesses, not a connection flood, which is
+// a proxy's job); prints what it got (a request that failed outright as status 0).
 const SIGN_IN_FLOOD_SCRIPT = `
 let flooding = true;
 process.stdin.on("end", () => (flooding = false)).resume();
@@ -93,10 +94,11 @@ const flood = async (i) => {
         headers: { ...headers, cookie, "content-type": "application/x-www-form-urlencoded" },
         body,
         redirect: "manual",
-      });
-      await response.arrayBuffer();
-      statuses.push(response.status);
-      if (response.status === 429) retryAfters.push(response.headers.get("retry-after") ?? "");
+      }).catch(() => undefined);
+      await response?.arrayBuffer();
+      statuses.push(response?.status ?? 0);
+      if (response?.status === 429) retryAfters.push(response.headers.get("retry-after") ?? "");
+      if (response?.status !== 401) await new Promise((resolve) => setTimeout(resolve, Number(process.env.FLOOD_PAUSE_MS)));
     }
   };
   await Promise.all(Array.from({ length: Number(process.env.FLOOD_TABS) }, (_, t) => tab(t)));
@@ -108,10 +110,16 @@ Promise.all(Array.from({ length: Number(process.env.FLOOD_ADDRESSES) }, (_, i) =
 
 /**
  * Starts a flood of wrong sign-ins at `baseUrl` (a server that trusts 127.0.0.1 as its proxy) from
- * `addresses` client addresses, `tabs` at a time from each; `stop` ends it and gives what it got.
+ * `addresses` client addresses, `tabs` at a time from each, each tab pausing `pauseMs` after an
+ * answer other than 401; `stop` ends it and gives what it got.
  */
-export function floodSignIns(baseUrl: string, addresses: number, tabs: number): { stop(): Promise<FloodResult> } {
-  return floodFromChild(SIGN_IN_FLOOD_SCRIPT, { FLOOD_BASE_URL: baseUrl, FLOOD_ADDRESSES: String(addresses), FLOOD_TABS: String(tabs) });
+export function floodSignIns(baseUrl: string, { addresses, tabs, pauseMs }: { addresses: number; tabs: number; pauseMs: number }) {
+  return floodFromChild(SIGN_IN_FLOOD_SCRIPT, {
+    FLOOD_BASE_URL: baseUrl,
+    FLOOD_ADDRESSES: String(addresses),
+    FLOOD_TABS: String(tabs),
+    FLOOD_PAUSE_MS: String(pauseMs),
+  });
 }
 
 /** `count` API reads of `baseUrl`'s Sources with `apiKey`, one after another: each one's status and duration (ms). */

@@ -1,11 +1,12 @@
 // A bound on password hashes running at once, shared fairly between clients. scrypt runs on libuv's
 // thread pool (4 threads by default), which every file, zlib and DNS call of the server shares: a
 // flood of sign-ins must not occupy all of it. When every slot is busy a sign-in waits in line, and
-// the line is served by who was served longest ago (a client never served first, then arrival): a
-// crowd of addresses that keeps the slots busy has each been served recently, so a person signing in
-// from a quiet address is next, not behind the crowd. Each client waits with one sign-in at most, and
-// the line is bounded: a full line turns away the most recently served client (429 at once), never
-// one that waited less long for its turn.
+// the line is served by whose previous request came longest ago (a client's first request first,
+// then by arrival): an address of a flood asks again and again, so a person signing in from a quiet
+// address goes ahead of all of them, and a crowd of fresh addresses gets in front of no one after
+// its first round. Each client waits with one sign-in at most, and the line is bounded: a full line
+// turns away the waiter that asked most recently before (429 at once), or the newcomer if that is
+// the newcomer itself.
 import { LRUCache } from "lru-cache";
 
 export const MAX_CONCURRENT_PASSWORD_HASHES = 2;
@@ -20,8 +21,8 @@ export type ReleaseSlot = () => void;
 
 interface Waiter {
   client: string;
-  /** When the client was last served (0: never), then when it came: the smaller is served first. */
-  lastServed: number;
+  /** When the client asked before this request (0: never), then when this one came: the smaller is served first. */
+  askedBefore: number;
   arrival: number;
   admit(release: ReleaseSlot | undefined): void;
 }
@@ -30,16 +31,14 @@ export type HashingSlots = ReturnType<typeof createHashingSlots>;
 
 export function createHashingSlots({ max = MAX_CONCURRENT_PASSWORD_HASHES, maxWaiting = MAX_WAITING_SIGN_INS } = {}) {
   let busy = 0;
-  let turns = 0; // counts every slot handed out: "when" a client was last served
-  let arrivals = 0;
-  const lastServed = new LRUCache<string, number>({ max: MAX_TRACKED });
+  let asks = 0; // counts every request for a slot: "when" a client last asked
+  const lastAsked = new LRUCache<string, number>({ max: MAX_TRACKED });
   const line: Waiter[] = [];
 
-  const before = (a: Waiter, b: Waiter) => a.lastServed - b.lastServed || a.arrival - b.arrival;
+  const before = (a: Waiter, b: Waiter) => a.askedBefore - b.askedBefore || a.arrival - b.arrival;
 
-  function slotFor(client: string): ReleaseSlot {
+  function slot(): ReleaseSlot {
     busy++;
-    lastServed.set(client, ++turns);
     let released = false;
     return () => {
       if (released) return;
@@ -53,7 +52,7 @@ export function createHashingSlots({ max = MAX_CONCURRENT_PASSWORD_HASHES, maxWa
     while (busy < max && line.length > 0) {
       const next = line.reduce((best, waiter) => (before(waiter, best) < 0 ? waiter : best));
       line.splice(line.indexOf(next), 1);
-      next.admit(slotFor(next.client));
+      next.admit(slot());
     }
   }
 
@@ -61,13 +60,16 @@ export function createHashingSlots({ max = MAX_CONCURRENT_PASSWORD_HASHES, maxWa
     /**
      * A slot for a sign-in from `client` (its address, clientKey), at once or after waiting its
      * turn; undefined (at once) when the client already waits with another sign-in, or the line is
-     * full of clients served longer ago than this one.
+     * full of clients whose previous requests came longer ago than this one's.
      */
     acquire(client: string): Promise<ReleaseSlot | undefined> {
-      if (busy < max && line.length === 0) return Promise.resolve(slotFor(client));
+      const arrival = ++asks;
+      const askedBefore = lastAsked.get(client) ?? 0;
+      lastAsked.set(client, arrival);
+      if (busy < max && line.length === 0) return Promise.resolve(slot());
       if (line.some((waiter) => waiter.client === client)) return Promise.resolve(undefined);
       return new Promise((admit) => {
-        const waiter: Waiter = { client, lastServed: lastServed.get(client) ?? 0, arrival: ++arrivals, admit };
+        const waiter: Waiter = { client, askedBefore, arrival, admit };
         if (line.length >= maxWaiting) {
           const last = line.reduce((worst, other) => (before(other, worst) > 0 ? other : worst));
           if (before(waiter, last) > 0) return admit(undefined);
