@@ -16,6 +16,7 @@ import { methodNotAllowedPlugin } from "./http/method-not-allowed";
 import { profilePlugin, type Profile } from "./http/profile";
 import { rateLimitsPlugin } from "./http/rate-limit";
 import { routeRegistryPlugin } from "./http/route";
+import { fastifyTrustProxy, trustProxyProblem, warnOfUnbelievedProxy, type TrustProxy } from "./http/trust-proxy";
 import { allMigrations } from "./migrations";
 import { openApiPlugin } from "./openapi";
 import { purgesPlugin } from "./purges";
@@ -80,12 +81,13 @@ export interface AppOptions {
    */
   sessionLifetimeHours?: number;
   /**
-   * Behind a proxy that terminates TLS: which proxies to believe about the client (Fastify's
-   * `trustProxy`: true for any, or their addresses and CIDR ranges, comma-separated). Then
-   * `X-Forwarded-Proto: https` makes the dashboard's cookie `Secure`, and `X-Forwarded-For` gives
-   * the client address its throttles count by. Unset: neither header is believed.
+   * Behind a proxy that terminates TLS: which proxies to believe about the client, the number of
+   * them in front of the server or their addresses and CIDR ranges, comma-separated; never any
+   * (server/src/http/trust-proxy.ts). Then `X-Forwarded-Proto: https` makes the dashboard's cookie
+   * `Secure`, and `X-Forwarded-For` gives the client address its limits count by. Unset: neither
+   * header is believed (and the first request that carries one is logged, once).
    */
-  trustProxy?: boolean | string;
+  trustProxy?: TrustProxy;
 }
 
 /** A short lag, as the real service has (a public provider waits 5 s before it polls). */
@@ -115,6 +117,8 @@ function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logge
 function resolveOptions(options: AppOptions): ResolvedAppOptions {
   if (options.secretKey.length !== 32) throw new Error("secretKey must be 32 bytes (AES-256)");
   if (options.publicBaseUrl !== undefined) checkPublicBaseUrl(options.publicBaseUrl);
+  const trustProblem = options.trustProxy === undefined ? undefined : trustProxyProblem(options.trustProxy);
+  if (trustProblem) throw new Error(`trustProxy: ${trustProblem}`);
   return {
     ...options,
     now: options.now ?? Date.now,
@@ -173,9 +177,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Ids come from us, never from the client, so they are unique for support.
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
-    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
+    ...(options.trustProxy !== undefined && { trustProxy: fastifyTrustProxy(options.trustProxy) }),
   });
   try {
+    if (options.trustProxy === undefined) warnOfUnbelievedProxy(app);
     await app.register(appPlugin, resolved);
     if (options.faults) await app.register(faultsPlugin, options.faults);
   } catch (error) {

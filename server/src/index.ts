@@ -29,3 +29,4 @@ export { createPurgeStore, PURGE_RECORD_DAYS, type PurgeRecord } from "./purges"
 export { FAULT_KINDS, type FaultKind, type FaultOptions } from "./http/faults";
 export { PROFILES, HEADERS_BEYOND_SPEC, type Profile } from "./http/profile";
 export { UNAUTHORIZED_DETAIL } from "./http/auth";
+export { parseTrustProxy, trustProxyProblem, type TrustProxy } from "./http/trust-proxy";

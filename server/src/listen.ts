@@ -3,6 +3,7 @@ import * as path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type AppOptions } from "./app";
 import { openDatabase, type Database } from "./store/database";
+import { sealedSample } from "./sources/source-store";
 import { loadOrCreateSecretKey } from "./store/secret-key";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -35,7 +36,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       deployDelayMs: DEFAULT_DEPLOY_DELAY_MS,
       rateLimits: "spec",
       dataDir: dbPath === ":memory:" ? process.cwd() : path.dirname(path.resolve(dbPath)),
-      secretKey: appOptions.secretKey ?? loadOrCreateSecretKey(dbPath),
+      secretKey: appOptions.secretKey ?? loadOrCreateSecretKey(dbPath, process.env, sealedSample(db)),
       ...appOptions,
       db,
     });

@@ -132,6 +132,11 @@ describe("asset-delivery", () => {
     });
     expect(env.status).toBe(2);
     expect(env.stderr).toContain("deploy-delay-ms: must be a whole number");
+    // Any proxy would let a client choose its own address: a hop count or the proxies' addresses only.
+    const anyProxy = cliWith({ ASSET_DELIVERY_TRUST_PROXY: "true" }, "serve", "--db", db);
+    expect(anyProxy.code).toBe(2);
+    expect(anyProxy.stderr).toContain(`trust-proxy: "true" would believe any client's X-Forwarded-For`);
+    expect(anyProxy.stderr).toContain('(got "true")');
   });
 
   it("serve --delivery-domain: purges are accepted on its service subdomains and refused on the default's; the flag wins over the variable", async () => {

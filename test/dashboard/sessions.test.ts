@@ -42,7 +42,7 @@ describe("absolute session lifetime", () => {
 });
 
 describe("password changes", () => {
-  it("ends every other session of the user when they change their password in the dashboard; this one stays", async () => {
+  it("ends every other session of the user when they change their password in the dashboard; this one stays, under a new session id", async () => {
     const here = await signInOverHttp(server.url, "changer@example.com", PASSWORD);
     const elsewhere = await signInOverHttp(server.url, "changer@example.com", PASSWORD);
     const form = await openPage(server.url, here, "/dashboard/password");
@@ -64,7 +64,16 @@ describe("password changes", () => {
     expect(changed.status).toBe(200);
     expect(await changed.text()).toMatch(/every other session of yours was signed out/);
     expect(await keysPage(elsewhere)).toBe(303);
-    expect(await keysPage(here)).toBe(200);
+    // This browser goes on under a new session id: the old one (which whoever made the change
+    // necessary may hold) signs nobody in.
+    const renewed = changed.headers
+      .getSetCookie()
+      .find((line) => line.startsWith("asset_delivery_session="))
+      ?.split(";")[0];
+    expect(renewed).toBeDefined();
+    expect(renewed).not.toBe(form.session.cookie);
+    expect(await keysPage(form.session)).toBe(303);
+    expect(await keysPage({ ...form.session, cookie: renewed! })).toBe(200);
 
     // The old password no longer signs in; the new one does.
     const login = await openPage(server.url, undefined, "/dashboard/login");

@@ -112,4 +112,34 @@ describe("persistence", () => {
       fs.rmSync(path.dirname(first.dbPath), { recursive: true, force: true });
     }
   });
+
+  it("refuses a database that holds secrets without its key file, naming the file, and writes no new key", async () => {
+    const first = await startTestServer({ now });
+    opened.push(first);
+    const sources = sourceClient(first, first.adminKey);
+    const id = await sources.createOk({ name: "secret", deployment: { ...minimalDeployment("webfolder"), secure_url_enabled: true } });
+    await first.close({ keepData: true });
+    const keyFile = `${first.dbPath}.key`;
+    const key = fs.readFileSync(keyFile);
+    try {
+      fs.rmSync(keyFile); // a backup of the database alone, restored
+      await expect(startTestServer({ dbPath: first.dbPath, now })).rejects.toThrow(
+        `${first.dbPath} holds encrypted secrets but its key file ${keyFile} is missing: copy the key file that was beside the database`,
+      );
+      expect(fs.existsSync(keyFile)).toBe(false);
+
+      fs.writeFileSync(keyFile, "11".repeat(32) + "\n", { mode: 0o600 }); // another database's key
+      await expect(startTestServer({ dbPath: first.dbPath, now })).rejects.toThrow(
+        `the key in ${keyFile} does not open the secrets stored in ${first.dbPath}: it is another database's key`,
+      );
+
+      fs.writeFileSync(keyFile, key); // put back: the database answers as before
+      const again = await startTestServer({ dbPath: first.dbPath, now });
+      opened.push(again);
+      expect((await sourceClient(again, first.adminKey).get(id)).body.data.attributes.secure_url_token).toMatch(/^\S+$/);
+      await again.close({ keepData: true });
+    } finally {
+      fs.rmSync(path.dirname(first.dbPath), { recursive: true, force: true });
+    }
+  });
 });

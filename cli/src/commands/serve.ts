@@ -7,15 +7,30 @@ import {
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_SESSION_LIFETIME_HOURS,
+  parseTrustProxy,
   PROFILES,
   startServer,
+  trustProxyProblem,
+  type TrustProxy,
 } from "@asset-delivery/server";
-import { databasePath, domainSetting, durationSetting, fractionSetting, integerSetting, oneOfSetting, type Command } from "../command";
+import {
+  databasePath,
+  domainSetting,
+  durationSetting,
+  fractionSetting,
+  integerSetting,
+  oneOfSetting,
+  UsageError,
+  type Command,
+} from "../command";
 
-/** `true`, `false`, or the proxies' addresses and CIDR ranges (Fastify checks their form). */
-function trustProxySetting(value: string | undefined): boolean | string | undefined {
+/** The number of proxies in front, or their addresses and CIDR ranges; never "any" (the server's rule). */
+function trustProxySetting(value: string | undefined): TrustProxy | undefined {
   if (value === undefined || value.trim() === "" || value === "false") return undefined;
-  return value === "true" ? true : value;
+  const setting = parseTrustProxy(value);
+  const problem = trustProxyProblem(setting);
+  if (problem) throw new UsageError(`trust-proxy: ${problem} (got "${value}")`);
+  return setting;
 }
 
 export const serveCommand: Command = {
@@ -24,7 +39,7 @@ export const serveCommand: Command = {
                       [--deploy-delay-ms N]
                       [--deploy-lag-ms N] [--profile full|minimal] [--faults RATE [--faults-seed N]]
                       [--public-url URL] [--delivery-domain DOMAIN] [--allow-private-image-urls]
-                      [--session-lifetime-hours N] [--trust-proxy true|ADDRESSES]
+                      [--session-lifetime-hours N] [--trust-proxy HOPS|ADDRESSES]
 
   --host             address to listen on (env ASSET_DELIVERY_HOST, default ${DEFAULT_HOST})
   --port             port, 0 for any free one (env ASSET_DELIVERY_PORT, default ${DEFAULT_PORT})
@@ -53,11 +68,12 @@ export const serveCommand: Command = {
   --session-lifetime-hours
                      how long a dashboard sign-in lasts, however busy the session (env
                      ASSET_DELIVERY_SESSION_LIFETIME_HOURS, default ${DEFAULT_SESSION_LIFETIME_HOURS})
-  --trust-proxy      behind a proxy that terminates TLS: "true" believes any proxy, or a comma-separated
-                     list of the proxies' addresses and CIDR ranges; then X-Forwarded-Proto
-                     makes the dashboard's cookie Secure and X-Forwarded-For gives the client address the
-                     sign-in throttle and the dashboard's limits count by (env ASSET_DELIVERY_TRUST_PROXY;
-                     default: neither header believed)`,
+  --trust-proxy      behind a proxy that terminates TLS: the number of proxies in front of the server (1 for
+                     one), or a comma-separated list of their addresses and CIDR ranges ("true", any proxy,
+                     is refused: a client could choose its own address); then X-Forwarded-Proto makes the
+                     dashboard's cookie Secure and X-Forwarded-For gives the client address the sign-in
+                     throttle and the dashboard's limits count by (env ASSET_DELIVERY_TRUST_PROXY;
+                     default: neither header believed, and the first request carrying one is logged)`,
 
   async run(args) {
     const { values } = parseArgs({
@@ -118,8 +134,8 @@ export const serveCommand: Command = {
         { min: 1, max: 24 * 30 },
       ),
       trustProxy: trustProxySetting(values["trust-proxy"] ?? env.ASSET_DELIVERY_TRUST_PROXY),
-      // Request logging costs throughput; only failures are logged.
-      logger: { level: "error" },
+      // Request logging costs throughput; only failures and warnings (an unbelieved proxy) are logged.
+      logger: { level: "warn" },
       ...(faultRate > 0 && { faults: { rate: faultRate, seed: faultSeed } }),
     });
     process.stdout.write(`Asset Delivery Management API listening on ${server.url}\n`);

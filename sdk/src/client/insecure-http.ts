@@ -2,10 +2,14 @@
 // a base URL is http:// only for a loopback host (the local emulator), unless the user says so
 // explicitly (`allowInsecureHttp`): the one rule, which the provider and the CLI apply too.
 
-/** localhost (and names under it), 127.0.0.0/8 and ::1: addresses that never leave the machine. */
+/**
+ * `localhost`, 127.0.0.0/8 and ::1: addresses that never leave the machine. Not names under
+ * `.localhost`: RFC 6761 says resolvers should keep them local, not must, and one that asks DNS
+ * lets whoever answers on the network read the key.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "localhost") return true;
   if (host === "::1" || host === "0:0:0:0:0:0:0:1") return true;
   return /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -11,6 +11,8 @@ import fastifySession from "@fastify/session";
 import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import { clientKey } from "./client-key";
+import { createDeviceCookies } from "./device-cookie";
 import { definePublicPage, mayAccess, PageError } from "./page";
 import { defineKeyPages } from "./pages/keys";
 import { definePasswordPages } from "./pages/password";
@@ -79,6 +81,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   const sessions = createSessionRules({ users, now, lifetimeMs: sessionLifetimeHours * 3_600_000 });
   const throttle = createSignInThrottle(now);
   const hashing = createHashingSlots();
+  const devices = createDeviceCookies(secretKey);
 
   app.addHook("onRoute", (route) => {
     if (route.config?.dashboardAccess === undefined) {
@@ -92,7 +95,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   // address's bucket bounds those). The answer is plain text, without rendering a page.
   const requestLimit = createRequestLimit();
   app.addHook("onRequest", async (request, reply) => {
-    const waitSeconds = requestLimit.admit(request.ip, request.cookies[SESSION_COOKIE]);
+    const waitSeconds = requestLimit.admit(clientKey(request.ip), request.cookies[SESSION_COOKIE]);
     if (waitSeconds === 0) return;
     return reply
       .code(429)
@@ -185,8 +188,8 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       handler: (_request, reply) => reply.header("cache-control", "public, max-age=300").type(asset.type).send(asset.body),
     });
   }
-  defineSignInPages(app, { users, throttle, hashing, sessions });
-  definePasswordPages(app, { users, throttle, hashing, sessions });
+  defineSignInPages(app, { users, throttle, hashing, sessions, devices });
+  definePasswordPages(app, { users, throttle, hashing, sessions, devices });
   defineKeyPages(app);
   defineSourcePages(app);
   defineReportPages(app);

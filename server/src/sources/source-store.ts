@@ -48,6 +48,24 @@ interface ListStatements {
 
 export type SourceStore = ReturnType<typeof createSourceStore>;
 
+/**
+ * One encrypted value the database holds, with the associated data it was sealed with, or
+ * undefined when it holds none (or is new: no sources table yet). The server tries its key on it
+ * before it starts (store/secret-key.ts).
+ */
+export function sealedSample(db: Database): { sealed: string; associatedData: string } | undefined {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sources'").get() === undefined) return undefined;
+  const token = db
+    .prepare<[], { id: string; sealed: string }>(
+      "SELECT id, secure_url_token AS sealed FROM sources WHERE secure_url_token IS NOT NULL LIMIT 1",
+    )
+    .get();
+  if (token) return { sealed: token.sealed, associatedData: `${token.id}:secure_url_token` };
+  const row = db.prepare<[], { id: string; secrets: string }>("SELECT id, secrets FROM sources WHERE secrets <> '{}' LIMIT 1").get();
+  const [name, sealed] = Object.entries(row ? (JSON.parse(row.secrets) as Record<string, string>) : {})[0] ?? [];
+  return row && name !== undefined && sealed !== undefined ? { sealed, associatedData: `${row.id}:${name}` } : undefined;
+}
+
 export function createSourceStore(db: Database, box: SecretBox, now: () => number) {
   const insert = db.prepare(`INSERT INTO sources
     (id, account_id, name, enabled, deployment, secrets, secure_url_token, deploy_starts_at, deploy_ready_at, previous_deployed_at, created_at, updated_at)

@@ -1,9 +1,11 @@
 // Where the server's encryption key comes from: the environment (ASSET_DELIVERY_SECRET_KEY, 64 hex
 // characters or base64 of 32 bytes), else a key file beside the database (`<db>.key`, mode 0600),
-// created with a fresh random key on first start. Losing the key makes stored secrets unreadable.
+// created with a fresh random key on first start. Losing the key makes stored secrets unreadable:
+// a database that holds some is refused without its key, never given a new one.
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { PRIVATE_FILE_MODE } from "./private-files";
+import { createSecretBox } from "./secret-box";
 
 export const SECRET_KEY_ENV = "ASSET_DELIVERY_SECRET_KEY";
 
@@ -18,11 +20,44 @@ export function secretKeyFileFor(dbPath: string): string {
   return `${dbPath}.key`;
 }
 
-export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = process.env): Buffer {
+/** An encrypted value the database holds and what it was sealed with (sources/source-store.ts, sealedSample). */
+export interface SealedSample {
+  sealed: string;
+  associatedData: string;
+}
+
+/**
+ * The key for the database at `dbPath`. A database that already holds encrypted values (`sample`)
+ * is refused when its key file is missing (copied or restored without it: a new key would open
+ * none of them, so none is written) and when the key does not open them (another database's key).
+ */
+export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = process.env, sample?: SealedSample): Buffer {
+  const key = loadKey(dbPath, env, sample);
+  if (sample) {
+    try {
+      createSecretBox(key).open(sample.sealed, sample.associatedData);
+    } catch {
+      const origin = env[SECRET_KEY_ENV] ? SECRET_KEY_ENV : secretKeyFileFor(dbPath);
+      throw new Error(
+        `the key in ${origin} does not open the secrets stored in ${dbPath}: it is another database's key; use the key this database was written with (${BACKUPS})`,
+      );
+    }
+  }
+  return key;
+}
+
+const BACKUPS = "docs/emulator.md, Backups";
+
+function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | undefined): Buffer {
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv) return parseSecretKey(fromEnv, SECRET_KEY_ENV);
   if (dbPath === ":memory:") return randomBytes(32);
   const file = secretKeyFileFor(dbPath);
+  if (sample && !fs.existsSync(file)) {
+    throw new Error(
+      `${dbPath} holds encrypted secrets but its key file ${file} is missing: copy the key file that was beside the database (a backup takes both), or set ${SECRET_KEY_ENV}; refusing to start, and no new key is written (${BACKUPS})`,
+    );
+  }
   try {
     // "wx": create only if absent, so two processes starting at once cannot overwrite each other's key.
     fs.writeFileSync(file, randomBytes(32).toString("hex") + "\n", { flag: "wx", mode: PRIVATE_FILE_MODE });

@@ -53,13 +53,10 @@ describe("createClient options", () => {
     );
     expect(messageOf({ baseUrl: "http://10.0.0.5:8787", apiKey: "k" })).toMatch(/clear text to 10\.0\.0\.5:8787/);
     expect(messageOf({ baseUrl: "http://127.evil.example", apiKey: "k" })).toMatch(/must be https:\/\//);
-    for (const baseUrl of [
-      "http://127.0.0.1:8787",
-      "http://127.1.2.3",
-      "http://localhost:8787",
-      "http://api.localhost",
-      "http://[::1]:8787",
-    ]) {
+    // A name under .localhost may be sent to DNS (RFC 6761: resolvers should, not must, keep it local).
+    expect(messageOf({ baseUrl: "http://api.localhost:8787", apiKey: "k" })).toMatch(/clear text to api\.localhost:8787/);
+    expect(messageOf({ baseUrl: "http://localhost.evil.example", apiKey: "k" })).toMatch(/must be https:\/\//);
+    for (const baseUrl of ["http://127.0.0.1:8787", "http://127.1.2.3", "http://localhost:8787", "http://LOCALHOST", "http://[::1]:8787"]) {
       expect(resolveOptions({ baseUrl, apiKey: "k" }).baseUrl.href).toBe(new URL(baseUrl).href);
     }
     expect(resolveOptions({ baseUrl: "http://example.com", apiKey: "k", allowInsecureHttp: true }).baseUrl.host).toBe("example.com");

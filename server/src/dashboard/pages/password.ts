@@ -1,15 +1,13 @@
 // Changing one's own password (/dashboard/password): the current password is checked as a sign-in
 // is (counted before the check, within the hashing bound), the new one must follow the rules of
-// `users create`, and every other session of the user ends (session-rules.ts); this one stays.
+// `users create`, every other session of the user ends (session-rules.ts), and this one goes on
+// under a new session id.
 import type { FastifyInstance } from "fastify";
 import { definePage, PageError, type PageContext } from "../page";
 import { renderPage } from "../render";
 import { idHash } from "../session-store";
-import type { SessionRules } from "../session-rules";
-import type { SignInThrottle } from "../sign-in-throttle";
-import type { HashingSlots } from "../users/hashing-slots";
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem, verifyPassword } from "../users/password";
-import type { UserStore } from "../users/user-store";
+import { attemptOf, refuseFor, type PasswordCheckParts } from "./sign-in";
 
 interface PasswordForm {
   current?: unknown;
@@ -25,10 +23,7 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
 
-export function definePasswordPages(
-  app: FastifyInstance,
-  { users, throttle, hashing, sessions }: { users: UserStore; throttle: SignInThrottle; hashing: HashingSlots; sessions: SessionRules },
-): void {
+export function definePasswordPages(app: FastifyInstance, { users, throttle, hashing, sessions, devices }: PasswordCheckParts): void {
   definePage(app, { method: "GET", url: "/password", access: "signed-in", handler: (context) => show(context) });
 
   definePage(app, {
@@ -47,27 +42,30 @@ export function definePasswordPages(
       if (problem) return refuse(400, `New password: ${problem}.`);
       if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
 
-      const release = hashing.tryAcquire();
+      const attempt = attemptOf(request, devices, user.email);
+      const release = await hashing.acquire(attempt.address);
       if (!release) {
-        reply.header("retry-after", "1");
-        return refuse(429, "The server is checking many passwords at once: try again in 1 s.");
+        const seconds = refuseFor(reply, 1_000);
+        return show(context, { error: `The server is checking many passwords at once: try again in ${seconds} s.` });
       }
       let newHash: string;
       try {
-        const admission = throttle.attempt(user.email, request.ip);
+        const admission = throttle.attempt(attempt);
         if (!admission.allowed) {
-          const seconds = Math.max(1, Math.ceil(admission.retryAfterMs / 1000));
-          reply.header("retry-after", String(seconds));
-          return await refuse(429, `Too many wrong passwords: try again in ${seconds} s.`);
+          const seconds = refuseFor(reply, admission.retryAfterMs);
+          return await show(context, { error: `Too many wrong passwords: try again in ${seconds} s.` });
         }
         const stored = users.findForSignIn(user.email);
         const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored.passwordHash));
         if (!valid) return await refuse(401, "Current password: it is not right.");
-        throttle.succeeded(user.email, request.ip);
+        throttle.succeeded(attempt);
         newHash = await hashPassword(password);
       } finally {
         release();
       }
+      // A new session id, as at sign-in: whoever learnt the old id (the reason to change a password,
+      // often) holds nothing. The sign-in's time stays, so the absolute lifetime still counts from it.
+      await request.session.regenerate(["userId", "signedInAt", "epoch"]);
       const epoch = users.setPassword(user.id, newHash, { keepSession: idHash(request.session.sessionId) });
       if (epoch === undefined) throw new PageError(401, "Your session has ended: sign in again.");
       sessions.keep(request, epoch);

@@ -1,13 +1,16 @@
 // Signing in and out (/dashboard/login, /dashboard/logout). A failed sign-in says nothing about
 // which of email or password was wrong, takes as long for an unknown email, and attempts are
 // counted before the password is checked (sign-in-throttle.ts); at most
-// MAX_CONCURRENT_PASSWORD_HASHES passwords are checked at once (users/hashing-slots.ts). Signing
-// in starts a new session (no fixation).
+// MAX_CONCURRENT_PASSWORD_HASHES passwords are checked at once, shared fairly between addresses
+// (users/hashing-slots.ts). Signing in starts a new session (no fixation) and leaves the browser a
+// device cookie (device-cookie.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { clientKey } from "../client-key";
+import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, type DeviceCookies } from "../device-cookie";
 import { definePage, definePublicPage, safeReturnPath } from "../page";
 import { homeOf, renderPage } from "../render";
 import type { SessionRules } from "../session-rules";
-import type { SignInThrottle } from "../sign-in-throttle";
+import type { SignInAttempt, SignInThrottle } from "../sign-in-throttle";
 import type { HashingSlots } from "../users/hashing-slots";
 import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
 import type { UserStore } from "../users/user-store";
@@ -20,21 +23,43 @@ interface SignInForm {
 
 function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
   // Kept with the anonymous session, whose number is bounded per address (session-store.ts).
-  request.session.address = request.ip;
+  request.session.address = clientKey(request.ip);
   return renderPage(reply, "login", { title: "Sign in", form: true }, values);
 }
 
 /** Answers 429 with Retry-After in whole seconds (at least 1); the seconds. */
-function refuseFor(reply: FastifyReply, waitMs: number): number {
+export function refuseFor(reply: FastifyReply, waitMs: number): number {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   reply.code(429).header("retry-after", String(seconds));
   return seconds;
 }
 
-export function defineSignInPages(
-  app: FastifyInstance,
-  { users, throttle, hashing, sessions }: { users: UserStore; throttle: SignInThrottle; hashing: HashingSlots; sessions: SessionRules },
-): void {
+/** Who this request tries to sign in as, for the throttle: the email, the client's address, and the browser's device id if its cookie is this email's. */
+export function attemptOf(request: FastifyRequest, devices: DeviceCookies, email: string): SignInAttempt {
+  return { email, address: clientKey(request.ip), device: devices.deviceOf(email, request.cookies[DEVICE_COOKIE]) };
+}
+
+/** Leaves the browser a new device cookie for the email it has just proved (HttpOnly, Strict, Secure over HTTPS). */
+export function rememberDevice(request: FastifyRequest, reply: FastifyReply, devices: DeviceCookies, email: string): void {
+  reply.setCookie(DEVICE_COOKIE, devices.issue(email), {
+    path: "/dashboard",
+    httpOnly: true,
+    sameSite: "strict",
+    secure: request.protocol === "https",
+    maxAge: DEVICE_COOKIE_DAYS * 86_400,
+  });
+}
+
+/** What checking a password takes: signing in here, and changing one's password (password.ts). */
+export interface PasswordCheckParts {
+  users: UserStore;
+  throttle: SignInThrottle;
+  hashing: HashingSlots;
+  sessions: SessionRules;
+  devices: DeviceCookies;
+}
+
+export function defineSignInPages(app: FastifyInstance, { users, throttle, hashing, sessions, devices }: PasswordCheckParts): void {
   definePublicPage(app, {
     method: "GET",
     url: "/login",
@@ -54,7 +79,8 @@ export function defineSignInPages(
       const email = typeof form.email === "string" ? form.email.trim() : "";
       const password = typeof form.password === "string" ? form.password : "";
       const next = safeReturnPath(form.next);
-      const release = hashing.tryAcquire();
+      const attempt = attemptOf(request, devices, email);
+      const release = await hashing.acquire(attempt.address);
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return showForm(request, reply, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });
@@ -62,7 +88,7 @@ export function defineSignInPages(
       let found: ReturnType<UserStore["findForSignIn"]>;
       try {
         // Counted before the password is checked, in the same synchronous step as the decision.
-        const admission = throttle.attempt(email, request.ip);
+        const admission = throttle.attempt(attempt);
         if (!admission.allowed) {
           const seconds = refuseFor(reply, admission.retryAfterMs);
           return await showForm(request, reply, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
@@ -77,7 +103,8 @@ export function defineSignInPages(
       } finally {
         release();
       }
-      throttle.succeeded(email, request.ip);
+      throttle.succeeded(attempt);
+      rememberDevice(request, reply, devices, email);
       await request.session.regenerate();
       sessions.start(request, found.user);
       return reply.redirect(next ?? homeOf(found.user), 303);

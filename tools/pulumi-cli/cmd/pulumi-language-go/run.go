@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,10 +76,16 @@ func (h *goHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 			return nil, errutil.ErrorWithStderr(err, "error in compiling Go")
 		}
 	default:
-		if program, err = buildProgram(ctx, info.GetProgramDirectory()); err != nil {
+		built, err := buildProgram(ctx, info.GetProgramDirectory())
+		if err != nil {
 			return nil, errutil.ErrorWithStderr(err, "error in compiling Go")
 		}
-		defer os.Remove(program)
+		defer built.remove()
+		// Checked again right before it runs: the folder and the file are still this user's alone.
+		if err := langhost.OwnedFile(built.program, "pulumi-language-go", "builds"); err != nil {
+			return nil, err
+		}
+		program = built.program
 	}
 	cmd := exec.Command(program)
 	cmd.Dir = req.GetPwd()
@@ -86,37 +93,97 @@ func (h *goHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc
 	return langhost.RunProgram(cmd), nil
 }
 
+// A build of this host, and the lock that says it is in use.
+type build struct {
+	program string
+	lock    *os.File
+}
+
+// remove deletes the build, then its lock file, and lets the lock go.
+func (b build) remove() {
+	_ = os.Remove(b.program)
+	_ = os.Remove(b.program + ".lock")
+	_ = b.lock.Close()
+}
+
 // buildProgram builds a program that names no buildTarget into the host's own folder in the user's
 // cache (langhost.OwnedFolder), not into TMPDIR: the engine ends a language host with SIGKILL, and
-// a build made for a run that was killed so would stay behind. Each build is named by the host's
-// process id; the next build, of any program, removes those of hosts that no longer run.
-func buildProgram(ctx context.Context, programDir string) (string, error) {
+// a build made for a run that was killed so would stay behind. Each build <pid>-<nonce> has a lock
+// file beside it, <pid>-<nonce>.lock, which the host holds (flock) while the build is in use; the
+// kernel lets the lock go when the process ends, however it ends. The next build, of any program,
+// removes the builds whose lock it can take. Not judged by the process id: in containers that share
+// HOME, a live host of another container has an id this one's kernel does not know.
+func buildProgram(ctx context.Context, programDir string) (build, error) {
 	dir, err := langhost.OwnedFolder("pulumi-language-go", "builds")
 	if err != nil {
-		return "", err
+		return build{}, err
 	}
 	removeOrphanedBuilds(dir)
 	var nonce [8]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
-		return "", err
+		return build{}, err
 	}
-	return compileProgram(ctx, programDir, filepath.Join(dir, fmt.Sprintf("%d-%x", os.Getpid(), nonce)))
+	out := filepath.Join(dir, fmt.Sprintf("%d-%x", os.Getpid(), nonce))
+	lock, err := lockBuild(out)
+	if err != nil {
+		return build{}, err
+	}
+	b := build{program: out, lock: lock}
+	if _, err := compileProgram(ctx, programDir, out); err != nil {
+		b.remove()
+		return build{}, err
+	}
+	return b, nil
 }
 
-// removeOrphanedBuilds removes the builds of hosts that are gone (their process id names no process).
+// lockBuild makes <out>.lock and holds its lock. Made under another name, locked, then renamed:
+// another host's cleanup only looks at *.lock files, so it never sees this one unlocked.
+func lockBuild(out string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(out), ".locking-*")
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		_ = os.Remove(f.Name())
+		return nil, fmt.Errorf("locking the build %s: %w", out, err)
+	}
+	if err := os.Rename(f.Name(), out+".lock"); err != nil {
+		f.Close()
+		_ = os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
+// removeOrphanedBuilds removes the builds no host holds: those whose lock file it can lock (the
+// host is gone), and those with no lock file (made by a host before locks, or left between the
+// removal of a build and of its lock). A lock file left half-made (.locking-*) goes after a minute.
 func removeOrphanedBuilds(dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, entry := range entries {
-		pidText, _, _ := strings.Cut(entry.Name(), "-")
-		pid, err := strconv.Atoi(pidText)
-		if err != nil || pid <= 0 || pid == os.Getpid() {
-			continue
-		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			_ = os.Remove(filepath.Join(dir, entry.Name()))
+		name := entry.Name()
+		path := filepath.Join(dir, name)
+		switch {
+		case strings.HasSuffix(name, ".lock"):
+			if f, err := os.Open(path); err == nil {
+				if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+					_ = os.Remove(strings.TrimSuffix(path, ".lock"))
+					_ = os.Remove(path)
+				}
+				f.Close()
+			}
+		case strings.HasPrefix(name, ".locking-"):
+			if info, err := entry.Info(); err == nil && time.Since(info.ModTime()) > time.Minute {
+				_ = os.Remove(path)
+			}
+		default:
+			if _, err := os.Lstat(path + ".lock"); errors.Is(err, fs.ErrNotExist) {
+				_ = os.Remove(path)
+			}
 		}
 	}
 }

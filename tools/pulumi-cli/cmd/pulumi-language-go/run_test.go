@@ -113,8 +113,8 @@ func TestASIGKILLedGoHostLeavesNothingInTMPDIR(t *testing.T) {
 	}
 	builds := filepath.Join(root, "cache", "pulumi-language-go", "builds")
 	left, _ := os.ReadDir(builds)
-	if len(left) != 1 || !strings.HasPrefix(left[0].Name(), strconv.Itoa(host.Cmd.Process.Pid)+"-") {
-		t.Fatalf("in the host's folder: %v, want the killed host's build", names(left))
+	if len(left) != 2 || !strings.HasPrefix(left[0].Name(), strconv.Itoa(host.Cmd.Process.Pid)+"-") || left[1].Name() != left[0].Name()+".lock" {
+		t.Fatalf("in the host's folder: %v, want the killed host's build and its lock file", names(left))
 	}
 
 	// The next host's next build removes it; its own build is removed once its program has run.
@@ -126,6 +126,30 @@ func TestASIGKILLedGoHostLeavesNothingInTMPDIR(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(builds); len(left) != 0 {
 		t.Fatalf("left in the host's folder after the next run: %v", names(left))
+	}
+}
+
+// A build is in use while its lock is held, whatever its process id says: a host in another
+// container that shares HOME has a process id this kernel does not know (999999 here), and its
+// build must stay; once the lock is let go, the next cleanup removes the build and the lock file.
+func TestABuildStaysWhileItsLockIsHeldWhateverItsProcessId(t *testing.T) {
+	dir := t.TempDir()
+	build := filepath.Join(dir, "999999-00112233")
+	if err := os.WriteFile(build, []byte("a build"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := lockBuild(build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removeOrphanedBuilds(dir)
+	if left, _ := os.ReadDir(dir); len(left) != 2 {
+		t.Fatalf("with its lock held: %v, want the build and its lock file kept", names(left))
+	}
+	lock.Close() // the host ends
+	removeOrphanedBuilds(dir)
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("after its lock was let go: %v, want nothing", names(left))
 	}
 }
 

@@ -75,7 +75,7 @@ func main() {
 			if err != nil {
 				return nil, nil, err
 			}
-			host.shim = shim
+			host.shim, host.ownShim = shim, true
 			return host, nil, nil
 		},
 	})
@@ -118,4 +118,5 @@ type pythonHost struct {
 	*langhost.Runtime // Handshake, GetPluginInfo, RuntimeOptionsPrompts, the engine's address
 	tracing           string
 	shim              string // the exec shim's path
+	ownShim           bool   // the shim is the embedded one, in the host's own folder (not -use-executor's)
 }

@@ -133,6 +133,12 @@ func (h *pythonHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulum
 		entryPoint = "."
 	}
 
+	// Checked again right before Python runs it: the folder and the shim are still this user's alone.
+	if h.ownShim {
+		if err := langhost.OwnedFile(h.shim, "pulumi-language-python"); err != nil {
+			return nil, err
+		}
+	}
 	args := []string{h.shim}
 	flag := func(name, value string) {
 		if value != "" {

@@ -1,0 +1,69 @@
+// Which proxies the server believes about the client (Fastify's `trustProxy`, which sets
+// request.ip and request.protocol from X-Forwarded-For and X-Forwarded-Proto): the number of proxies
+// in front of it, or their addresses and CIDR ranges. Never "any" (`true`): Fastify then takes the
+// left-most X-Forwarded-For address, which the client itself writes, so every request could bring
+// a fresh address for each per-address limit.
+import { isIP } from "node:net";
+import type { FastifyInstance } from "fastify";
+
+/** A hop count (the proxies in front, 1 for one), or the proxies' addresses and CIDR ranges, comma-separated. */
+export type TrustProxy = number | string;
+
+// proxy-addr's names for ranges (what Fastify compiles the setting with).
+const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const MAX_HOPS = 10;
+
+/** Why a `trustProxy` setting is refused, or undefined when it is one of the two forms. */
+export function trustProxyProblem(value: unknown): string | undefined {
+  if (value === true || (typeof value === "string" && value.trim().toLowerCase() === "true")) {
+    return `"true" would believe any client's X-Forwarded-For (its left-most address, which the client writes): give the number of proxies in front of the server (1 for one) or their addresses and CIDR ranges, comma-separated`;
+  }
+  if (typeof value === "number") {
+    return Number.isInteger(value) && value >= 1 && value <= MAX_HOPS
+      ? undefined
+      : `a hop count must be a whole number from 1 to ${MAX_HOPS}`;
+  }
+  if (typeof value !== "string") return "must be a hop count or the proxies' addresses and CIDR ranges, comma-separated";
+  for (const item of value.split(",").map((part) => part.trim())) {
+    const [address = "", bits, extra] = item.split("/");
+    const valid = RANGE_NAMES.has(address)
+      ? bits === undefined
+      : isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
+    if (!valid) return `"${item}" is not an address, a CIDR range or one of ${[...RANGE_NAMES].join(", ")}`;
+  }
+  return undefined;
+}
+
+/**
+ * Fastify's form of the setting. A hop count is a function of the hop (0: the socket's peer): Fastify
+ * itself takes a number as "trust nothing", since a count cannot tell the proxy from a client that
+ * connects directly and writes its own header; so a count is for a server only its proxies reach.
+ */
+export function fastifyTrustProxy(setting: TrustProxy): string | ((address: string, hop: number) => boolean) {
+  return typeof setting === "number" ? (_address, hop) => hop < setting : setting;
+}
+
+/** From a command-line flag or a variable: digits are a hop count, anything else the proxies' addresses. */
+export function parseTrustProxy(text: string): TrustProxy {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/**
+ * Without the setting, a request that carries X-Forwarded-* came through a proxy the server does
+ * not believe: said once in the log, since every client then shares the proxy's address (and its
+ * limits), and no cookie is marked Secure.
+ */
+export function warnOfUnbelievedProxy(app: FastifyInstance): void {
+  let warned = false;
+  app.addHook("onRequest", (request, _reply, done) => {
+    const forwarded = request.headers["x-forwarded-for"] !== undefined || request.headers["x-forwarded-proto"] !== undefined;
+    if (forwarded && !warned) {
+      warned = true;
+      app.log.warn(
+        "a request came with X-Forwarded-For or X-Forwarded-Proto, but --trust-proxy is not set: neither header is believed, so every client behind that proxy shares its address (and the dashboard's per-address limits), and the dashboard's cookie is not Secure; set --trust-proxy to the number of proxies or their addresses (docs/dashboard.md)",
+      );
+    }
+    done();
+  });
+}
