@@ -3,7 +3,9 @@
 // the repo's node), from process start to the first answered gRPC call (GetPluginInfo), alternated
 // run by run so that both see the same machine. Run `npm run build` first.
 //
-//   node bench/plugin-startup.mjs [runs]     (default 10 of each)
+//   node bench/plugin-startup.mjs [runs]                 (default 10 of each)
+//   node bench/plugin-startup.mjs [runs] --qemu-arm64    also the linux-arm64 SEA under qemu-user-static
+//                                                        (tools/install-system-packages.sh installs it)
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
@@ -17,21 +19,30 @@ const fromPulumi = createRequire(createRequire(path.join(root, "package.json")).
 const grpc = fromPulumi("@grpc/grpc-js");
 const { ResourceProviderClient } = fromPulumi("@pulumi/pulumi/proto/provider_grpc_pb");
 const { Empty } = fromPulumi("google-protobuf/google/protobuf/empty_pb");
-const RUNS = Number(process.argv[2] ?? 10);
+const RUNS = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 10);
+const QEMU_ARM64 = process.argv.includes("--qemu-arm64");
 
-// The SEA, as the release tarball holds it (built once per content: seconds when current).
-const tarball = execFileSync("bash", [path.join(root, "tools", "package-plugin.sh"), "linux-amd64"], {
-  encoding: "utf8",
-  stdio: ["ignore", "pipe", "inherit"],
-})
-  .trim()
-  .split("\n")
-  .pop();
-const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-startup-"));
-execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
+/** The SEA of `platform`, as its release tarball holds it (built once per content: seconds when current), unpacked. */
+function unpackedSea(platform) {
+  const tarball = execFileSync("bash", [path.join(root, "tools", "package-plugin.sh"), platform], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "plugin-startup-"));
+  execFileSync("tar", ["-xzf", tarball, "-C", dir]);
+  return { tarball, dir, exe: path.join(dir, "pulumi-resource-assetdelivery") };
+}
+const amd64 = unpackedSea("linux-amd64");
+const tarball = amd64.tarball;
+const unpacked = amd64.dir;
+const arm64 = QEMU_ARM64 ? unpackedSea("linux-arm64") : undefined;
 const variants = {
-  sea: [path.join(unpacked, "pulumi-resource-assetdelivery")],
+  sea: [amd64.exe],
   script: [process.execPath, path.join(root, "provider", "bin", "pulumi-resource-assetdelivery")],
+  ...(arm64 && { "arm64 under qemu": ["qemu-aarch64-static", arm64.exe] }),
 };
 
 /** Milliseconds from spawn to GetPluginInfo's answer. */
@@ -58,18 +69,25 @@ function startOnce([command, ...args]) {
   });
 }
 
-const times = { sea: [], script: [] };
+const times = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
 for (let i = 0; i < RUNS; i++) {
-  for (const name of i % 2 ? ["script", "sea"] : ["sea", "script"]) {
+  const names = Object.keys(variants);
+  for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)]) {
     const { ms, version } = await startOnce(variants[name]);
     if (i === 0) console.log(`${name}: plugin version ${version}`);
     times[name].push(ms);
   }
 }
-fs.rmSync(unpacked, { recursive: true, force: true });
+for (const dir of [unpacked, arm64?.dir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 const sea = report.median(times.sea);
 const script = report.median(times.script);
 console.log(`start-up to the first answered gRPC call, median of ${RUNS}: SEA ${sea.toFixed(0)} ms, script ${script.toFixed(0)} ms`);
+if (arm64) {
+  const emulated = report.median(times["arm64 under qemu"]);
+  console.log(
+    `linux-arm64 SEA under qemu-user-static: ${emulated.toFixed(0)} ms (${(emulated / sea).toFixed(1)}x the linux-amd64 SEA; no V8 code cache)`,
+  );
+}
 console.log(`tarball ${path.basename(tarball)}: ${(fs.statSync(tarball).size / 1e6).toFixed(1)} MB`);
 report.summarize("plugin-startup", [
   report.check("SEA start-up / script start-up", sea / script, 1.5, {

@@ -3,6 +3,10 @@
 //
 //   node tools/bundle-plugin.mjs OUT.js      # from provider/dist (run `npm run build` first)
 //
+// Beside OUT.js, OUT.meta.json: esbuild's metafile (input paths relative to the repo's root), the
+// list of every file inside the bundle, from which tools/third-party-notices.mjs takes the packages
+// whose licenses ship with the executable.
+//
 // esbuild, because the plugin is CommonJS that tsc already compiled: esbuild bundles it as it is,
 // in about a second, with no configuration of its own, and keeps names readable in stack traces
 // (the plugin's errors reach users through the engine). A SEA's `require` loads only Node's
@@ -17,7 +21,7 @@
 // `require` of the very file that the same resolution finds now, so the bundle holds the copies the
 // code would load; a createRequire of any other shape fails the bundle rather than leave a hole.
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -59,7 +63,9 @@ const pulumiCopies = {
 
 const bin = path.join(providerDir, "bin", "pulumi-resource-assetdelivery");
 
-await build({
+const { metafile } = await build({
+  absWorkingDir: repoRoot,
+  metafile: true,
   stdin: { contents: readFileSync(bin, "utf8"), resolveDir: path.dirname(bin), sourcefile: "pulumi-resource-assetdelivery", loader: "js" },
   bundle: true,
   platform: "node",
@@ -71,3 +77,4 @@ await build({
   logLevel: "warning",
   plugins: [pulumiCopies],
 });
+writeFileSync(outfile.replace(/\.js$/, "") + ".meta.json", JSON.stringify(metafile));

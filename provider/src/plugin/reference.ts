@@ -1,6 +1,7 @@
 // The package's reference in Markdown, generated from the schema the plugin serves (so the docs
 // cannot say other than the plugin does): the Source resource, its deployment types, the
-// functions and the configuration, in the Pulumi Registry's layout (docs/registry/).
+// functions and the configuration (docs/reference.md, beside the pages the Pulumi Registry reads:
+// docs/_index.md and docs/installation-configuration.md).
 import type { PulumiProperty } from "./schema";
 
 interface SchemaObject {
@@ -41,7 +42,7 @@ function table(properties: Record<string, PulumiProperty> = {}, required: readon
   return ["| property | type | required | secret | description |", "|---|---|---|---|---|", ...rows];
 }
 
-/** `docs/registry/reference.md`: every resource, type, function and setting of the schema. */
+/** `docs/reference.md`: every resource, type, function and setting of the schema. */
 export function referenceMarkdown(schema: PackageSchema): string {
   const lines = [
     "<!-- Generated from the schema of pulumi-resource-assetdelivery (provider/src/plugin/reference.ts): do not edit. -->",

@@ -1,4 +1,4 @@
-// The package schema the plugin serves (GetSchema) and the packaging writes as schema.json: made
+// The package schema the plugin serves (GetSchema), committed as provider/schema.json: made
 // from the sdk's field table, so a field's type, default, allowed values, secrecy and write-only or
 // read-only mark are stated once, there. The resource `assetdelivery:index:Source` takes the same
 // camelCase arguments as the TypeScript `new Source(...)`; its deployment is one object type per
@@ -258,6 +258,9 @@ function functions(sourceInfo: string, types: Record<string, ObjectType>) {
 
 /** The engine's source for the plugin's release tarballs: this repository's GitHub releases. */
 export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/asset-delivery/asset-delivery-as-code";
+const REPOSITORY = "https://github.com/asset-delivery/asset-delivery-as-code";
+/** The logo the Registry shows: docs/images/logo.svg, served from the default branch. */
+export const LOGO_URL = "https://raw.githubusercontent.com/asset-delivery/asset-delivery-as-code/main/docs/images/logo.svg";
 
 /** The package schema at `version` (the package's version: plugin, schema and npm package are one number). */
 export function packageSchema(version: string): Record<string, unknown> {
@@ -279,10 +282,13 @@ export function packageSchema(version: string): Record<string, unknown> {
     displayName: "Asset Delivery",
     version,
     description: "Manage an image-delivery service's Sources (image origins and delivery settings) and read its reports and video jobs.",
+    // The Registry files a package by its `category/` keyword; `kind/native`: a provider of its own, not bridged.
     keywords: ["pulumi", "asset-delivery", "image-delivery", "category/cloud", "kind/native"],
+    homepage: `${REPOSITORY}#readme`,
     license: "Apache-2.0",
     publisher: "asset-delivery",
-    repository: "https://github.com/asset-delivery/asset-delivery-as-code",
+    repository: REPOSITORY,
+    logoUrl: LOGO_URL,
     // Where the engine downloads the plugin the SDKs name: the project's GitHub releases, tag
     // v<version>, assets pulumi-resource-assetdelivery-v<version>-<os>-<arch>.tar.gz (tools/package-plugin.sh).
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
@@ -319,4 +325,9 @@ export function packageSchema(version: string): Record<string, unknown> {
       },
     },
   };
+}
+
+/** The schema as committed in provider/schema.json (tools/plugin-reference.sh), where the Registry reads it. */
+export function schemaJson(schema: Record<string, unknown>): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
 }
