@@ -71,7 +71,7 @@ describe(".github/workflows/release.yml", () => {
     const verify = workflow.jobs.verify!;
     expect(verify.strategy!.matrix.include).toEqual([
       { runner: "ubuntu-24.04-arm", platform: "linux-arm64" },
-      { runner: "macos-13", platform: "darwin-amd64" },
+      { runner: "macos-15-intel", platform: "darwin-amd64" },
       { runner: "macos-14", platform: "darwin-arm64" },
       { runner: "windows-latest", platform: "windows-amd64" },
     ]);
