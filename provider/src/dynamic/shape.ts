@@ -2,7 +2,8 @@
 // resource can mark only top-level outputs secret, so its write-only fields live apart, in
 // `deploymentSecrets` (always secret: source.ts); the core keeps each where it lives in the
 // deployment. `toCore` merges them in, once, for what the host hands over; `toDynamic` splits them
-// off, once, for what goes back. The resource's URN, which the host does not pass to a provider, is
+// off, once, for what goes back; besides them only the Source class that declares the input
+// (source.ts) knows `deploymentSecrets`. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
 // sees: `toCore` takes it off, `toDynamic` carries it back from the host's values.
 import { isPlainObject } from "@asset-delivery/sdk";
