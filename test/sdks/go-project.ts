@@ -28,7 +28,7 @@ export function prepareGoSdk(): void {
  * go.mod of a program on the repo's SDK: the SDK's own (the same requirements: Go lists every module
  * a build needs), under the program's module name, plus the SDK through a replace.
  */
-function goMod(name: string): string {
+export function goMod(name: string): string {
   const sdkMod = fs.readFileSync(path.join(GO_SDK_DIR, "go.mod"), "utf8");
   if (!sdkMod.startsWith(`module ${SDK_MODULE}\n`)) throw new Error(`${GO_SDK_DIR}/go.mod is not module ${SDK_MODULE}`);
   return [

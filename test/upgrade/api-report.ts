@@ -1,0 +1,88 @@
+// The exported TypeScript API of a package as users compile against it: every export of each entry
+// point its package.json declares (the built declarations in dist/, `npm run build`), one line per
+// exported value and per member of an exported type, with its type as the compiler prints it. A
+// release's report is kept beside its recorded states (test/upgrade/recorded/v<version>/api/);
+// `breakingApiChanges` lists what a later build removed or changed. A changed line is counted as
+// breaking whichever way it changed: telling a widened type from a narrowed one is left to the
+// person acknowledging it. (api-extractor's reports, the usual tool, would add a dependency for the
+// same comparison of lines.)
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+import { repoRoot } from "../support/pulumi";
+
+/** The packages whose API is checked. */
+export const API_PACKAGES = ["sdk", "provider"] as const;
+
+/** Types longer than this (zod schemas' inferred types) are kept as their hash: any change still shows. */
+const LONGEST_TYPE = 400;
+const FORMAT = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.WriteArrowStyleSignature;
+
+function printed(text: string): string {
+  // A type named through its module (`import("<path>").Name`) by its name: no checkout's path in a report.
+  const flat = text.replace(/import\("[^"]*"\)\./g, "").replace(/\s+/g, " ");
+  return flat.length <= LONGEST_TYPE ? flat : `sha256:${createHash("sha256").update(flat).digest("hex").slice(0, 16)}`;
+}
+
+/** The report of `@asset-delivery/<pkg>`: sorted lines `<entry> <export>[.<member>][?]: <type>`. */
+export function apiReport(pkg: (typeof API_PACKAGES)[number]): string[] {
+  const dir = path.join(repoRoot(), pkg);
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { types?: string }>;
+  };
+  const entries = Object.entries(manifest.exports)
+    .filter(([subpath, target]) => typeof target === "object" && target.types && !subpath.startsWith("./dist/"))
+    .map(([subpath, target]) => ({
+      name: `${manifest.name}${subpath.slice(1)}`,
+      file: path.join(dir, (target as { types: string }).types),
+    }));
+  for (const entry of entries) if (!fs.existsSync(entry.file)) throw new Error(`${entry.file} is missing: run npm run build`);
+  const program = ts.createProgram(
+    entries.map((e) => e.file),
+    { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+  );
+  const checker = program.getTypeChecker();
+  const lines: string[] = [];
+  for (const entry of entries) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(entry.file)!);
+    if (!module) continue;
+    for (const exported of checker.getExportsOfModule(module)) {
+      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const name = `${entry.name} ${exported.name}`;
+      const declaration = symbol.declarations?.[0];
+      if (!declaration) continue;
+      if (symbol.flags & ts.SymbolFlags.Value) {
+        lines.push(`${name}: ${printed(checker.typeToString(checker.getTypeOfSymbolAtLocation(symbol, declaration), undefined, FORMAT))}`);
+      }
+      if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) {
+        const type = checker.getDeclaredTypeOfSymbol(symbol);
+        lines.push(`${name} (type): ${printed(checker.typeToString(type, undefined, FORMAT | ts.TypeFormatFlags.InTypeAlias))}`);
+        for (const member of checker.getPropertiesOfType(type)) {
+          const optional = member.flags & ts.SymbolFlags.Optional ? "?" : "";
+          const memberType = checker.getTypeOfSymbolAtLocation(member, member.declarations?.[0] ?? declaration);
+          lines.push(`${name}.${member.name}${optional}: ${printed(checker.typeToString(memberType, undefined, FORMAT))}`);
+        }
+      }
+    }
+  }
+  return [...new Set(lines)].sort();
+}
+
+/** What a user of the `before` report can no longer compile against: each export or member removed or changed. */
+export function breakingApiChanges(before: readonly string[], after: readonly string[]): string[] {
+  const key = (line: string) => line.slice(0, line.indexOf(": "));
+  const now = new Map(after.map((line) => [key(line), line]));
+  const changes: string[] = [];
+  for (const line of before) {
+    const found = now.get(key(line));
+    if (found === undefined) {
+      const optional = now.get(key(line).replace(/\?$/, "")) ?? now.get(`${key(line)}?`);
+      changes.push(optional ? `${key(line)}: made ${key(line).endsWith("?") ? "required" : "optional"}` : `${key(line)}: removed`);
+    } else if (found !== line) {
+      changes.push(`${key(line)}: changed from ${line.slice(key(line).length + 2)} to ${found.slice(key(line).length + 2)}`);
+    }
+  }
+  return changes.sort();
+}
