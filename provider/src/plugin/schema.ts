@@ -291,7 +291,8 @@ export function packageSchema(version: string): Record<string, unknown> {
           "A Source: where images come from (an origin) and how they are served. The API cannot delete Sources: `destroy` retires one (disabled, its subdomains reserved), and declaring its subdomains again adopts it.",
         inputProperties: {
           name: outputs.name,
-          enabled: { type: "boolean", default: true, description: "Whether the Source serves traffic. Default `true`." },
+          // Both from the sdk's field table, as the outputs are: its default and description.
+          enabled: outputs.enabled,
           deployment: deploymentIn,
           ...options,
         },
