@@ -10,7 +10,13 @@
 #   regenerated (tools/generate-sdks.sh: sdks/nodejs's package.json, sdks/python's pyproject.toml,
 #   the pulumi-plugin.json files) and the registry reference (tools/plugin-reference.sh);
 # - CHANGELOG.md: a `## X.Y.Z (date)` entry on top, listing the commits since the previous version's
-#   tag (vA.B.C), to be edited into notes for users before the commit.
+#   tag (vA.B.C), to be edited into notes for users before the commit, and the breaking changes;
+# - test/upgrade/recorded/vX.Y.Z/: this release's stacks, database and schema for the upgrade test
+#   (tools/record-upgrade-states.sh), and test/upgrade/breaking-changes.json emptied for the next one.
+# Breaking changes: test/upgrade/breaking-changes.json lists those since the last recorded release
+# (npm test fails while one is made and not listed: test/upgrade/breaking-changes.test.ts, run here
+# first); with any listed, a version that does not say so is refused: 0.x needs a new minor, from
+# 1.0 a new major.
 # The Go SDK has no version in its files: its tag sdks/go/vX.Y.Z is the version (release.yml).
 # test/release/versions.test.ts checks that every place agrees.
 set -euo pipefail
@@ -27,6 +33,23 @@ NEW="${1:-}"
 OLD="$(node -p 'require("./provider/package.json").version')"
 [ "$NEW" != "$OLD" ] || die "the version is already ${NEW}"
 log "${OLD} -> ${NEW}"
+
+# Breaking changes since the last recorded release: every one acknowledged, and the version saying so.
+log "checking breaking changes since the last recorded release (test/upgrade/breaking-changes.test.ts)..."
+node_modules/.bin/vitest run --project full test/upgrade/breaking-changes.test.ts >&2 ||
+  die "test/upgrade/breaking-changes.test.ts failed: acknowledge or undo each breaking change it lists"
+breaking="$(node -p 'const a = require("./test/upgrade/breaking-changes.json"); [...a.schema.map((c) => "- schema: " + c), ...a.api.map((c) => "- API: " + c)].join("\n")')"
+if [ -n "$breaking" ]; then
+  IFS=. read -r old_major old_minor _ <<<"$OLD"
+  IFS=. read -r new_major new_minor new_patch <<<"$NEW"
+  if [ "$old_major" = 0 ]; then
+    { [ "$new_major" -gt 0 ] || { [ "$new_minor" -gt "$old_minor" ] && [ "$new_patch" = 0 ]; }; } ||
+      die "breaking changes since ${OLD} (test/upgrade/breaking-changes.json) need a new minor version (0.$((old_minor + 1)).0), not ${NEW}:"$'\n'"${breaking}"
+  else
+    { [ "$new_major" -gt "$old_major" ] && [ "$new_minor" = 0 ] && [ "$new_patch" = 0 ]; } ||
+      die "breaking changes since ${OLD} (test/upgrade/breaking-changes.json) need a new major version ($((old_major + 1)).0.0), not ${NEW}:"$'\n'"${breaking}"
+  fi
+fi
 
 # Every package.json of ours: its version, and its exact pins of our other packages.
 node - "$NEW" sdk server provider cli policy policy/pack <<'JS'
@@ -61,10 +84,16 @@ else
   changes="- First release published to the registries: the npm packages, pulumi_assetdelivery on PyPI, the Go SDK module, and the plugin for linux, macOS and Windows."
 fi
 entry="$(printf '## %s (%s)\n\n%s\n' "$NEW" "$(date -u +%Y-%m-%d)" "$changes")"
+[ -z "$breaking" ] || entry="$(printf '%s\n\n### Breaking changes (since %s)\n\n%s\n' "$entry" "$OLD" "$breaking")"
 if [ -f CHANGELOG.md ]; then
   { head -n 2 CHANGELOG.md; printf '%s\n\n' "$entry"; tail -n +3 CHANGELOG.md; } >CHANGELOG.md.tmp
 else
   printf '# Changelog\n\n%s\n' "$entry" >CHANGELOG.md.tmp
 fi
 mv CHANGELOG.md.tmp CHANGELOG.md
-log "done: review CHANGELOG.md, commit, then: git tag v${NEW} && git push origin v${NEW}"
+
+# This release's stacks for the upgrade test of every later build; breaking changes count from here.
+log "recording the stacks of ${NEW} (tools/record-upgrade-states.sh)..."
+bash tools/record-upgrade-states.sh
+printf '{\n  "since": "%s",\n  "schema": [],\n  "api": []\n}\n' "$NEW" >test/upgrade/breaking-changes.json
+log "done: review CHANGELOG.md, commit (test/upgrade/recorded/v${NEW} too), then: git tag v${NEW} && git push origin v${NEW}"

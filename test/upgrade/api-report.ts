@@ -25,8 +25,10 @@ function printed(text: string): string {
   return flat.length <= LONGEST_TYPE ? flat : `sha256:${createHash("sha256").update(flat).digest("hex").slice(0, 16)}`;
 }
 
-/** The report of `@asset-delivery/<pkg>`: sorted lines `<entry> <export>[.<member>][?]: <type>`. */
-export function apiReport(pkg: (typeof API_PACKAGES)[number]): string[] {
+type ApiPackage = (typeof API_PACKAGES)[number];
+
+/** The entry points `@asset-delivery/<pkg>` declares types for (package.json `exports`), as built. */
+function entryPoints(pkg: ApiPackage): { name: string; file: string }[] {
   const dir = path.join(repoRoot(), pkg);
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as {
     name: string;
@@ -39,35 +41,56 @@ export function apiReport(pkg: (typeof API_PACKAGES)[number]): string[] {
       file: path.join(dir, (target as { types: string }).types),
     }));
   for (const entry of entries) if (!fs.existsSync(entry.file)) throw new Error(`${entry.file} is missing: run npm run build`);
+  return entries;
+}
+
+/** Each package's report (one compiler run for all): sorted lines `<entry> <export>[.<member>][?]: <type>`. */
+export function apiReports(): Record<ApiPackage, string[]> {
+  const entries = Object.fromEntries(API_PACKAGES.map((pkg) => [pkg, entryPoints(pkg)])) as Record<
+    ApiPackage,
+    { name: string; file: string }[]
+  >;
   const program = ts.createProgram(
-    entries.map((e) => e.file),
+    Object.values(entries).flatMap((list) => list.map((e) => e.file)),
     { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
   );
   const checker = program.getTypeChecker();
+  const report = (list: readonly { name: string; file: string }[]): string[] => {
+    const lines: string[] = [];
+    for (const entry of list) {
+      const module = checker.getSymbolAtLocation(program.getSourceFile(entry.file)!);
+      if (!module) continue;
+      for (const exported of checker.getExportsOfModule(module))
+        lines.push(...exportLines(checker, `${entry.name} ${exported.name}`, exported));
+    }
+    return [...new Set(lines)].sort();
+  };
+  return Object.fromEntries(API_PACKAGES.map((pkg) => [pkg, report(entries[pkg])])) as Record<ApiPackage, string[]>;
+}
+
+/** The lines of one export: its value's type, and a type's own text and members. */
+function exportLines(checker: ts.TypeChecker, name: string, exported: ts.Symbol): string[] {
+  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+  const declaration = symbol.declarations?.[0];
+  if (!declaration) return [];
   const lines: string[] = [];
-  for (const entry of entries) {
-    const module = checker.getSymbolAtLocation(program.getSourceFile(entry.file)!);
-    if (!module) continue;
-    for (const exported of checker.getExportsOfModule(module)) {
-      const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-      const name = `${entry.name} ${exported.name}`;
-      const declaration = symbol.declarations?.[0];
-      if (!declaration) continue;
-      if (symbol.flags & ts.SymbolFlags.Value) {
-        lines.push(`${name}: ${printed(checker.typeToString(checker.getTypeOfSymbolAtLocation(symbol, declaration), undefined, FORMAT))}`);
-      }
-      if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) {
-        const type = checker.getDeclaredTypeOfSymbol(symbol);
-        lines.push(`${name} (type): ${printed(checker.typeToString(type, undefined, FORMAT | ts.TypeFormatFlags.InTypeAlias))}`);
-        for (const member of checker.getPropertiesOfType(type)) {
-          const optional = member.flags & ts.SymbolFlags.Optional ? "?" : "";
-          const memberType = checker.getTypeOfSymbolAtLocation(member, member.declarations?.[0] ?? declaration);
-          lines.push(`${name}.${member.name}${optional}: ${printed(checker.typeToString(memberType, undefined, FORMAT))}`);
-        }
-      }
+  if (symbol.flags & ts.SymbolFlags.Value) {
+    lines.push(`${name}: ${printed(checker.typeToString(checker.getTypeOfSymbolAtLocation(symbol, declaration), undefined, FORMAT))}`);
+  }
+  if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) {
+    const type = checker.getDeclaredTypeOfSymbol(symbol);
+    lines.push(`${name} (type): ${printed(checker.typeToString(type, undefined, FORMAT | ts.TypeFormatFlags.InTypeAlias))}`);
+    // The members of an object type; not those of a union's or a primitive's (String's methods).
+    const members =
+      type.flags & ts.TypeFlags.Object && !checker.isArrayType(type) && !checker.isTupleType(type) ? checker.getPropertiesOfType(type) : [];
+    // Symbol-keyed members (`__@iterator@703`) are named by the compiler's counters: not an API.
+    for (const member of members.filter((m) => !m.name.startsWith("__@"))) {
+      const optional = member.flags & ts.SymbolFlags.Optional ? "?" : "";
+      const memberType = checker.getTypeOfSymbolAtLocation(member, member.declarations?.[0] ?? declaration);
+      lines.push(`${name}.${member.name}${optional}: ${printed(checker.typeToString(memberType, undefined, FORMAT))}`);
     }
   }
-  return [...new Set(lines)].sort();
+  return lines;
 }
 
 /** What a user of the `before` report can no longer compile against: each export or member removed or changed. */

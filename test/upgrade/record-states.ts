@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createKey, createUser, ensureAccount, startServer } from "@asset-delivery/server";
 import { pulumiBinDir, repoRoot } from "../support/pulumi";
-import { API_PACKAGES, apiReport } from "./api-report";
+import { apiReports } from "./api-report";
 import {
   currentVersion,
   mainFile,
@@ -95,7 +95,7 @@ async function recordProgram(
   fs.mkdirSync(recorded, { recursive: true });
   for (const file of fs.readdirSync(workDir).filter((name) => !NOT_RECORDED.has(name) && !/^Pulumi\..+\.yaml$/.test(name)))
     fs.cpSync(path.join(workDir, file), path.join(recorded, file), { recursive: true });
-  prepareWorkDir(program.kind, workDir, ctx.tarballs);
+  await prepareWorkDir(program.kind, workDir, ctx.tarballs);
 
   const main = path.join(workDir, mainFile(program.kind));
   const full = fs.readFileSync(main, "utf8");
@@ -167,7 +167,8 @@ async function main(): Promise<void> {
     );
     fs.writeFileSync(path.join(staged, "schema.json"), JSON.stringify(JSON.parse(schema), null, 2) + "\n");
     fs.mkdirSync(path.join(staged, "api"));
-    for (const pkg of API_PACKAGES) fs.writeFileSync(path.join(staged, "api", `${pkg}.api.txt`), apiReport(pkg).join("\n") + "\n");
+    for (const [pkg, lines] of Object.entries(apiReports()))
+      fs.writeFileSync(path.join(staged, "api", `${pkg}.api.txt`), lines.join("\n") + "\n");
     const manifest: RecordedManifest = { version, programs: PROGRAMS, accounts };
     fs.writeFileSync(path.join(staged, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
     // The database as one compact file (no WAL beside it).

@@ -9,9 +9,10 @@
 //   api/<package>.api.txt  the exported TypeScript API of @asset-delivery/sdk and /provider (api-report.ts)
 //   <program>/             the program's files, Pulumi.<stack>.yaml (secrets encrypted with
 //                          UPGRADE_PASSPHRASE) and <stack>.state.json (`pulumi stack export`)
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { pulumiEnv, repoRoot } from "../support/pulumi";
 import { PYTHON_VENV } from "../sdks/python-project";
 import { goMod, GO_SDK_DIR } from "../sdks/go-project";
@@ -175,29 +176,35 @@ export function typescriptDependencies(version: string): Record<string, string> 
  * installed with npm; for Python, the shared virtualenv (tools/install-python.sh: PyPI's pulumi and
  * the SDK's wheel) as `venv`; for Go, go.mod on the repo's SDK and the program built once.
  */
-export function prepareWorkDir(kind: ProgramKind, workDir: string, tarballs: readonly string[]): void {
+export async function prepareWorkDir(kind: ProgramKind, workDir: string, tarballs: readonly string[]): Promise<void> {
   if (kind === "typescript-dynamic") {
     const manifest = JSON.parse(fs.readFileSync(path.join(workDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     const registry = Object.entries(manifest.dependencies)
       .filter(([name]) => !name.startsWith("@asset-delivery/"))
       .map(([name, range]) => `${name}@${range}`);
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--no-save", ...tarballs, ...registry], {
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--no-save", ...tarballs, ...registry], {
       cwd: workDir,
       env: userEnv(),
-      stdio: ["ignore", "ignore", "inherit"],
     });
   } else if (kind === "python") {
     fs.symlinkSync(PYTHON_VENV, path.join(workDir, "venv"), "dir");
   } else if (kind === "go") {
     fs.writeFileSync(path.join(workDir, "go.mod"), goMod("upgrade-go"));
     fs.copyFileSync(path.join(GO_SDK_DIR, "go.sum"), path.join(workDir, "go.sum"));
-    execFileSync("go", ["build", "-o", path.join("bin", "program"), "."], { cwd: workDir, stdio: ["ignore", "ignore", "inherit"] });
+    await buildGoProgram(workDir);
     const project = path.join(workDir, "Pulumi.yaml");
     const text = fs.readFileSync(project, "utf8");
     if (!/^runtime: go$/m.test(text)) throw new Error(`${project}: expected "runtime: go"`);
     fs.writeFileSync(project, text.replace(/^runtime: go$/m, "runtime:\n  name: go\n  options:\n    binary: bin/program"));
   }
 }
+
+/** Builds the Go program of `workDir` into bin/program, which its Pulumi.yaml runs (Go's build cache: seconds). */
+export async function buildGoProgram(workDir: string): Promise<void> {
+  await run("go", ["build", "-o", path.join("bin", "program"), "."], { cwd: workDir });
+}
+
+const run = promisify(execFile);
 
 /** The environment of a user's shell: no npm variables of the `npm test` running this. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -228,8 +235,10 @@ export function programCli(workDir: string, stack: string, kind: ProgramKind, ba
     // The team's project finds its packages in its own node_modules only.
     ...(kind === "typescript-dynamic" ? { NODE_PATH: "" } : {}),
   };
+  // `stack init` names its stack itself; `plugin` commands have none.
+  const ofStack = (args: readonly string[]) => args[0] !== "plugin" && !(args[0] === "stack" && args[1] === "init");
   const run = (args: readonly string[], more: Record<string, string> = {}) =>
-    runCli(args[0] === "stack" && args[1] === "init" ? args : [...args, "--stack", stack], workDir, { ...env, ...more });
+    runCli(ofStack(args) ? [...args, "--stack", stack] : args, workDir, { ...env, ...more });
   return {
     run,
     async ok(args, more) {
