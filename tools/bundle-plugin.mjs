@@ -16,8 +16,8 @@
 // Node version check and error handling (in a SEA the embedded Node is the one checked). What the
 // plugin would load at run time from @pulumi/pulumi's folder is resolved here instead: its own
 // copies of gRPC and of the protocol bindings are loaded with
-// `createRequire(require.resolve("@pulumi/pulumi/package.json"))` (provider/src/plugin/grpc.ts,
-// core/engine-guard.ts, core/engine-log.ts), which no bundler follows. Each such call becomes a plain
+// `createRequire(require.resolve("@pulumi/pulumi/package.json"))` (provider/src/engine/grpc.ts, their
+// one loader), which no bundler follows. Each such call becomes a plain
 // `require` of the very file that the same resolution finds now, so the bundle holds the copies the
 // code would load; a createRequire of any other shape fails the bundle rather than leave a hole.
 import { createRequire } from "node:module";

@@ -174,7 +174,7 @@ export interface SourceArgs {
      */
     deploymentTimeoutSeconds?: pulumi.Input<number | undefined>;
     /**
-     * Whether the Source serves traffic. Default `true`.
+     * Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
      */
     enabled?: pulumi.Input<boolean | undefined>;
     /**

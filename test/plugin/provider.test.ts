@@ -153,6 +153,6 @@ describe("the native provider", () => {
       values: { name: "X", deployment: { type: "webproxy", serviceSubdomains: ["plugin-urn"] }, resourceUrn: urn("prod", "photos") },
       secrets: [],
     });
-    expect(checked.failures).toEqual([{ property: "resourceUrn", reason: "resourceUrn: not a property of assetdelivery:index:Source" }]);
+    expect(checked.failures).toEqual([{ property: "resourceUrn", reason: "resourceUrn: not a property of a Source" }]);
   });
 });

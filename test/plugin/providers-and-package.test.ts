@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, NotFoundError, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
+import { createClient, NotFoundError, sourceAttributeDescriptors, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import { pulumiBinDir, pulumiEnv, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { PLUGIN_BIN_DIR, runCli, yamlStack, type YamlStack } from "./yaml-stack";
@@ -189,6 +189,15 @@ describe("the native plugin", () => {
       ]);
       expect(source.properties.secureUrlToken.secret).toBe(true);
       expect(source.inputProperties.deploymentSecrets).toBeUndefined();
+      // `enabled` as the sdk's field table has it, its default and description, input and output alike.
+      const enabled = sourceAttributeDescriptors.find((field) => field.apiName === "enabled")!;
+      expect(source.inputProperties.enabled).toEqual(source.properties.enabled);
+      expect(source.inputProperties.enabled).toMatchObject({ default: enabled.default });
+      expect(source.inputProperties.enabled.description).toContain(enabled.description);
+      // apiKey, the one secret setting: secret as a config variable and an input, never an output.
+      expect(schema.config.variables.apiKey.secret).toBe(true);
+      expect(schema.provider.inputProperties.apiKey.secret).toBe(true);
+      expect(schema.provider.properties.apiKey).toBeUndefined();
       const s3 = schema.types["assetdelivery:index:S3Deployment"];
       expect(s3.properties.s3SecretKey.secret).toBe(true);
       expect(s3.properties.uploadCredentials.secret).toBe(true);

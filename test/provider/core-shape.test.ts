@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
+import { createMark } from "../../provider/src/core/create-mark";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
@@ -102,5 +103,26 @@ describe("the dynamic shell", () => {
     const { outs } = await sourceProvider.create(checked.inputs);
     expect(outs).toMatchObject({ deploymentSecrets: { password }, passwordSet: true });
     expect(outs.deployment).not.toHaveProperty("password");
+  });
+
+  it("keeps the resource's URN (the Source class's input) at its edge: the create mark, the state and a refresh carry it, no diff sees it", async () => {
+    const urn = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::shape-urn";
+    const { name, deployment } = declaration("shape-urn");
+    const { password, ...open } = deployment;
+    // The core refuses any property a Source lacks: this check passing shows the URN never reached it.
+    const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, resourceUrn: urn });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toMatchObject({ resourceUrn: urn });
+    const { id, outs } = await sourceProvider.create(checked.inputs);
+    expect(outs).toMatchObject({ resourceUrn: urn });
+    expect((outs.deployment as { annotation: string }).annotation.endsWith(createMark(urn))).toBe(true);
+    // A refresh of an unchanged Source: the state as it was, URN included, and no new inputs.
+    const read = await sourceProvider.read(id, outs);
+    expect(read).toEqual({ id, props: outs });
+    // An alias or a new parent changes the URN, and nothing on the server.
+    const moved = { ...checked.inputs, resourceUrn: `${urn}-moved` };
+    await expect(sourceProvider.diff(id, outs, moved)).resolves.toMatchObject({ changes: false });
+    const refused = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, resourceUrn: 42 });
+    expect(refused.failures).toEqual([{ property: "resourceUrn", reason: "resourceUrn: must be a Pulumi URN" }]);
   });
 });

@@ -145,7 +145,7 @@ describe("a write to a closed stderr", () => {
       const fs = require("fs");
       const seen = new Set();
       process.on("uncaughtException", (err) => { if (!seen.has(err)) { seen.add(err); console.error(err.stack || String(err)); } });
-      if (process.argv.at(-1) === "guarded") require(${JSON.stringify(path.join(repoRoot(), "provider", "dist", "core", "engine-guard.js"))}).guardProviderProcess(undefined);
+      if (process.argv.at(-1) === "guarded") require(${JSON.stringify(path.join(repoRoot(), "provider", "dist", "engine", "engine-guard.js"))}).guardProviderProcess(undefined);
       setTimeout(() => console.warn("warning: one"), 300);
       setTimeout(() => console.warn("warning: two"), 800);
       setTimeout(() => { fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify(seen.size)); process.exit(0); }, 2000);
@@ -172,7 +172,7 @@ describe("the engine's SIGINT", () => {
   it("runs the task given to beforeEngineShutdown to its end, then ends the process as the signal would", async () => {
     // The task answers late (as a Log call to the engine does); the process must wait for it.
     const script = `
-      require(${JSON.stringify(path.join(repoRoot(), "provider", "dist", "core", "engine-guard.js"))})
+      require(${JSON.stringify(path.join(repoRoot(), "provider", "dist", "engine", "engine-guard.js"))})
         .beforeEngineShutdown(() => new Promise((resolve) => setTimeout(() => { console.log("estimate delivered"); resolve(); }, 500)));
       console.log("ready");
       setInterval(() => {}, 1000);

@@ -339,11 +339,12 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
 
   it("takes over the Source an interrupted create left for this resource (its create mark), and nothing else", async () => {
     const subdomain = label("killed");
-    const declared = webfolder(subdomain, { options: { resourceUrn: urn("prod", "photos") } });
+    const declared = webfolder(subdomain);
+    const photos = { urn: urn("prod", "photos") };
     // The killed run's create: it landed, Pulumi never recorded it.
-    const { marked } = await createdButNotRecorded(declared);
+    const { marked } = await createdButNotRecorded(declared, photos);
     minimal.resetRequestCount();
-    const { id, outs } = await createSource(session, declared);
+    const { id, outs } = await createSource(session, declared, photos);
     expect(id).toBe(marked.id);
     expect(outs).toMatchObject({ name: "Photos", enabled: true, deploymentStatus: "deployed" });
     expect(minimal.requestCount("PATCH")).toBe(0); // it is already as declared
@@ -352,33 +353,29 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
 
   it("refuses the Source of a copied stack: same hostnames and name, another stack's mark", async () => {
     const subdomain = label("copied");
-    const prod = await createdButNotRecorded(webfolder(subdomain, { options: { resourceUrn: urn("prod", "photos") } }));
-    const staging = webfolder(subdomain, { options: { resourceUrn: urn("staging", "photos") } });
-    await expect(createSource(session, staging)).rejects.toThrow(
+    const prod = await createdButNotRecorded(webfolder(subdomain), { urn: urn("prod", "photos") });
+    await expect(createSource(session, webfolder(subdomain), { urn: urn("staging", "photos") })).rejects.toThrow(
       new RegExp(`Source ${prod.marked.id} \\("Photos", enabled\\) holds "${subdomain}": not a Source created for this resource`),
     );
     // Without a mark at all (made by hand, or by an older provider), same name is no evidence either.
     const bare = label("bare");
     await session.client.sources.create(apiAttributes(webfolder(bare)));
-    await expect(createSource(session, webfolder(bare, { options: { resourceUrn: urn("prod", "photos") } }))).rejects.toThrow(
+    await expect(createSource(session, webfolder(bare), { urn: urn("prod", "photos") })).rejects.toThrow(
       /: not a Source created for this resource/,
     );
   });
 
   it("keeps a declared annotation and adds the mark, which no diff sees", async () => {
     const subdomain = label("annotated");
-    const declared = webfolder(subdomain, {
-      deployment: { annotation: "Managed by the web team" },
-      options: { resourceUrn: urn("prod", "web") },
-    });
-    const { outs } = await createSource(session, declared);
+    const declared = webfolder(subdomain, { deployment: { annotation: "Managed by the web team" } });
+    const { outs } = await createSource(session, declared, { urn: urn("prod", "web") });
     expect(outs.deployment.annotation).toMatch(/^Managed by the web team \[pulumi-create:[0-9a-f]{32}\]$/);
     await expect(sourceProvider.diff("x", outs, declared)).resolves.toMatchObject({ changes: false });
   });
 
   /** What a create killed once its POST had landed leaves: a Source with the resource's mark, in no state. */
-  async function createdButNotRecorded(declared: ReturnType<typeof webfolder>) {
-    const { id } = await createSource(session, declared);
+  async function createdButNotRecorded(declared: ReturnType<typeof webfolder>, options: { urn: string }) {
+    const { id } = await createSource(session, declared, options);
     return { marked: { id } };
   }
 

@@ -4,7 +4,7 @@
 // missing when an operation needs the API.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
-import { engineAddress } from "../../provider/src/core/engine-log";
+import { engineAddress } from "../../provider/src/engine/engine-log";
 import { MissingSettingsError } from "../../provider/src/core/settings";
 import { checkedSource } from "../support/checked-source";
 import { startTestServer, type TestServer } from "../support/server";

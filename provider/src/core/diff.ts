@@ -35,8 +35,8 @@ export function diffSource(id: string, olds: Compared, news: SourceInputs): Sour
   const { changed, deploymentFields } = changedAttributes(olds, news);
   const options: SourceDiff["changed"] = [];
   for (const key of PROVIDER_OPTION_KEYS) {
-    // Another adopted Source is a replacement (below); a new URN (an alias, a new parent) changes nothing on the server.
-    if (key === "adoptSourceId" || key === "resourceUrn") continue;
+    // Another adopted Source is a replacement (below).
+    if (key === "adoptSourceId") continue;
     if (containsUnknown(news[key]) || !deepEqual(olds[key], news[key])) options.push(key);
   }
   // Adopting a different Source means managing another object: the API cannot move an id.

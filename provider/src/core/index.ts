@@ -5,7 +5,7 @@
 // - Settings (settings.ts): `resolveSettings(config, env)` finds the API's address and key, pacing
 //   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
-// - The provider object (provider.ts): `createSourceProvider({ warn, info, env, urnInRequests })`
+// - The provider object (provider.ts): `createSourceProvider({ warn, info, env })`
 //   owns its configuration and connections; `configure` (or `checkConfig`, `diffConfig`,
 //   `configureWith` for a configuration given as values), `check`, `diff`, `preview`, `create`,
 //   `read`, `import`, `update`, `delete`, `connection`, `cancel`, `close`.
@@ -21,7 +21,7 @@ export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { CancelledError } from "./cancellation";
 export type { ConfigFailure } from "./config-check";
-export { engineAddress, engineInfo, engineWarnings, providerProcessLog, type Info, type Warn } from "./engine-log";
+export type { Info, Warn } from "./log";
 export { apiAttributes, type CheckFailure, type CheckResult } from "./check";
 export { comparableDeployment, diffSource, secretFlagMismatches, type SourceDiff, type SecretFlagMismatch } from "./diff";
 export type { DiffKind, DetailedDiff } from "./detailed-diff";

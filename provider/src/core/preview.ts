@@ -4,7 +4,7 @@
 // changes nothing the server decides keeps the state's values. (The dynamic host previews by
 // itself; the native plugin asks this.)
 import deepEqual from "fast-deep-equal";
-import { isPlainObject } from "@asset-delivery/sdk";
+import { attributePresentWhile, camelCase, isPlainObject, READ_ONLY_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, type CamelDeployment, type UncheckedInputs } from "./codec";
 import { comparableDeployment } from "./diff";
 import { UNKNOWN } from "./unknowns";
@@ -20,8 +20,12 @@ export function previewOutputs(inputs: UncheckedInputs, state: UncheckedInputs =
     !deepEqual(comparableDeployment(oldDeployment, deployment), comparableDeployment(deployment, deployment)) ||
     inputs.enabled !== state.enabled;
   const decided = Object.fromEntries(DECIDED_BY_THE_SERVER.map((name) => [name, redeploys ? UNKNOWN : state[name]]));
-  // The server has a token only while secure URLs are on (the sdk's field table says so of secure_url_token).
-  if (deployment.secureUrlEnabled === false) delete decided.secureUrlToken;
+  // An attribute present only while a deployment flag is on (the secure-URL token: the sdk's field
+  // table says so) will be absent when the flag is declared off.
+  for (const attribute of READ_ONLY_SOURCE_ATTRIBUTES) {
+    const flag = attributePresentWhile(attribute);
+    if (flag !== undefined && (deployment as Record<string, unknown>)[camelCase(flag)] === false) delete decided[camelCase(attribute)];
+  }
   const annotation = deployment.annotation ?? (redeploys ? UNKNOWN : oldDeployment?.annotation);
   return { ...decided, ...inputs, deployment: { ...deployment, annotation } };
 }

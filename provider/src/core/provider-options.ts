@@ -36,11 +36,6 @@ export const providerOptionsSchema = z.object({
     .describe(
       "Paths or URLs purged once an update that changes rendering (default parameters, error and missing images, caching, secure URLs) has deployed; never on create or on other updates. A failed purge is a warning, not a failed update.",
     ),
-  /**
-   * The resource's URN, which the create mark derives from (create-mark.ts): set by the Source class
-   * (and by the native plugin from the engine's request), never by a program.
-   */
-  resourceUrn: z.string(expected("a Pulumi URN")).optional(),
 });
 
 /** The options as `check` leaves them: defaults filled in. */
@@ -53,11 +48,9 @@ export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOption
 
 /**
  * The options a program declares: their descriptors (names, types, defaults, descriptions), for
- * schemas: the sdk's rules applied to this schema. The URN is the resource's own, never declared.
+ * schemas: the sdk's rules applied to this schema.
  */
-export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeFields(
-  providerOptionsSchema.omit({ resourceUrn: true }).shape,
-);
+export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeFields(providerOptionsSchema.shape);
 
 /** The options' defaults, as parsing fills them in for an absent option. */
 export const PROVIDER_OPTION_DEFAULTS: Partial<ProviderOptions> = Object.fromEntries(

@@ -13,7 +13,7 @@ import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
 import { pacingLimits } from "@asset-delivery/sdk";
-import type { Info, Warn } from "./engine-log";
+import type { Info, Warn } from "./log";
 import { createSource, type WriteOptions } from "./lifecycle/create";
 import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
@@ -23,20 +23,14 @@ import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
-import { SOURCE_TOKEN } from "../tokens";
 
 export interface SourceProviderOptions {
-  /** Where warnings go (the engine's log: engine-log.ts). */
+  /** Where warnings go (both shells pass the engine's log). */
   warn: Warn;
   /** Where progress messages go (the engine's log); default: nowhere. */
   info?: Info;
   /** The environment the settings fall back to. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /**
-   * The engine's create requests carry the resource's URN, for the create mark (the native plugin's
-   * do): `check` then refuses a `resourceUrn` input, which only the dynamic Source class sets.
-   */
-  urnInRequests?: boolean;
 }
 
 export interface SourceProvider {
@@ -90,12 +84,7 @@ export interface SourceProvider {
   close(): Promise<void>;
 }
 
-export function createSourceProvider({
-  warn,
-  info = async () => {},
-  env = process.env,
-  urnInRequests = false,
-}: SourceProviderOptions): SourceProvider {
+export function createSourceProvider({ warn, info = async () => {}, env = process.env }: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
   const cancellation = new Cancellation();
   const writes = new WriteBudget({ warn, info, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
@@ -151,9 +140,6 @@ export function createSourceProvider({
     },
     check: (news, isNew = false) => {
       writes.checked(isNew);
-      // The create mark's URN is then the engine's (create's request), never a property.
-      if (urnInRequests && "resourceUrn" in news)
-        return { inputs: news, failures: [{ property: "resourceUrn", reason: `resourceUrn: not a property of ${SOURCE_TOKEN}` }] };
       refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
       return checkSource(news);
     },

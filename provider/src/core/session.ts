@@ -1,7 +1,7 @@
 // What a lifecycle step (create, read, update, delete) works with: the provider object's
 // connection to the API, where its warnings go, and the signal that cancels its waits.
 import type { Connection } from "./connection";
-import type { Warn } from "./engine-log";
+import type { Warn } from "./log";
 
 export type Session = Connection & {
   warn: Warn;

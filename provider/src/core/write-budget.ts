@@ -9,7 +9,7 @@
 //
 // The engine gives a provider no total and no end of a preview: each check and diff is of one
 // resource. So the estimate is made when the engine ends the provider process, at the end of the
-// preview (`beforeEngineShutdown`, engine-guard.ts; both shells): after its last check and diff,
+// preview (`beforeEngineShutdown`, engine/engine-guard.ts; both shells): after its last check and diff,
 // while the engine still shows what the provider says. No timer, so no guess: an earlier version
 // warned after a quiet moment, which a busy engine also took between two diffs, and which once
 // outlasted the preview itself.
@@ -23,7 +23,7 @@ import {
   type RateTable,
   type ResponseInfo,
 } from "@asset-delivery/sdk";
-import type { Info, Warn } from "./engine-log";
+import type { Info, Warn } from "./log";
 
 type HourlyClass = "createSource" | "updateSource";
 

@@ -11,18 +11,19 @@ import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
-import { providerProcessLog } from "../core/engine-log";
+import { providerProcessLog } from "../engine/engine-log";
 import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
-import { beforeEngineShutdown, guardProviderProcess } from "../core/engine-guard";
+import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
-import { toCore, toDynamic, type DynamicValues } from "./shape";
+import { isUnknown } from "../core/unknowns";
+import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
 const core = createSourceProvider(providerProcessLog());
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
-// this process must end with its engine (core/engine-guard.ts). Not when a test or a script loads it.
+// this process must end with its engine (engine/engine-guard.ts). Not when a test or a script loads it.
 // The preview's estimate of the time its writes take at the hourly limits is made as the engine
 // ends the process (core/write-budget.ts).
 if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filename ?? "")) {
@@ -39,10 +40,10 @@ const stateOf = (values: DynamicValues) => toCore(values) as SourceState;
 async function written<T extends { outs: object }>(inputs: DynamicValues, write: Promise<T>): Promise<T & { outs: DynamicValues }> {
   try {
     const result = await write;
-    return { ...result, outs: toDynamic(result.outs) };
+    return { ...result, outs: toDynamic(result.outs, inputs) };
   } catch (error) {
     if (!isSourceNotReady(error)) throw error;
-    const properties = { ...toDynamic(error.properties), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    const properties = { ...toDynamic(error.properties, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
     throw new SourceNotReadyError(error.id, properties, error.reasons);
   }
 }
@@ -54,19 +55,25 @@ export const sourceProvider = {
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
     const { inputs, failures } = core.check(toCore(news), isNew);
-    return { inputs: toDynamic(inputs, news), failures };
+    // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
+    const urn = news[URN_KEY];
+    const urnFailures =
+      urn === undefined || isUnknown(urn) || typeof urn === "string"
+        ? []
+        : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
+    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));
     return { changes, replaces, deleteBeforeReplace: false };
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
-    return written(inputs, core.create(inputsOf(inputs)));
+    return written(inputs, core.create(inputsOf(inputs), { urn: urnOf(inputs) }));
   },
   async read(id: string, state: DynamicValues): Promise<pulumi.dynamic.ReadResult> {
     const result = await core.read(id, stateOf(state));
-    if (!("inputs" in result)) return result.id === "" ? result : { id: result.id, props: toDynamic(result.props) };
-    return { id: result.id, props: toDynamic(result.props), ...(result.inputs && { inputs: toDynamic(result.inputs) }) };
+    if (!("inputs" in result)) return result.id === "" ? result : { id: result.id, props: toDynamic(result.props, state) };
+    return { id: result.id, props: toDynamic(result.props, state), ...(result.inputs && { inputs: toDynamic(result.inputs, state) }) };
   },
   async update(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.UpdateResult> {
     return written(news, core.update(id, stateOf(olds), inputsOf(news)));

@@ -2,14 +2,26 @@
 // resource can mark only top-level outputs secret, so its write-only fields live apart, in
 // `deploymentSecrets` (always secret: source.ts); the core keeps each where it lives in the
 // deployment. `toCore` merges them in, once, for what the host hands over; `toDynamic` splits them
-// off, once, for what goes back. Nothing else in the provider knows `deploymentSecrets`.
+// off, once, for what goes back; besides them only the Source class that declares the input
+// (source.ts) knows `deploymentSecrets`. The resource's URN, which the host does not pass to a provider, is
+// an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
+// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values.
 import { isPlainObject } from "@asset-delivery/sdk";
 import { WRITE_ONLY_NAMES, writeOnlyFieldNames } from "../core/codec";
 import { isUnknown, UNKNOWN } from "../core/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
 
-/** A dynamic resource's inputs or state: the core's, with the write-only fields apart. */
+/** A dynamic resource's inputs or state: the core's, with the write-only fields apart, and the URN. */
 export type DynamicValues = Record<string, unknown>;
+
+/** The input holding the resource's URN (source.ts), which the create mark derives from (core/create-mark.ts). */
+export const URN_KEY = "resourceUrn";
+
+/** The resource's URN among the host's values, when there is one (states written by 0.1.0 have it too). */
+export function urnOf(values: DynamicValues): string | undefined {
+  const urn = values[URN_KEY];
+  return typeof urn === "string" ? urn : undefined;
+}
 
 /**
  * The core's shape of the host's values: `deploymentSecrets` merged into the deployment, the host's
@@ -17,7 +29,7 @@ export type DynamicValues = Record<string, unknown>;
  * field of the type; a deployment that is not an object (check reports it, or not known yet) is kept as it is.
  */
 export function toCore(values: DynamicValues): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _serialized, deploymentSecrets, deployment, ...rest } = values;
+  const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, deploymentSecrets, deployment, ...rest } = values;
   if (!isPlainObject(deployment)) return { ...rest, deployment };
   const secrets = isUnknown(deploymentSecrets)
     ? Object.fromEntries(writeOnlyFieldNames(deployment.type).map((field) => [field, UNKNOWN]))
@@ -29,14 +41,17 @@ export function toCore(values: DynamicValues): Record<string, unknown> {
 
 /**
  * The dynamic shape of the core's values: the write-only fields split off into `deploymentSecrets`.
- * `given`, the host's values these answer (check's): what could not be merged (secrets not known yet
- * as a whole, or beside a deployment that is not an object) goes back as it came.
+ * `given`, the host's values these answer (check's inputs, a write's inputs, a refresh's state): its
+ * URN goes back with them, and what could not be merged (secrets not known yet as a whole, or beside
+ * a deployment that is not an object) goes back as it came.
  */
 export function toDynamic(values: object, given?: DynamicValues): DynamicValues {
   const { deployment, ...rest } = values as Record<string, unknown>;
-  if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {} };
+  const urn = given !== undefined && URN_KEY in given ? { [URN_KEY]: given[URN_KEY] } : {};
+  if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {}, ...urn };
   const { open, secrets } = secretsApart(deployment);
-  return { ...rest, deployment: open, deploymentSecrets: isUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets };
+  const deploymentSecrets = isUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets;
+  return { ...rest, deployment: open, deploymentSecrets, ...urn };
 }
 
 /** A deployment's write-only fields apart from the others: the split the Source class makes of a program's arguments too. */

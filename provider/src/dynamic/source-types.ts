@@ -29,9 +29,9 @@ export type SourceDeploymentArgsOf<T extends SourceType> = Simplify<
 >;
 export type SourceDeploymentArgs = { [T in SourceType]: SourceDeploymentArgsOf<T> }[SourceType];
 
-/** The provider's own inputs (see provider-options.ts), each a Pulumi input; the URN is the resource's own. */
+/** The provider's own inputs (see provider-options.ts), each a Pulumi input. */
 export type SourceOptionArgs = {
-  [K in Exclude<keyof ProviderOptionsInput, "resourceUrn">]?: pulumi.Input<NonNullable<ProviderOptionsInput[K]>>;
+  [K in keyof ProviderOptionsInput]?: pulumi.Input<NonNullable<ProviderOptionsInput[K]>>;
 };
 
 export interface SourceArgs extends SourceOptionArgs {

@@ -11,7 +11,7 @@ import { isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { providerOptions } from "../core/provider-options";
 import { camelCase } from "../core/names";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../core/codec";
-import { secretsApart } from "./shape";
+import { secretsApart, URN_KEY } from "./shape";
 
 export type { SourceArgs } from "./source-types";
 
@@ -54,7 +54,7 @@ export class Source extends pulumi.CustomResource {
       // each, most of what a Source costs the program, and an absent option is never sent anyway.
       ...providerOptions(args),
       // The provider cannot learn the URN from the dynamic host: the create mark derives from it.
-      resourceUrn: pulumi.createUrn(name, SOURCE_RESOURCE_TYPE, opts.parent),
+      [URN_KEY]: pulumi.createUrn(name, SOURCE_RESOURCE_TYPE, opts.parent),
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };

@@ -4,11 +4,11 @@
 // config. The core checks and compares them (core/config-check.ts); here: where Configure finds
 // them, and the API key kept secret in the provider's state, however it was given.
 import { CONFIG_NAMES } from "../core/config-check";
-import { CONFIG_KEYS } from "../core/settings";
+import { CONFIG_KEYS, SECRET_SETTINGS } from "../core/settings";
 import type { PropertyPath } from "./wire";
 
 /** The paths of the provider's state that are always secret. */
-export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [["apiKey"]];
+export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [...SECRET_SETTINGS].map((name) => [name]);
 
 /**
  * The provider's settings from a Configure request: its arguments, else the `variables` map the

@@ -1,6 +1,6 @@
 // The native plugin's process: serve the ResourceProvider protocol until the engine goes away.
 // bin/pulumi-resource-assetdelivery checks the Node version before loading this.
-import { beforeEngineShutdown, guardProviderProcess } from "../core/engine-guard";
+import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { NativeProvider } from "./provider";
 import { serve } from "./server";
 
@@ -16,7 +16,7 @@ export function packageVersion(): string {
 }
 
 export async function main(): Promise<void> {
-  // Ends this process once its engine is gone, whatever killed it (core/engine-guard.ts).
+  // Ends this process once its engine is gone, whatever killed it (engine/engine-guard.ts).
   guardProviderProcess();
   const provider = new NativeProvider();
   // The preview's estimate of the time its writes take at the hourly limits (core/write-budget.ts).

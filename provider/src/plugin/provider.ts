@@ -5,7 +5,7 @@
 // SECRET_PATHS, from the sdk's field table). What is the plugin's own: the Source type and function
 // tokens of its schema, and the engine's Read without a state, which is an import.
 import { SECRET_PATHS, type SourceInputs, type SourceState } from "../core/codec";
-import { providerProcessLog } from "../core/engine-log";
+import { providerProcessLog } from "../engine/engine-log";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -40,7 +40,7 @@ export class NativeProvider {
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     // Warnings (a retired Source) and progress messages go to the engine's log.
-    this.core = createSourceProvider({ ...providerProcessLog(), env, urnInRequests: true });
+    this.core = createSourceProvider({ ...providerProcessLog(), env });
   }
 
   checkConfig(news: Properties): { inputs: Properties; failures: ConfigFailure[] } {

@@ -16,10 +16,10 @@ import {
   type ValueShape,
 } from "@asset-delivery/sdk";
 import { PROVIDER_OPTION_DESCRIPTORS } from "../core/provider-options";
-import { CONFIG_KEYS, ENV_VARS } from "../core/settings";
+import { CONFIG_NAMES } from "../core/config-check";
+import { SECRET_SETTINGS, SETTING_DESCRIPTIONS } from "../core/settings";
 import { REPORT_RESULT_FIELDS } from "../functions/reports";
 import { VIDEO_JOB_RESULT_FIELDS } from "../functions/videos";
-
 import { FUNCTION_TOKENS, PACKAGE_NAME, SOURCE_TOKEN, TYPE_TOKENS } from "../tokens";
 
 export { PACKAGE_NAME, SOURCE_TOKEN };
@@ -157,20 +157,11 @@ function optionProperties(types: Record<string, ObjectType>): Record<string, Pul
   return Object.fromEntries(PROVIDER_OPTION_DESCRIPTORS.map((field) => [field.name, propertyOf(field, types)]));
 }
 
-const CONFIG_DESCRIPTIONS: Record<keyof typeof CONFIG_KEYS, string> = {
-  baseUrl: `The Management API's address, e.g. \`https://api.example.com\`. Or the environment variable \`${ENV_VARS.baseUrl}\`.`,
-  apiKey: `An API key with the Sources permission (and Analytics for the reports functions). Or \`${ENV_VARS.apiKey}\`.`,
-  deliveryDomain: `The service's delivery domain, for \`purgeAfterUpdate\` paths. Or \`${ENV_VARS.deliveryDomain}\`.`,
-  maxWait: `How long a run may wait for the hourly create and update budgets, a duration such as \`90s\`, \`10m\` or \`2h\`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or \`${ENV_VARS.maxWait}\`.`,
-  allowInsecureHttp: `\`true\` lets \`baseUrl\` be \`http://\` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or \`${ENV_VARS.allowInsecureHttp}\`.`,
-  pacing: `The client's pacing to the rate limits, as JSON: \`false\` for none, or \`{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}\` for a plan with higher limits. Default the spec's limits. Or \`${ENV_VARS.pacing}\`.`,
-};
-
 function configVariables(): Record<string, PulumiProperty> {
   return Object.fromEntries(
-    (Object.keys(CONFIG_KEYS) as (keyof typeof CONFIG_KEYS)[]).map((name) => [
+    CONFIG_NAMES.map((name) => [
       name,
-      { type: "string", description: CONFIG_DESCRIPTIONS[name], ...(name === "apiKey" && { secret: true }) },
+      { type: "string", description: SETTING_DESCRIPTIONS[name], ...(SECRET_SETTINGS.has(name) && { secret: true }) },
     ]),
   );
 }
@@ -296,7 +287,8 @@ export function packageSchema(version: string): Record<string, unknown> {
     provider: {
       description: "The provider: one account of the service (an explicit provider per account).",
       inputProperties: config,
-      properties: Object.fromEntries(Object.entries(config).filter(([name]) => name !== "apiKey")),
+      // A secret setting is an input only: the provider's outputs never hold it.
+      properties: Object.fromEntries(CONFIG_NAMES.filter((name) => !SECRET_SETTINGS.has(name)).map((name) => [name, config[name]])),
     },
     types,
     resources: {
@@ -305,7 +297,8 @@ export function packageSchema(version: string): Record<string, unknown> {
           "A Source: where images come from (an origin) and how they are served. The API cannot delete Sources: `destroy` retires one (disabled, its subdomains reserved), and declaring its subdomains again adopts it.",
         inputProperties: {
           name: outputs.name,
-          enabled: { type: "boolean", default: true, description: "Whether the Source serves traffic. Default `true`." },
+          // Both from the sdk's field table, as the outputs are: its default and description.
+          enabled: outputs.enabled,
           deployment: deploymentIn,
           ...options,
         },

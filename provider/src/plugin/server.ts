@@ -6,10 +6,13 @@
 import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { configFromRequest } from "./config";
-import { grpc, protos } from "./grpc";
+import { grpcRuntime, providerProtos } from "../engine/grpc";
 import { CancelledError, type NativeProvider, PartialSourceError } from "./provider";
 import { packageSchema, PACKAGE_NAME } from "./schema";
 import { decodeStruct, encodeStruct } from "./wire";
+
+const grpc = grpcRuntime();
+const protos = providerProtos();
 
 type Handler<Req, Res> = (call: grpcTypes.ServerUnaryCall<Req, Res>, callback: grpcTypes.sendUnaryData<Res>) => void;
 

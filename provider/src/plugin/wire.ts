@@ -8,7 +8,7 @@ import { isPlainObject } from "@asset-delivery/sdk";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import type { PropertyPath } from "../core/property-path";
 import { openSecretEnvelopes, secretEnvelope } from "../secret-envelopes";
-import { protos } from "./grpc";
+import { providerProtos } from "../engine/grpc";
 
 export { UNKNOWN } from "../core/unknowns";
 export { describePath, type PropertyPath } from "../core/property-path";
@@ -31,7 +31,7 @@ export function decodeStruct(struct: structPb.Struct | undefined): Properties {
  */
 export function encodeStruct(values: Record<string, unknown>, secrets: readonly PropertyPath[] = []): structPb.Struct {
   const marked = markSecrets(withoutUndefinedDeep(values), outermost(secrets));
-  return protos.struct.Struct.fromJavaScript(marked as Record<string, structPb.JavaScriptValue>);
+  return providerProtos().struct.Struct.fromJavaScript(marked as Record<string, structPb.JavaScriptValue>);
 }
 
 function withoutUndefinedDeep(value: unknown): unknown {

@@ -28,6 +28,21 @@ export function presenceFlag(secret: string): ReadOnly<z.ZodBoolean> {
 }
 
 const PRESENCE_OF = "x-presence-of";
+const PRESENT_WHILE = "x-present-while";
+
+/**
+ * A returned attribute present only while a deployment flag is true (`secure_url_token` while
+ * `secure_url_enabled`): the server keeps none otherwise, and a preview knows it will be absent.
+ */
+export function presentWhile<T extends z.ZodType>(flag: string, schema: T): T {
+  return schema.meta({ ...schema.meta(), [PRESENT_WHILE]: flag });
+}
+
+/** The deployment flag a returned attribute is present only while, if the schema says so. */
+export function presentWhileFlag(schema: z.ZodType): string | undefined {
+  const flag = schema.meta()?.[PRESENT_WHILE];
+  return typeof flag === "string" ? flag : undefined;
+}
 
 /** The write-only field a presence flag reports, if the schema is one. */
 export function presenceOf(schema: z.ZodType): string | undefined {

@@ -1,6 +1,7 @@
 // The client's public surface.
 export { createClient, type AssetDeliveryClient } from "./create-client";
-export type { ClientOptions, RetryOptions, PacingOptions, RequestInfo, ResponseInfo } from "./options";
+export type { ClientOptions, RetryOptions, PacingOptions } from "./options";
+export type { RequestInfo, ResponseInfo } from "./transport";
 export { pacingLimits } from "./options";
 export type { Clock } from "./clock";
 export { systemClock } from "./clock";

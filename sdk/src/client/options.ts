@@ -7,24 +7,7 @@ import { insecureBaseUrlProblem } from "./insecure-http";
 import { systemClock, type Clock } from "./clock";
 import { withoutUndefined } from "../objects";
 import type { PacingWait } from "./pacing";
-
-/** What a hook learns about a request: never headers, never the API key. */
-export interface RequestInfo {
-  method: string;
-  /** Path and query relative to the base URL, or the full URL of a download on another origin. */
-  path: string;
-  endpointClass: EndpointClass;
-  /** 0 for the first try, then 1, 2, ... for retries. */
-  attempt: number;
-}
-
-export interface ResponseInfo extends RequestInfo {
-  /** Absent when no response arrived. */
-  status: number | undefined;
-  durationMs: number;
-  /** Error class name when no response arrived (`ConnectionError`, `TimeoutError`). */
-  error?: string;
-}
+import type { RequestInfo, ResponseInfo, TransportOptions } from "./transport";
 
 export interface RetryOptions {
   /** Retries after a server error or network failure (429s are bounded by `rateLimitDeadlineMs` instead). Default 3. */
@@ -76,19 +59,13 @@ export interface ClientOptions {
   clock?: Clock;
 }
 
-export interface ResolvedOptions {
-  baseUrl: URL;
-  apiKey: string;
-  timeoutMs: number;
+export interface ResolvedOptions extends TransportOptions {
   dispatcher: Dispatcher | undefined;
   retry: Required<RetryOptions> | false;
   pacing: Record<EndpointClass, { limit: number; intervalMs: number }> | false;
   maxWaitMs: number | undefined;
   onPacingWait: ((wait: PacingWait) => void) | undefined;
   rateLimitDeadlineMs: number;
-  userAgent: string;
-  onRequest: ((info: RequestInfo) => void) | undefined;
-  onResponse: ((info: ResponseInfo) => void) | undefined;
   clock: Clock;
 }
 

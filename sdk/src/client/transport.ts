@@ -3,7 +3,34 @@
 import { Agent, type Dispatcher } from "undici";
 import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject, type HttpMethod } from "../api";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
-import type { ResolvedOptions } from "./options";
+
+/** What a hook learns about a request: never headers, never the API key. */
+export interface RequestInfo {
+  method: string;
+  /** Path and query relative to the base URL, or the full URL of a download on another origin. */
+  path: string;
+  endpointClass: EndpointClass;
+  /** 0 for the first try, then 1, 2, ... for retries. */
+  attempt: number;
+}
+
+export interface ResponseInfo extends RequestInfo {
+  /** Absent when no response arrived. */
+  status: number | undefined;
+  durationMs: number;
+  /** Error class name when no response arrived (`ConnectionError`, `TimeoutError`). */
+  error?: string;
+}
+
+/** What one exchange needs of the client's options (options.ts resolves them). */
+export interface TransportOptions {
+  baseUrl: URL;
+  apiKey: string;
+  timeoutMs: number;
+  userAgent: string;
+  onRequest: ((info: RequestInfo) => void) | undefined;
+  onResponse: ((info: ResponseInfo) => void) | undefined;
+}
 
 /** Reads the body of a 2xx response (within the request's deadline). */
 export type ReadBody<T> = (body: Dispatcher.ResponseData["body"]) => Promise<T>;
@@ -46,7 +73,7 @@ export function createAgent(timeoutMs: number): Agent {
   });
 }
 
-export function createSender(options: ResolvedOptions, dispatcher: Dispatcher): Send {
+export function createSender(options: TransportOptions, dispatcher: Dispatcher): Send {
   const api = { origin: options.baseUrl.origin, pathPrefix: options.baseUrl.pathname.replace(/\/+$/, "") };
   return async <T>(req: HttpRequest<T>): Promise<HttpResponse<T>> => {
     const { origin, path, shownPath } = resolveTarget(api, req.target);

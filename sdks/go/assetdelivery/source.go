@@ -117,7 +117,7 @@ type sourceArgs struct {
 	Deployment interface{} `pulumi:"deployment"`
 	// How long to wait for the deployment, in seconds (1 to 3600). Default 300.
 	DeploymentTimeoutSeconds *int `pulumi:"deploymentTimeoutSeconds"`
-	// Whether the Source serves traffic. Default `true`.
+	// Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
 	Enabled *bool `pulumi:"enabled"`
 	// Display name; does not affect how assets are served.
 	Name string `pulumi:"name"`
@@ -135,7 +135,7 @@ type SourceArgs struct {
 	Deployment pulumi.Input
 	// How long to wait for the deployment, in seconds (1 to 3600). Default 300.
 	DeploymentTimeoutSeconds pulumi.IntPtrInput
-	// Whether the Source serves traffic. Default `true`.
+	// Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
 	Enabled pulumi.BoolPtrInput
 	// Display name; does not affect how assets are served.
 	Name pulumi.StringInput

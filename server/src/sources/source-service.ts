@@ -3,6 +3,7 @@
 // and global hostname uniqueness. Each operation is one transaction: a rejected one changes nothing.
 import { isDeepStrictEqual } from "node:util";
 import {
+  attributePresentWhile,
   fieldIssue,
   requiredWriteOnlyFields,
   writeOnlyFields,
@@ -19,6 +20,8 @@ import { splitDeployment, type PublicDeployment, type SourceRecord } from "./sou
 import type { SourceStore } from "./source-store";
 
 const SECURE_URL_TOKEN_LENGTH = 32;
+/** The deployment flag the token is present only while (the sdk's field table: `secure_url_enabled`). */
+const SECURE_URL_TOKEN_WHILE = attributePresentWhile("secure_url_token");
 
 export function defaultAnnotation(userName: string): string {
   return `New deployment created for Source by ${userName}`;
@@ -38,7 +41,7 @@ interface PatchInput {
 
 /** Kept while secure URLs stay on, a new one when they are turned on, none while off. */
 function secureUrlToken(deployment: PublicDeployment, current: string | null): string | null {
-  if (deployment.secure_url_enabled !== true) return null;
+  if (SECURE_URL_TOKEN_WHILE === undefined || (deployment as Record<string, unknown>)[SECURE_URL_TOKEN_WHILE] !== true) return null;
   return current ?? randomAlphanumeric(SECURE_URL_TOKEN_LENGTH);
 }
 

@@ -3,6 +3,7 @@
 // what a response may hold), so that a descriptor cannot say something the rule does not.
 import { describe, expect, it } from "vitest";
 import {
+  attributePresentWhile,
   camelCase,
   deploymentCreateSchema,
   deploymentDefaults,
@@ -85,6 +86,18 @@ describe("field descriptors", () => {
     ]);
     const parsed = sourceCreateAttributesSchema.parse({ name: "x", deployment: COMPLETE.webproxy });
     expect(WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS).toEqual({ enabled: parsed.enabled });
+  });
+
+  it("mark an attribute present only while a deployment flag is on, which the server and a preview both read", () => {
+    expect(sourceAttributeDescriptors.filter((f) => f.presentWhile !== undefined).map((f) => [f.apiName, f.presentWhile])).toEqual([
+      ["secure_url_token", "secure_url_enabled"],
+    ]);
+    expect(attributePresentWhile("secure_url_token")).toBe("secure_url_enabled");
+    expect(attributePresentWhile("deployment_status")).toBeUndefined();
+    // The flag is a boolean every type has, so the condition means the same for every Source.
+    expect(deploymentFieldTypes.get("secure_url_enabled")).toEqual(SOURCE_TYPES);
+    for (const type of SOURCE_TYPES)
+      expect(deploymentFieldDescriptors(type).find((f) => f.apiName === "secure_url_enabled")).toMatchObject({ type: "boolean" });
   });
 
   it("describe every field, for the documents and schemas made from them", () => {

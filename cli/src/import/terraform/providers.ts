@@ -10,6 +10,7 @@
 // Both name the deployment's fields as the vendor's API does, which is ours but for one:
 // `imgix_subdomains` is our `service_subdomains`. Whether a field is a secret is not said here: it
 // is the sdk field table's write-only mark for the Source's type.
+import { READ_ONLY_SOURCE_ATTRIBUTES, WRITABLE_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 
 export interface TerraformSourceKind {
   /** The resource type in the state: `imgix_source`. */
@@ -29,19 +30,18 @@ export const TERRAFORM_SOURCE_KINDS: readonly TerraformSourceKind[] = [
 export const RENAMED_DEPLOYMENT_ATTRIBUTES: Readonly<Record<string, string>> = { imgix_subdomains: "service_subdomains" };
 
 /**
- * Top-level attributes that need no carrying over: the id (the import's key), and what the server
- * reports (the live Source is read instead). `name`, `enabled` and `deployment` are read from the
- * server too; the state's copy serves only for secrets.
+ * Top-level attributes that need no carrying over: the id (the import's key), and every attribute of
+ * a Source, the providers naming them as the API does (the sdk's field table: `name`, `enabled`,
+ * `deployment_status`, `date_deployed`, `secure_url_token`): the live Source is read instead.
+ * `deployment` is read from the server too, the state's copy serving only for secrets; `type` is the
+ * API document's resource type (`sources` in teamjourney/imgix's state), no attribute of the Source.
  */
 export const READ_FROM_SERVER: ReadonlySet<string> = new Set([
   "id",
-  "name",
-  "enabled",
-  "deployment",
   "type",
-  "deployment_status",
-  "date_deployed",
-  "secure_url_token",
+  "deployment",
+  ...WRITABLE_SOURCE_ATTRIBUTES,
+  ...READ_ONLY_SOURCE_ATTRIBUTES,
 ]);
 
 /** Terraform settings of imgix_source that have a Pulumi counterpart (see settings.ts). */

@@ -12,7 +12,7 @@ import { settle, type Written } from "./settle";
 
 /** What a shell knows of a write besides the inputs. */
 export interface WriteOptions {
-  /** The resource's URN, for the create mark, when the engine's request gives it (the native plugin); else the inputs' `resourceUrn`. */
+  /** The resource's URN, for the create mark (create-mark.ts): each shell knows it its own way. */
   urn?: string;
   /** The resource's customTimeouts (seconds; 0 or absent when none): they bound the wait when shorter than `deploymentTimeoutSeconds`. */
   timeoutSeconds?: number;
@@ -27,7 +27,7 @@ export async function createSource(
   const written =
     inputs.adoptSourceId !== undefined
       ? await adoptById(session, inputs.adoptSourceId, inputs, attributes)
-      : await createOrReclaim(session, inputs, attributes, options.urn ?? inputs.resourceUrn);
+      : await createOrReclaim(session, inputs, attributes, options.urn);
   const source = await settle(session, written, inputs, options.timeoutSeconds);
   session.reads.remember(source);
   return { id: source.id, outs: sourceOutputs(source, inputs) };

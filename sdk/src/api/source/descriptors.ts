@@ -3,12 +3,13 @@
 // provider's names, defaults and secrets, the native plugin's Pulumi schema), so that no one else
 // looks inside a zod schema. Each descriptor is plain data: it can be printed, compared, serialized.
 import { z } from "zod";
-import { isReadOnly, isRenderingField, isSecret, isWriteOnly, presenceOf } from "../rules";
+import { isReadOnly, isRenderingField, isSecret, isWriteOnly, presenceOf, presentWhileFlag } from "../rules";
 import {
   deploymentFieldsByType,
   readOnlyAttributeFields,
   SOURCE_TYPES,
   writableAttributeFields,
+  type ReadOnlySourceAttribute,
   type SourceType,
   type WritableSourceAttribute,
 } from "./field-table";
@@ -46,6 +47,8 @@ export type FieldDescriptor = ValueShape & {
   affectsRendering: boolean;
   /** For a read-only flag (`password_set`): the write-only field whose presence it reports (`password`). */
   presenceOf?: string;
+  /** For a returned attribute present only while a deployment flag is true (`secure_url_token`): that flag (`secure_url_enabled`). */
+  presentWhile?: string;
   /** What the API fills in when the field is absent at creation; absent when it fills in nothing. */
   default?: unknown;
   description?: string;
@@ -90,6 +93,7 @@ function describeField(apiName: string, schema: z.ZodType): FieldDescriptor {
   }
   const description = schema.meta()?.description ?? inner.meta()?.description;
   const secret = presenceOf(schema);
+  const whileFlag = presentWhileFlag(schema);
   return {
     ...shapeOf(inner),
     apiName,
@@ -101,6 +105,7 @@ function describeField(apiName: string, schema: z.ZodType): FieldDescriptor {
     readOnly: isReadOnly(schema),
     affectsRendering: isRenderingField(schema),
     ...(secret !== undefined && { presenceOf: secret }),
+    ...(whileFlag !== undefined && { presentWhile: whileFlag }),
     ...(fallback !== undefined && fallback.value !== undefined && { default: fallback.value }),
     ...(description !== undefined && { description }),
   };
@@ -174,6 +179,14 @@ export const sourceAttributeDescriptors: readonly FieldDescriptor[] = Object.fre
 export const SECRET_SOURCE_ATTRIBUTES: readonly string[] = Object.freeze(
   sourceAttributeDescriptors.filter((field) => field.secret).map((field) => field.apiName),
 );
+
+/**
+ * The deployment flag (API name) a returned attribute is present only while (`secure_url_token`:
+ * `secure_url_enabled`), as marked in the table; undefined for an attribute always present.
+ */
+export function attributePresentWhile(attribute: ReadOnlySourceAttribute): string | undefined {
+  return sourceAttributeDescriptors.find((field) => field.apiName === attribute)?.presentWhile;
+}
 
 /** Every deployment field (API name), with the types it belongs to. */
 export const deploymentFieldTypes: ReadonlyMap<string, readonly SourceType[]> = new Map(

@@ -14,7 +14,7 @@ import {
   type ReadOnlySourceAttribute,
   type SourceType,
 } from "./field-table";
-import type { Deployment, DeploymentInput, DeploymentPatchInput, StoredDeployment } from "./types";
+import type { Deployment, DeploymentInput, DeploymentPatchInput, StoredDeployment } from "./deployment-types";
 
 // Read-only fields may be sent back as received (a GET, edited, then PATCHed); they are dropped.
 const ignoredOnInput = z

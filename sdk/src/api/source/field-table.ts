@@ -21,6 +21,7 @@ import {
   MAX_HOSTNAMES_PER_SOURCE,
   prefixSchema,
   presenceFlag,
+  presentWhile,
   regionSchema,
   s3BucketSchema,
   sasStringSchema,
@@ -277,7 +278,7 @@ export const readOnlyAttributeFields = {
   date_deployed: described("Unix time of the last deployment.", z.int().nullable()),
   secure_url_token: described(
     "Signing token for securing assets; present only while secure URLs are enabled.",
-    secret(z.string().optional()),
+    presentWhile("secure_url_enabled", secret(z.string().optional())),
   ),
 };
 

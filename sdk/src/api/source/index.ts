@@ -26,5 +26,6 @@ export {
   sourcePatchAttributesSchema,
   sourceSchema,
 } from "./documents";
+export type * from "./deployment-types";
 export type * from "./types";
 export * from "./descriptors";

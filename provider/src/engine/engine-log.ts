@@ -1,21 +1,10 @@
 // Warnings from inside a provider. The dynamic provider's process has no `pulumi.log` connection
 // (its stderr shows up as plain info lines), so warnings go straight to the engine's Log RPC, at
 // the address the engine gives the provider process, and appear as real warnings.
-import { createRequire } from "node:module";
-import type * as grpcModule from "@grpc/grpc-js";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
-import { engineGuard } from "./engine-guard";
-
-/** Where the core's warnings go. */
-export type Warn = (message: string) => Promise<void>;
-/** Where the core's progress messages go. */
-export type Info = (message: string) => Promise<void>;
-
-// gRPC is @pulumi/pulumi's dependency: load the very copy it uses.
-const requireFromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-
-import { engineAddress } from "./engine-guard";
+import type { Info, Warn } from "../core/log";
+import { engineAddress, engineGuard } from "./engine-guard";
+import { engineProtos, grpcRuntime } from "./grpc";
 
 export { engineAddress };
 
@@ -42,10 +31,8 @@ function engineLog(address: string | undefined, severity: "WARNING" | "INFO"): W
   let engine: engineGrpc.EngineClient | undefined;
   return async (message) => {
     if (address !== undefined) {
-      const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
-      const { EngineClient } = requireFromPulumi("@pulumi/pulumi/proto/engine_grpc_pb") as typeof engineGrpc;
-      const pb = requireFromPulumi("@pulumi/pulumi/proto/engine_pb") as typeof enginePb;
-      engine ??= new EngineClient(address, grpc.credentials.createInsecure());
+      const { engine: pb, engineGrpc: service } = engineProtos();
+      engine ??= new service.EngineClient(address, grpcRuntime().credentials.createInsecure());
       const request = new pb.LogRequest().setSeverity(pb.LogSeverity[severity]).setMessage(message);
       const delivered = await new Promise<boolean>((resolve) => engine!.log(request, (error) => resolve(!error)));
       if (delivered) return;

@@ -14,11 +14,8 @@
 //   Log call to the engine failed);
 // - keeps a failed write to stdout or stderr from ever becoming an uncaught exception;
 // - ends the process once the engine no longer answers.
-import { createRequire } from "node:module";
 import type * as grpcModule from "@grpc/grpc-js";
-
-// gRPC is @pulumi/pulumi's dependency: load the very copy it uses.
-const requireFromPulumi = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+import { grpcRuntime } from "./grpc";
 
 /** The engine's address among a provider process's arguments (the engine passes it last), if any. */
 export function engineAddress(argv: readonly string[]): string | undefined {
@@ -38,7 +35,7 @@ const CHECK_TIMEOUT_MS = 5000;
  * answer within `timeoutMs` (an engine that is busy, or stopped, is not gone).
  */
 export function checkEngine(client: grpcModule.Client, timeoutMs: number): Promise<EngineHealth> {
-  const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
+  const grpc = grpcRuntime();
   return new Promise((resolve) => {
     client.makeUnaryRequest(
       "/grpc.health.v1.Health/Check",
@@ -73,7 +70,7 @@ export interface EngineGuard {
 
 /** Watches the engine and ends the process once it is gone (see the top of this file). */
 export function guardEngine(options: EngineGuardOptions): EngineGuard {
-  const grpc = requireFromPulumi("@grpc/grpc-js") as typeof grpcModule;
+  const grpc = grpcRuntime();
   const intervalMs = options.intervalMs ?? 1000;
   const failuresToExit = options.failuresToExit ?? 2;
   const onGone = options.onGone ?? (() => process.exit(1));

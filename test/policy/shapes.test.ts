@@ -1,0 +1,36 @@
+// The policy pack tells a Source by the provider's type tokens and reads a dynamic Source's secrets
+// as the provider's dynamic shell merges them (it cannot load the provider: a policy pack gets the
+// resource's properties only). These tie each copy to the provider that owns it.
+import { describe, expect, it } from "vitest";
+import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, UNKNOWN } from "@asset-delivery/policy";
+import { dynamicToCore, NATIVE_SOURCE_TYPE as PROVIDER_NATIVE_TYPE, SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
+import { dynamicSource } from "../../policy/src/shapes/dynamic-source";
+import { UNKNOWN as ENGINE_UNKNOWN } from "../../provider/src/core/unknowns";
+import { analyzed } from "./analyzed-source";
+
+const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://o.example.com/" };
+
+describe("the policy pack's Source shapes", () => {
+  it("are the provider's type tokens", () => {
+    expect(DYNAMIC_SOURCE_TYPE).toBe(SOURCE_RESOURCE_TYPE);
+    expect(NATIVE_SOURCE_TYPE).toBe(PROVIDER_NATIVE_TYPE);
+  });
+
+  it("merge a dynamic Source's secrets into its deployment as the provider's dynamic shell does", () => {
+    const props = { name: "Photos", deployment: webfolder, deploymentSecrets: { password: "pw", requestHandshake: null } };
+    expect(dynamicSource(props).deployment).toEqual(dynamicToCore(props).deployment);
+    const none = { name: "Photos", deployment: webfolder };
+    expect(dynamicSource(none).deployment).toEqual(dynamicToCore(none).deployment);
+  });
+
+  it("make each of the type's secrets unknown while the secrets are, as the provider's dynamic shell does", () => {
+    const props = { name: "Photos", deployment: webfolder, deploymentSecrets: ENGINE_UNKNOWN };
+    // What the analyzer is given: the properties behind @pulumi/policy's unknown-checking proxy.
+    const policy = dynamicSource(analyzed(DYNAMIC_SOURCE_TYPE, "photos", props).props).deployment as Record<string, unknown>;
+    const provider = dynamicToCore(props).deployment as Record<string, unknown>;
+    const unknownIn = (deployment: Record<string, unknown>, marker: unknown) =>
+      Object.keys(deployment).filter((key) => deployment[key] === marker);
+    expect(unknownIn(policy, UNKNOWN).sort()).toEqual(unknownIn(provider, ENGINE_UNKNOWN).sort());
+    expect(unknownIn(policy, UNKNOWN).length).toBeGreaterThan(0);
+  });
+});
