@@ -45,7 +45,9 @@ async function session(email: string): Promise<{ cookie: string; csrf: string; f
     payload: { _csrf: token, email, password: PASSWORD },
   });
   expect(signedIn.statusCode).toBe(303);
-  const cookie = `${signedIn.cookies[0]!.name}=${signedIn.cookies[0]!.value}`;
+  // The session's cookie, not the device cookie the sign-in also sets (docs/dashboard.md).
+  const sessionCookie = signedIn.cookies.find((c) => c.name === "asset_delivery_session")!;
+  const cookie = `${sessionCookie.name}=${sessionCookie.value}`;
   const keys = await server.app.inject({ method: "GET", url: "/dashboard/keys", headers: { cookie } });
   return {
     cookie,
