@@ -10,9 +10,9 @@ import {
   type CreditAnalyticsRow,
   type FieldDescriptor,
   type Report,
-  type ReportListQuery,
 } from "@asset-delivery/sdk";
 import { camelMembers, type CamelNamed } from "../core/names";
+import type { ArgsOf, GET_REPORT, GET_REPORTS } from "./signatures";
 import { DEFAULT_MAX_RESULTS } from "./sources";
 
 /** A report as the functions give it: its id and attributes, the sdk's schemas. */
@@ -29,14 +29,9 @@ function reportResult(report: Report): ReportResult {
   return camelMembers({ id: report.id, ...report.attributes }, REPORT_RESULT_KEYS);
 }
 
-export interface GetReportsArgs {
-  /** e.g. `{ report_type: "credit_analytics_daily", completed: true }`. */
-  filter?: ReportListQuery["filter"];
-  /** e.g. `["-period_end"]`. */
-  sort?: ReportListQuery["sort"];
-  /** Default 1000. */
-  max?: number;
-}
+/** getReports' arguments: the signature's (signatures.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that its name is its type in users' editors and the API report
+export interface GetReportsArgs extends ArgsOf<typeof GET_REPORTS.args> {}
 
 /** getReports: the account's reports, at most `max`. */
 export async function reportsOf(client: AssetDeliveryClient, args: GetReportsArgs = {}): Promise<{ reports: ReportResult[] }> {
@@ -47,11 +42,9 @@ export async function reportsOf(client: AssetDeliveryClient, args: GetReportsArg
   return { reports: reports.map(reportResult) };
 }
 
-export interface GetReportArgs {
-  id: string;
-  /** Download and parse the files: credit-analytics reports give typed credit rows, others rows of text. */
-  includeRows?: boolean;
-}
+/** getReport's arguments: the signature's (signatures.ts). With `includeRows`, credit-analytics reports give typed credit rows, others rows of text. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that its name is its type in users' editors and the API report
+export interface GetReportArgs extends ArgsOf<typeof GET_REPORT.args> {}
 
 export interface ReportWithRows extends ReportResult {
   rows?: CreditAnalyticsRow[] | Record<string, string>[];

@@ -1,9 +1,10 @@
 // getSource / getSources: Sources as the server has them, in the Source resource's camelCase shape,
 // read with the caller's client (the program-side forms are in program-forms.ts; the native plugin's
 // Invoke calls these with its own connection, without loading @pulumi/pulumi).
-import { MAX_PAGE_SIZE, SECRET_SOURCE_ATTRIBUTES, type AssetDeliveryClient, type SourceListQuery } from "@asset-delivery/sdk";
+import { MAX_PAGE_SIZE, SECRET_SOURCE_ATTRIBUTES, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { camelCase } from "../core/names";
 import { sourceAttributes, type ReturnedAttributes } from "../core/codec";
+import type { ArgsOf, GET_SOURCE, GET_SOURCES } from "./signatures";
 
 /**
  * A Source as the server has it: the Source resource's outputs, without what only the program
@@ -19,12 +20,9 @@ export function holdsSecret(source: SourceResult): boolean {
   return SECRET_RESULT_FIELDS.some((field) => (source as Record<string, unknown>)[field] !== undefined);
 }
 
-export interface GetSourceArgs {
-  /** The Source's 24-character id. */
-  id?: string;
-  /** Or one of its service subdomains (the label only). */
-  subdomain?: string;
-}
+/** getSource's arguments: the signature's (signatures.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that its name is its type in users' editors and the API report
+export interface GetSourceArgs extends ArgsOf<typeof GET_SOURCE.args> {}
 
 /** getSource: by id or by one of its service subdomains. */
 export async function sourceOf(client: AssetDeliveryClient, args: GetSourceArgs): Promise<SourceResult> {
@@ -34,16 +32,9 @@ export async function sourceOf(client: AssetDeliveryClient, args: GetSourceArgs)
   return { id: source.id, ...sourceAttributes(source) };
 }
 
-export interface GetSourcesArgs {
-  /** Filters by the API's names (spec 4.2), e.g. `{ "deployment.type": "s3", enabled: true }`; all must hold. */
-  filter?: SourceListQuery["filter"];
-  /** `filter[or:...]` conditions: at least one must hold. */
-  or?: SourceListQuery["or"];
-  /** e.g. `["-date_deployed", "name"]`. */
-  sort?: SourceListQuery["sort"];
-  /** At most this many Sources, fetched page after page. Default 1000. */
-  max?: number;
-}
+/** getSources' arguments: the signature's (signatures.ts). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that its name is its type in users' editors and the API report
+export interface GetSourcesArgs extends ArgsOf<typeof GET_SOURCES.args> {}
 
 export const DEFAULT_MAX_RESULTS = 1000;
 

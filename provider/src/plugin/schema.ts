@@ -5,10 +5,12 @@
 // deployment type, joined by a union discriminated on `type` (the form Pulumi's code generators
 // render as a tagged union: a TypeScript union, a Python Union, a Go interface with one struct per
 // case), with every secret field (write-only, or the secure-URL token) marked `secret` where it lives.
-// The functions' report and video-job results are the sdk's schemas too, described in functions/.
+// The functions are their signatures (functions/signatures.ts), whose results are the sdk's schemas too.
 import {
+  ALWAYS_RETURNED_SOURCE_ATTRIBUTES,
   camelCase,
   deploymentFieldDescriptors,
+  REQUIRED_SOURCE_CREATE_ATTRIBUTES,
   sourceAttributeDescriptors,
   SOURCE_TYPES,
   type FieldDescriptor,
@@ -18,8 +20,7 @@ import {
 import { PROVIDER_OPTION_DESCRIPTORS } from "../core/provider-options";
 import { CONFIG_NAMES } from "../core/config-check";
 import { SECRET_SETTINGS, SETTING_DESCRIPTIONS } from "../core/settings";
-import { REPORT_RESULT_FIELDS } from "../functions/reports";
-import { VIDEO_JOB_RESULT_FIELDS } from "../functions/videos";
+import { REPORT_MEMBERS, SIGNATURES, type ResultMember } from "../functions/signatures";
 import { FUNCTION_TOKENS, PACKAGE_NAME, SOURCE_TOKEN, TYPE_TOKENS } from "../tokens";
 
 export { PACKAGE_NAME, SOURCE_TOKEN };
@@ -157,6 +158,11 @@ function optionProperties(types: Record<string, ObjectType>): Record<string, Pul
   return Object.fromEntries(PROVIDER_OPTION_DESCRIPTORS.map((field) => [field.name, propertyOf(field, types)]));
 }
 
+/** The names of the provider's own inputs that `holds` is true of. */
+function optionNames(holds: (field: FieldDescriptor) => boolean): string[] {
+  return PROVIDER_OPTION_DESCRIPTORS.filter(holds).map((field) => field.name);
+}
+
 function configVariables(): Record<string, PulumiProperty> {
   return Object.fromEntries(
     CONFIG_NAMES.map((name) => [
@@ -167,15 +173,22 @@ function configVariables(): Record<string, PulumiProperty> {
 }
 
 /**
- * A data-source function's result, from its members' descriptors (functions/reports.ts, videos.ts:
- * the sdk's schemas). An object member stays a map of any values, its members named in the
- * description, as the schema first published it: a type of its own would change the SDKs' types.
+ * A data-source function's result members, from its members' descriptors (functions/reports.ts,
+ * videos.ts: the sdk's schemas). An object member stays a map of any values, its members named in
+ * the description, as the schema first published it: a type of its own would change the SDKs' types.
  */
-function resultOf(fields: readonly FieldDescriptor[], types: Record<string, ObjectType>) {
+function membersOf(members: readonly ResultMember[], types: Record<string, ObjectType>) {
   const properties = Object.fromEntries(
-    fields.map((field) => [field.name, field.type === "object" ? memberMap(field.fields) : propertyOf(field, types)]),
+    members.map((member) => [
+      member.name,
+      "listOf" in member
+        ? { type: "array", items: { $ref: `#/types/${TYPE_TOKENS[member.listOf]}` } }
+        : member.field.type === "object"
+          ? memberMap(member.field.fields)
+          : propertyOf(member.field, types),
+    ]),
   );
-  return { properties, required: fields.filter((field) => field.required).map((field) => field.name) };
+  return { properties, required: members.filter((member) => member.required).map((member) => member.name) };
 }
 
 /** `{ code, message }` → a map described as "`code` and `message`.". */
@@ -185,66 +198,31 @@ function memberMap(fields: readonly FieldDescriptor[]): PulumiProperty {
   return { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" }, description };
 }
 
-function functions(sourceInfo: string, types: Record<string, ObjectType>) {
-  const report: ObjectType = { type: "object", description: "An analytics report.", ...resultOf(REPORT_RESULT_FIELDS, types) };
-  const reportToken = TYPE_TOKENS.report;
-  types[reportToken] = report;
-  const stringMap = { type: "object", additionalProperties: { type: "string" } };
-  const listArgs = (what: string) => ({
-    filter: { ...stringMap, description: `Filters by the API's names (all must hold), e.g. \`${what}\`.` },
-    sort: { type: "array", items: { type: "string" }, description: "Sort fields; a leading `-` reverses." },
-    max: { type: "integer", description: "At most this many, fetched page after page. Default 1000." },
-  });
-  return {
-    [FUNCTION_TOKENS.getSource]: {
-      description: "A Source as the server has it, by id or by one of its service subdomains.",
-      inputs: {
-        properties: {
-          id: { type: "string", description: "The Source's 24-character id." },
-          subdomain: { type: "string", description: "Or one of its service subdomains (the label only)." },
+/** The functions, each from its signature (functions/signatures.ts). */
+function functions(types: Record<string, ObjectType>) {
+  return Object.fromEntries(
+    Object.entries(SIGNATURES).map(([name, signature]) => {
+      const args = Object.values(signature.args);
+      const required = args.filter((arg) => arg.required).map((arg) => arg.name);
+      const inline = signature.result.membersOf === undefined ? undefined : types[TYPE_TOKENS[signature.result.membersOf]]!;
+      const own = membersOf(signature.result.members, types);
+      const outputRequired = [...(inline?.required ?? []), ...own.required];
+      return [
+        FUNCTION_TOKENS[name as keyof typeof FUNCTION_TOKENS],
+        {
+          description: signature.description,
+          inputs: {
+            properties: Object.fromEntries(args.map((arg) => [arg.name, propertyOf(arg, types)])),
+            ...(required.length > 0 && { required }),
+          },
+          outputs: {
+            properties: { ...inline?.properties, ...own.properties },
+            ...(outputRequired.length > 0 && { required: outputRequired }),
+          },
         },
-      },
-      // Inline (not a $ref to SourceInfo): Pulumi YAML 1.25 cannot type an invoke's result given by reference.
-      outputs: { properties: types[sourceInfo]!.properties, required: types[sourceInfo]!.required },
-    },
-    [FUNCTION_TOKENS.getSources]: {
-      description: "The account's Sources, filtered and sorted by the API.",
-      inputs: {
-        properties: {
-          ...listArgs('{"deployment.type": "s3", "enabled": "true"}'),
-          or: { ...stringMap, description: "`filter[or:...]` conditions: at least one must hold." },
-        },
-      },
-      outputs: {
-        properties: { sources: { type: "array", items: { $ref: `#/types/${sourceInfo}` } } },
-        required: ["sources"],
-      },
-    },
-    [FUNCTION_TOKENS.getReports]: {
-      description: "The account's analytics reports.",
-      inputs: { properties: listArgs('{"report_type": "credit_analytics_daily"}') },
-      outputs: { properties: { reports: { type: "array", items: { $ref: `#/types/${reportToken}` } } }, required: ["reports"] },
-    },
-    [FUNCTION_TOKENS.getReport]: {
-      description: "One analytics report; with `includeRows`, its files downloaded and parsed.",
-      inputs: {
-        properties: { id: { type: "string" }, includeRows: { type: "boolean", description: "Download and parse the files." } },
-        required: ["id"],
-      },
-      outputs: {
-        properties: {
-          ...report.properties,
-          rows: { type: "array", items: { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } } },
-        },
-        required: report.required,
-      },
-    },
-    [FUNCTION_TOKENS.getVideoJob]: {
-      description: "The state of an image-to-video generation job.",
-      inputs: { properties: { id: { type: "string" } }, required: ["id"] },
-      outputs: resultOf(VIDEO_JOB_RESULT_FIELDS, types),
-    },
-  };
+      ];
+    }),
+  );
 }
 
 /** The engine's source for the plugin's release tarballs: this repository's GitHub releases. */
@@ -260,13 +238,15 @@ export function packageSchema(version: string): Record<string, unknown> {
   const deploymentIn = deploymentUnion(tokens, "Where the images come from and how they are served, by `type`.");
   const options = optionProperties(types);
   const outputs = sourceOutputProperties(deploymentUnion(tokens, "The deployment as the server has it, defaults filled in."), types);
-  const sourceInfo = TYPE_TOKENS.sourceInfo;
-  types[sourceInfo] = {
+  // The Source's members every read holds (the sdk's response schema says which), as the resource's outputs name them.
+  const alwaysReturned = ALWAYS_RETURNED_SOURCE_ATTRIBUTES.map(camelCase);
+  types[TYPE_TOKENS.sourceInfo] = {
     type: "object",
     description: "A Source as the server has it.",
     properties: { id: { type: "string", description: "The 24-character id." }, ...outputs },
-    required: ["id", "name", "enabled", "deployment", "deploymentStatus"],
+    required: ["id", ...alwaysReturned],
   };
+  types[TYPE_TOKENS.report] = { type: "object", description: "An analytics report.", ...membersOf(REPORT_MEMBERS, types) };
   const config = configVariables();
   return {
     name: PACKAGE_NAME,
@@ -302,12 +282,13 @@ export function packageSchema(version: string): Record<string, unknown> {
           deployment: deploymentIn,
           ...options,
         },
-        requiredInputs: ["name", "deployment"],
+        requiredInputs: [...REQUIRED_SOURCE_CREATE_ATTRIBUTES.map(camelCase), ...optionNames((field) => field.required)],
         properties: { ...outputs, ...options },
-        required: ["name", "enabled", "deployment", "deploymentStatus", "waitForDeployment", "deploymentTimeoutSeconds"],
+        // An option with a default is always in the state.
+        required: [...alwaysReturned, ...optionNames((field) => field.required || field.default !== undefined)],
       },
     },
-    functions: functions(sourceInfo, types),
+    functions: functions(types),
     language: {
       nodejs: { packageName: "@asset-delivery/pulumi", respectSchemaVersion: true },
       python: { packageName: "pulumi_assetdelivery", pyproject: { enabled: true }, respectSchemaVersion: true },

@@ -50,7 +50,8 @@ export type FilterValueOf<K> = K extends { kind: "exact"; values: readonly (infe
   : K extends { kind: "boolean" }
     ? boolean
     : string;
-type FilterConditions<L extends ListSpec> = { [F in FilterFieldOf<L>]?: FilterValueOf<L["filters"][F]> };
+/** A list's filter: a condition per field, each optional (exported so that a type made from it can name it). */
+export type FilterConditions<L extends ListSpec> = { [F in FilterFieldOf<L>]?: FilterValueOf<L["filters"][F]> };
 export type SortFieldOf<L extends ListSpec> = L["sorts"][number];
 
 export const DEFAULT_PAGE_SIZE = 20;

@@ -164,6 +164,24 @@ export const sourceAttributesSchema = z.object({
   ...readOnlyAttributeFields,
 });
 
+/** The names of `schema`'s members for which `holds` is true of their schema, in its order. */
+function membersWhere(schema: z.ZodObject, holds: (member: z.ZodType) => boolean): readonly string[] {
+  return Object.freeze(Object.keys(schema.shape).filter((name) => holds(schema.shape[name] as z.ZodType)));
+}
+
+// zod's own test of a member's optionality: whether an absent (or null) value parses.
+const absentParses = (member: z.ZodType) => member.safeParse(undefined).success;
+const nullParses = (member: z.ZodType) => member.safeParse(null).success;
+
+/** The attributes a create must give: neither optional nor defaulted (`name`, `deployment`). */
+export const REQUIRED_SOURCE_CREATE_ATTRIBUTES = membersWhere(sourceCreateAttributesSchema, (member) => !absentParses(member));
+
+/** The attributes every returned Source holds, with a value (`name`, `enabled`, `deployment`, `deployment_status`). */
+export const ALWAYS_RETURNED_SOURCE_ATTRIBUTES = membersWhere(
+  sourceAttributesSchema,
+  (member) => !absentParses(member) && !nullParses(member),
+);
+
 export const sourceSchema = z.object({
   id: sourceIdSchema,
   type: z.literal("sources"),

@@ -17,9 +17,11 @@ export {
   type WritableSourceAttribute,
 } from "./field-table";
 export {
+  ALWAYS_RETURNED_SOURCE_ATTRIBUTES,
   deploymentCreateSchema,
   deploymentPatchSchema,
   deploymentSchema,
+  REQUIRED_SOURCE_CREATE_ATTRIBUTES,
   selectedSourceSchema,
   sourceAttributesSchema,
   sourceCreateAttributesSchema,
