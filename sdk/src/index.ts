@@ -1,6 +1,7 @@
 // The public surface of @asset-delivery/sdk: the API's schemas and rules, the rendering-parameter
-// list, and the typed client.
+// list, the typed client, and the resource types a Pulumi program declares a Source with.
 export * from "./api";
 export * from "./rendering-parameters";
 export * from "./client";
+export * from "./source-resource";
 export { isPlainObject, pick, withoutUndefined, type Simplify } from "./objects";

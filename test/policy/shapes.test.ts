@@ -1,8 +1,9 @@
-// The policy pack tells a Source by the provider's type tokens and reads a dynamic Source's secrets
-// as the provider's dynamic shell merges them (it cannot load the provider: a policy pack gets the
-// resource's properties only). These tie each copy to the provider that owns it.
+// The policy pack tells a Source by its type tokens and reads a dynamic Source's secrets by the
+// sdk's rule (sdk/src/source-resource.ts: it does not depend on the provider). These tie each to
+// the provider that declares the resources: its tokens, and its dynamic shell's merge.
 import { describe, expect, it } from "vitest";
 import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, UNKNOWN } from "@asset-delivery/policy";
+import { deploymentWithSecrets } from "@asset-delivery/sdk";
 import { dynamicToCore, NATIVE_SOURCE_TYPE as PROVIDER_NATIVE_TYPE, SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
 import { dynamicSource } from "../../policy/src/shapes/dynamic-source";
 import { UNKNOWN as ENGINE_UNKNOWN } from "../../provider/src/core/unknowns";
@@ -32,5 +33,17 @@ describe("the policy pack's Source shapes", () => {
       Object.keys(deployment).filter((key) => deployment[key] === marker);
     expect(unknownIn(policy, UNKNOWN).sort()).toEqual(unknownIn(provider, ENGINE_UNKNOWN).sort());
     expect(unknownIn(policy, UNKNOWN).length).toBeGreaterThan(0);
+  });
+
+  it("are the sdk's rule, which the provider's dynamic shell follows for declared, absent and unknown secrets", () => {
+    const secrets = [{ password: "pw", requestHandshake: null }, {}, undefined, ENGINE_UNKNOWN];
+    for (const deploymentSecrets of secrets) {
+      const props = { name: "Photos", deployment: webfolder, deploymentSecrets };
+      expect(deploymentWithSecrets<unknown>(webfolder, deploymentSecrets, ENGINE_UNKNOWN)).toEqual(dynamicToCore(props).deployment);
+    }
+    // A deployment that is not an object (check reports it) is given back as it came.
+    expect(deploymentWithSecrets<unknown>(ENGINE_UNKNOWN, ENGINE_UNKNOWN, ENGINE_UNKNOWN)).toBe(
+      dynamicToCore({ name: "Photos", deployment: ENGINE_UNKNOWN, deploymentSecrets: ENGINE_UNKNOWN }).deployment,
+    );
   });
 });

@@ -5,25 +5,20 @@
 // which names the provider's module, never reaches a policy, as the engine strips `__` keys before
 // analysis. Its inputs are the ones the provider's check returned: camelCase, the API's defaults
 // filled in, and the write-only fields (secrets) moved out of `deployment` into `deploymentSecrets`,
-// merged back here.
-import { camelCase, SOURCE_TYPES, writeOnlyFields } from "@asset-delivery/sdk";
-import { isRecord, memberOf, UNKNOWN, type Value } from "../known";
+// merged back here by the sdk's rule (the token and the merge are the sdk's: see its source-resource.ts
+// for why not the provider's).
+import { deploymentWithSecrets, DYNAMIC_SOURCE_TYPE } from "@asset-delivery/sdk";
+import { memberOf, UNKNOWN, type Value } from "../known";
 import type { DeclaredSource } from "../source-view";
 
-export const DYNAMIC_SOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source";
+export { DYNAMIC_SOURCE_TYPE };
 
 export function dynamicSource(props: unknown): DeclaredSource {
   const deployment = memberOf(props, "deployment");
   const secrets = memberOf(props, "deploymentSecrets");
-  return { shape: "dynamic", name: memberOf(props, "name"), deployment: withSecrets(deployment, secrets) };
-}
-
-function withSecrets(deployment: Value | undefined, secrets: Value | undefined): Value | undefined {
-  if (!isRecord(deployment)) return deployment;
-  if (isRecord(secrets)) return { ...deployment, ...secrets };
-  if (secrets !== UNKNOWN) return deployment;
-  // The secrets are one secret value: while it is not known, none of the type's secrets is.
-  const type = SOURCE_TYPES.find((known) => known === deployment.type);
-  if (type === undefined) return deployment;
-  return { ...deployment, ...Object.fromEntries(writeOnlyFields(type).map((field) => [camelCase(field), UNKNOWN])) };
+  return {
+    shape: "dynamic",
+    name: memberOf(props, "name"),
+    deployment: deploymentWithSecrets<Value | undefined>(deployment, secrets, UNKNOWN),
+  };
 }
