@@ -1,5 +1,5 @@
 // The plugin's schema states each data-source function as its signature does (functions/signatures.ts,
-// which the TypeScript arguments are made from too: function-signatures.test-d.ts), and each
+// which the TypeScript arguments are made from too: test/provider/function-signatures.test-d.ts), and each
 // `required` list as the sdk's schemas say: what a create must give, what every read holds.
 import { describe, expect, it } from "vitest";
 import {
