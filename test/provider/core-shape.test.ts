@@ -3,7 +3,7 @@
 // `deploymentSecrets`) exists only at the dynamic shell's edge (dynamic/shape.ts): the core refuses
 // it, and nothing it returns (check's inputs, a create's or an update's state, a refresh's state
 // and inputs, a Source not ready in time) has it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { createMark } from "../../provider/src/core/create-mark";
@@ -11,7 +11,8 @@ import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
 import { startTestServer, type TestServer } from "../support/server";
-import { createClient } from "@asset-delivery/sdk";
+import { createClient, sourceCreateAttributesSchema } from "@asset-delivery/sdk";
+import { NativeProvider } from "../../provider/src/plugin/provider";
 
 let server: TestServer;
 let core: SourceProvider;
@@ -124,5 +125,48 @@ describe("the dynamic shell", () => {
     await expect(sourceProvider.diff(id, outs, moved)).resolves.toMatchObject({ changes: false });
     const refused = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, resourceUrn: 42 });
     expect(refused.failures).toEqual([{ property: "resourceUrn", reason: "resourceUrn: must be a Pulumi URN" }]);
+  });
+});
+
+describe("one parse of the create schema per created Source", () => {
+  /** How often `run` has the sdk's create schema parse a document (every parse goes through safeParse or parse). */
+  async function createSchemaParses(run: () => Promise<unknown>): Promise<number> {
+    const spies = [vi.spyOn(sourceCreateAttributesSchema, "safeParse"), vi.spyOn(sourceCreateAttributesSchema, "parse")];
+    try {
+      await run();
+      return spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }
+
+  it("in the dynamic shell: check's, and none in the create the engine hands its inputs to", async () => {
+    const { name, deployment } = declaration("parse-dynamic");
+    const { password, ...open } = deployment;
+    const parses = await createSchemaParses(async () => {
+      const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
+      expect(checked.failures).toEqual([]);
+      await sourceProvider.create(checked.inputs);
+    });
+    expect(parses).toBe(1);
+  });
+
+  it("in the native plugin: check's, and none in the create the engine hands its inputs to", async () => {
+    const provider = new NativeProvider({});
+    await provider.configure({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
+    try {
+      const parses = await createSchemaParses(async () => {
+        const checked = provider.check("assetdelivery:index:Source", { values: declaration("parse-native"), secrets: [] });
+        expect(checked.failures).toEqual([]);
+        await provider.create(checked.inputs, {
+          preview: false,
+          timeoutSeconds: 0,
+          urn: "urn:pulumi:prod::site::assetdelivery:index:Source::parse",
+        });
+      });
+      expect(parses).toBe(1);
+    } finally {
+      await provider.close();
+    }
   });
 });

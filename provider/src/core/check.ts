@@ -61,21 +61,13 @@ export function checkSource(news: UncheckedInputs): CheckResult {
 }
 
 /**
- * The API's attributes of inputs that `check` accepted and the engine handed back (to a create or
- * an update). Inputs that check refuses, or with a value not known yet, are an error naming each path.
+ * The API's attributes of inputs that `check` parsed and the engine handed back (to a create or an
+ * update): renamed, not parsed again: check's parse met every rule and filled every default, and
+ * the engine hands back exactly what it returned.
  */
 export function apiAttributes(inputs: SourceInputs): DeclaredAttributes {
-  const attributes = declaredAttributes(inputs);
-  const unknown = unknownPaths(attributes);
-  const schema = inputs.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
-  const parsed = schema.safeParse(attributes);
-  // The adoption schema's deployment is a PATCH's, which the API takes as a declaration too.
-  if (unknown.length === 0 && parsed.success) return parsed.data as DeclaredAttributes;
-  const reasons =
-    unknown.length > 0
-      ? unknown.map((path) => `${describeIssuePath(path)}: not known yet`)
-      : fieldIssues(parsed.error!).map((issue) => `${describeIssuePath(issue.segments)}: ${issue.rule}`);
-  throw new Error(`the Source's inputs are not valid: ${reasons.join("; ")}`);
+  // Renamed at run time by the rule CamelKeys states in types: the values are check's parsed ones.
+  return declaredAttributes(inputs) as DeclaredAttributes;
 }
 
 type Parse =

@@ -15,7 +15,6 @@ import {
   SOURCE_TYPES,
   WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
-  type DeploymentInput,
   type ReadOnlySourceAttribute,
   type DeploymentOutputOf,
   type Simplify,
@@ -78,7 +77,7 @@ export type SourceReadOnlyAttributes = CamelNamed<Pick<SourceAttributes, ReadOnl
 export const READ_ONLY_ATTRIBUTE_NAMES: readonly (keyof SourceReadOnlyAttributes)[] = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
 
 /** The declared Source as the API's attributes, every writable one stated. */
-export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: DeploymentInput };
+export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: StoredDeployment };
 
 /** Every deployment field that is write-only in some type, the API's names. */
 export const WRITE_ONLY_API_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));

@@ -43,7 +43,7 @@ async function createOrReclaim(
   const marked = { ...attributes, deployment: { ...attributes.deployment, ...(annotation !== undefined && { annotation }) } };
   try {
     // A new Source has no deployment before its first: any `deployed` read is of this one.
-    return { source: await session.client.sources.create(marked), deployedBefore: null };
+    return { source: await session.client.sources.createParsed(marked), deployedBefore: null };
   } catch (error) {
     const holder = await reclaimableHolder(session, error, attributes, urn);
     return bringToDeclaredState(session, holder, inputs, attributes);
