@@ -1,5 +1,5 @@
-// The provider core's entry points (core/provider.ts) take and give one shape of a Source: each
-// secret where it lives in the deployment. The dynamic resource's shape (secrets apart in
+// The provider core's entry points (core/provider.ts) take and give one shape of a Source: the
+// API's names (each shell renames once at its edge), each secret where it lives in the deployment. The dynamic resource's shape (secrets apart in
 // `deploymentSecrets`) exists only at the dynamic shell's edge (dynamic/shape.ts): the core refuses
 // it, and nothing it returns (check's inputs, a create's or an update's state, a refresh's state
 // and inputs, a Source not ready in time) has it.
@@ -32,15 +32,36 @@ const declaration = (subdomain: string, deployment: Record<string, unknown> = {}
   name: "Photos",
   deployment: {
     type: "webproxy",
-    serviceSubdomains: [subdomain],
+    service_subdomains: [subdomain],
     password: "origin-password",
     ...deployment,
   },
 });
 
-/** Fails the test when a value has the dynamic shape anywhere, or its declared secret is not where it lives. */
+/** The same declaration as a program writes it: the resource's (Pulumi's) names. */
+const programDeclaration = (subdomain: string) => ({
+  name: "Photos",
+  deployment: { type: "webproxy", serviceSubdomains: [subdomain], password: "origin-password" },
+});
+
+/** The provider's own options: one name, in no shape of the API's. */
+const OPTIONS = new Set(["waitForDeployment", "deploymentTimeoutSeconds", "adoptSourceId", "purgeAfterUpdate"]);
+
+/** Every key of a Source's values but the options', nested ones included. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => (OPTIONS.has(key) ? [] : [key, ...keysOf(inner)]));
+}
+
+/**
+ * Fails the test when a value has the dynamic shape anywhere, a key in the resource's names (a
+ * rename inside the core), or its declared secret is not where it lives.
+ */
 function expectCoreShape(values: unknown, secret: string | undefined = "origin-password"): void {
   expect(JSON.stringify(values)).not.toContain("deploymentSecrets");
+  expect(keysOf(values).filter((key) => /[A-Z]/.test(key))).toEqual([]);
+  expect(values).toMatchObject({ deployment: { service_subdomains: [expect.any(String)] } });
   if (secret !== undefined) expect(values).toMatchObject({ deployment: { password: secret } });
 }
 
@@ -49,7 +70,7 @@ describe("the core's entry points", () => {
     const { name, deployment } = declaration("shape-refused");
     const { password, ...open } = deployment;
     const { failures } = core.check({ name, deployment: open, deploymentSecrets: { password } });
-    expect(failures).toEqual([{ property: "deploymentSecrets", reason: "deploymentSecrets: not a property of a Source" }]);
+    expect(failures).toEqual([{ path: ["deploymentSecrets"], rule: "not a property of a Source", unknownProperty: true }]);
   });
 
   it("give the core's shape from check, create, update and read", async () => {
@@ -60,7 +81,7 @@ describe("the core's entry points", () => {
 
     const { id, outs } = await core.create(inputs);
     expectCoreShape(outs);
-    expect(outs).toMatchObject({ passwordSet: true });
+    expect(outs).toMatchObject({ deployment_status: "deployed", deployment: { password_set: true } });
 
     const renamed = { ...inputs, name: "Renamed" };
     expect(core.diff(id, outs, renamed).changed).toEqual(["name"]);
@@ -95,7 +116,7 @@ describe("the core's entry points", () => {
 
 describe("the dynamic shell", () => {
   it("puts the secrets apart once on the way back, and takes either shape from the host", async () => {
-    const { name, deployment } = declaration("shape-dynamic");
+    const { name, deployment } = programDeclaration("shape-dynamic");
     const { password, ...open } = deployment;
     const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
     expect(checked.failures).toEqual([]);
@@ -108,7 +129,7 @@ describe("the dynamic shell", () => {
 
   it("keeps the resource's URN (the Source class's input) at its edge: the create mark, the state and a refresh carry it, no diff sees it", async () => {
     const urn = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::shape-urn";
-    const { name, deployment } = declaration("shape-urn");
+    const { name, deployment } = programDeclaration("shape-urn");
     const { password, ...open } = deployment;
     // The core refuses any property a Source lacks: this check passing shows the URN never reached it.
     const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, resourceUrn: urn });
@@ -141,7 +162,7 @@ describe("one parse of the create schema per created Source", () => {
   }
 
   it("in the dynamic shell: check's, and none in the create the engine hands its inputs to", async () => {
-    const { name, deployment } = declaration("parse-dynamic");
+    const { name, deployment } = programDeclaration("parse-dynamic");
     const { password, ...open } = deployment;
     const parses = await createSchemaParses(async () => {
       const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
@@ -156,7 +177,7 @@ describe("one parse of the create schema per created Source", () => {
     await provider.configure({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
     try {
       const parses = await createSchemaParses(async () => {
-        const checked = provider.check("assetdelivery:index:Source", { values: declaration("parse-native"), secrets: [] });
+        const checked = provider.check("assetdelivery:index:Source", { values: programDeclaration("parse-native"), secrets: [] });
         expect(checked.failures).toEqual([]);
         await provider.create(checked.inputs, {
           preview: false,

@@ -1,7 +1,7 @@
 // The camelCase names of the Source resource are derived from the sdk's field tables, one-to-one.
 import { describe, expect, it } from "vitest";
 import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
-import { camelCase, camelSegments, deploymentNames, renameDeployment } from "../../provider/src/core/names";
+import { camelCase, camelSegments, deploymentNames, renameDeployment } from "../../provider/src/pulumi-names/rename";
 
 describe("field names", () => {
   it("maps every API field of every type to one camelCase name and back", () => {
