@@ -3,6 +3,8 @@
 // `deploymentSecrets`) exists only at the dynamic shell's edge (dynamic/shape.ts): the core refuses
 // it, and nothing it returns (check's inputs, a create's or an update's state, a refresh's state
 // and inputs, a Source not ready in time) has it.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
@@ -189,5 +191,27 @@ describe("one parse of the create schema per created Source", () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe("the core's own files", () => {
+  const coreDir = path.resolve(__dirname, "../../provider/src/core");
+  const files = fs
+    .readdirSync(coreDir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => ({ file, lines: fs.readFileSync(path.join(coreDir, file), "utf8").split("\n") }));
+  /** The lines of the core's files (comments left out) that match. */
+  const matching = (pattern: RegExp) =>
+    files.flatMap(({ file, lines }) =>
+      lines.filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && pattern.test(line)).map((line) => `${file}: ${line.trim()}`),
+    );
+
+  it("rename nothing: the shells do, at their edges (pulumi-names/)", () => {
+    expect(matching(/camelCase\(|toPulumiNames|toApiNames|renameDeployment/)).toEqual([]);
+  });
+
+  it("import no shell and hold none of their tokens or options", () => {
+    expect(matching(/^import .* from "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
+    expect(matching(/assetdelivery:index:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
   });
 });
