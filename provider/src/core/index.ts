@@ -14,7 +14,7 @@
 //   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
 //   (what Pulumi keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
-//   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and camelCase names, type, default,
+//   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and resource (camelCase) names, type, default,
 //   description, secret, write-only and read-only marks, for schemas.
 export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
 export { connect, type Connection } from "./connection";
