@@ -17,7 +17,7 @@ import {
   WRITABLE_SOURCE_ATTRIBUTES,
   withoutUndefined,
 } from "@asset-delivery/sdk";
-import { declaredAttributes, isSourceType, type DeclaredAttributes, type SourceInputs, type UncheckedInputs } from "./codec";
+import { isSourceType, type DeclaredAttributes, type SourceInputs, type UncheckedInputs } from "./codec";
 import type { PropertyPath } from "./property-path";
 import { PROVIDER_OPTION_DEFAULTS, PROVIDER_OPTION_KEYS, providerOptions, providerOptionsSchema } from "./provider-options";
 import { pathsOverlap, unknownPaths } from "./unknowns";
@@ -80,6 +80,11 @@ function parseDeclaration(news: UncheckedInputs): Parse {
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
     .map((issue) => ({ path: issue.segments, rule: issue.rule }));
   return { failures, unknown, attributes, options };
+}
+
+/** The declared attributes (writable ones and the deployment), as the schemas read them; absent ones left out. */
+function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
+  return withoutUndefined({ ...pick(news, WRITABLE_SOURCE_ATTRIBUTES), deployment: news.deployment });
 }
 
 /**

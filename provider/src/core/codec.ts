@@ -62,11 +62,6 @@ function declaredSecrets(deployment: unknown): Record<string, unknown> {
   return Object.fromEntries(Object.entries(deployment).filter(([key, value]) => WRITE_ONLY_FIELDS.has(key) && value !== undefined));
 }
 
-/** The declared attributes (writable ones and the deployment), as the schemas read them; absent ones left out. */
-export function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
-  return withoutUndefined({ ...pick(news, WRITABLE_SOURCE_ATTRIBUTES), deployment: news.deployment });
-}
-
 /** The deployment a Source has on the server, without its read-only fields (and no secret: the API returns none). */
 export function declarableDeployment(source: Source): Deployment {
   const readOnly = new Set(readOnlyFields(source.attributes.deployment.type));
