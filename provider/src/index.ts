@@ -4,11 +4,14 @@
 export { Source, type SourceArgs } from "./dynamic/source";
 export type * from "./dynamic/source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./core/settings";
-export { writeOnlyFieldNames } from "./core/codec";
-export { declarationOf, type SourceImport } from "./core/declaration";
+export { camelCase, declarationOf, pulumiPath, toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+export type { SourceImport } from "./core/declaration";
 export { SOURCE_RESOURCE_TYPE } from "./dynamic/serialized-provider";
-/** A dynamic Source's recorded inputs in the core's shape (its `deploymentSecrets` merged into the deployment): for readers of a stack's state. */
-export { toCore as dynamicToCore } from "./dynamic/shape";
+/**
+ * A dynamic Source's recorded inputs in the native resource's shape (its `deploymentSecrets` merged
+ * into the deployment; `toApiNames` then gives the core's): for readers of a stack's state.
+ */
+export { withSecretsInPlace as dynamicToCore } from "./dynamic/shape";
 /** The native plugin's resource type (pulumi-resource-assetdelivery): `assetdelivery:index:Source`. */
 export { SOURCE_TOKEN as NATIVE_SOURCE_TYPE, FUNCTION_TOKENS } from "./tokens";
 export { sourcesFromConfig } from "./dynamic/config-sources";

@@ -34,11 +34,11 @@ describe("declaredSources", () => {
       ["assets", "b".repeat(24)],
       ["photos", "a".repeat(24)],
     ]);
-    // A dynamic Source's state, its secrets apart in `deploymentSecrets`, read in the core's shape: each where it lives.
+    // A dynamic Source's state, its secrets apart in `deploymentSecrets`, read in the core's shape: each where it lives, the API's names.
     expect(sources[1]!.inputs).toEqual({
       name: "Photos",
       enabled: true,
-      deployment: { type: "webfolder", serviceSubdomains: ["photos"], password: "hunter2" },
+      deployment: { type: "webfolder", service_subdomains: ["photos"], password: "hunter2" },
     });
     expect(sources[1]!.secretPaths).toEqual([["deployment", "password"]]);
   });
@@ -52,8 +52,8 @@ describe("declaredSources", () => {
     const [source] = declaredSources(exported([{ ...photos, inputs: { ...photos.inputs, deployment } }]));
     expect(source!.inputs.deployment).toEqual({
       type: "s3",
-      s3AccessKey: "AKIASECRET",
-      customDomains: ["public.example.com", "private.example.com"],
+      s3_access_key: "AKIASECRET",
+      custom_domains: ["public.example.com", "private.example.com"],
       password: "hunter2",
     });
     expect(source!.secretPaths).toEqual([
@@ -81,7 +81,7 @@ describe("declaredSources", () => {
     expect(() => declaredSources({})).toThrow("the exported stack has no deployment");
   });
 
-  it("reads native Sources (any language) beside dynamic ones: their inputs are the core's shape as recorded", () => {
+  it("reads native Sources (any language) beside dynamic ones: their inputs in the core's shape as recorded", () => {
     const native = {
       urn: urn("docs", NATIVE_SOURCE_TYPE),
       type: NATIVE_SOURCE_TYPE,
@@ -106,7 +106,7 @@ describe("declaredSources", () => {
     expect(sources[0]!.inputs).toEqual({
       name: "Docs",
       enabled: true,
-      deployment: { type: "webfolder", serviceSubdomains: ["docs"], password: "hunter2", customDomains: ["docs.example.com"] },
+      deployment: { type: "webfolder", service_subdomains: ["docs"], password: "hunter2", custom_domains: ["docs.example.com"] },
     });
     expect(sources[0]!.secretPaths).toEqual([["deployment", "password"]]);
     expect(resourceNames(exported([photos, native]))).toEqual(["photos", "docs"]);

@@ -5,11 +5,12 @@ import { describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { checkSource as coreCheck } from "../../provider/src/core/check";
 import { toCore, toDynamic } from "../../provider/src/dynamic/shape";
+import { pulumiCheckFailure } from "../../provider/src/pulumi-names/source";
 
 /** The dynamic shell's check (dynamic/runtime.ts), without the host. */
 function checkSource(news: Record<string, unknown>) {
   const { inputs, failures } = coreCheck(toCore(news));
-  return { inputs: toDynamic(inputs, news), failures };
+  return { inputs: toDynamic(inputs, news), failures: failures.map(pulumiCheckFailure) };
 }
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };

@@ -1,9 +1,11 @@
-// The provider core's entry points (core/provider.ts) take and give one shape of a Source: each
-// secret where it lives in the deployment. The dynamic resource's shape (secrets apart in
+// The provider core's entry points (core/provider.ts) take and give one shape of a Source: the
+// API's names (each shell renames once at its edge), each secret where it lives in the deployment. The dynamic resource's shape (secrets apart in
 // `deploymentSecrets`) exists only at the dynamic shell's edge (dynamic/shape.ts): the core refuses
 // it, and nothing it returns (check's inputs, a create's or an update's state, a refresh's state
 // and inputs, a Source not ready in time) has it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { createMark } from "../../provider/src/core/create-mark";
@@ -11,7 +13,8 @@ import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
 import { startTestServer, type TestServer } from "../support/server";
-import { createClient } from "@asset-delivery/sdk";
+import { createClient, sourceCreateAttributesSchema } from "@asset-delivery/sdk";
+import { NativeProvider } from "../../provider/src/plugin/provider";
 
 let server: TestServer;
 let core: SourceProvider;
@@ -31,15 +34,36 @@ const declaration = (subdomain: string, deployment: Record<string, unknown> = {}
   name: "Photos",
   deployment: {
     type: "webproxy",
-    serviceSubdomains: [subdomain],
+    service_subdomains: [subdomain],
     password: "origin-password",
     ...deployment,
   },
 });
 
-/** Fails the test when a value has the dynamic shape anywhere, or its declared secret is not where it lives. */
+/** The same declaration as a program writes it: the resource's (Pulumi's) names. */
+const programDeclaration = (subdomain: string) => ({
+  name: "Photos",
+  deployment: { type: "webproxy", serviceSubdomains: [subdomain], password: "origin-password" },
+});
+
+/** The provider's own options: one name, in no shape of the API's. */
+const OPTIONS = new Set(["waitForDeployment", "deploymentTimeoutSeconds", "adoptSourceId", "purgeAfterUpdate"]);
+
+/** Every key of a Source's values but the options', nested ones included. */
+function keysOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(keysOf);
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => (OPTIONS.has(key) ? [] : [key, ...keysOf(inner)]));
+}
+
+/**
+ * Fails the test when a value has the dynamic shape anywhere, a key in the resource's names (a
+ * rename inside the core), or its declared secret is not where it lives.
+ */
 function expectCoreShape(values: unknown, secret: string | undefined = "origin-password"): void {
   expect(JSON.stringify(values)).not.toContain("deploymentSecrets");
+  expect(keysOf(values).filter((key) => /[A-Z]/.test(key))).toEqual([]);
+  expect(values).toMatchObject({ deployment: { service_subdomains: [expect.any(String)] } });
   if (secret !== undefined) expect(values).toMatchObject({ deployment: { password: secret } });
 }
 
@@ -48,7 +72,7 @@ describe("the core's entry points", () => {
     const { name, deployment } = declaration("shape-refused");
     const { password, ...open } = deployment;
     const { failures } = core.check({ name, deployment: open, deploymentSecrets: { password } });
-    expect(failures).toEqual([{ property: "deploymentSecrets", reason: "deploymentSecrets: not a property of a Source" }]);
+    expect(failures).toEqual([{ path: ["deploymentSecrets"], rule: "not a property of a Source", unknownProperty: true }]);
   });
 
   it("give the core's shape from check, create, update and read", async () => {
@@ -59,7 +83,7 @@ describe("the core's entry points", () => {
 
     const { id, outs } = await core.create(inputs);
     expectCoreShape(outs);
-    expect(outs).toMatchObject({ passwordSet: true });
+    expect(outs).toMatchObject({ deployment_status: "deployed", deployment: { password_set: true } });
 
     const renamed = { ...inputs, name: "Renamed" };
     expect(core.diff(id, outs, renamed).changed).toEqual(["name"]);
@@ -94,7 +118,7 @@ describe("the core's entry points", () => {
 
 describe("the dynamic shell", () => {
   it("puts the secrets apart once on the way back, and takes either shape from the host", async () => {
-    const { name, deployment } = declaration("shape-dynamic");
+    const { name, deployment } = programDeclaration("shape-dynamic");
     const { password, ...open } = deployment;
     const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
     expect(checked.failures).toEqual([]);
@@ -107,7 +131,7 @@ describe("the dynamic shell", () => {
 
   it("keeps the resource's URN (the Source class's input) at its edge: the create mark, the state and a refresh carry it, no diff sees it", async () => {
     const urn = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::shape-urn";
-    const { name, deployment } = declaration("shape-urn");
+    const { name, deployment } = programDeclaration("shape-urn");
     const { password, ...open } = deployment;
     // The core refuses any property a Source lacks: this check passing shows the URN never reached it.
     const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, resourceUrn: urn });
@@ -124,5 +148,70 @@ describe("the dynamic shell", () => {
     await expect(sourceProvider.diff(id, outs, moved)).resolves.toMatchObject({ changes: false });
     const refused = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, resourceUrn: 42 });
     expect(refused.failures).toEqual([{ property: "resourceUrn", reason: "resourceUrn: must be a Pulumi URN" }]);
+  });
+});
+
+describe("one parse of the create schema per created Source", () => {
+  /** How often `run` has the sdk's create schema parse a document (every parse goes through safeParse or parse). */
+  async function createSchemaParses(run: () => Promise<unknown>): Promise<number> {
+    const spies = [vi.spyOn(sourceCreateAttributesSchema, "safeParse"), vi.spyOn(sourceCreateAttributesSchema, "parse")];
+    try {
+      await run();
+      return spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }
+
+  it("in the dynamic shell: check's, and none in the create the engine hands its inputs to", async () => {
+    const { name, deployment } = programDeclaration("parse-dynamic");
+    const { password, ...open } = deployment;
+    const parses = await createSchemaParses(async () => {
+      const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
+      expect(checked.failures).toEqual([]);
+      await sourceProvider.create(checked.inputs);
+    });
+    expect(parses).toBe(1);
+  });
+
+  it("in the native plugin: check's, and none in the create the engine hands its inputs to", async () => {
+    const provider = new NativeProvider({});
+    await provider.configure({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
+    try {
+      const parses = await createSchemaParses(async () => {
+        const checked = provider.check("assetdelivery:index:Source", { values: programDeclaration("parse-native"), secrets: [] });
+        expect(checked.failures).toEqual([]);
+        await provider.create(checked.inputs, {
+          preview: false,
+          timeoutSeconds: 0,
+          urn: "urn:pulumi:prod::site::assetdelivery:index:Source::parse",
+        });
+      });
+      expect(parses).toBe(1);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
+describe("the core's own files", () => {
+  const coreDir = path.resolve(__dirname, "../../provider/src/core");
+  const files = fs
+    .readdirSync(coreDir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => ({ file, lines: fs.readFileSync(path.join(coreDir, file), "utf8").split("\n") }));
+  /** The lines of the core's files (comments left out) that match. */
+  const matching = (pattern: RegExp) =>
+    files.flatMap(({ file, lines }) =>
+      lines.filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && pattern.test(line)).map((line) => `${file}: ${line.trim()}`),
+    );
+
+  it("rename nothing: the shells do, at their edges (pulumi-names/)", () => {
+    expect(matching(/camelCase\(|toPulumiNames|toApiNames|renameDeployment/)).toEqual([]);
+  });
+
+  it("import no shell and hold none of their tokens or options", () => {
+    expect(matching(/^import .* from "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
+    expect(matching(/assetdelivery:index:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
   });
 });

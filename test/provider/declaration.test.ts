@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { declarationOf } from "../../provider/src";
 import { checkSource } from "../../provider/src/core/check";
+import { toApiNames } from "../../provider/src/pulumi-names/source";
 import { sourceResource } from "../support/api-documents";
 
 describe("declarationOf", () => {
@@ -37,9 +38,12 @@ describe("declarationOf", () => {
     });
     const { args } = declarationOf(source);
     expect(args).toMatchObject({ enabled: false, deployment: { type: "webproxy", serviceSubdomains: ["p"], robotsTxt: "disallow-all" } });
-    const { inputs, failures } = checkSource(args);
+    const { inputs, failures } = checkSource(toApiNames(args));
     expect(failures).toEqual([]);
-    expect(inputs).toMatchObject({ enabled: false, deployment: { robotsTxt: "disallow-all", cacheTtlError: 300, customDomains: [] } });
+    expect(inputs).toMatchObject({
+      enabled: false,
+      deployment: { "robots.txt": "disallow-all", cache_ttl_error: 300, custom_domains: [] },
+    });
   });
 
   it("names the write-only secrets and whether the Source holds them", () => {

@@ -1,11 +1,12 @@
-// `diff` compares the checked inputs with the state exactly (the core's shape: secrets where they
-// live in the deployment); only a switch to another adopted Source replaces.
+// `diff` compares the checked inputs with the state exactly (the core's shape: the API's names,
+// secrets where they live in the deployment); only a switch to another adopted Source replaces.
 import { describe, expect, it } from "vitest";
 import { diffSource } from "../../provider/src/core/diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
-import { apiAttributes } from "../../provider/src/core/check";
+import { withoutProviderOptions } from "../../provider/src/core/provider-options";
 import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
 import { sourceResource } from "../support/api-documents";
 import { checkedSource } from "../support/checked-source";
 
@@ -39,8 +40,8 @@ describe("diff", () => {
   it("reports a changed field of the deployment", () => {
     const inputs = declared();
     const diff = diffSource(ID, stateOf(inputs), declared({ cacheTtlError: 60 }));
-    expect(diff).toMatchObject({ changed: ["deployment"], deploymentFields: ["cacheTtlError"] });
-    expect([...diff.detailedDiff]).toEqual([["deployment.cacheTtlError", "update"]]);
+    expect(diff).toMatchObject({ changed: ["deployment"], deploymentFields: ["cache_ttl_error"] });
+    expect([...diff.detailedDiff.values()]).toEqual([{ path: ["deployment", "cache_ttl_error"], kind: "update" }]);
   });
 
   it("reports a changed name alone", () => {
@@ -61,11 +62,14 @@ describe("diff", () => {
 
   describe("a secret whose presence the server's flag contradicts (seen by a refresh)", () => {
     /** The state after a refresh that saw the server's `*_set` flags as given. */
-    const refreshedState = (inputs: ReturnType<typeof declared>, flags: Record<string, boolean>) => ({ ...stateOf(inputs), ...flags });
+    const refreshedState = (inputs: ReturnType<typeof declared>, flags: Record<string, boolean>) => {
+      const state = stateOf(inputs);
+      return { ...state, deployment: { ...state.deployment, ...flags } };
+    };
 
     it("is a change when a declared secret was cleared on the server", () => {
       const inputs = declared({}, { password: "pw-declared", requestHandshake: null });
-      expect(diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs)).toMatchObject({
+      expect(diffSource(ID, refreshedState(inputs, { password_set: false }), inputs)).toMatchObject({
         changed: ["deployment"],
         deploymentFields: ["password"],
       });
@@ -73,26 +77,26 @@ describe("diff", () => {
 
     it("is a change when a secret declared as cleared (null) was set on the server", () => {
       const inputs = declared({}, { requestHandshake: null });
-      expect(diffSource(ID, refreshedState(inputs, { requestHandshakeSet: true }), inputs)).toMatchObject({
+      expect(diffSource(ID, refreshedState(inputs, { request_handshake_set: true }), inputs)).toMatchObject({
         changed: ["deployment"],
-        deploymentFields: ["requestHandshake"],
+        deploymentFields: ["request_handshake"],
       });
     });
 
     it("is no change when the flags agree with what is declared", () => {
       const inputs = declared({}, { password: "pw-declared", requestHandshake: null });
-      expect(diffSource(ID, refreshedState(inputs, { passwordSet: true, requestHandshakeSet: false }), inputs).changes).toBe(false);
+      expect(diffSource(ID, refreshedState(inputs, { password_set: true, request_handshake_set: false }), inputs).changes).toBe(false);
     });
 
     it("is no change for a secret the program leaves undeclared: the server keeps what it has", () => {
       const inputs = declared();
-      expect(diffSource(ID, refreshedState(inputs, { passwordSet: true, requestSigningKeySet: true }), inputs).changes).toBe(false);
+      expect(diffSource(ID, refreshedState(inputs, { password_set: true, request_signing_key_set: true }), inputs).changes).toBe(false);
     });
 
     it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
-      const diff = diffSource(ID, refreshedState(inputs, { passwordSet: false }), inputs);
-      expect(planPatches(diff, apiAttributes(inputs), true)).toEqual({
+      const diff = diffSource(ID, refreshedState(inputs, { password_set: false }), inputs);
+      expect(planPatches(diff, withoutProviderOptions(inputs), true)).toEqual({
         deploys: false, // a secret alone starts no deployment
         patches: [{ deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) }],
       });
@@ -101,12 +105,17 @@ describe("diff", () => {
 
   it("finds no change in a state written before the read-only flags were kept once (also inside deployment): an upgrade shows no diff", () => {
     const inputs = declared({}, { password: "pw-declared" });
-    const state = stateOf(inputs);
+    // The resource's state: the flags once, at the top level.
+    const state = toPulumiNames(stateOf(inputs));
     expect(state.deployment).not.toHaveProperty("passwordSet");
     expect(state).toMatchObject({ passwordSet: false, requestHandshakeSet: false, requestSigningKeySet: false });
     const flags = { passwordSet: true, requestHandshakeSet: false, requestSigningKeySet: false };
-    const before = { ...state, ...flags, deployment: { ...state.deployment, ...flags } };
-    expect(diffSource(ID, before, inputs)).toMatchObject({ changes: false, replaces: [], changed: [] });
+    const before = { ...state, ...flags, deployment: { ...(state.deployment as object), ...flags } };
+    expect(diffSource(ID, toApiNames(before) as ReturnType<typeof stateOf>, inputs)).toMatchObject({
+      changes: false,
+      replaces: [],
+      changed: [],
+    });
   });
 
   it("compares a declared annotation, and ignores the server's own otherwise", () => {
@@ -121,7 +130,7 @@ describe("diff", () => {
       deployment: { type: "s3", serviceSubdomains: ["photos"], s3AccessKey: "AK", s3Bucket: "bucket", s3SecretKey: "SK" },
     });
     expect(diffSource(ID, stateOf(inputs), s3)).toMatchObject({ changes: true, replaces: [], changed: ["deployment"] });
-    expect(diffSource(ID, stateOf(inputs), s3).deploymentFields).toEqual(expect.arrayContaining(["type", "s3SecretKey"]));
+    expect(diffSource(ID, stateOf(inputs), s3).deploymentFields).toEqual(expect.arrayContaining(["type", "s3_secret_key"]));
   });
 
   it("replaces only when another Source is to be adopted", () => {

@@ -7,7 +7,7 @@ import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { createSource } from "../../provider/src/core/lifecycle/create";
 import { updateSource } from "../../provider/src/core/lifecycle/update";
 import type { Session } from "../../provider/src/core/session";
-import { apiAttributes } from "../../provider/src/core/check";
+import { withoutProviderOptions } from "../../provider/src/core/provider-options";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { connect } from "../../provider/src/core/connection";
 import { checkedSource } from "../support/checked-source";
@@ -92,15 +92,15 @@ describe("create", () => {
     try {
       const session = sessionAgainst(slow);
       const { outs } = await createSource(session, webfolder(label("slow")));
-      expect(outs.deploymentStatus).toBe("deployed");
+      expect(outs.deployment_status).toBe("deployed");
       expect(slow.requestCount("GET")).toBeGreaterThanOrEqual(2);
 
       await expect(createSource(session, webfolder(label("slow"), { options: { deploymentTimeoutSeconds: 1 } }))).rejects.toSatisfy(
         (error: unknown) =>
-          error instanceof SourceNotReadyError && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deploymentStatus === "deploying",
+          error instanceof SourceNotReadyError && /^[A-Za-z0-9]{24}$/.test(error.id) && error.properties.deployment_status === "deploying",
       );
       const { outs: unwaited } = await createSource(session, webfolder(label("slow"), { options: { waitForDeployment: false } }));
-      expect(unwaited.deploymentStatus).toBe("deploying");
+      expect(unwaited.deployment_status).toBe("deploying");
       await session.close();
     } finally {
       await slow.close();
@@ -179,10 +179,10 @@ describe("update", () => {
     try {
       const subdomain = label("lag");
       const { id, outs } = await createSource(session, webfolder(subdomain));
-      expect(outs).toMatchObject({ deploymentStatus: "deployed" });
+      expect(outs).toMatchObject({ deployment_status: "deployed" });
       lagging.resetRequestCount();
       const { outs: renamed } = await updateSource(session, id, outs, { ...webfolder(subdomain), name: "Renamed" });
-      expect(renamed.dateDeployed).toBe(outs.dateDeployed); // a rename starts no deployment: nothing to wait for
+      expect(renamed.date_deployed).toBe(outs.date_deployed); // a rename starts no deployment: nothing to wait for
       expect(lagging.requestCount("GET")).toBe(0);
       const { outs: after } = await updateSource(session, id, renamed, {
         ...webfolder(subdomain, { deployment: { cacheTtlError: 60 } }),
@@ -190,8 +190,8 @@ describe("update", () => {
       });
       expect(lagging.requestCount("GET")).toBeGreaterThanOrEqual(1);
       // The change's own deployment, not the one before it that the PATCH's response still showed.
-      expect(after.dateDeployed).toBeGreaterThan(outs.dateDeployed!);
-      expect((await client.sources.get(id)).attributes.date_deployed).toBe(after.dateDeployed);
+      expect(after.date_deployed).toBeGreaterThan(outs.date_deployed!);
+      expect((await client.sources.get(id)).attributes.date_deployed).toBe(after.date_deployed);
     } finally {
       await client.close();
       await lagging.close();
@@ -313,11 +313,11 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
   it("finds the holder by looking up every declared hostname, not by reading the refusal", async () => {
     const subdomain = label("lookup");
     const declared = webfolder(subdomain, { deployment: { customDomains: [`${subdomain}.example.com`] } });
-    const retired = await session.client.sources.create({ ...apiAttributes(declared), enabled: false });
+    const retired = await session.client.sources.create({ ...withoutProviderOptions(declared), enabled: false });
     minimal.resetRequestCount();
     const { id, outs } = await createSource(session, declared);
     expect(id).toBe(retired.id);
-    expect(outs).toMatchObject({ enabled: true, deploymentStatus: "deployed" });
+    expect(outs).toMatchObject({ enabled: true, deployment_status: "deployed" });
     expect(minimal.requestCount("POST")).toBe(1);
     expect(minimal.requestCount("GET", "/api/v1/sources")).toBe(2); // one per hostname
     expect(minimal.requestCount("PATCH")).toBe(1); // nothing else differs: enabling is the whole change
@@ -346,7 +346,7 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
     minimal.resetRequestCount();
     const { id, outs } = await createSource(session, declared, photos);
     expect(id).toBe(marked.id);
-    expect(outs).toMatchObject({ name: "Photos", enabled: true, deploymentStatus: "deployed" });
+    expect(outs).toMatchObject({ name: "Photos", enabled: true, deployment_status: "deployed" });
     expect(minimal.requestCount("PATCH")).toBe(0); // it is already as declared
     expect((await session.client.sources.all({ filter: { "deployment.service_subdomains": subdomain } }, { max: 5 })).length).toBe(1);
   });
@@ -359,7 +359,7 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
     );
     // Without a mark at all (made by hand, or by an older provider), same name is no evidence either.
     const bare = label("bare");
-    await session.client.sources.create(apiAttributes(webfolder(bare)));
+    await session.client.sources.create(withoutProviderOptions(webfolder(bare)));
     await expect(createSource(session, webfolder(bare), { urn: urn("prod", "photos") })).rejects.toThrow(
       /: not a Source created for this resource/,
     );

@@ -1,7 +1,9 @@
 // The camelCase names of the Source resource are derived from the sdk's field tables, one-to-one.
 import { describe, expect, it } from "vitest";
 import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
-import { camelCase, camelSegments, deploymentNames, renameDeployment } from "../../provider/src/core/names";
+import { camelCase, camelSegments, deploymentNames, renameDeployment } from "../../provider/src/pulumi-names/rename";
+import { describePulumiPath, toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
+import { UNKNOWN } from "../../provider/src/core/unknowns";
 
 describe("field names", () => {
   it("maps every API field of every type to one camelCase name and back", () => {
@@ -54,5 +56,49 @@ describe("field names", () => {
       "s3SecretKey",
     ]);
     expect(camelSegments(["name"])).toEqual(["name"]);
+  });
+});
+
+describe("a Source's values between the core's names and the resource's", () => {
+  /** A state as the core keeps it: the API's names, the read-only flags inside the deployment. */
+  const core = {
+    name: "Photos",
+    enabled: true,
+    deployment_status: "deployed",
+    date_deployed: 1_700_000_000,
+    deployment: { type: "webfolder", service_subdomains: ["photos"], "robots.txt": "origin", password: "pw", password_set: true },
+    waitForDeployment: true,
+  };
+  /** The same state as the engine keeps it: camelCase, the read-only flags at the top level. */
+  const pulumi = {
+    name: "Photos",
+    enabled: true,
+    deploymentStatus: "deployed",
+    dateDeployed: 1_700_000_000,
+    passwordSet: true,
+    deployment: { type: "webfolder", serviceSubdomains: ["photos"], robotsTxt: "origin", password: "pw" },
+    waitForDeployment: true,
+  };
+
+  it("renames once each way, lifting the read-only deployment fields to the top level and back", () => {
+    expect(toPulumiNames(core)).toEqual(pulumi);
+    expect(toApiNames(pulumi)).toEqual(core);
+  });
+
+  it("reads a state written by 0.1.0, which kept the read-only flags inside the deployment too: the top level's count", () => {
+    const old = { ...pulumi, deployment: { ...pulumi.deployment, passwordSet: false } };
+    expect(toApiNames(old)).toEqual(core);
+  });
+
+  it("passes a deployment that is not an object, and unknown keys, as they are", () => {
+    expect(toApiNames({ name: "x", deployment: UNKNOWN, fooBar: 1 })).toEqual({ name: "x", deployment: UNKNOWN, fooBar: 1 });
+    expect(toPulumiNames({ deployment: UNKNOWN, deployment_status: UNKNOWN })).toEqual({ deployment: UNKNOWN, deploymentStatus: UNKNOWN });
+  });
+
+  it("writes a path of the core's names as the program reads it", () => {
+    expect(describePulumiPath(["deployment", "custom_domains", 1])).toBe("deployment.customDomains[1]");
+    expect(describePulumiPath(["deployment_status"])).toBe("deploymentStatus");
+    expect(describePulumiPath(["purgeAfterUpdate", 0])).toBe("purgeAfterUpdate[0]");
+    expect(describePulumiPath([])).toBe("(Source)");
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { createPurgeStore } from "@asset-delivery/server";
 import { checkSource } from "../../provider/src/core/check";
+import { pulumiCheckFailure } from "../../provider/src/pulumi-names/source";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { checkedSource } from "../support/checked-source";
 import { configureSourceProvider } from "../support/configured-provider";
@@ -113,8 +114,8 @@ describe("purgeAfterUpdate", () => {
   });
 
   it("refuses a list entry that is neither a path nor an http(s) URL, naming it", () => {
-    const result = checkSource({ name: "x", deployment: { type: "webproxy", serviceSubdomains: ["x"] }, purgeAfterUpdate: ["hero.jpg"] });
-    expect(result.failures.map((f) => f.reason)).toEqual([
+    const result = checkSource({ name: "x", deployment: { type: "webproxy", service_subdomains: ["x"] }, purgeAfterUpdate: ["hero.jpg"] });
+    expect(result.failures.map((f) => pulumiCheckFailure(f).reason)).toEqual([
       expect.stringMatching(/^purgeAfterUpdate\[0\]: must be a path starting with \//),
     ]);
   });

@@ -3,7 +3,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import type { SourceArgs, SourceDeploymentArgs, SourceDeploymentArgsOf, SourceDeploymentSecretsOf, Source } from "../../provider/src";
-import type { CamelCase } from "../../provider/src/core/names";
+import type { CamelCase } from "../../provider/src/pulumi-names/rename";
 import type { ReadOnlySourceAttribute, WritableSourceAttribute } from "@asset-delivery/sdk";
 
 describe("SourceArgs", () => {

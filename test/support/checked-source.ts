@@ -6,11 +6,12 @@ import { checkSource } from "../../provider/src/core/check";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { containsUnknown } from "../../provider/src/core/unknowns";
 import { toCore } from "../../provider/src/dynamic/shape";
+import { pulumiCheckFailure } from "../../provider/src/pulumi-names/source";
 
-/** The core's shape: each secret where it lives in the deployment. */
+/** The core's shape: the API's names, each secret where it lives in the deployment. */
 export function checkedSource(news: Record<string, unknown>): SourceInputs {
   const result = checkSource(toCore(news));
-  if (result.failures.length > 0) throw new Error(result.failures.map((f) => f.reason).join("; "));
+  if (result.failures.length > 0) throw new Error(result.failures.map((f) => pulumiCheckFailure(f).reason).join("; "));
   if (containsUnknown(news)) throw new Error("a declaration with values not known yet is not parsed");
   return result.inputs as SourceInputs;
 }

@@ -13,9 +13,9 @@ import {
   inputsFromSource,
   pathsOverlap,
   secretFlagMismatches,
-  sourceAttributes,
   type SourceInputs,
 } from "@asset-delivery/provider/core";
+import { camelCase, pulumiPath } from "@asset-delivery/provider";
 import type { DeclaredSource } from "./declared-state";
 import type { DriftReport, FieldDrift, SecretDrift, SourceDrift } from "./report";
 import { wayOut, type WayOutContext } from "./way-out";
@@ -98,6 +98,7 @@ interface Difference {
   live: unknown;
 }
 
+/** The differing values, by the resource's property paths (the core compares in the API's names). */
 function valueDrift(declared: SourceInputs, source: Source): Difference[] {
   // As a refresh would record it: the declared secrets kept (the API never returns them; secretDrift
   // compares their flags), and the whole declarable deployment, annotation included
@@ -113,7 +114,7 @@ function valueDrift(declared: SourceInputs, source: Source): Difference[] {
     const liveDeployment = comparableDeployment(live.deployment, declared.deployment);
     drift.push(...leafDrift(declaredDeployment, liveDeployment, ["deployment"]));
   }
-  return drift;
+  return drift.map((difference) => ({ ...difference, path: pulumiPath(difference.path).map(String) }));
 }
 
 /** The differing values inside two objects, one per differing leaf; lists are compared whole (PATCH replaces them whole). */
@@ -140,12 +141,13 @@ function shown({ path, declared, live }: Difference, secretPaths: readonly strin
 
 /** Declared write-only values against the server's flags, by the provider's rule (see secretFlagMismatches). */
 function secretDrift(declared: SourceInputs, source: Source): SecretDrift[] {
-  return secretFlagMismatches(sourceAttributes(source), declared).map(({ secret, flag, declaredSet, liveSet }) => ({
-    field: fieldPath(["deployment", secret]),
+  return secretFlagMismatches(source.attributes, declared).map(({ secret, flag, declaredSet, liveSet }) => ({
+    field: fieldPath(pulumiPath(["deployment", secret]).map(String)),
     secret: true,
     declared: presence(declaredSet),
     live: presence(liveSet),
-    flag,
+    // The read-only flag, an output of the resource at its top level.
+    flag: camelCase(flag),
   }));
 }
 

@@ -18,7 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
 import { isPlainObject, type Source } from "@asset-delivery/sdk";
-import { ENV_VARS, NATIVE_SOURCE_TYPE, writeOnlyFieldNames } from "@asset-delivery/provider";
+import { ENV_VARS, NATIVE_SOURCE_TYPE, toPulumiNames, writeOnlyFieldNames } from "@asset-delivery/provider";
 import { declarableDeployment, type ProviderSettings } from "@asset-delivery/provider/core";
 import type { DeclaredSource } from "./declared-state";
 import type { GeneratedDeclaration } from "./report";
@@ -91,11 +91,13 @@ interface SecretField {
 
 function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
   const type = live.attributes.deployment.type;
-  const liveArgs = { name: live.attributes.name, enabled: live.attributes.enabled, deployment: declarableDeployment(live) };
+  // As the program declares them: the resource's names.
+  const liveArgs = toPulumiNames({ name: live.attributes.name, enabled: live.attributes.enabled, deployment: declarableDeployment(live) });
+  const declaredArgs = toPulumiNames(declared.inputs);
   const writeOnly = writeOnlyFieldNames(type).map((field) => ({
     path: ["deployment", field],
     key: configKey(declared.name, field),
-    declared: (declared.inputs.deployment as Record<string, unknown>)[field] != null,
+    declared: (declaredArgs.deployment as Record<string, unknown>)[field] != null,
   }));
   const passed = declared.secretPaths
     .filter((secretPath) => !writeOnly.some(({ path: at }) => at.join(".") === secretPath.join(".")))
@@ -108,7 +110,9 @@ function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
 }
 
 /** The plaintext of every secret the stack declares for the Source: none may reach the code, whatever the generator did. */
-function declaredSecretValues({ inputs, secretPaths }: DeclaredSource): string[] {
+function declaredSecretValues({ inputs: declared, secretPaths }: DeclaredSource): string[] {
+  // The resource's names, which the secret paths are in.
+  const inputs = toPulumiNames(declared);
   const leaves = (value: unknown): string[] =>
     typeof value === "string"
       ? [value]

@@ -1,16 +1,17 @@
 // The one reader of the Sources a stack manages, for drift review and import: each Source resource
 // of the state, as its inputs were last recorded (the program's declaration, checked and with the
-// API's defaults filled in), in the provider core's shape. Both resource shapes are read:
+// API's defaults filled in), in the provider core's shape: the API's names, renamed once here
+// (`toApiNames`, the shells' own conversion). Both resource shapes are read:
 // - the native plugin's `assetdelivery:index:Source` (YAML, Python, Go, and TypeScript on the
-//   generated @asset-delivery/pulumi), whose inputs are the core's shape already: each write-only
-//   value inside `deployment`, where it lives;
+//   generated @asset-delivery/pulumi), whose inputs have each write-only value inside
+//   `deployment`, where it lives;
 // - the dynamic Source (`new Source(...)` of @asset-delivery/provider, TypeScript only), whose
 //   write-only values lie apart in `deploymentSecrets`: merged in once here, by the dynamic shell's
-//   own conversion (`dynamicToCore`).
+//   own merge (`dynamicToCore`).
 // The state comes from `pulumi stack export --show-secrets`: secrets arrive decrypted inside
 // Pulumi's secret envelopes, opened by the provider's one walker (`openSecretEnvelopes`).
 import { isPlainObject } from "@asset-delivery/sdk";
-import { dynamicToCore, NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
+import { dynamicToCore, NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE, toApiNames } from "@asset-delivery/provider";
 import type { SourceInputs } from "@asset-delivery/provider/core";
 import { EncryptedSecretError, openSecretEnvelopes } from "@asset-delivery/provider/secret-envelopes";
 
@@ -51,7 +52,8 @@ export function declaredSources(exported: unknown): DeclaredSource[] {
       if (!isPlainObject(resource.inputs)) throw new Error(`${urn}: the state has no inputs`);
       const shape = SHAPES[resource.type as string]!;
       const recorded = opened(resource.inputs, urn);
-      const inputs = (shape === "dynamic" ? dynamicToCore(recorded.value) : recorded.value) as SourceInputs;
+      // In the core's names, as the plugin's and the dynamic shell's edges rename them.
+      const inputs = toApiNames(shape === "dynamic" ? dynamicToCore(recorded.value) : recorded.value) as SourceInputs;
       const secretPaths =
         shape === "dynamic" ? recorded.secretPaths.flatMap((path) => inCoreShape(path, recorded.value)) : recorded.secretPaths;
       return { name: resourceName(urn), urn, shape, id: resource.id, inputs, secretPaths };

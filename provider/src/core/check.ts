@@ -1,38 +1,34 @@
 // `check`: every rule of the sdk's schemas, before any API call, so that `pulumi preview` fails on
-// a bad Source with the property path as the user wrote it (camelCase) and the rule. Values not
-// known yet are tolerated. A valid Source is parsed here into `SourceInputs` (the API's defaults
-// filled in); every later step takes that type. A Source with values not known yet (a preview)
+// a bad Source with the property path and the rule (the shells write the path in their names).
+// Values not known yet are tolerated. A valid Source is parsed here, once, into `SourceInputs`
+// (the sdk's create attributes, the API's defaults filled in); every later step takes that type,
+// and a create sends it without parsing it again. A Source with values not known yet (a preview)
 // gets the same shape, its unknown paths left unknown: the engine shows the difference between
 // these inputs and the last ones, so anything else would show every default as removed.
-// `apiAttributes` is create's and update's parse of the inputs check returned: the one rename to
-// the API's names and the one parse of the create schema in their request.
 import {
   deploymentDefaults,
   deploymentPatchSchema,
   fieldIssues,
   isPlainObject,
+  pick,
   readOnlyFields,
   sourceCreateAttributesSchema,
   WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
+  WRITABLE_SOURCE_ATTRIBUTES,
   withoutUndefined,
 } from "@asset-delivery/sdk";
-import {
-  declaredAttributes,
-  inputsFromAttributes,
-  isSourceType,
-  type DeclaredAttributes,
-  type SourceInputs,
-  type UncheckedInputs,
-} from "./codec";
-import { camelSegments } from "./names";
-import { describePath } from "./property-path";
+import { isSourceType, type DeclaredAttributes, type SourceInputs, type UncheckedInputs } from "./codec";
+import type { PropertyPath } from "./property-path";
 import { PROVIDER_OPTION_DEFAULTS, PROVIDER_OPTION_KEYS, providerOptions, providerOptionsSchema } from "./provider-options";
 import { pathsOverlap, unknownPaths } from "./unknowns";
 
 export interface CheckFailure {
-  /** Empty: the path is in the reason, as the engine prints only top-level property values. */
-  property: string;
-  reason: string;
+  /** Where, in the API's names (empty: the Source as a whole). */
+  path: PropertyPath;
+  /** The rule it breaks. */
+  rule: string;
+  /** A property the Source does not have: named at the top level, as the program wrote it. */
+  unknownProperty?: true;
 }
 
 export type CheckResult =
@@ -52,30 +48,12 @@ export function checkSource(news: UncheckedInputs): CheckResult {
   if (unknownProperties.length > 0)
     return {
       inputs: news,
-      failures: unknownProperties.map((key) => ({ property: key, reason: `${key}: not a property of a Source` })),
+      failures: unknownProperties.map((key) => ({ path: [key], rule: "not a property of a Source", unknownProperty: true })),
     };
   const parse = parseDeclaration(news);
   if ("inputs" in parse) return { inputs: parse.inputs, failures: [] };
   if (parse.failures.length > 0) return { inputs: news, failures: parse.failures };
   return { inputs: normalizedWhereKnown(parse.attributes, parse.options), failures: [] };
-}
-
-/**
- * The API's attributes of inputs that `check` accepted and the engine handed back (to a create or
- * an update). Inputs that check refuses, or with a value not known yet, are an error naming each path.
- */
-export function apiAttributes(inputs: SourceInputs): DeclaredAttributes {
-  const attributes = declaredAttributes(inputs);
-  const unknown = unknownPaths(attributes);
-  const schema = inputs.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
-  const parsed = schema.safeParse(attributes);
-  // The adoption schema's deployment is a PATCH's, which the API takes as a declaration too.
-  if (unknown.length === 0 && parsed.success) return parsed.data as DeclaredAttributes;
-  const reasons =
-    unknown.length > 0
-      ? unknown.map((path) => `${describeIssuePath(path)}: not known yet`)
-      : fieldIssues(parsed.error!).map((issue) => `${describeIssuePath(issue.segments)}: ${issue.rule}`);
-  throw new Error(`the Source's inputs are not valid: ${reasons.join("; ")}`);
 }
 
 type Parse =
@@ -90,14 +68,23 @@ function parseDeclaration(news: UncheckedInputs): Parse {
   const schema = news.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
   const source = schema.safeParse(attributes);
   const parsedOptions = providerOptionsSchema.safeParse(options);
-  if (unknown.length === 0 && source.success && parsedOptions.success)
-    return { inputs: inputsFromAttributes(source.data, parsedOptions.data) };
+  if (unknown.length === 0 && source.success && parsedOptions.success) {
+    // The adoption schema's deployment is a PATCH's (secrets may be left out, to keep the stored
+    // ones), which the API takes as a declaration too.
+    const declared = { ...pick(source.data, WRITABLE_SOURCE_ATTRIBUTES), deployment: source.data.deployment } as DeclaredAttributes;
+    return { inputs: { ...declared, ...providerOptions(parsedOptions.data) } };
+  }
 
   const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(parsedOptions.success ? [] : fieldIssues(parsedOptions.error))];
   const failures = issues
     .filter((issue) => !unknown.some((path) => pathsOverlap(path, issue.segments)))
-    .map((issue) => ({ property: "", reason: `${describeIssuePath(issue.segments)}: ${issue.rule}` }));
+    .map((issue) => ({ path: issue.segments, rule: issue.rule }));
   return { failures, unknown, attributes, options };
+}
+
+/** The declared attributes (writable ones and the deployment), as the schemas read them; absent ones left out. */
+function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
+  return withoutUndefined({ ...pick(news, WRITABLE_SOURCE_ATTRIBUTES), deployment: news.deployment });
 }
 
 /**
@@ -113,14 +100,5 @@ function normalizedWhereKnown(attributes: Record<string, unknown>, options: Reco
     for (const name of readOnlyFields(declared.type)) delete filled[name];
     deployment = filled;
   }
-  return inputsFromAttributes(
-    { ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable, deployment },
-    { ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) },
-  );
-}
-
-/** The camelCase path of an issue, as the program wrote it. */
-function describeIssuePath(segments: readonly (string | number)[]): string {
-  const camel = camelSegments(segments);
-  return camel.length === 0 ? "(Source)" : describePath(camel);
+  return { ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable, deployment, ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) };
 }

@@ -14,13 +14,12 @@ import {
   type Source,
   type SourceType,
 } from "@asset-delivery/sdk";
-import { camelCase } from "./names";
-import { declarableDeployment, type CamelDeployment } from "./codec";
+import { declarableDeployment } from "./codec";
 
 export interface SourceImport {
-  /** The arguments of `new Source(...)`, camelCase; `enabled` only when false. */
+  /** The arguments of `new Source(...)`, in the API's names (a shell renames them); `enabled` only when false. */
   args: { name: string; enabled?: false; deployment: Record<string, unknown>; adoptSourceId: string };
-  /** The type's write-only fields (camelCase) and whether the Source has each: per its `*_set` flag, always for a required one, undefined where the API does not say. */
+  /** The type's write-only fields and whether the Source has each: per its `*_set` flag, always for a required one, undefined where the API does not say. */
   secrets: { field: string; set: boolean | undefined }[];
 }
 
@@ -36,21 +35,21 @@ export function declarationOf(source: Source): SourceImport {
 }
 
 /** The deployment without the fields whose value is the API's default (what `check` would fill in by itself). */
-function withoutDefaults(deployment: CamelDeployment): Record<string, unknown> {
+function withoutDefaults(deployment: { type: SourceType; service_subdomains: string[] }): Record<string, unknown> {
   // The fields that say what the Source is come first; the rest as the API orders them.
-  const { type, serviceSubdomains, ...rest } = deployment;
+  const { type, service_subdomains, ...rest } = deployment;
   const defaults = defaultsOf(type);
-  const kept: Record<string, unknown> = { type, serviceSubdomains };
+  const kept: Record<string, unknown> = { type, service_subdomains };
   for (const [field, value] of Object.entries(rest)) if (!(field in defaults) || !deepEqual(defaults[field], value)) kept[field] = value;
   return kept;
 }
 
-/** A type's default values by camelCase field, from the sdk's field descriptors. */
+/** A type's default values by field, from the sdk's field descriptors. */
 function defaultsOf(type: SourceType): Record<string, unknown> {
   return Object.fromEntries(
     deploymentFieldDescriptors(type)
       .filter((field) => "default" in field)
-      .map((field) => [field.name, field.default]),
+      .map((field) => [field.apiName, field.default]),
   );
 }
 
@@ -61,6 +60,6 @@ function secretsOf(source: Source): SourceImport["secrets"] {
   return writeOnlyFields(deployment.type).map((secret) => {
     const flag = flagOf.get(secret);
     const set = required.has(secret) ? true : flag === undefined ? undefined : (deployment as Record<string, unknown>)[flag] === true;
-    return { field: camelCase(secret), set };
+    return { field: secret, set };
   });
 }

@@ -1,6 +1,6 @@
 // The detailed diff the engine shows (`pulumi preview --diff`): each changed leaf by its property
-// path, `deployment.cacheTtlValue`, `deployment.customDomains[1]`, so that only what changes is
-// named. diff.ts decides *whether* an attribute changed (its normalization: defaults, read-only
+// path, `deployment.cache_ttl_value`, `deployment.custom_domains[1]` (the shells write it in their
+// names), so that only what changes is named. diff.ts decides *whether* an attribute changed (its normalization: defaults, read-only
 // fields, the server's own annotation, secrets whose presence the server contradicts); this only
 // walks the attributes it names down to their leaves.
 import deepEqual from "fast-deep-equal";
@@ -10,19 +10,24 @@ import { isUnknown } from "./unknowns";
 
 export type DiffKind = "add" | "delete" | "update";
 
-/** Changed leaves by property path (`deployment.customDomains[1]`). */
-export type DetailedDiff = Map<string, DiffKind>;
+/** Changed leaves, keyed by their written path (`deployment.custom_domains[1]`). */
+export type DetailedDiff = Map<string, { path: PropertyPath; kind: DiffKind }>;
+
+/** Records a changed leaf. */
+export function setLeaf(out: DetailedDiff, path: PropertyPath, kind: DiffKind): void {
+  out.set(describePath(path), { path, kind });
+}
 
 /** Leaf changes between two values, by path. A value not known yet is an update (or an add). */
 export function leafChanges(olds: unknown, news: unknown, at: PropertyPath, out: DetailedDiff): void {
   if (isUnknown(news)) {
-    out.set(describePath(at), olds === undefined ? "add" : "update");
+    setLeaf(out, at, olds === undefined ? "add" : "update");
     return;
   }
   if (Array.isArray(olds) && Array.isArray(news)) {
     for (let index = 0; index < Math.max(olds.length, news.length); index++) {
-      if (index >= olds.length) out.set(describePath([...at, index]), "add");
-      else if (index >= news.length) out.set(describePath([...at, index]), "delete");
+      if (index >= olds.length) setLeaf(out, [...at, index], "add");
+      else if (index >= news.length) setLeaf(out, [...at, index], "delete");
       else leafChanges(olds[index], news[index], [...at, index], out);
     }
     return;
@@ -32,5 +37,5 @@ export function leafChanges(olds: unknown, news: unknown, at: PropertyPath, out:
     return;
   }
   if (deepEqual(olds, news)) return;
-  out.set(describePath(at), olds === undefined || olds === null ? "add" : news === undefined || news === null ? "delete" : "update");
+  setLeaf(out, at, olds === undefined || olds === null ? "add" : news === undefined || news === null ? "delete" : "update");
 }

@@ -5,16 +5,14 @@
 // replacement is a switch to another adopted Source. The detailed diff (the plugin's `pulumi
 // preview --diff`) names each changed leaf of what this finds changed.
 import deepEqual from "fast-deep-equal";
-import { readOnlyFields, secretPresenceFlags } from "@asset-delivery/sdk";
+import { readOnlyFields, secretPresenceFlags, WRITABLE_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { withoutMark } from "./create-mark";
-import { leafChanges, type DetailedDiff } from "./detailed-diff";
-import { camelCase } from "./names";
+import { leafChanges, setLeaf, type DetailedDiff } from "./detailed-diff";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
-import { WRITABLE_ATTRIBUTE_NAMES, WRITE_ONLY_NAMES, type CamelDeployment, type SourceDeclaration, type SourceInputs } from "./codec";
-import type { SourceReadOnlyValues } from "./source-types";
+import { isSourceType, WRITE_ONLY_FIELDS, type SourceDeclaration, type SourceInputs } from "./codec";
 import { containsUnknown, isUnknown } from "./unknowns";
 
-/** The attributes sent to the API, as the resource names them. */
+/** The attributes sent to the API. */
 export type SourceAttributeKey = keyof SourceDeclaration;
 
 export interface SourceDiff {
@@ -22,14 +20,17 @@ export interface SourceDiff {
   replaces: string[];
   /** The top-level inputs that differ. */
   changed: (SourceAttributeKey | keyof ProviderOptions)[];
-  /** The deployment's fields that differ, camelCase, secrets included (empty when the deployment is not known as a whole yet). */
+  /** The deployment's fields that differ, secrets included (empty when the deployment is not known as a whole yet). */
   deploymentFields: string[];
-  /** Each changed leaf by property path (`deployment.customDomains[1]`), for the engine's detailed diff. */
+  /** Each changed leaf by property path (`deployment.custom_domains[1]`), for the engine's detailed diff. */
   detailedDiff: DetailedDiff;
 }
 
-/** A state (or a Source as the server has it) to compare a declaration with. */
-export type Compared = SourceDeclaration & SourceReadOnlyValues & Partial<ProviderOptions>;
+/** A deployment as compared: a declared one, or a returned one (its read-only fields in it). */
+export type ComparedDeployment = { type: string; annotation?: string };
+
+/** A state (or a Source as the server has it) to compare a declaration with: its read-only flags in its deployment. */
+export type Compared = Omit<SourceDeclaration, "deployment"> & { deployment: ComparedDeployment } & Partial<ProviderOptions>;
 
 export function diffSource(id: string, olds: Compared, news: SourceInputs): SourceDiff {
   const { changed, deploymentFields } = changedAttributes(olds, news);
@@ -44,7 +45,7 @@ export function diffSource(id: string, olds: Compared, news: SourceInputs): Sour
   const detailedDiff: DetailedDiff = new Map();
   for (const key of [...changed, ...options]) if (key !== "deployment") leafChanges(olds[key], news[key], [key], detailedDiff);
   if (changed.includes("deployment")) deploymentLeaves(olds, news, deploymentFields, detailedDiff);
-  for (const key of replaces) detailedDiff.set(key, "update");
+  for (const key of replaces) setLeaf(detailedDiff, [key], "update");
   return {
     changes: changed.length + options.length + replaces.length > 0,
     replaces,
@@ -60,7 +61,7 @@ export function diffSource(id: string, olds: Compared, news: SourceInputs): Sour
  * and is not compared.
  */
 export function changedAttributes(olds: Compared, news: SourceInputs): { changed: SourceAttributeKey[]; deploymentFields: string[] } {
-  const changed: SourceAttributeKey[] = WRITABLE_ATTRIBUTE_NAMES.filter((key) => containsUnknown(news[key]) || olds[key] !== news[key]);
+  const changed: SourceAttributeKey[] = WRITABLE_SOURCE_ATTRIBUTES.filter((key) => containsUnknown(news[key]) || olds[key] !== news[key]);
   if (isUnknown(news.deployment)) return { changed: [...changed, "deployment"], deploymentFields: [] };
   const before = comparableDeployment(olds.deployment, news.deployment);
   const after = comparableDeployment(news.deployment, news.deployment);
@@ -73,7 +74,7 @@ export function changedAttributes(olds: Compared, news: SourceInputs): { changed
 
 /** Whether any of the deployment fields is one the server deploys (a secret alone changes no deployment). */
 export function redeploys(deploymentFields: readonly string[]): boolean {
-  return deploymentFields.some((field) => !WRITE_ONLY_NAMES.has(field));
+  return deploymentFields.some((field) => !WRITE_ONLY_FIELDS.has(field));
 }
 
 function deploymentLeaves(olds: Compared, news: SourceInputs, fields: readonly string[], out: DetailedDiff): void {
@@ -82,20 +83,20 @@ function deploymentLeaves(olds: Compared, news: SourceInputs, fields: readonly s
   const after = comparableDeployment(news.deployment, news.deployment);
   for (const field of fields) leafChanges(before[field], after[field], ["deployment", field], out);
   // A secret cleared or set behind Pulumi's back shows only in the server's flag.
-  for (const { secret } of secretFlagMismatches(olds, news)) out.set(`deployment.${secret}`, "update");
+  for (const { secret } of secretFlagMismatches(olds, news)) setLeaf(out, ["deployment", secret], "update");
 }
 
 export interface SecretFlagMismatch {
-  /** The camelCase write-only field, e.g. `password`. */
+  /** The write-only field, e.g. `password`. */
   secret: string;
-  /** The camelCase read-only flag that reports it, e.g. `passwordSet`. */
+  /** The read-only deployment flag that reports it, e.g. `password_set`. */
   flag: string;
   declaredSet: boolean;
   liveSet: boolean;
 }
 
-/** A Source as the server has it (a state, or a live Source): its deployment's type, and its read-only flags at the top level. */
-export type LiveFlags = { deployment: Pick<CamelDeployment, "type"> } & SourceReadOnlyValues;
+/** A Source as the server has it (a state, or a live Source): its deployment's type and read-only flags. */
+export type LiveFlags = { deployment: ComparedDeployment };
 
 /**
  * Declared secrets against the read-only flags of a Source as the server has it: a declared value
@@ -103,18 +104,13 @@ export type LiveFlags = { deployment: Pick<CamelDeployment, "type"> } & SourceRe
  * After a type change the declared secrets belong to the other type, so nothing is compared.
  */
 export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaration): SecretFlagMismatch[] {
-  if (declared.deployment.type !== live.deployment.type) return [];
-  const flags: Readonly<Record<string, unknown>> = live;
+  if (declared.deployment.type !== live.deployment.type || !isSourceType(live.deployment.type)) return [];
+  const flags: Readonly<Record<string, unknown>> = live.deployment;
   const secrets: Readonly<Record<string, unknown>> = declared.deployment;
   return secretPresenceFlags(live.deployment.type).flatMap(({ flag, secret }) => {
-    const value = secrets[camelCase(secret)];
+    const value = secrets[secret];
     if (value === undefined) return [];
-    const mismatch = {
-      secret: camelCase(secret),
-      flag: camelCase(flag),
-      declaredSet: value !== null,
-      liveSet: flags[camelCase(flag)] === true,
-    };
+    const mismatch = { secret, flag, declaredSet: value !== null, liveSet: flags[flag] === true };
     return mismatch.declaredSet === mismatch.liveSet ? [] : [mismatch];
   });
 }
@@ -124,8 +120,8 @@ export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaratio
  * program declares one (otherwise the server writes its own, which is not drift), without the
  * create mark a create adds to it (create-mark.ts).
  */
-export function comparableDeployment(deployment: CamelDeployment, declared: CamelDeployment): Record<string, unknown> {
-  const readOnly = new Set(readOnlyFields(deployment.type).map(camelCase));
+export function comparableDeployment(deployment: ComparedDeployment, declared: ComparedDeployment): Record<string, unknown> {
+  const readOnly = new Set(isSourceType(deployment.type) ? readOnlyFields(deployment.type) : []);
   const annotationDeclared = declared.annotation !== undefined;
   return Object.fromEntries(
     Object.entries(deployment)

@@ -9,12 +9,12 @@
 //   owns its configuration and connections; `configure` (or `checkConfig`, `diffConfig`,
 //   `configureWith` for a configuration given as values), `check`, `diff`, `preview`, `create`,
 //   `read`, `import`, `update`, `delete`, `connection`, `cancel`, `close`.
-// - Values (codec.ts): one shape of a Source, camelCase with each secret where it lives
-//   (`deployment.password`, paths in `SECRET_PATHS`): `UncheckedInputs` (what the engine passes to
-//   check) -> `SourceInputs` (checked, defaults filled in); a `Source` from the API -> `SourceState`
-//   (what Pulumi keeps).
+// - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
+//   (`deployment.password`): `UncheckedInputs` (what a shell passes to check) -> `SourceInputs`
+//   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
+//   (what Pulumi keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
-//   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and camelCase names, type, default,
+//   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and resource (camelCase) names, type, default,
 //   description, secret, write-only and read-only marks, for schemas.
 export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
 export { connect, type Connection } from "./connection";
@@ -22,8 +22,15 @@ export { createSourceProvider, type SourceProvider, type SourceProviderOptions }
 export { CancelledError } from "./cancellation";
 export type { ConfigFailure } from "./config-check";
 export type { Info, Warn } from "./log";
-export { apiAttributes, type CheckFailure, type CheckResult } from "./check";
-export { comparableDeployment, diffSource, secretFlagMismatches, type SourceDiff, type SecretFlagMismatch } from "./diff";
+export type { CheckFailure, CheckResult } from "./check";
+export {
+  comparableDeployment,
+  diffSource,
+  secretFlagMismatches,
+  type ComparedDeployment,
+  type SourceDiff,
+  type SecretFlagMismatch,
+} from "./diff";
 export type { DiffKind, DetailedDiff } from "./detailed-diff";
 export type { ReadResult } from "./lifecycle/read";
 export type { ImportedSource } from "./lifecycle/import";
@@ -32,11 +39,10 @@ export { SourceNotReadyError } from "./lifecycle/settle";
 export {
   declarableDeployment,
   inputsFromSource,
-  SECRET_PATHS,
-  sourceAttributes,
   sourceOutputs,
-  type CamelDeployment,
+  type DeclaredAttributes,
   type SourceDeclaration,
+  type StateDeployment,
   type SourceInputs,
   type SourceState,
   type UncheckedInputs,

@@ -1,10 +1,11 @@
 // The Source provider object: one per provider process (the dynamic resource's, the native
 // plugin's), built by `createSourceProvider`. It owns its configuration and its connections to the
-// API, and runs each step of a Source's life on the core's one shape (codec.ts: camelCase, each
-// secret where it lives): `check` parses the program's inputs into `SourceInputs`, which the engine
-// hands back to `diff`, `create` and `update`; `create`, `update` and `read` return the
-// `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts, plugin/provider.ts)
-// only translate the engine's calls; what the provider decides is here: the configuration's check,
+// API, and runs each step of a Source's life on the core's one shape (codec.ts: the sdk's types in
+// the API's names, each secret where it lives): `check` parses the program's inputs into
+// `SourceInputs`, which the engine hands back to `diff`, `create` and `update`; `create`, `update`
+// and `read` return the `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts,
+// plugin/provider.ts) only translate the engine's calls and rename once at their edges
+// (pulumi-names/); what the provider decides is here: the configuration's check,
 // the run's write budget, what a preview shows, the engine's Cancel.
 import { Cancellation } from "./cancellation";
 import { checkSource, type CheckResult } from "./check";

@@ -6,7 +6,7 @@
 // A write-only field declared in neither stays as stored on the server (adoption keeps it).
 import * as pulumi from "@pulumi/pulumi";
 import { Source } from "./source";
-import { writeOnlyFieldNames } from "../core/codec";
+import { writeOnlyFieldNames } from "../pulumi-names/source";
 import type { SourceArgs } from "./source-types";
 
 type SourceSecrets = Record<string, Record<string, string>>;

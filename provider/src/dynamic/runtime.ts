@@ -3,7 +3,7 @@
 // operation, `destroy` included, runs the installed version of this code and the state carries no
 // copied source. This is a shell around the core's provider object (core/provider.ts): each value
 // the host hands over is put in the core's shape once (shape.ts: `deploymentSecrets` merged in,
-// the host's `__provider` taken off), and each value going back is put in the dynamic shape once
+// the host's `__provider` taken off, the API's names), and each value going back is put in the dynamic shape once
 // (the host puts `__provider` back on what the core returns, but for a Source not ready in time,
 // whose properties the host reads from the error).
 // First, before the other modules load (tsc's CommonJS output keeps this order).
@@ -18,6 +18,7 @@ import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-gua
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isUnknown } from "../core/unknowns";
 import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { pulumiCheckFailure } from "../pulumi-names/source";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
 const core = createSourceProvider(providerProcessLog());
@@ -61,7 +62,7 @@ export const sourceProvider = {
       urn === undefined || isUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
-    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures] };
+    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures.map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));

@@ -1,13 +1,14 @@
-// The dynamic resource's shape against the provider core's, at the dynamic shell's edge. A dynamic
-// resource can mark only top-level outputs secret, so its write-only fields live apart, in
-// `deploymentSecrets` (always secret: source.ts); the core keeps each where it lives in the
-// deployment. `toCore` merges them in, once, for what the host hands over; `toDynamic` splits them
-// off, once, for what goes back; besides them only the Source class that declares the input
+// The dynamic resource's shape against the provider core's, at the dynamic shell's edge. The core
+// speaks the API's names; the resource, Pulumi's (pulumi-names/source.ts: renamed here, once each
+// way). A dynamic resource can mark only top-level outputs secret, so its write-only fields live
+// apart, in `deploymentSecrets` (always secret: source.ts); the core keeps each where it lives in
+// the deployment. `toCore` merges them in and renames, once, for what the host hands over;
+// `toDynamic` renames and splits them off, once, for what goes back; besides them only the Source class that declares the input
 // (source.ts) knows `deploymentSecrets`. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
 // sees: `toCore` takes it off, `toDynamic` carries it back from the host's values.
 import { isPlainObject } from "@asset-delivery/sdk";
-import { WRITE_ONLY_NAMES, writeOnlyFieldNames } from "../core/codec";
+import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES, writeOnlyFieldNames } from "../pulumi-names/source";
 import { isUnknown, UNKNOWN } from "../core/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
 
@@ -25,10 +26,19 @@ export function urnOf(values: DynamicValues): string | undefined {
 
 /**
  * The core's shape of the host's values: `deploymentSecrets` merged into the deployment, the host's
- * `__provider` taken off. Secrets not known yet as a whole (a preview) are unknown at each write-only
- * field of the type; a deployment that is not an object (check reports it, or not known yet) is kept as it is.
+ * `__provider` taken off, the API's names.
  */
 export function toCore(values: DynamicValues): Record<string, unknown> {
+  return toApiNames(withSecretsInPlace(values));
+}
+
+/**
+ * The host's values as the native resource has them (the resource's names): `deploymentSecrets`
+ * merged into the deployment, the host's `__provider` and the URN taken off. Secrets not known yet
+ * as a whole (a preview) are unknown at each write-only field of the type; a deployment that is not
+ * an object (check reports it, or not known yet) is kept as it is.
+ */
+export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
   const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, deploymentSecrets, deployment, ...rest } = values;
   if (!isPlainObject(deployment)) return { ...rest, deployment };
   const secrets = isUnknown(deploymentSecrets)
@@ -40,13 +50,13 @@ export function toCore(values: DynamicValues): Record<string, unknown> {
 }
 
 /**
- * The dynamic shape of the core's values: the write-only fields split off into `deploymentSecrets`.
+ * The dynamic shape of the core's values: Pulumi's names, the write-only fields split off into `deploymentSecrets`.
  * `given`, the host's values these answer (check's inputs, a write's inputs, a refresh's state): its
  * URN goes back with them, and what could not be merged (secrets not known yet as a whole, or beside
  * a deployment that is not an object) goes back as it came.
  */
 export function toDynamic(values: object, given?: DynamicValues): DynamicValues {
-  const { deployment, ...rest } = values as Record<string, unknown>;
+  const { deployment, ...rest } = toPulumiNames(values as Record<string, unknown>);
   const urn = given !== undefined && URN_KEY in given ? { [URN_KEY]: given[URN_KEY] } : {};
   if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {}, ...urn };
   const { open, secrets } = secretsApart(deployment);

@@ -3,9 +3,9 @@
 // editor completes each type's fields and rejects another type's.
 import type * as pulumi from "@pulumi/pulumi";
 import type { DeploymentInputOf, Simplify, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
-import type { CamelKeys } from "../core/names";
+import type { CamelKeys } from "../pulumi-names/rename";
 import type { ProviderOptionsInput } from "../core/provider-options";
-import type { SourceReadOnlyValues } from "../core/source-types";
+import type { SourceReadOnlyValues } from "../pulumi-names/source-types";
 
 export type {
   SourceDeployment,
@@ -13,7 +13,7 @@ export type {
   SourceDeploymentSecretsOf,
   SourceReadOnlyValues,
   WriteOnlyKeyOf,
-} from "../core/source-types";
+} from "../pulumi-names/source-types";
 
 /** A field as a Pulumi input; a list may hold inputs too. */
 type InputField<V> = [V] extends [readonly (infer E)[] | undefined]

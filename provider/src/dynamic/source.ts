@@ -9,8 +9,7 @@ import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./seria
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { providerOptions } from "../core/provider-options";
-import { camelCase } from "../core/names";
-import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../core/codec";
+import { camelCase, READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
 import { secretsApart, URN_KEY } from "./shape";
 
 export type { SourceArgs } from "./source-types";

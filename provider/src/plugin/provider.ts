@@ -1,17 +1,20 @@
 // The native plugin's provider: the ResourceProvider operations on plain values (the gRPC server
 // in server.ts only decodes and encodes), each a translation of the engine's call to the provider
 // core's (core/provider.ts, which decides: the configuration's check, the write budget, previews,
-// Cancel). The Source keeps the core's shape, each secret marked where it lives (the core's
-// SECRET_PATHS, from the sdk's field table). What is the plugin's own: the Source type and function
-// tokens of its schema, and the engine's Read without a state, which is an import.
-import { SECRET_PATHS, type SourceInputs, type SourceState } from "../core/codec";
+// Cancel). The core speaks the API's names: each Source value is renamed here once each way
+// (pulumi-names/source.ts: `toApiNames` for what the engine hands over, `toPulumiNames` for what
+// goes back), and each secret marked where it lives (SECRET_PATHS, from the sdk's field table).
+// What is the plugin's own: the Source type and function tokens of its schema, and the engine's
+// Read without a state, which is an import.
+import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
+import type { DiffKind } from "../core/detailed-diff";
+import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
 import { providerProcessLog } from "../engine/engine-log";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
 import { SOURCE_TOKEN } from "../tokens";
 import { CONFIG_SECRET_PATHS } from "./config";
-import type { CheckFailure } from "../core/check";
 import type { ConfigFailure } from "../core/config-check";
 import type { SourceDiff } from "../core/diff";
 import type { Properties, PropertyPath } from "./wire";
@@ -29,10 +32,17 @@ export class PartialSourceError extends Error {
   }
 }
 
-/** A Source's values with its secret paths, and those the program marked (a secret name stays secret). */
-function marked(values: Record<string, unknown>, ...programSecrets: (readonly PropertyPath[])[]): Properties {
-  return { values, secrets: [...SECRET_PATHS, ...programSecrets.flat()] };
+/** A Source's values from the core, in the resource's names, with its secret paths and those the program marked (a secret name stays secret). */
+function marked(values: UncheckedInputs, ...programSecrets: (readonly PropertyPath[])[]): Properties {
+  return { values: toPulumiNames(values), secrets: [...SECRET_PATHS, ...programSecrets.flat()] };
 }
+
+/** What the engine hands back: what this provider returned (a state, check's inputs), in the core's names. */
+const inputsOf = (properties: Properties) => toApiNames(properties.values) as SourceInputs;
+const stateOf = (properties: Properties) => toApiNames(properties.values) as SourceState;
+
+/** The core's diff, its detailed diff by the resource's property paths. */
+export type NativeDiff = Omit<SourceDiff, "detailedDiff"> & { detailedDiff: Map<string, DiffKind> };
 
 export class NativeProvider {
   /** The provider core, which owns the configuration and the one connection to the API. */
@@ -73,29 +83,29 @@ export class NativeProvider {
   }
 
   /** `isNew`: no earlier inputs (a create). */
-  check(type: string, news: Properties, isNew = false): { inputs: Properties; failures: CheckFailure[] } {
+  check(type: string, news: Properties, isNew = false): { inputs: Properties; failures: { property: string; reason: string }[] } {
     assertSource(type);
-    const result = this.core.check(news.values, isNew);
-    return { inputs: marked(result.inputs, news.secrets), failures: result.failures };
+    const result = this.core.check(toApiNames(news.values), isNew);
+    return { inputs: marked(result.inputs, news.secrets), failures: result.failures.map(pulumiCheckFailure) };
   }
 
-  diff(id: string, olds: Properties, news: Properties): SourceDiff {
-    // The engine hands back what this provider returned: a state, and check's inputs.
-    return this.core.diff(id, olds.values as SourceState, news.values as SourceInputs);
+  diff(id: string, olds: Properties, news: Properties): NativeDiff {
+    const diff = this.core.diff(id, stateOf(olds), inputsOf(news));
+    return { ...diff, detailedDiff: pulumiDetailedDiff(diff.detailedDiff) };
   }
 
   async create(
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(this.core.preview(inputs.values), inputs.secrets) };
-    const { id, outs } = await written(this.core.create(inputs.values as SourceInputs, options), inputs);
+    if (options.preview) return { id: "", outputs: marked(this.core.preview(toApiNames(inputs.values)), inputs.secrets) };
+    const { id, outs } = await written(this.core.create(inputsOf(inputs), options), inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(this.core.preview(news.values, olds.values), news.secrets);
-    const { outs } = await written(this.core.update(id, olds.values as SourceState, news.values as SourceInputs, options), news);
+    if (options.preview) return marked(this.core.preview(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
+    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), options), news);
     return marked(outs, news.secrets);
   }
 
@@ -105,11 +115,14 @@ export class NativeProvider {
       const imported = await this.core.import(id);
       return { id: imported.id, outputs: marked(imported.outputs), inputs: marked(imported.inputs) };
     }
-    const result = await this.core.read(id, state.values as SourceState);
+    const result = await this.core.read(id, stateOf(state));
     if (result.id === "") return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
     // The core returns inputs only when the Source differs from the state; else the engine's are kept.
-    const refreshed = "inputs" in result && result.inputs ? result.inputs : inputs.values;
-    return { id: result.id, outputs: marked(result.props, state.secrets), inputs: marked(refreshed, inputs.secrets) };
+    const refreshed =
+      "inputs" in result && result.inputs
+        ? marked(result.inputs, inputs.secrets)
+        : { values: inputs.values, secrets: [...SECRET_PATHS, ...inputs.secrets] };
+    return { id: result.id, outputs: marked(result.props, state.secrets), inputs: refreshed };
   }
 
   async delete(id: string): Promise<void> {

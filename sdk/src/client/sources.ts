@@ -7,10 +7,12 @@ import {
   MAX_PAGE_SIZE,
   sourceListSpec,
   subdomainLabelSchema,
+  type sourceCreateAttributesSchema,
   type HostnameField,
   type ListQuery,
   type SelectedSource,
   type Source,
+  type ParsedSourceCreateAttributes,
   type SourceCreateAttributes,
   type SourcePatchAttributes,
 } from "../api";
@@ -70,7 +72,24 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
 
   /** Creates a Source; after an ambiguous failure it reconciles instead of risking a duplicate. */
   async create(attributes: SourceCreateAttributes): Promise<Source> {
-    const send = async () => (await callEndpoint(this.send, endpoints.createSource, { input: attributes })).data;
+    return this.createWith(attributes, { input: attributes });
+  }
+
+  /**
+   * `create` of attributes that `sourceCreateAttributesSchema` already parsed (a caller that
+   * validated them before, as the provider's check does): sent as they are, without a second parse.
+   */
+  async createParsed(attributes: ParsedSourceCreateAttributes): Promise<Source> {
+    return this.createWith(attributes, { parsed: attributes });
+  }
+
+  private async createWith(
+    attributes: SourceCreateAttributes,
+    body: { input: SourceCreateAttributes } | { parsed: ParsedSourceCreateAttributes },
+  ): Promise<Source> {
+    // The schema's output also has the read-only attributes, as undefined (dropped): the body leaves them out all the same.
+    const args = "parsed" in body ? { parsed: body.parsed as z.output<typeof sourceCreateAttributesSchema> } : body;
+    const send = async () => (await callEndpoint(this.send, endpoints.createSource, args)).data;
     const retry = this.retry;
     return createWithoutDuplicate({
       send,

@@ -4,8 +4,8 @@
 // resource's create mark (a create of a run that was killed, see create-mark.ts), or it is a
 // retired Source of this account (left by a `destroy`). Then wait until deployed.
 import type { Session } from "../session";
-import { apiAttributes } from "../check";
 import { sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
+import { withoutProviderOptions } from "../provider-options";
 import { annotationWithMark } from "../create-mark";
 import { adoptById, bringToDeclaredState, reclaimableHolder } from "./adopt";
 import { settle, type Written } from "./settle";
@@ -23,7 +23,8 @@ export async function createSource(
   inputs: SourceInputs,
   options: WriteOptions = {},
 ): Promise<{ id: string; outs: SourceState }> {
-  const attributes = apiAttributes(inputs);
+  // Check's parse, handed back by the engine: sent without another (the sdk's createParsed).
+  const attributes: DeclaredAttributes = withoutProviderOptions(inputs);
   const written =
     inputs.adoptSourceId !== undefined
       ? await adoptById(session, inputs.adoptSourceId, inputs, attributes)
@@ -43,7 +44,7 @@ async function createOrReclaim(
   const marked = { ...attributes, deployment: { ...attributes.deployment, ...(annotation !== undefined && { annotation }) } };
   try {
     // A new Source has no deployment before its first: any `deployed` read is of this one.
-    return { source: await session.client.sources.create(marked), deployedBefore: null };
+    return { source: await session.client.sources.createParsed(marked), deployedBefore: null };
   } catch (error) {
     const holder = await reclaimableHolder(session, error, attributes, urn);
     return bringToDeclaredState(session, holder, inputs, attributes);

@@ -8,7 +8,6 @@
 // stays enabled, up to three (enable, change, disable) for a change to a Source that stays disabled.
 import { pick, WRITABLE_SOURCE_ATTRIBUTES, type Source, type SourcePatchAttributes } from "@asset-delivery/sdk";
 import { redeploys, type SourceDiff } from "../diff";
-import { camelCase } from "../names";
 import type { Session } from "../session";
 import type { DeclaredAttributes } from "../codec";
 
@@ -29,7 +28,7 @@ export function planPatches(
   // The changed writable attributes but `enabled`, which the PATCHes around this one set.
   const change: SourcePatchAttributes = pick(
     declared,
-    WRITABLE_SOURCE_ATTRIBUTES.filter((name) => name !== "enabled" && changed.includes(camelCase(name))),
+    WRITABLE_SOURCE_ATTRIBUTES.filter((name) => name !== "enabled" && changed.includes(name)),
   );
   if (changed.includes("deployment")) change.deployment = declared.deployment;
   const enables = declared.enabled && !liveEnabled;

@@ -4,16 +4,15 @@
 // purging). Never on create, never after other updates; a failed purge is a warning, not a failed
 // update (the Source was updated).
 import deepEqual from "fast-deep-equal";
-import { renderingFields, type Source } from "@asset-delivery/sdk";
-import { camelCase } from "../names";
+import { renderingFields, type Source, type StoredDeployment } from "@asset-delivery/sdk";
 import type { Session } from "../session";
-import type { CamelDeployment, SourceInputs } from "../codec";
+import type { SourceInputs, StateDeployment } from "../codec";
 
-export function changesRendering(olds: CamelDeployment, news: CamelDeployment): boolean {
+export function changesRendering(olds: StateDeployment | StoredDeployment, news: StoredDeployment): boolean {
   if (olds.type !== news.type) return true;
   const before: Readonly<Record<string, unknown>> = olds;
   const after: Readonly<Record<string, unknown>> = news;
-  return renderingFields(news.type).some((field) => !deepEqual(before[camelCase(field)], after[camelCase(field)]));
+  return renderingFields(news.type).some((field) => !deepEqual(before[field], after[field]));
 }
 
 /** A declared path is on the Source's first service subdomain; a URL is taken as it is. */
@@ -22,7 +21,7 @@ export function purgeUrl(target: string, source: Source, deliveryDomain: string)
   return `https://${source.attributes.deployment.service_subdomains[0]}.${deliveryDomain}${target}`;
 }
 
-export async function purgeAfterUpdate(session: Session, olds: CamelDeployment, news: SourceInputs, source: Source): Promise<void> {
+export async function purgeAfterUpdate(session: Session, olds: StateDeployment, news: SourceInputs, source: Source): Promise<void> {
   const targets = news.purgeAfterUpdate ?? [];
   if (targets.length === 0 || !changesRendering(olds, news.deployment)) return;
   // Without the wait, the Source may still be deploying the old configuration.

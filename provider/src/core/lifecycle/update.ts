@@ -2,7 +2,6 @@
 // until deployed, then purge what `purgeAfterUpdate` lists if rendering changed (purge.ts). A
 // change of the provider's own options alone (how to wait, what to purge) needs no request.
 import type { Session } from "../session";
-import { apiAttributes } from "../check";
 import { diffSource } from "../diff";
 import { providerOptions, withoutProviderOptions } from "../provider-options";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
@@ -18,13 +17,13 @@ export async function updateSource(
   news: SourceInputs,
   options: Pick<WriteOptions, "timeoutSeconds"> = {},
 ): Promise<{ outs: SourceState }> {
-  const plan = planPatches(diffSource(id, olds, news), apiAttributes(news), olds.enabled);
+  const plan = planPatches(diffSource(id, olds, news), withoutProviderOptions(news), olds.enabled);
   const patched = await sendPatches(session, id, plan.patches);
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
   // The state holds the Source as last read: its deployment predates these PATCHes.
   const source = await settle(
     session,
-    { source: patched, ...deployedBefore(plan.deploys, olds.dateDeployed) },
+    { source: patched, ...deployedBefore(plan.deploys, olds.date_deployed) },
     news,
     options.timeoutSeconds,
   );

@@ -1,6 +1,7 @@
 // The TypeScript types of a Source's documents, derived from their schemas (documents.ts), which
 // the field table's deployment types (deployment-types.ts) type in turn.
 import type { z } from "zod";
+import type { ReadOnlySourceAttribute } from "./field-table";
 import type {
   selectedSourceSchema,
   sourceAttributesSchema,
@@ -10,6 +11,8 @@ import type {
 } from "./documents";
 
 export type SourceCreateAttributes = z.input<typeof sourceCreateAttributesSchema>;
+/** Create attributes as the create schema parses them: defaults filled in, read-only attributes dropped. */
+export type ParsedSourceCreateAttributes = Omit<z.output<typeof sourceCreateAttributesSchema>, ReadOnlySourceAttribute>;
 export type SourcePatchAttributes = z.input<typeof sourcePatchAttributesSchema>;
 export type SourceAttributes = z.output<typeof sourceAttributesSchema>;
 export type Source = z.output<typeof sourceSchema>;

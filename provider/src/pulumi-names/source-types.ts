@@ -1,8 +1,8 @@
-// A Source's types as the core names them, derived from the sdk's deployment types with camelCase
-// keys: which fields are write-only (sent, never returned) and read-only (returned, never sent).
+// A Source's types as the resource names them (Pulumi's camelCase), derived from the sdk's deployment
+// types: which fields are write-only (sent, never returned) and read-only (returned, never sent).
 // The dynamic resource's argument and output types (dynamic/source-types.ts) are built on these.
 import type { DeploymentInputOf, DeploymentOf, Simplify, SourceType } from "@asset-delivery/sdk";
-import type { CamelCase, CamelKeys } from "./names";
+import type { CamelCase, CamelKeys } from "./rename";
 
 // Write-only fields are those one can send but never read back; read-only the reverse.
 export type WriteOnlyKeyOf<T extends SourceType> = Exclude<keyof DeploymentInputOf<T>, keyof DeploymentOf<T>> & string;

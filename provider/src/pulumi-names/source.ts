@@ -1,0 +1,154 @@
+// A Source's values between the provider core's names (the API's: `deployment.cache_ttl_behavior`,
+// `deployment_status`, a read-only deployment field such as `password_set` inside the deployment,
+// as the API returns it) and the Source resource's (Pulumi's camelCase: `deployment.cacheTtlBehavior`,
+// `deploymentStatus`, and the read-only deployment fields lifted to the top level, `passwordSet`).
+// Each shell converts once at its edge: `toApiNames` for what the engine hands over, `toPulumiNames`
+// for what goes back (plugin/provider.ts, dynamic/shape.ts). The names are the sdk's descriptors';
+// the provider's own options (`waitForDeployment`, ...) have one name and pass unchanged, as do
+// unknown keys, so that check names them as the program wrote them.
+import {
+  isPlainObject,
+  READ_ONLY_SOURCE_ATTRIBUTES,
+  readOnlyFields,
+  SECRET_SOURCE_ATTRIBUTES,
+  SOURCE_TYPES,
+  WRITABLE_SOURCE_ATTRIBUTES,
+  writeOnlyFields,
+  type ReadOnlySourceAttribute,
+  type Source,
+  type SourceAttributes,
+  type SourceType,
+  type WritableSourceAttribute,
+} from "@asset-delivery/sdk";
+import type { CheckFailure } from "../core/check";
+import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
+import type { DetailedDiff, DiffKind } from "../core/detailed-diff";
+import { describePath, type PropertyPath } from "../core/property-path";
+import { camelCase, camelSegments, deploymentNames, renameDeployment, type CamelNamed } from "./rename";
+import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
+
+/** The resource's names of the Source's writable attributes besides its deployment (`name`, `enabled`). */
+export const WRITABLE_ATTRIBUTE_NAMES = WRITABLE_SOURCE_ATTRIBUTES.map(camelCase);
+
+/** The resource's names of the Source's read-only attributes: `deploymentStatus`, `dateDeployed`, `secureUrlToken`. */
+export const READ_ONLY_ATTRIBUTE_NAMES = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
+
+/** Every deployment field that is read-only in some type, the API's names (`password_set`): lifted to the top level. */
+const READ_ONLY_API_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
+
+/** Every deployment field that is read-only in some type, as top-level outputs of the resource (`passwordSet`). */
+export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_API_NAMES].map(camelCase);
+
+/** Every deployment field that is write-only in some type, the resource's names (`password`, `s3SecretKey`). */
+export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)).map(camelCase));
+
+/** The resource's write-only fields of a type (none for an unknown type: check reports it). */
+export function writeOnlyFieldNames(type: unknown): string[] {
+  return (SOURCE_TYPES as readonly unknown[]).includes(type) ? writeOnlyFields(type as SourceType).map(camelCase) : [];
+}
+
+/**
+ * Where the resource's inputs or state may hold secrets, from the sdk's field table: every
+ * write-only deployment field (of any type, so that a type not known yet loses none) and every
+ * secret attribute (the secure-URL token). Paths absent from a value mark nothing.
+ */
+export const SECRET_PATHS: readonly PropertyPath[] = [
+  ...[...WRITE_ONLY_NAMES].map((field) => ["deployment", field]),
+  ...SECRET_SOURCE_ATTRIBUTES.map((name) => [camelCase(name)]),
+];
+
+// The top-level names both ways: the Source's attributes (the deployment's are renamed inside it).
+const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
+  [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES].map((name) => [name, camelCase(name)]),
+);
+const TOP_LEVEL_TO_API: ReadonlyMap<string, string> = new Map([...TOP_LEVEL_TO_PULUMI].map(([api, pulumi]) => [pulumi, api]));
+const LIFTED_TO_API: ReadonlyMap<string, string> = new Map([...READ_ONLY_API_NAMES].map((name) => [camelCase(name), name]));
+
+/**
+ * The core's values (inputs, a state, a preview's outputs) as the resource's properties: renamed,
+ * the read-only deployment fields lifted to the top level. A deployment that is not an object (not
+ * known yet, or refused by check) passes as it is.
+ */
+export function toPulumiNames(values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key !== "deployment" || !isPlainObject(value)) {
+      out[TOP_LEVEL_TO_PULUMI.get(key) ?? key] = value;
+      continue;
+    }
+    const declarable: Record<string, unknown> = {};
+    for (const [field, inner] of Object.entries(value)) {
+      if (READ_ONLY_API_NAMES.has(field)) out[camelCase(field)] = inner;
+      else declarable[field] = inner;
+    }
+    out.deployment = renameDeployment(declarable, "toCamel");
+  }
+  return out;
+}
+
+/**
+ * The resource's properties (the engine's values: a program's, or what `toPulumiNames` gave it) in
+ * the core's names: the top-level read-only deployment fields put back inside the deployment (over
+ * copies that states written by 0.1.0 also kept there).
+ */
+export function toApiNames(values: Record<string, unknown>): Record<string, unknown> {
+  const { deployment } = values;
+  const out: Record<string, unknown> = {};
+  const lifted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key === "deployment") continue;
+    const readOnlyField = isPlainObject(deployment) ? LIFTED_TO_API.get(key) : undefined;
+    if (readOnlyField !== undefined) lifted[readOnlyField] = value;
+    else out[TOP_LEVEL_TO_API.get(key) ?? key] = value;
+  }
+  if (deployment !== undefined)
+    out.deployment = isPlainObject(deployment) ? { ...renameDeployment(deployment, "toApi"), ...lifted } : deployment;
+  return out;
+}
+
+/** A path in the core's names (`["deployment", "cache_ttl_error"]`) as the program wrote it (`["deployment", "cacheTtlError"]`). */
+export function pulumiPath(path: PropertyPath): (string | number)[] {
+  const [head] = path;
+  if (typeof head === "string" && head !== "deployment") return [TOP_LEVEL_TO_PULUMI.get(head) ?? head, ...path.slice(1)];
+  return camelSegments(path);
+}
+
+/** A path in the core's names as the program reads it: `deployment.cacheTtlError`; `(Source)` for the whole. */
+export function describePulumiPath(path: PropertyPath): string {
+  return path.length === 0 ? "(Source)" : describePath(pulumiPath(path));
+}
+
+/** A Source's attributes as the API returned them, as the resource names them; the read-only deployment fields at the top level. */
+export type ReturnedAttributes = CamelNamed<Pick<SourceAttributes, WritableSourceAttribute>> & {
+  deployment: SourceDeployment;
+} & CamelNamed<Pick<SourceAttributes, ReadOnlySourceAttribute>> &
+  SourceReadOnlyValues;
+
+/** Every attribute the API returned, as the resource names them (the data-source functions' results). */
+export function sourceAttributes(source: Source): ReturnedAttributes {
+  // Absent attributes (the token while secure URLs are off) are left out; renamed by the rule the types state.
+  const attributes = Object.fromEntries(Object.entries(source.attributes).filter(([, value]) => value !== undefined));
+  return toPulumiNames(attributes) as ReturnedAttributes;
+}
+
+/** A failure of check as the engine shows it: the path as the program wrote it (in the reason: the engine prints only top-level property values). */
+export function pulumiCheckFailure({ path, rule, unknownProperty }: CheckFailure): { property: string; reason: string } {
+  const described = describePulumiPath(path);
+  return { property: unknownProperty ? described : "", reason: `${described}: ${rule}` };
+}
+
+/** The core's detailed diff by the resource's property paths (`deployment.customDomains[1]`). */
+export function pulumiDetailedDiff(diff: DetailedDiff): Map<string, DiffKind> {
+  return new Map([...diff.values()].map(({ path, kind }) => [describePulumiPath(path), kind]));
+}
+
+/** What to declare for a Source made elsewhere (core/declaration.ts), as the resource's arguments: what `asset-delivery import` writes. */
+export function declarationOf(source: Source): SourceImport {
+  const { args, secrets } = apiDeclarationOf(source);
+  return {
+    args: toPulumiNames(args) as SourceImport["args"],
+    secrets: secrets.map(({ field, set }) => ({ field: camelCase(field), set })),
+  };
+}
+
+export { camelCase, deploymentNames };
