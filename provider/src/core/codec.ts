@@ -98,7 +98,3 @@ export function inputsFromSource(source: Source, previous: DeclaredOnly): Source
     ...providerOptions(previous),
   } as SourceInputs;
 }
-
-// For the data-source functions (functions/sources.ts, being rewritten in another change), which
-// still import the resource's names from here: they live at the shells' edge now.
-export { sourceAttributes, type ReturnedAttributes } from "../pulumi-names/source";

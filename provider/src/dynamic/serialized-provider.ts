@@ -10,9 +10,10 @@
 // of a 100-Source stack carried 400 KB of it. The module below is the same thing written once: a
 // require of the installed runtime, nothing captured (no client, no credential, no copied code),
 // so the state stays small and every operation runs today's code.
+import { DYNAMIC_SOURCE_TYPE } from "@asset-delivery/sdk";
 
-/** The type token of `new Source(...)`: a dynamic resource of module `assetdelivery`. */
-export const SOURCE_RESOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source";
+/** The type token of `new Source(...)`: a dynamic resource of module `assetdelivery` (the sdk's, which the policy pack reads too). */
+export const SOURCE_RESOURCE_TYPE = DYNAMIC_SOURCE_TYPE;
 
 /** The input the dynamic-provider host reads the provider from. */
 export const PROVIDER_KEY = "__provider";

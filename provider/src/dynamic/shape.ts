@@ -3,12 +3,13 @@
 // way). A dynamic resource can mark only top-level outputs secret, so its write-only fields live
 // apart, in `deploymentSecrets` (always secret: source.ts); the core keeps each where it lives in
 // the deployment. `toCore` merges them in and renames, once, for what the host hands over;
-// `toDynamic` renames and splits them off, once, for what goes back; besides them only the Source class that declares the input
-// (source.ts) knows `deploymentSecrets`. The resource's URN, which the host does not pass to a provider, is
+// `toDynamic` renames and splits them off, once, for what goes back. The merge itself is the sdk's
+// (`deploymentWithSecrets`), which the policy pack and the CLI's drift commands read states with
+// too; the Source class (source.ts) declares the input. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
 // sees: `toCore` takes it off, `toDynamic` carries it back from the host's values.
-import { isPlainObject } from "@asset-delivery/sdk";
-import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES, writeOnlyFieldNames } from "../pulumi-names/source";
+import { deploymentWithSecrets, isPlainObject } from "@asset-delivery/sdk";
+import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/source";
 import { isUnknown, UNKNOWN } from "../core/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
 
@@ -40,13 +41,7 @@ export function toCore(values: DynamicValues): Record<string, unknown> {
  */
 export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
   const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, deploymentSecrets, deployment, ...rest } = values;
-  if (!isPlainObject(deployment)) return { ...rest, deployment };
-  const secrets = isUnknown(deploymentSecrets)
-    ? Object.fromEntries(writeOnlyFieldNames(deployment.type).map((field) => [field, UNKNOWN]))
-    : isPlainObject(deploymentSecrets)
-      ? deploymentSecrets
-      : {};
-  return { ...rest, deployment: { ...deployment, ...secrets } };
+  return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, UNKNOWN) };
 }
 
 /**

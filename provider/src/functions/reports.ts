@@ -11,7 +11,7 @@ import {
   type FieldDescriptor,
   type Report,
 } from "@asset-delivery/sdk";
-import { camelMembers, type CamelNamed } from "../core/names";
+import { camelMembers, type CamelNamed } from "../pulumi-names/rename";
 import type { ArgsOf, GET_REPORT, GET_REPORTS } from "./signatures";
 import { DEFAULT_MAX_RESULTS } from "./sources";
 

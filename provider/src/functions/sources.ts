@@ -2,8 +2,8 @@
 // read with the caller's client (the program-side forms are in program-forms.ts; the native plugin's
 // Invoke calls these with its own connection, without loading @pulumi/pulumi).
 import { MAX_PAGE_SIZE, SECRET_SOURCE_ATTRIBUTES, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { camelCase } from "../core/names";
-import { sourceAttributes, type ReturnedAttributes } from "../core/codec";
+import { camelCase } from "../pulumi-names/rename";
+import { sourceAttributes, type ReturnedAttributes } from "../pulumi-names/source";
 import type { ArgsOf, GET_SOURCE, GET_SOURCES } from "./signatures";
 
 /**

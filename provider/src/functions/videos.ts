@@ -11,7 +11,7 @@ import {
   type FieldDescriptor,
   type VideoJob,
 } from "@asset-delivery/sdk";
-import { camelMembers, type CamelNamed } from "../core/names";
+import { camelMembers, type CamelNamed } from "../pulumi-names/rename";
 
 const attributes = videoJobAttributesSchema.shape;
 
