@@ -1,6 +1,9 @@
 // The camelCase names of the Source resource are derived from the sdk's field tables, one-to-one.
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
+import { sourceAttributeDescriptors } from "../../sdk/src/api/source/descriptors";
 import { camelCase, camelSegments, deploymentNames, renameDeployment } from "../../provider/src/pulumi-names/rename";
 import { describePulumiPath, toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
 import { UNKNOWN } from "../../provider/src/core/unknowns";
@@ -101,4 +104,19 @@ describe("a Source's values between the core's names and the resource's", () => 
     expect(describePulumiPath(["purgeAfterUpdate", 0])).toBe("purgeAfterUpdate[0]");
     expect(describePulumiPath([])).toBe("(Source)");
   });
+});
+
+// An editor shows the TypeScript resource's doc comments, which the compiler cannot take from the
+// field table; this holds them to it (the `enabled` comment had drifted from it once).
+describe("the dynamic SourceArgs' doc comments", () => {
+  const text = readFileSync(path.join(__dirname, "../../provider/src/dynamic/source-types.ts"), "utf8");
+  const docOf = (member: string) => new RegExp(String.raw`/\*\* (.*?) \*/\n\s+${member}\??:`).exec(text)?.[1];
+
+  it.each(sourceAttributeDescriptors.filter((field) => !field.readOnly).map((field) => [field.name, field] as const))(
+    "%s says the field table's description and default",
+    (name, field) => {
+      const expected = field.description! + ("default" in field ? ` Default ${String(field.default)}.` : "");
+      expect(docOf(name)).toBe(expected);
+    },
+  );
 });

@@ -37,7 +37,7 @@ export type SourceOptionArgs = {
 export interface SourceArgs extends SourceOptionArgs {
   /** Display name; does not affect how assets are served. */
   name: pulumi.Input<SourceCreateAttributes["name"]>;
-  /** Whether the Source serves traffic. Default true. */
+  /** Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default true. */
   enabled?: pulumi.Input<NonNullable<SourceCreateAttributes["enabled"]>>;
   /** Where the images come from and how they are served. Its write-only secrets are always stored as secrets. */
   deployment: SourceDeploymentArgs;
