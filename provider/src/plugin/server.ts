@@ -65,13 +65,15 @@ const DIFF_KINDS = {
 
 /** The service implementation around one provider instance (the engine starts a process per provider). */
 export function resourceProviderService(provider: NativeProvider, version: string): grpcTypes.UntypedServiceImplementation {
-  const schema = JSON.stringify(packageSchema(version));
+  // Built when first asked, not at start: a plugin process never asked for it builds none.
+  let schema: string | undefined;
   const pb = protos.provider;
   const empty = () => new protos.empty.Empty();
   return {
     getPluginInfo: unary(() => new protos.plugin.PluginInfo().setVersion(version)),
     getSchema: unary((request: providerPb.GetSchemaRequest) => {
       if (request.getVersion() > 0 && request.getSubpackageName()) throw new Error(`no subpackage ${request.getSubpackageName()}`);
+      schema ??= JSON.stringify(packageSchema(version));
       return new pb.GetSchemaResponse().setSchema(schema);
     }),
     checkConfig: unary((request: providerPb.CheckRequest) => {
