@@ -9,7 +9,10 @@
 // each native time printed against the dynamic path's (aim: the plugin no slower) and against a stack
 // of as many no-op dynamic resources (bench/programs/noop: what the engine costs by itself; its
 // first up, which creates them, beside the import), with its requests (targets: refresh at most 12,
-// preview 0, the change 1 PATCH, import 0 PATCH).
+// preview 0, the change 1 PATCH, import 0 PATCH), and the plugin's own CPU in the refresh over the
+// Sources it read (target 0.5 ms a Read, its start-up included: at most 0.5 s for 1,000). CPU is
+// sampled from /proc per process kind (engine, language host, plugin): on a machine shared with
+// other work it moves less than wall time does.
 //
 // Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
 // PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
@@ -22,6 +25,20 @@
 // per resource (file backend: n writes of n resources, JSON + MD5), as the no-op stack's creating
 // up does; in the steady state the plugin's CPU (3-6 s) is at most the engine's, and the
 // dynamic path's TypeScript program and per-operation host cost more than the YAML program.
+// 2026-11-28 (same machine, loaded: load average 5-9 from two other engineers' test runs), before ->
+// after the plugin's CPU work (one run each): at 100, import native 28.4 -> 11.3 s (1.26x -> 0.77x
+// the dynamic path's, whose own time moved with the load), refresh 2.9 -> 2.3 s (0.52x -> 0.82x),
+// preview 3.8 -> 3.3 s (0.30x -> 0.36x), one change 3.8 -> 2.9 s (0.37x -> 0.42x); the refresh's
+// plugin CPU 1.37 -> 1.17 s (13.7 -> 11.7 ms a Read: its start-up dominates at 100). At 1,000
+// (BENCH_REFRESH_ONLY=1): refresh 10.1 -> 10.0 s, 10 requests, plugin CPU 3.83 -> 3.60 s (3.8 -> 3.6
+// ms a Read against the 0.5 target: FAIL); the two plugins alternated on one stack, 4 refreshes
+// each: median 3.98 -> 3.78 s. Where the plugin's CPU goes in that refresh (--cpu-prof): its
+// start-up, about a sixth (the script loads the sdk, with undici and the zod schemas, and
+// @pulumi/pulumi's runtime for its constants; the single executable, which users install, cost
+// 3.45 s against the script's 3.58, median of 3 alternated); then per Source two calls, the
+// engine's Read and the Diff it asks after it: google-protobuf decoding their Structs (the Diff
+// carries three) about a fifth, gRPC's own transport about a fifth, garbage collection a tenth, our
+// handlers the rest.
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
 //   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run;
 //   BENCH_REFRESH_ONLY=1: only the native `pulumi import` and refresh, for the plugin's CPU a Read)
