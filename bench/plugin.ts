@@ -9,7 +9,10 @@
 // each native time printed against the dynamic path's (aim: the plugin no slower) and against a stack
 // of as many no-op dynamic resources (bench/programs/noop: what the engine costs by itself; its
 // first up, which creates them, beside the import), with its requests (targets: refresh at most 12,
-// preview 0, the change 1 PATCH, import 0 PATCH).
+// preview 0, the change 1 PATCH, import 0 PATCH), and the plugin's own CPU in the refresh over the
+// Sources it read (target 0.5 ms a Read, its start-up included: at most 0.5 s for 1,000). CPU is
+// sampled from /proc per process kind (engine, language host, plugin): on a machine shared with
+// other work it moves less than wall time does.
 //
 // Measured at 100 Sources (2026-11-25, shared 2-core machine): import 7.5 s vs 15.7 s (0.48x, 0
 // PATCH), refresh 1.6 vs 2.6 s (0.61x, 1 request), preview 3.1 vs 6.5 s (0.48x, 0 requests), up
@@ -22,8 +25,23 @@
 // per resource (file backend: n writes of n resources, JSON + MD5), as the no-op stack's creating
 // up does; in the steady state the plugin's CPU (3-6 s) is at most the engine's, and the
 // dynamic path's TypeScript program and per-operation host cost more than the YAML program.
+// 2026-11-28 (same machine, loaded: load average 5-9 from two other engineers' test runs), before ->
+// after the plugin's CPU work (one run each): at 100, import native 28.4 -> 11.3 s (1.26x -> 0.77x
+// the dynamic path's, whose own time moved with the load), refresh 2.9 -> 2.3 s (0.52x -> 0.82x),
+// preview 3.8 -> 3.3 s (0.30x -> 0.36x), one change 3.8 -> 2.9 s (0.37x -> 0.42x); the refresh's
+// plugin CPU 1.37 -> 1.17 s (13.7 -> 11.7 ms a Read: its start-up dominates at 100). At 1,000
+// (BENCH_REFRESH_ONLY=1): refresh 10.1 -> 10.0 s, 10 requests, plugin CPU 3.83 -> 3.60 s (3.8 -> 3.6
+// ms a Read against the 0.5 target: FAIL); the two plugins alternated on one stack, 4 refreshes
+// each: median 3.98 -> 3.78 s. Where the plugin's CPU goes in that refresh (--cpu-prof): its
+// start-up, about a sixth (the script loads the sdk, with undici and the zod schemas, and
+// @pulumi/pulumi's runtime for its constants; the single executable, which users install, cost
+// 3.45 s against the script's 3.58, median of 3 alternated); then per Source two calls, the
+// engine's Read and the Diff it asks after it: google-protobuf decoding their Structs (the Diff
+// carries three) about a fifth, gRPC's own transport about a fifth, garbage collection a tenth, our
+// handlers the rest.
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
-//   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run)
+//   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run;
+//   BENCH_REFRESH_ONLY=1: only the native `pulumi import` and refresh, for the plugin's CPU a Read)
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -40,11 +58,14 @@ import { createServeData, startServeProcess } from "../test/support/serve-proces
 delete process.env.TS_NODE_PROJECT;
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000").split(",").map(Number);
+/** BENCH_REFRESH_ONLY=1: only what the refresh's CPU figure needs (the native stack, `pulumi import`, the refresh). */
+const REFRESH_ONLY = process.env.BENCH_REFRESH_ONLY === "1";
 const IMPORTED_PROGRAM = path.join(__dirname, "programs", "imported");
 const NOOP_PROGRAM = path.join(__dirname, "programs", "noop");
 const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
-const TARGETS = { refreshRequests: 12, previewRequests: 0, changedPatches: 1, importPatches: 0, ratio: 1 };
+// refreshCpuMsPerRead: the plugin's own CPU in a refresh (its start-up included) over the Sources read.
+const TARGETS = { refreshRequests: 12, previewRequests: 0, changedPatches: 1, importPatches: 0, ratio: 1, refreshCpuMsPerRead: 0.5 };
 
 function patches(proxy: CountingProxy): number {
   return Object.entries(proxy.counts.byRequest)
@@ -53,12 +74,12 @@ function patches(proxy: CountingProxy): number {
 }
 
 /** The CPU seconds each kind of process working in `workDir` used (the CLI and its engine, the language host, the plugin). */
-type CpuSplit = Record<"engine" | "host" | "plugin", number>;
+type CpuSplit = Record<"engine" | "host" | "plugin", number> & { pluginProcesses: number };
 
 /** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
 const TICKS_PER_SECOND = 100;
 
-function processKind(pid: string, workDir: string): keyof CpuSplit | undefined {
+function processKind(pid: string, workDir: string): ProcessKind | undefined {
   try {
     if (fs.readlinkSync(`/proc/${pid}/cwd`) !== workDir) return undefined;
     const command = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
@@ -75,7 +96,7 @@ function processKind(pid: string, workDir: string): keyof CpuSplit | undefined {
  * command's time goes (its wall time less these is waiting: for the server, the rate limits, I/O).
  */
 async function cpuSplit<T>(workDir: string, run: () => Promise<T>): Promise<{ result: T; cpu: CpuSplit }> {
-  const last = new Map<string, { kind: keyof CpuSplit; ticks: number }>();
+  const last = new Map<string, { kind: ProcessKind; ticks: number }>();
   const sample = () => {
     for (const pid of fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
       const kind = processKind(pid, workDir);
@@ -96,14 +117,19 @@ async function cpuSplit<T>(workDir: string, run: () => Promise<T>): Promise<{ re
   }
 }
 
-function totals(samples: Map<string, { kind: keyof CpuSplit; ticks: number }>): CpuSplit {
-  const cpu: CpuSplit = { engine: 0, host: 0, plugin: 0 };
-  for (const { kind, ticks } of samples.values()) cpu[kind] += ticks / TICKS_PER_SECOND;
+type ProcessKind = "engine" | "host" | "plugin";
+
+function totals(samples: Map<string, { kind: ProcessKind; ticks: number }>): CpuSplit {
+  const cpu: CpuSplit = { engine: 0, host: 0, plugin: 0, pluginProcesses: 0 };
+  for (const { kind, ticks } of samples.values()) {
+    cpu[kind] += ticks / TICKS_PER_SECOND;
+    if (kind === "plugin") cpu.pluginProcesses++;
+  }
   return cpu;
 }
 
-const describeCpu = ({ engine, host, plugin }: CpuSplit) =>
-  `CPU: engine ${engine.toFixed(1)} s, YAML host ${host.toFixed(1)} s, plugin ${plugin.toFixed(1)} s`;
+const describeCpu = ({ engine, host, plugin, pluginProcesses }: CpuSplit) =>
+  `CPU: engine ${engine.toFixed(1)} s, YAML host ${host.toFixed(1)} s, plugin ${plugin.toFixed(2)} s (${pluginProcesses} process${pluginProcesses === 1 ? "" : "es"})`;
 
 function handMade(size: number): SourceCreateAttributes[] {
   return Array.from({ length: size }, (_, i) => ({
@@ -133,7 +159,8 @@ async function declareImported(stack: YamlStack): Promise<Record<string, { type:
   );
 }
 
-async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: ProgramStack[], nativeStacks: YamlStack[]) {
+/** A server holding `size` hand-made Sources (made without rate limits), then serving at the spec's, behind the proxy. */
+async function seededServer(size: number, proxy: CountingProxy) {
   const data = createServeData(`asset-delivery-bench-plugin${size}-`);
   let server = await startServeProcess(data.dbPath, ["--rate-limits", "off", ...SERVE_ARGS]);
   try {
@@ -143,8 +170,69 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     await client.close();
     await server.stop();
     server = await startServeProcess(data.dbPath, ["--rate-limits", "spec", ...SERVE_ARGS]);
-    proxy.retarget(server.url);
-    const credentials = { baseUrl: proxy.url, apiKey: data.adminKey };
+  } catch (error) {
+    await server.stop();
+    data.remove();
+    throw error;
+  }
+  proxy.retarget(server.url);
+  return {
+    credentials: { baseUrl: proxy.url, apiKey: data.adminKey },
+    async remove() {
+      await server.stop();
+      data.remove();
+    },
+  };
+}
+
+/** The native stack's `asset-delivery import --format pulumi-import` and `pulumi import --file`, with the import's CPU. */
+async function nativeImport(native: YamlStack, size: number): Promise<{ seconds: number; cpu: CpuSplit }> {
+  const file = path.join(native.workDir, "import.json");
+  let cpu: CpuSplit | undefined;
+  const { seconds } = await timed(async () => {
+    await cliImport(
+      native.workDir,
+      { ...process.env, ...pulumiEnv({ stateDir: path.join(native.workDir, ".state") }) },
+      `nat${size}`,
+      "pulumi-import",
+      file,
+    );
+    cpu = (await cpuSplit(native.workDir, () => native.ok(["import", "--file", file, "--yes", "--generate-code=false"]))).cpu;
+  });
+  return { seconds, cpu: cpu! };
+}
+
+/** The native refresh, its requests and CPU; the plugin's CPU (its start-up included) per Source read. */
+async function nativeRefresh(native: YamlStack, proxy: CountingProxy, size: number) {
+  proxy.reset();
+  const refresh = await timed(() => cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"])));
+  const cpu = refresh.result.cpu;
+  return { seconds: refresh.seconds, requests: proxy.counts.requests, cpu, pluginMsPerRead: (cpu.plugin * 1000) / size };
+}
+
+const describeRefreshCpu = (refresh: Awaited<ReturnType<typeof nativeRefresh>>) =>
+  `${describeCpu(refresh.cpu)}; plugin ${refresh.pluginMsPerRead.toFixed(2)} ms a Read (target <= ${TARGETS.refreshCpuMsPerRead} ms)`;
+
+/** BENCH_REFRESH_ONLY: the native stack imported by `pulumi import` alone, then refreshed. */
+async function measureRefreshOnly(size: number, proxy: CountingProxy, nativeStacks: YamlStack[]) {
+  const seeded = await seededServer(size, proxy);
+  try {
+    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials: seeded.credentials });
+    nativeStacks.push(native);
+    const imported = await nativeImport(native, size);
+    console.log(`  ${size}: pulumi import ${imported.seconds.toFixed(1)} s, ${describeCpu(imported.cpu)}`);
+    const refresh = await nativeRefresh(native, proxy, size);
+    console.log(`  ${size}: refresh native ${refresh.seconds.toFixed(1)} s (${refresh.requests} req); ${describeRefreshCpu(refresh)}`);
+    return { size, refresh };
+  } finally {
+    await seeded.remove();
+  }
+}
+
+async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: ProgramStack[], nativeStacks: YamlStack[]) {
+  const seeded = await seededServer(size, proxy);
+  try {
+    const credentials = seeded.credentials;
 
     const dynamic = await programStack(IMPORTED_PROGRAM, `dyn${size}`, credentials);
     dynamicStacks.push(dynamic);
@@ -165,18 +253,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     });
     const dynImportPatches = patches(proxy);
     proxy.reset();
-    const file = path.join(native.workDir, "import.json");
-    let importCpu: CpuSplit | undefined;
-    const natImport = await timed(async () => {
-      await cliImport(
-        native.workDir,
-        { ...process.env, ...pulumiEnv({ stateDir: path.join(native.workDir, ".state") }) },
-        `nat${size}`,
-        "pulumi-import",
-        file,
-      );
-      importCpu = (await cpuSplit(native.workDir, () => native.ok(["import", "--file", file, "--yes", "--generate-code=false"]))).cpu;
-    });
+    const natImport = await nativeImport(native, size);
     native.write({ resources: await declareImported(native) });
     // The first up with the imported Sources declared, as the dynamic path's adoption is an up: it
     // records what `pulumi import` did not (we take it to be the program's source positions), which makes each
@@ -185,19 +262,17 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     const natImportPatches = patches(proxy);
     const natImportSeconds = natImport.seconds + natAdopt.seconds;
     console.log(
-      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImportSeconds.toFixed(1)} s (${natImportPatches} PATCH; pulumi import ${natImport.seconds.toFixed(1)} s, ${describeCpu(importCpu!)}; first up ${natAdopt.seconds.toFixed(1)} s, ${describeCpu(natAdopt.result.cpu)}), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s`,
+      `  ${size}: import dynamic ${dynImport.seconds.toFixed(1)} s (${dynImportPatches} PATCH), native ${natImportSeconds.toFixed(1)} s (${natImportPatches} PATCH; pulumi import ${natImport.seconds.toFixed(1)} s, ${describeCpu(natImport.cpu)}; first up ${natAdopt.seconds.toFixed(1)} s, ${describeCpu(natAdopt.result.cpu)}), no-op up creating ${size} ${noopCreate.seconds.toFixed(1)} s`,
     );
 
     // Refresh.
     proxy.reset();
     const dynRefresh = await timed(() => dynamic.stack.refresh());
     const dynRefreshRequests = proxy.counts.requests;
-    proxy.reset();
-    const natRefresh = await timed(() => cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"])));
-    const natRefreshRequests = proxy.counts.requests;
+    const natRefresh = await nativeRefresh(native, proxy, size);
     const noopRefresh = await timed(() => noop.stack.refresh());
     console.log(
-      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefreshRequests} req), no-op ${noopRefresh.seconds.toFixed(1)} s; native ${describeCpu(natRefresh.result.cpu)}`,
+      `  ${size}: refresh dynamic ${dynRefresh.seconds.toFixed(1)} s (${dynRefreshRequests} req), native ${natRefresh.seconds.toFixed(1)} s (${natRefresh.requests} req), no-op ${noopRefresh.seconds.toFixed(1)} s; native ${describeRefreshCpu(natRefresh)}`,
     );
 
     // Preview of the unchanged stacks.
@@ -236,13 +311,16 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
     return {
       size,
       import: { ...ratios(natImportSeconds, dynImport.seconds, noopCreate.seconds), patches: natImportPatches },
-      refresh: { ...ratios(natRefresh.seconds, dynRefresh.seconds, noopRefresh.seconds), requests: natRefreshRequests },
+      refresh: {
+        ...ratios(natRefresh.seconds, dynRefresh.seconds, noopRefresh.seconds),
+        requests: natRefresh.requests,
+        pluginMsPerRead: natRefresh.pluginMsPerRead,
+      },
       preview: { ...ratios(natPreview.seconds, dynPreview.seconds, noopPreview.seconds), requests: natPreviewRequests },
       changed: { ...ratios(natChanged.seconds, dynChanged.seconds, noopChanged.seconds), patches: natChangedPatches },
     };
   } finally {
-    await server.stop();
-    data.remove();
+    await seeded.remove();
   }
 }
 
@@ -251,9 +329,11 @@ async function main(): Promise<void> {
   const dynamicStacks: ProgramStack[] = [];
   const nativeStacks: YamlStack[] = [];
   const results = [];
+  const refreshOnly = [];
   try {
     for (const size of SIZES) {
-      results.push(await measureSize(size, proxy, dynamicStacks, nativeStacks));
+      if (REFRESH_ONLY) refreshOnly.push(await measureRefreshOnly(size, proxy, nativeStacks));
+      else results.push(await measureSize(size, proxy, dynamicStacks, nativeStacks));
       for (const made of dynamicStacks.splice(0)) await made.remove();
       for (const made of nativeStacks.splice(0)) await made.remove();
     }
@@ -261,6 +341,28 @@ async function main(): Promise<void> {
     for (const made of dynamicStacks) await made.remove();
     for (const made of nativeStacks) await made.remove();
     await proxy.close();
+  }
+  /** The plugin's CPU a Read in the largest size's refresh, against its target. */
+  const cpuCheck = (largest: { size: number; refresh: { pluginMsPerRead: number } }) =>
+    check(
+      `native refresh plugin CPU a Read at ${largest.size}`,
+      Number(largest.refresh.pluginMsPerRead.toFixed(2)),
+      TARGETS.refreshCpuMsPerRead,
+      {
+        atMost: true,
+        unit: " ms",
+      },
+    );
+  if (REFRESH_ONLY) {
+    const largest = refreshOnly[refreshOnly.length - 1]!;
+    summarize("plugin (refresh only)", [
+      check("native refresh requests (max)", Math.max(...refreshOnly.map((r) => r.refresh.requests)), TARGETS.refreshRequests, {
+        atMost: true,
+        unit: "",
+      }),
+      cpuCheck(largest),
+    ]);
+    return;
   }
   console.log("\nsize  native/dynamic, native/no-op: import  refresh (req)  preview (req)  one change (PATCH)");
   const both = (r: { ratio: number; noopRatio: number }) => `${r.ratio.toFixed(2)}x, ${r.noopRatio.toFixed(2)}x`;
@@ -291,6 +393,7 @@ async function main(): Promise<void> {
     check(`refresh at ${largest.size}`, largest.refresh.ratio, TARGETS.ratio, { atMost: true, describe: "dynamic" }),
     check(`preview at ${largest.size}`, largest.preview.ratio, TARGETS.ratio, { atMost: true, describe: "dynamic" }),
     check(`up with one change at ${largest.size}`, largest.changed.ratio, TARGETS.ratio, { atMost: true, describe: "dynamic" }),
+    cpuCheck(largest),
   ]);
 }
 

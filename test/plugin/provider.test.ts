@@ -5,8 +5,8 @@
 // the create mark), but not by another stack's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMark } from "../../provider/src/core/create-mark";
-import { CancelledError, NativeProvider, PartialSourceError } from "../../provider/src/plugin/provider";
-import { UNKNOWN } from "../../provider/src/plugin/wire";
+import { CancelledError, marksEverySecret, NativeProvider, PartialSourceError } from "../../provider/src/plugin/provider";
+import { UNKNOWN, type Properties } from "../../provider/src/plugin/wire";
 import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
@@ -146,6 +146,33 @@ describe("the native provider", () => {
     expect(String(copy)).toMatch(/holds "plugin-killed": not a Source created for this resource by an interrupted run/);
     expect(annotation()).toBe(before);
     await Promise.all([provider.close(), rerun.close()]);
+  });
+
+  it("gives the engine back its own state and inputs for an unchanged Source, and marks a secret they left unmarked", async () => {
+    const provider = await configured();
+    const declared = inputs("plugin-refreshed", { waitForDeployment: false });
+    const { id, outputs } = await provider.create(declared, { preview: false, timeoutSeconds: 0, urn: urn("prod", "refreshed") });
+    expect(outputs.secrets).toContainEqual(["deployment", "password"]);
+    // Unchanged, every secret marked: the server sends back the request's own (server.ts).
+    expect(await provider.read(id, outputs, declared)).toEqual({ id });
+    // A state and inputs recorded before `password` was a secret: both answered, the secret marked.
+    const unmarked = ({ values, secrets }: Properties): Properties => ({
+      values,
+      secrets: secrets.filter((path) => path.join(".") !== "deployment.password"),
+    });
+    const reread = await provider.read(id, unmarked(outputs), unmarked(declared));
+    expect(reread.outputs).toEqual({ values: outputs.values, secrets: expect.arrayContaining([["deployment", "password"]]) });
+    expect(reread.inputs).toEqual({ values: declared.values, secrets: expect.arrayContaining([["deployment", "password"]]) });
+    await provider.close();
+  });
+
+  it("keeps the engine's properties only when encoding them again would give the same: each secret within a marked path, none nested", () => {
+    const values = { name: "X", secureUrlToken: "t", deployment: { type: "s3", s3SecretKey: "k", s3Bucket: "b" } };
+    expect(marksEverySecret({ values, secrets: [["secureUrlToken"], ["deployment", "s3SecretKey"]] })).toBe(true);
+    expect(marksEverySecret({ values, secrets: [["secureUrlToken"], ["deployment"]] })).toBe(true);
+    expect(marksEverySecret({ values, secrets: [["deployment", "s3SecretKey"]] })).toBe(false);
+    expect(marksEverySecret({ values: { name: "X", deployment: { type: "webproxy" } }, secrets: [] })).toBe(true);
+    expect(marksEverySecret({ values, secrets: [["secureUrlToken"], ["deployment"], ["deployment", "s3SecretKey"]] })).toBe(false);
   });
 
   it("refuses resourceUrn as a property: the URN is the engine's", () => {

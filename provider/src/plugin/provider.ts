@@ -109,8 +109,13 @@ export class NativeProvider {
     return marked(outs, news.secrets);
   }
 
-  /** Refresh (a state is given), through the core's read coalescer; import (no state): the inputs that declare the Source. */
-  async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs: Properties; inputs: Properties }> {
+  /**
+   * Refresh (a state is given), through the core's read coalescer; import (no state): the inputs that
+   * declare the Source. An answer without `outputs` or `inputs` keeps the engine's as they came: a
+   * Source that did not change, whose state and inputs already mark every secret where `marked`
+   * would (encoding them again would give the engine back what it sent, at a cost per Read).
+   */
+  async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs?: Properties; inputs?: Properties }> {
     if (Object.keys(state.values).length === 0) {
       const imported = await this.core.import(id);
       return { id: imported.id, outputs: marked(imported.outputs), inputs: marked(imported.inputs) };
@@ -118,11 +123,16 @@ export class NativeProvider {
     const result = await this.core.read(id, stateOf(state));
     if (result.id === "") return { id: "", outputs: { values: {}, secrets: [] }, inputs: { values: {}, secrets: [] } };
     // The core returns inputs only when the Source differs from the state; else the engine's are kept.
-    const refreshed =
-      "inputs" in result && result.inputs
-        ? marked(result.inputs, inputs.secrets)
-        : { values: inputs.values, secrets: [...SECRET_PATHS, ...inputs.secrets] };
-    return { id: result.id, outputs: marked(result.props, state.secrets), inputs: refreshed };
+    if ("inputs" in result && result.inputs) {
+      return { id: result.id, outputs: marked(result.props, state.secrets), inputs: marked(result.inputs, inputs.secrets) };
+    }
+    // Unchanged: the engine's own state and inputs go back as they came (server.ts sends the
+    // request's Structs), unless encoding would mark a secret they do not.
+    return {
+      id: result.id,
+      ...(!marksEverySecret(state) && { outputs: marked(result.props, state.secrets) }),
+      ...(!marksEverySecret(inputs) && { inputs: { values: inputs.values, secrets: [...SECRET_PATHS, ...inputs.secrets] } }),
+    };
   }
 
   async delete(id: string): Promise<void> {
@@ -133,6 +143,27 @@ export class NativeProvider {
   async invoke(token: string, args: Record<string, unknown>): Promise<Properties> {
     return invokeFunction(this.core.connection().client, token, args);
   }
+}
+
+/**
+ * Whether `marked(values, secrets)` would mark what `secrets` already mark: every secret path of the
+ * Source that holds a value lies within a marked path (a state written before a field became secret
+ * does not), and no marked path lies within another (encoding marks only the outermost).
+ */
+export function marksEverySecret({ values, secrets }: Properties): boolean {
+  const within = (path: PropertyPath, outer: PropertyPath) =>
+    outer.length <= path.length && outer.every((segment, i) => segment === path[i]);
+  if (secrets.some((path) => secrets.some((outer) => outer !== path && outer.length < path.length && within(path, outer)))) return false;
+  return SECRET_PATHS.every((path) => valueAt(values, path) === undefined || secrets.some((outer) => within(path, outer)));
+}
+
+function valueAt(values: unknown, path: PropertyPath): unknown {
+  let value = values;
+  for (const segment of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
 }
 
 /** A write's result; a Source not deployed in time (or cancelled) goes back to the engine as it is, to be recorded. */

@@ -65,13 +65,15 @@ const DIFF_KINDS = {
 
 /** The service implementation around one provider instance (the engine starts a process per provider). */
 export function resourceProviderService(provider: NativeProvider, version: string): grpcTypes.UntypedServiceImplementation {
-  const schema = JSON.stringify(packageSchema(version));
+  // Built when first asked, not at start: a plugin process never asked for it builds none.
+  let schema: string | undefined;
   const pb = protos.provider;
   const empty = () => new protos.empty.Empty();
   return {
     getPluginInfo: unary(() => new protos.plugin.PluginInfo().setVersion(version)),
     getSchema: unary((request: providerPb.GetSchemaRequest) => {
       if (request.getVersion() > 0 && request.getSubpackageName()) throw new Error(`no subpackage ${request.getSubpackageName()}`);
+      schema ??= JSON.stringify(packageSchema(version));
       return new pb.GetSchemaResponse().setSchema(schema);
     }),
     checkConfig: unary((request: providerPb.CheckRequest) => {
@@ -129,7 +131,10 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       );
       const response = new pb.ReadResponse().setId(id);
       if (id === "") return response; // gone: the engine drops it
-      return response.setProperties(encodeStruct(outputs.values, outputs.secrets)).setInputs(encodeStruct(inputs.values, inputs.secrets));
+      // Absent: the engine's own, unchanged and already marked, go back as they came (provider.ts).
+      return response
+        .setProperties(outputs ? encodeStruct(outputs.values, outputs.secrets) : request.getProperties())
+        .setInputs(inputs ? encodeStruct(inputs.values, inputs.secrets) : request.getInputs());
     }),
     update: unary(async (request: providerPb.UpdateRequest) => {
       const outputs = await provider.update(request.getId(), decodeStruct(request.getOlds()), decodeStruct(request.getNews()), {
@@ -156,7 +161,12 @@ export function resourceProviderService(provider: NativeProvider, version: strin
 
 /** Serves the provider on a loopback port and prints the port, as the engine expects of a plugin. */
 export async function serve(version: string, provider: NativeProvider): Promise<grpcTypes.Server> {
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    // No channelz (gRPC's introspection service, which nothing here serves or asks): it tracks every
+    // call and its stream's events, a share of each Read's CPU.
+    "grpc.enable_channelz": 0,
+  });
   server.addService(protos.providerGrpc.ResourceProviderService, resourceProviderService(provider, version));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
