@@ -33,9 +33,11 @@
 // (BENCH_REFRESH_ONLY=1): refresh 10.1 -> 10.0 s, 10 requests, plugin CPU 3.83 -> 3.60 s (3.8 -> 3.6
 // ms a Read against the 0.5 target: FAIL); the two plugins alternated on one stack, 4 refreshes
 // each: median 3.98 -> 3.78 s. Where the plugin's CPU goes in that refresh (--cpu-prof): its
-// start-up, about a sixth (the script loads the sdk, with undici and the zod schemas, and
-// @pulumi/pulumi's runtime for its constants; the single executable, which users install, cost
-// 3.45 s against the script's 3.58, median of 3 alternated); then per Source two calls, the
+// start-up, about a sixth (the script loads the sdk, with undici and the zod schemas, and loaded
+// @pulumi/pulumi's runtime for three constants, since written in core/protocol-values.ts: the
+// single executable's CPU to its port fell from 0.37 to 0.34 s, medians of 5 alternated; the single
+// executable, which users install, cost 3.45 s against the script's 3.58, median of 3
+// alternated); then per Source two calls, the
 // engine's Read and the Diff it asks after it: google-protobuf decoding their Structs (the Diff
 // carries three) about a fifth, gRPC's own transport about a fifth, garbage collection a tenth, our
 // handlers the rest.

@@ -1,9 +1,9 @@
 // Values not known yet during a preview (outputs of resources still to be created) reach the
 // provider as a sentinel string. Validation must not blame the user for them.
-import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { unknownValue } from "./protocol-values";
 import { isPlainObject } from "@asset-delivery/sdk";
 
-/** A value not known yet, as the engine sends it (@pulumi/pulumi's own constant). */
+/** A value not known yet, as the engine sends it (Pulumi's protocol constant: protocol-values.ts). */
 export const UNKNOWN = unknownValue;
 
 export function isUnknown(value: unknown): boolean {
