@@ -8,8 +8,9 @@ export { camelCase, declarationOf, pulumiPath, toApiNames, toPulumiNames, writeO
 export type { SourceImport } from "./core/declaration";
 export { SOURCE_RESOURCE_TYPE } from "./dynamic/serialized-provider";
 /**
- * A dynamic Source's recorded inputs in the native resource's shape (its `deploymentSecrets` merged
- * into the deployment; `toApiNames` then gives the core's): for readers of a stack's state.
+ * A dynamic Source's recorded inputs in the native resource's shape, still in the resource's names
+ * (its `deploymentSecrets` merged into the deployment; `toApiNames` then gives the core's shape,
+ * despite this export's name, which 0.1.0 published): for readers of a stack's state.
  */
 export { withSecretsInPlace as dynamicToCore } from "./dynamic/shape";
 /** The native plugin's resource type (pulumi-resource-assetdelivery): `assetdelivery:index:Source`. */

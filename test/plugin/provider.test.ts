@@ -163,7 +163,22 @@ describe("the native provider", () => {
     const reread = await provider.read(id, unmarked(outputs), unmarked(declared));
     expect(reread.outputs).toEqual({ values: outputs.values, secrets: expect.arrayContaining([["deployment", "password"]]) });
     expect(reread.inputs).toEqual({ values: declared.values, secrets: expect.arrayContaining([["deployment", "password"]]) });
+    // A state as 0.1.0 wrote it, the read-only flag copied inside the deployment too: written again
+    // without the copy, as the dynamic shell writes it.
+    expect(outputs.values).toHaveProperty("passwordSet", true);
+    const deployment = outputs.values.deployment as Record<string, unknown>;
+    const legacy = { values: { ...outputs.values, deployment: { ...deployment, passwordSet: true } }, secrets: outputs.secrets };
+    expect(await provider.read(id, legacy, declared)).toEqual({ id, outputs: { values: outputs.values, secrets: expect.any(Array) } });
     await provider.close();
+  });
+
+  it("refuses an output's name among the arguments, naming it: passwordSet is the service's to say", () => {
+    const declared = inputs("plugin-output-argument");
+    const checked = new NativeProvider({}).check("assetdelivery:index:Source", {
+      values: { ...declared.values, passwordSet: true },
+      secrets: declared.secrets,
+    });
+    expect(checked.failures).toEqual([{ property: "passwordSet", reason: "passwordSet: not a property of a Source" }]);
   });
 
   it("keeps the engine's properties only when encoding them again would give the same: each secret within a marked path, none nested", () => {

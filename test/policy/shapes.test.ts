@@ -36,14 +36,24 @@ describe("the policy pack's Source shapes", () => {
   });
 
   it("are the sdk's rule, which the provider's dynamic shell follows for declared, absent and unknown secrets", () => {
-    const secrets = [{ password: "pw", requestHandshake: null }, {}, undefined, ENGINE_UNKNOWN];
-    for (const deploymentSecrets of secrets) {
-      const props = { name: "Photos", deployment: webfolder, deploymentSecrets };
-      expect(deploymentWithSecrets<unknown>(webfolder, deploymentSecrets, ENGINE_UNKNOWN)).toEqual(dynamicToCore(props).deployment);
+    const unknownSecrets = { password: ENGINE_UNKNOWN, requestHandshake: ENGINE_UNKNOWN, requestSigningKey: ENGINE_UNKNOWN };
+    const cases: [unknown, unknown][] = [
+      [
+        { password: "pw", requestHandshake: null },
+        { ...webfolder, password: "pw", requestHandshake: null },
+      ],
+      [{}, webfolder],
+      [undefined, webfolder],
+      [ENGINE_UNKNOWN, { ...webfolder, ...unknownSecrets }],
+    ];
+    for (const [deploymentSecrets, expected] of cases) {
+      expect(deploymentWithSecrets<unknown>(webfolder, deploymentSecrets, ENGINE_UNKNOWN)).toEqual(expected);
+      expect(dynamicToCore({ name: "Photos", deployment: webfolder, deploymentSecrets }).deployment).toEqual(expected);
     }
     // A deployment that is not an object (check reports it) is given back as it came.
-    expect(deploymentWithSecrets<unknown>(ENGINE_UNKNOWN, ENGINE_UNKNOWN, ENGINE_UNKNOWN)).toBe(
-      dynamicToCore({ name: "Photos", deployment: ENGINE_UNKNOWN, deploymentSecrets: ENGINE_UNKNOWN }).deployment,
+    expect(deploymentWithSecrets<unknown>(ENGINE_UNKNOWN, ENGINE_UNKNOWN, ENGINE_UNKNOWN)).toBe(ENGINE_UNKNOWN);
+    expect(dynamicToCore({ name: "Photos", deployment: ENGINE_UNKNOWN, deploymentSecrets: ENGINE_UNKNOWN }).deployment).toBe(
+      ENGINE_UNKNOWN,
     );
   });
 });

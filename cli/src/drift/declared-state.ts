@@ -1,7 +1,8 @@
 // The one reader of the Sources a stack manages, for drift review and import: each Source resource
 // of the state, as its inputs were last recorded (the program's declaration, checked and with the
-// API's defaults filled in), in the provider core's shape: the API's names, renamed once here
-// (`toApiNames`, the shells' own conversion). Both resource shapes are read:
+// API's defaults filled in), its inputs in the provider core's shape: the API's names, renamed once
+// here (`toApiNames`, the shells' own conversion); its secret paths in the resource's names, as
+// the program wrote them. Both resource shapes are read:
 // - the native plugin's `assetdelivery:index:Source` (YAML, Python, Go, and TypeScript on the
 //   generated @asset-delivery/pulumi), whose inputs have each write-only value inside
 //   `deployment`, where it lives;
@@ -94,7 +95,7 @@ function opened(inputs: Record<string, unknown>, urn: string): { value: Record<s
   }
 }
 
-/** A dynamic Source's secret path in the core's shape: `deploymentSecrets` (whole or a member) is the write-only fields in `deployment`. */
+/** A dynamic Source's secret path as the native resource has it (its names): `deploymentSecrets` (whole or a member) is the write-only fields in `deployment`. */
 function inCoreShape(path: string[], dynamic: Record<string, unknown>): string[][] {
   if (path[0] !== "deploymentSecrets") return [path];
   if (path.length > 1) return [["deployment", ...path.slice(1)]];

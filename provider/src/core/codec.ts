@@ -52,6 +52,9 @@ export type SourceState = Omit<SourceAttributes, "deployment"> & { deployment: S
 /** Every deployment field that is write-only in some type. */
 export const WRITE_ONLY_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
 
+/** Every deployment field that is read-only in some type (`password_set`; a type not known yet may have any). */
+export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
+
 export function isSourceType(value: unknown): value is SourceType {
   return (SOURCE_TYPES as readonly unknown[]).includes(value);
 }

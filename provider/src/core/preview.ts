@@ -5,13 +5,10 @@
 // itself; the native plugin asks this.) In the API's names, as a state: the read-only flags in the
 // deployment.
 import deepEqual from "fast-deep-equal";
-import { attributePresentWhile, isPlainObject, READ_ONLY_SOURCE_ATTRIBUTES, readOnlyFields, SOURCE_TYPES } from "@asset-delivery/sdk";
-import type { UncheckedInputs } from "./codec";
+import { attributePresentWhile, isPlainObject, READ_ONLY_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import { READ_ONLY_FIELDS, type UncheckedInputs } from "./codec";
 import { comparableDeployment } from "./diff";
 import { UNKNOWN } from "./unknowns";
-
-/** Every deployment field that is read-only in some type (a type not known yet has any of them). */
-const READ_ONLY_FIELDS: readonly string[] = [...new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)))];
 
 type Deployment = Record<string, unknown> & { type: string; annotation?: string };
 
@@ -24,7 +21,7 @@ export function previewOutputs(inputs: UncheckedInputs, state: UncheckedInputs =
     !deepEqual(comparableDeployment(oldDeployment, deployment), comparableDeployment(deployment, deployment)) ||
     inputs.enabled !== state.enabled;
   const decided = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.map((name) => [name, redeploys ? UNKNOWN : state[name]]));
-  const decidedFields = Object.fromEntries(READ_ONLY_FIELDS.map((name) => [name, redeploys ? UNKNOWN : oldDeployment?.[name]]));
+  const decidedFields = Object.fromEntries([...READ_ONLY_FIELDS].map((name) => [name, redeploys ? UNKNOWN : oldDeployment?.[name]]));
   // An attribute present only while a deployment flag is on (the secure-URL token: the sdk's field
   // table says so) will be absent when the flag is declared off.
   for (const attribute of READ_ONLY_SOURCE_ATTRIBUTES) {

@@ -55,7 +55,7 @@ export const sourceProvider = {
   },
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
-    const { inputs, failures } = core.check(toCore(news), isNew);
+    const { inputs, failures } = core.check(toCore(news, { declared: true }), isNew);
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =

@@ -10,10 +10,13 @@
 // of a 100-Source stack carried 400 KB of it. The module below is the same thing written once: a
 // require of the installed runtime, nothing captured (no client, no credential, no copied code),
 // so the state stays small and every operation runs today's code.
-import { DYNAMIC_SOURCE_TYPE } from "@asset-delivery/sdk";
 
-/** The type token of `new Source(...)`: a dynamic resource of module `assetdelivery` (the sdk's, which the policy pack reads too). */
-export const SOURCE_RESOURCE_TYPE = DYNAMIC_SOURCE_TYPE;
+/**
+ * The type token of `new Source(...)`: a dynamic resource of module `assetdelivery`. A literal, as
+ * 0.1.0 declared it (its type widens to `string` where a program stores it); the sdk's
+ * `DYNAMIC_SOURCE_TYPE`, which the policy pack reads, is held equal to it by test/policy/shapes.test.ts.
+ */
+export const SOURCE_RESOURCE_TYPE = "pulumi-nodejs:dynamic/assetdelivery:Source";
 
 /** The input the dynamic-provider host reads the provider from. */
 export const PROVIDER_KEY = "__provider";

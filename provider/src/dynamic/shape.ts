@@ -27,10 +27,10 @@ export function urnOf(values: DynamicValues): string | undefined {
 
 /**
  * The core's shape of the host's values: `deploymentSecrets` merged into the deployment, the host's
- * `__provider` taken off, the API's names.
+ * `__provider` taken off, the API's names (`declared`: a program's arguments, check's: pulumi-names/source.ts).
  */
-export function toCore(values: DynamicValues): Record<string, unknown> {
-  return toApiNames(withSecretsInPlace(values));
+export function toCore(values: DynamicValues, options: { declared?: boolean } = {}): Record<string, unknown> {
+  return toApiNames(withSecretsInPlace(values), options);
 }
 
 /**

@@ -6,6 +6,7 @@
 // goes back), and each secret marked where it lives (SECRET_PATHS, from the sdk's field table).
 // What is the plugin's own: the Source type and function tokens of its schema, and the engine's
 // Read without a state, which is an import.
+import deepEqual from "fast-deep-equal";
 import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
 import type { DiffKind } from "../core/detailed-diff";
 import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
@@ -85,7 +86,7 @@ export class NativeProvider {
   /** `isNew`: no earlier inputs (a create). */
   check(type: string, news: Properties, isNew = false): { inputs: Properties; failures: { property: string; reason: string }[] } {
     assertSource(type);
-    const result = this.core.check(toApiNames(news.values), isNew);
+    const result = this.core.check(toApiNames(news.values, { declared: true }), isNew);
     return { inputs: marked(result.inputs, news.secrets), failures: result.failures.map(pulumiCheckFailure) };
   }
 
@@ -112,8 +113,10 @@ export class NativeProvider {
   /**
    * Refresh (a state is given), through the core's read coalescer; import (no state): the inputs that
    * declare the Source. An answer without `outputs` or `inputs` keeps the engine's as they came: a
-   * Source that did not change, whose state and inputs already mark every secret where `marked`
-   * would (encoding them again would give the engine back what it sent, at a cost per Read).
+   * Source that did not change, whose state and inputs already hold what `marked` would give, each
+   * secret marked where it would be (encoding them again would give the engine back what it sent,
+   * at a cost per Read). A state written by 0.1.0, with copies of the read-only flags inside its
+   * deployment, is written again, as the dynamic shell writes it.
    */
   async read(id: string, state: Properties, inputs: Properties): Promise<{ id: string; outputs?: Properties; inputs?: Properties }> {
     if (Object.keys(state.values).length === 0) {
@@ -127,10 +130,11 @@ export class NativeProvider {
       return { id: result.id, outputs: marked(result.props, state.secrets), inputs: marked(result.inputs, inputs.secrets) };
     }
     // Unchanged: the engine's own state and inputs go back as they came (server.ts sends the
-    // request's Structs), unless encoding would mark a secret they do not.
+    // request's Structs), unless encoding would give other values or mark a secret they do not.
+    const outputs = marked(result.props, state.secrets);
     return {
       id: result.id,
-      ...(!marksEverySecret(state) && { outputs: marked(result.props, state.secrets) }),
+      ...(!(marksEverySecret(state) && deepEqual(outputs.values, state.values)) && { outputs }),
       ...(!marksEverySecret(inputs) && { inputs: { values: inputs.values, secrets: [...SECRET_PATHS, ...inputs.secrets] } }),
     };
   }

@@ -173,8 +173,8 @@ function configVariables(): Record<string, PulumiProperty> {
 }
 
 /**
- * A data-source function's result members, from its members' descriptors (functions/reports.ts,
- * videos.ts: the sdk's schemas). An object member stays a map of any values, its members named in
+ * A data-source function's result members, from its signature's (functions/signatures.ts: the
+ * sdk's schemas' descriptors). An object member stays a map of any values, its members named in
  * the description, as the schema first published it: a type of its own would change the SDKs' types.
  */
 function membersOf(members: readonly ResultMember[], types: Record<string, ObjectType>) {

@@ -9,7 +9,6 @@
 import {
   isPlainObject,
   READ_ONLY_SOURCE_ATTRIBUTES,
-  readOnlyFields,
   SECRET_SOURCE_ATTRIBUTES,
   SOURCE_TYPES,
   WRITABLE_SOURCE_ATTRIBUTES,
@@ -21,6 +20,7 @@ import {
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
 import type { CheckFailure } from "../core/check";
+import { READ_ONLY_FIELDS } from "../core/codec";
 import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
 import type { DetailedDiff, DiffKind } from "../core/detailed-diff";
 import { describePath, type PropertyPath } from "../core/property-path";
@@ -33,11 +33,8 @@ export const WRITABLE_ATTRIBUTE_NAMES = WRITABLE_SOURCE_ATTRIBUTES.map(camelCase
 /** The resource's names of the Source's read-only attributes: `deploymentStatus`, `dateDeployed`, `secureUrlToken`. */
 export const READ_ONLY_ATTRIBUTE_NAMES = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
 
-/** Every deployment field that is read-only in some type, the API's names (`password_set`): lifted to the top level. */
-const READ_ONLY_API_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
-
 /** Every deployment field that is read-only in some type, as top-level outputs of the resource (`passwordSet`). */
-export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_API_NAMES].map(camelCase);
+export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_FIELDS].map(camelCase);
 
 /** Every deployment field that is write-only in some type, the resource's names (`password`, `s3SecretKey`). */
 export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)).map(camelCase));
@@ -62,7 +59,7 @@ const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
   [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES].map((name) => [name, camelCase(name)]),
 );
 const TOP_LEVEL_TO_API: ReadonlyMap<string, string> = new Map([...TOP_LEVEL_TO_PULUMI].map(([api, pulumi]) => [pulumi, api]));
-const LIFTED_TO_API: ReadonlyMap<string, string> = new Map([...READ_ONLY_API_NAMES].map((name) => [camelCase(name), name]));
+const LIFTED_TO_API: ReadonlyMap<string, string> = new Map([...READ_ONLY_FIELDS].map((name) => [camelCase(name), name]));
 
 /**
  * The core's values (inputs, a state, a preview's outputs) as the resource's properties: renamed,
@@ -78,7 +75,7 @@ export function toPulumiNames(values: Record<string, unknown>): Record<string, u
     }
     const declarable: Record<string, unknown> = {};
     for (const [field, inner] of Object.entries(value)) {
-      if (READ_ONLY_API_NAMES.has(field)) out[camelCase(field)] = inner;
+      if (READ_ONLY_FIELDS.has(field)) out[camelCase(field)] = inner;
       else declarable[field] = inner;
     }
     out.deployment = renameDeployment(declarable, "toCamel");
@@ -89,15 +86,17 @@ export function toPulumiNames(values: Record<string, unknown>): Record<string, u
 /**
  * The resource's properties (the engine's values: a program's, or what `toPulumiNames` gave it) in
  * the core's names: the top-level read-only deployment fields put back inside the deployment (over
- * copies that states written by 0.1.0 also kept there).
+ * copies that states written by 0.1.0 also kept there). `declared`: a program's arguments, as check
+ * takes them, where an output's name (`passwordSet`) is no argument: it stays where the program put
+ * it, for check to refuse by that name.
  */
-export function toApiNames(values: Record<string, unknown>): Record<string, unknown> {
+export function toApiNames(values: Record<string, unknown>, { declared = false } = {}): Record<string, unknown> {
   const { deployment } = values;
   const out: Record<string, unknown> = {};
   const lifted: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (key === "deployment") continue;
-    const readOnlyField = isPlainObject(deployment) ? LIFTED_TO_API.get(key) : undefined;
+    const readOnlyField = !declared && isPlainObject(deployment) ? LIFTED_TO_API.get(key) : undefined;
     if (readOnlyField !== undefined) lifted[readOnlyField] = value;
     else out[TOP_LEVEL_TO_API.get(key) ?? key] = value;
   }
