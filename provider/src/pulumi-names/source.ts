@@ -24,7 +24,7 @@ import { READ_ONLY_FIELDS } from "../core/codec";
 import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
 import type { DetailedDiff, DiffKind } from "../core/detailed-diff";
 import { describePath, type PropertyPath } from "../core/property-path";
-import { camelCase, camelSegments, deploymentNames, renameDeployment, type CamelNamed } from "./rename";
+import { camelCase, camelSegments, renameDeployment, type CamelNamed } from "./rename";
 import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
 
 /** The resource's names of the Source's writable attributes besides its deployment (`name`, `enabled`). */
@@ -150,4 +150,4 @@ export function declarationOf(source: Source): SourceImport {
   };
 }
 
-export { camelCase, deploymentNames };
+export { camelCase };
