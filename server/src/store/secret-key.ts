@@ -1,7 +1,9 @@
 // Where the server's encryption key comes from: the environment (ASSET_DELIVERY_SECRET_KEY, 64 hex
 // characters or base64 of 32 bytes), else a key file beside the database (`<db>.key`, mode 0600),
 // created with a fresh random key on first start. Losing the key makes stored secrets unreadable:
-// a database that holds some is refused without its key, never given a new one.
+// a database that holds some is refused without its key, never given a new one. The key file is
+// read only when it is a regular file (not a symbolic link, which could point anywhere) owned by the
+// user running the server; one open to others (a restored copy at 0644) is narrowed to 0600.
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { PRIVATE_FILE_MODE } from "./private-files";
@@ -64,5 +66,38 @@ function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  return parseSecretKey(fs.readFileSync(file, "utf8"), file);
+  return parseSecretKey(readKeyFile(file), file);
 }
+
+/**
+ * The key file's text, through one descriptor opened without following a link (O_NOFOLLOW) and
+ * without blocking on a FIFO (O_NONBLOCK), so what is checked is what is read.
+ */
+function readKeyFile(file: string): string {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new Error(`the key file ${file} is a symbolic link: refusing it; put the key file itself there, mode 0600 (${KEY_FILE_RULES})`);
+    }
+    throw error;
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`the key file ${file} is not a regular file: refusing it (${KEY_FILE_RULES})`);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) {
+      throw new Error(
+        `the key file ${file} belongs to user ${stat.uid}, not to the user running the server (${uid}): refusing it; chown it to this user (${KEY_FILE_RULES})`,
+      );
+    }
+    // Narrowed, never widened: 0644 becomes 0600, 0400 stays.
+    if ((stat.mode & 0o077) !== 0) fs.fchmodSync(fd, stat.mode & 0o700);
+    return fs.readFileSync(fd, "utf8");
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const KEY_FILE_RULES = "docs/emulator.md, Secrets at rest";

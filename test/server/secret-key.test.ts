@@ -1,0 +1,69 @@
+// The key file beside the database (server/src/store/secret-key.ts) is read only when it is a
+// regular file of the user running the server: a symbolic link, a folder or another user's file is
+// refused, naming the file and the rule; one open to others (a restored copy at 0644) is narrowed
+// to 0600 before it is used.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadOrCreateSecretKey, secretKeyFileFor } from "../../server/src/store/secret-key";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "secret-key-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const KEY = "ab".repeat(32);
+let made = 0;
+/** A database path in a folder of its own, with its key file written `mode`. */
+function databaseWithKey(mode: number): { dbPath: string; keyFile: string } {
+  const dir = path.join(tmp, `db-${made++}`);
+  fs.mkdirSync(dir);
+  const dbPath = path.join(dir, "asset-delivery.db");
+  const keyFile = secretKeyFileFor(dbPath);
+  fs.writeFileSync(keyFile, `${KEY}\n`);
+  fs.chmodSync(keyFile, mode);
+  return { dbPath, keyFile };
+}
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+describe("the key file", () => {
+  it("is narrowed to 0600 when others may read it, then used", () => {
+    const { dbPath, keyFile } = databaseWithKey(0o644);
+    expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);
+    expect(modeOf(keyFile)).toBe(0o600);
+  });
+
+  it("keeps a stricter mode as it is", () => {
+    const { dbPath, keyFile } = databaseWithKey(0o400);
+    expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);
+    expect(modeOf(keyFile)).toBe(0o400);
+  });
+
+  it("is created 0600 on first start", () => {
+    const dbPath = path.join(tmp, "fresh.db");
+    expect(loadOrCreateSecretKey(dbPath, {})).toHaveLength(32);
+    expect(modeOf(secretKeyFileFor(dbPath))).toBe(0o600);
+  });
+
+  it("is refused when it is a symbolic link, even to a good key file", () => {
+    const { keyFile: target } = databaseWithKey(0o600);
+    const dbPath = path.join(tmp, "linked.db");
+    fs.symlinkSync(target, secretKeyFileFor(dbPath));
+    expect(() => loadOrCreateSecretKey(dbPath, {})).toThrow(
+      `the key file ${secretKeyFileFor(dbPath)} is a symbolic link: refusing it; put the key file itself there, mode 0600`,
+    );
+  });
+
+  it("is refused when it is not a regular file", () => {
+    const dbPath = path.join(tmp, "folder.db");
+    fs.mkdirSync(secretKeyFileFor(dbPath));
+    expect(() => loadOrCreateSecretKey(dbPath, {})).toThrow(`the key file ${secretKeyFileFor(dbPath)} is not a regular file: refusing it`);
+  });
+
+  it.runIf(process.getuid?.() === 0)("is refused when another user owns it", () => {
+    const { dbPath, keyFile } = databaseWithKey(0o600);
+    fs.chownSync(keyFile, 65534, 65534);
+    expect(() => loadOrCreateSecretKey(dbPath, {})).toThrow(
+      `the key file ${keyFile} belongs to user 65534, not to the user running the server (0): refusing it; chown it to this user`,
+    );
+  });
+});
