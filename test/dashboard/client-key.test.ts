@@ -1,7 +1,8 @@
 // The client a dashboard limit counts by (server/src/dashboard/client-key.ts): IPv4 as is, IPv4-mapped
 // IPv6 as its IPv4 address, other IPv6 by its /64.
 import { describe, expect, it } from "vitest";
-import { clientKey } from "../../server/src/dashboard/client-key";
+import { clientAddress, clientKey, clientNetworks } from "../../server/src/dashboard/client-key";
+import { fastifyTrustProxy, trustProxyProblem } from "../../server/src/http/trust-proxy";
 
 describe("clientKey", () => {
   it("keeps an IPv4 address", () => {
@@ -27,5 +28,53 @@ describe("clientKey", () => {
     expect(clientKey("2001:db8:aa:bc::1")).toBe("2001:db8:aa:bc::/64");
     expect(clientKey("::1")).toBe("0:0:0:0::/64");
     expect(clientKey("fe80::1:2:3:4")).toBe("fe80:0:0:0::/64");
+  });
+});
+
+describe("clientNetworks", () => {
+  it("counts an IPv6 client by its /64, /56 and /48, and an IPv4 client by its address alone", () => {
+    expect(clientNetworks("2001:db8:aa:bbcc:1:2:3:4")).toEqual(["2001:db8:aa:bbcc::/64", "2001:db8:aa:bb00::/56", "2001:db8:aa:0::/48"]);
+    expect(clientNetworks("2001:db8:aa:bb11::9")[1]).toBe(clientNetworks("2001:db8:aa:bbff::9")[1]);
+    expect(clientNetworks("203.0.113.7")).toEqual(["203.0.113.7"]);
+    expect(clientNetworks("::ffff:203.0.113.7")).toEqual(["203.0.113.7"]);
+  });
+});
+
+describe("clientAddress", () => {
+  const socket = { remoteAddress: "127.0.0.1" };
+  it("strips a forwarded value's port and brackets", () => {
+    expect(clientAddress({ ip: "203.0.113.7:51234", socket })).toBe("203.0.113.7");
+    expect(clientAddress({ ip: "[2001:db8::1]:443", socket })).toBe("2001:db8::1");
+    expect(clientAddress({ ip: "[2001:db8::1]", socket })).toBe("2001:db8::1");
+    expect(clientAddress({ ip: "2001:db8::1", socket })).toBe("2001:db8::1");
+  });
+
+  it("takes the socket's peer when the forwarded value is not an IP address", () => {
+    for (const ip of ["unknown", "proxy.example", "203.0.113.7:abc", "", "_hidden", "203.0.113.7, 10.0.0.1", "999.1.1.1"]) {
+      expect(clientAddress({ ip, socket }), ip).toBe("127.0.0.1");
+    }
+  });
+});
+
+describe("trustProxy's rules", () => {
+  it("refuses /0 and any range wider than /8", () => {
+    for (const setting of ["0.0.0.0/0", "::/0", "10.0.0.0/7", "127.0.0.1, 0.0.0.0/1", "fc00::/7"]) {
+      expect(trustProxyProblem(setting), setting).toMatch(/would believe the X-Forwarded-For of every client in that range/);
+    }
+    expect(trustProxyProblem("10.0.0.0/33")).toBe('"10.0.0.0/33": an IPv4 prefix has at most 32 bits');
+    for (const setting of ["10.0.0.0/8", "fd00::/8", "192.0.2.0/24", "127.0.0.1", "loopback, uniquelocal"]) {
+      expect(trustProxyProblem(setting), setting).toBeUndefined();
+    }
+  });
+
+  it("believes a hop count only from a loopback or private peer", () => {
+    const trust = fastifyTrustProxy(1) as (address: string, hop: number) => boolean;
+    for (const peer of ["127.0.0.1", "::1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "fd12::1", "::ffff:10.0.0.1"]) {
+      expect(trust(peer, 0), peer).toBe(true);
+    }
+    for (const peer of ["203.0.113.9", "2001:db8::1", "::ffff:203.0.113.9", "100.64.0.1"]) expect(trust(peer, 0), peer).toBe(false);
+    expect(trust("203.0.113.9", 1)).toBe(false); // beyond the count
+    const two = fastifyTrustProxy(2) as (address: string, hop: number) => boolean;
+    expect(two("198.51.100.1", 1)).toBe(true); // the outer proxy, named by the inner one
   });
 });

@@ -102,6 +102,18 @@ describe("trustProxy", () => {
   });
 });
 
+describe("a forwarded value with a port", () => {
+  it("counts as its address: 40 wrong sign-ins from one address with 40 ports are throttled after the free ones", async () => {
+    const statuses = await guesses(
+      proxied,
+      "ports@example.com",
+      Array.from({ length: 40 }, (_, i) => fromClient(i % 2 ? `203.0.113.80:${40_000 + i}` : `[::ffff:203.0.113.80]:${40_000 + i}`)),
+    );
+    expect(statuses.slice(0, EMAIL_HERE_FREE_FAILURES + 1)).toEqual(LOCKED_AFTER_FREE);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(EMAIL_HERE_FREE_FAILURES);
+  });
+});
+
 describe("an IPv6 client counts by its /64", () => {
   const inNetwork = (network: string, i: number) => fromClient(`${network}:${(i + 1).toString(16)}:0:0:${i.toString(16)}`);
 

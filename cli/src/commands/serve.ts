@@ -69,8 +69,9 @@ export const serveCommand: Command = {
                      how long a dashboard sign-in lasts, however busy the session (env
                      ASSET_DELIVERY_SESSION_LIFETIME_HOURS, default ${DEFAULT_SESSION_LIFETIME_HOURS})
   --trust-proxy      behind a proxy that terminates TLS: the number of proxies in front of the server (1 for
-                     one), or a comma-separated list of their addresses and CIDR ranges ("true", any proxy,
-                     is refused: a client could choose its own address); then X-Forwarded-Proto makes the
+                     one; believed only from a loopback or private peer), or a comma-separated list of
+                     their addresses and CIDR ranges of at least /8 ("true", any proxy, is refused: a
+                     client could choose its own address); then X-Forwarded-Proto makes the
                      dashboard's cookie Secure and X-Forwarded-For gives the client address the sign-in
                      throttle and the dashboard's limits count by (env ASSET_DELIVERY_TRUST_PROXY;
                      default: neither header believed, and the first request carrying one is logged)`,

@@ -11,7 +11,7 @@ import fastifySession from "@fastify/session";
 import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
-import { clientKey } from "./client-key";
+import { clientAddress, clientKey } from "./client-key";
 import { createDeviceCookies } from "./device-cookie";
 import { definePublicPage, mayAccess, PageError } from "./page";
 import { defineKeyPages } from "./pages/keys";
@@ -95,7 +95,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   // address's bucket bounds those). The answer is plain text, without rendering a page.
   const requestLimit = createRequestLimit();
   app.addHook("onRequest", async (request, reply) => {
-    const waitSeconds = requestLimit.admit(clientKey(request.ip), request.cookies[SESSION_COOKIE]);
+    const waitSeconds = requestLimit.admit(clientKey(clientAddress(request)), request.cookies[SESSION_COOKIE]);
     if (waitSeconds === 0) return;
     return reply
       .code(429)

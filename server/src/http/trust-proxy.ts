@@ -1,9 +1,9 @@
 // Which proxies the server believes about the client (Fastify's `trustProxy`, which sets
 // request.ip and request.protocol from X-Forwarded-For and X-Forwarded-Proto): the number of proxies
-// in front of it, or their addresses and CIDR ranges. Never "any" (`true`): Fastify then takes the
-// left-most X-Forwarded-For address, which the client itself writes, so every request could bring
-// a fresh address for each per-address limit.
-import { isIP } from "node:net";
+// in front of it, or their addresses and CIDR ranges. Never "any" (`true`, or a range as wide as
+// `0.0.0.0/0`): Fastify then takes the left-most X-Forwarded-For address, which the client itself
+// writes, so every request could bring a fresh address for each per-address limit.
+import { BlockList, isIP } from "node:net";
 import type { FastifyInstance } from "fastify";
 
 /** A hop count (the proxies in front, 1 for one), or the proxies' addresses and CIDR ranges, comma-separated. */
@@ -12,6 +12,9 @@ export type TrustProxy = number | string;
 // proxy-addr's names for ranges (what Fastify compiles the setting with).
 const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 const MAX_HOPS = 10;
+/** The widest range believed: a /8 (`10.0.0.0/8`, `fd00::/8`); anything wider is most of a network's clients, or all. */
+const MIN_PREFIX_BITS = 8;
+const MAX_PREFIX_BITS = { 4: 32, 6: 128 } as const;
 
 /** Why a `trustProxy` setting is refused, or undefined when it is one of the two forms. */
 export function trustProxyProblem(value: unknown): string | undefined {
@@ -26,21 +29,51 @@ export function trustProxyProblem(value: unknown): string | undefined {
   if (typeof value !== "string") return "must be a hop count or the proxies' addresses and CIDR ranges, comma-separated";
   for (const item of value.split(",").map((part) => part.trim())) {
     const [address = "", bits, extra] = item.split("/");
+    const family = isIP(address);
     const valid = RANGE_NAMES.has(address)
       ? bits === undefined
-      : isIP(address) !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
+      : family !== 0 && extra === undefined && (bits === undefined || /^\d{1,3}$/.test(bits));
     if (!valid) return `"${item}" is not an address, a CIDR range or one of ${[...RANGE_NAMES].join(", ")}`;
+    if (bits !== undefined && family !== 0) {
+      const prefix = Number(bits);
+      const widest = MAX_PREFIX_BITS[family as 4 | 6];
+      if (prefix > widest) return `"${item}": an IPv${family} prefix has at most ${widest} bits`;
+      if (prefix < MIN_PREFIX_BITS) {
+        return `"${item}" would believe the X-Forwarded-For of every client in that range: give the proxies' own addresses, or ranges of at least /${MIN_PREFIX_BITS}`;
+      }
+    }
   }
   return undefined;
+}
+
+// The peers a hop count is believed from: loopback and private networks, where proxies live.
+const PROXY_NETWORKS = new BlockList();
+for (const [network, prefix] of [
+  ["127.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+] as const) {
+  PROXY_NETWORKS.addSubnet(network, prefix, "ipv4");
+}
+PROXY_NETWORKS.addAddress("::1", "ipv6");
+PROXY_NETWORKS.addSubnet("fc00::", 7, "ipv6"); // unique local
+
+/** A loopback or private address (an IPv4-mapped one judged by its IPv4 address). */
+export function isProxyNetworkAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && PROXY_NETWORKS.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
 /**
  * Fastify's form of the setting. A hop count is a function of the hop (0: the socket's peer): Fastify
  * itself takes a number as "trust nothing", since a count cannot tell the proxy from a client that
- * connects directly and writes its own header; so a count is for a server only its proxies reach.
+ * connects directly and writes its own header. So a count is believed only when the socket's peer
+ * is a loopback or private address: a client on the internet that reaches the server directly is
+ * its own address, whatever it writes.
  */
 export function fastifyTrustProxy(setting: TrustProxy): string | ((address: string, hop: number) => boolean) {
-  return typeof setting === "number" ? (_address, hop) => hop < setting : setting;
+  return typeof setting === "number" ? (address, hop) => hop < setting && (hop > 0 || isProxyNetworkAddress(address)) : setting;
 }
 
 /** From a command-line flag or a variable: digits are a hop count, anything else the proxies' addresses. */

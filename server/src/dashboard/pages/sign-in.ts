@@ -5,7 +5,7 @@
 // (users/hashing-slots.ts). Signing in starts a new session (no fixation) and leaves the browser a
 // device cookie (device-cookie.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { clientKey } from "../client-key";
+import { clientAddress, clientKey } from "../client-key";
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, type DeviceCookies } from "../device-cookie";
 import { definePage, definePublicPage, safeReturnPath } from "../page";
 import { homeOf, renderPage } from "../render";
@@ -23,7 +23,7 @@ interface SignInForm {
 
 function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
   // Kept with the anonymous session, whose number is bounded per address (session-store.ts).
-  request.session.address = clientKey(request.ip);
+  request.session.address = clientKey(clientAddress(request));
   return renderPage(reply, "login", { title: "Sign in", form: true }, values);
 }
 
@@ -36,7 +36,7 @@ export function refuseFor(reply: FastifyReply, waitMs: number): number {
 
 /** Who this request tries to sign in as, for the throttle: the email, the client's address, and the browser's device id if its cookie is this email's. */
 export function attemptOf(request: FastifyRequest, devices: DeviceCookies, email: string): SignInAttempt {
-  return { email, address: clientKey(request.ip), device: devices.deviceOf(email, request.cookies[DEVICE_COOKIE]) };
+  return { email, address: clientKey(clientAddress(request)), device: devices.deviceOf(email, request.cookies[DEVICE_COOKIE]) };
 }
 
 /** Leaves the browser a new device cookie for the email it has just proved (HttpOnly, Strict, Secure over HTTPS). */
