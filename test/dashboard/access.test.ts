@@ -13,6 +13,17 @@ import { startTestServer, type TestServer } from "../support/server";
 
 let server: TestServer;
 
+/** `name=value` as inject's cookies. */
+function cookieFields(cookie: string): Record<string, string> {
+  const [name, ...value] = cookie.split("=");
+  return { [name!]: value.join("=") };
+}
+
+/** A form body, as a browser sends one (the dashboard reads no other). */
+function formBody(fields: Record<string, string>) {
+  return { payload: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } };
+}
+
 const GET_PAGES = [
   "/dashboard",
   "/dashboard/keys",
@@ -42,7 +53,7 @@ async function session(email: string): Promise<{ cookie: string; csrf: string; f
     method: "POST",
     url: "/dashboard/login",
     cookies: { [anonymous.name]: anonymous.value },
-    payload: { _csrf: token, email, password: PASSWORD },
+    ...formBody({ _csrf: token, email, password: PASSWORD }),
   });
   expect(signedIn.statusCode).toBe(303);
   // The session's cookie, not the device cookie the sign-in also sets (docs/dashboard.md).
@@ -64,7 +75,7 @@ describe("without a session", () => {
   });
 
   it.each(FORMS)("POST %s is refused", async (url) => {
-    const response = await server.app.inject({ method: "POST", url, payload: { name: "x", permission: "Sources" } });
+    const response = await server.app.inject({ method: "POST", url, ...formBody({ name: "x", permission: "Sources" }) });
     expect(response.statusCode).toBe(401);
     expect(response.headers["content-type"]).toMatch(/^text\/html/);
   });
@@ -103,8 +114,8 @@ describe("with a session", () => {
       server.app.inject({
         method: "POST",
         url: "/dashboard/keys",
-        headers: { cookie },
-        payload: { name: "k", permission: "Purge", form_token: formToken, ...(token !== undefined && { _csrf: token }) },
+        ...formBody({ name: "k", permission: "Purge", form_token: formToken, ...(token !== undefined && { _csrf: token }) }),
+        cookies: cookieFields(cookie),
       });
     expect((await post(undefined)).statusCode).toBe(403);
     expect((await post(other.csrf)).statusCode).toBe(403);
@@ -113,7 +124,7 @@ describe("with a session", () => {
 
   it("ends on sign-out: the old cookie opens nothing", async () => {
     const { cookie, csrf } = await session("purger@example.com");
-    const out = await server.app.inject({ method: "POST", url: "/dashboard/logout", headers: { cookie }, payload: { _csrf: csrf } });
+    const out = await server.app.inject({ method: "POST", url: "/dashboard/logout", cookies: cookieFields(cookie), ...formBody({ _csrf: csrf }) });
     expect(out.statusCode).toBe(303);
     expect((await server.app.inject({ method: "GET", url: "/dashboard/keys", headers: { cookie } })).statusCode).toBe(303);
   });

@@ -95,3 +95,31 @@ describe("createSignInThrottle", () => {
     }
   });
 });
+
+describe("counts an attacker cannot evict", () => {
+  it("keeps the email's count from everywhere through 60,000 junk emails from as many addresses", () => {
+    const now = 7_000_000;
+    const throttle = createSignInThrottle(() => now);
+    for (let i = 0; i < PER_EMAIL_EVERYWHERE; i++) throttle.attempt({ email: "victim@example.com", address: `10.9.${i}.1` });
+    expect(throttle.attempt({ email: "victim@example.com", address: "10.8.0.1" }).allowed).toBe(false);
+    for (let i = 0; i < 60_000; i++) {
+      throttle.attempt({ email: `junk${i}@example.com`, address: `100.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+    }
+    // Refused still: junk that shares the victim's cells can only add to its count.
+    expect(throttle.attempt({ email: "victim@example.com", address: "10.8.0.2" })).toMatchObject({ allowed: false });
+  });
+
+  it("counts an IPv6 client by its /56 and its /48 as well as its /64", () => {
+    const now = 8_000_000;
+    const throttle = createSignInThrottle(() => now);
+    // Each /64 of one /56 tries once: 40 free tries for the /56 (docs/dashboard.md), then a wait.
+    const inSlash56 = (i: number) => `2001:db8:5:${(0x100 + i).toString(16)}::1`;
+    for (let i = 0; i < 40; i++) expect(throttle.attempt({ email: `a${i}@example.com`, address: inSlash56(i) }).allowed, `${i}`).toBe(true);
+    expect(throttle.attempt({ email: "a40@example.com", address: inSlash56(40) }).allowed).toBe(false);
+    // Other /56s of the same /48: 80 free tries for the /48 in all.
+    const inSlash48 = (i: number) => `2001:db8:5:${(0x1000 + i * 0x100).toString(16)}::1`;
+    for (let i = 0; i < 40; i++) expect(throttle.attempt({ email: `b${i}@example.com`, address: inSlash48(i) }).allowed, `${i}`).toBe(true);
+    expect(throttle.attempt({ email: "b40@example.com", address: inSlash48(40) }).allowed).toBe(false);
+    expect(throttle.attempt({ email: "c@example.com", address: "2001:db8:6::1" }).allowed).toBe(true); // another /48
+  });
+});

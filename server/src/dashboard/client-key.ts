@@ -11,8 +11,8 @@ import { isIP, isIPv6 } from "node:net";
 
 /** The request's client address: a forwarded value that is not an IP address gives way to the socket's peer. */
 export function clientAddress(request: { ip: string; socket: { remoteAddress?: string | undefined } }): string {
-  const forwarded = bareAddress(request.ip);
-  if (isIP(forwarded.replace(/%.*$/, "")) !== 0) return forwarded;
+  const forwarded = bareAddress(request.ip).replace(/%.*$/, ""); // and a zone id (fe80::1%eth0)
+  if (isIP(forwarded) !== 0) return forwarded;
   return request.socket.remoteAddress ?? "unknown";
 }
 

@@ -4,14 +4,14 @@
 // apply to its routes only, never to the API's.
 import { hkdfSync } from "node:crypto";
 import * as path from "node:path";
-import fastifyCookie from "@fastify/cookie";
+import fastifyCookie, { Signer } from "@fastify/cookie";
 import fastifyCsrf from "@fastify/csrf-protection";
 import fastifyFormbody from "@fastify/formbody";
 import fastifySession from "@fastify/session";
 import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
-import { clientAddress, clientKey } from "./client-key";
+import { clientAddress, clientNetworks } from "./client-key";
 import { createDeviceCookies } from "./device-cookie";
 import { definePublicPage, mayAccess, PageError } from "./page";
 import { defineKeyPages } from "./pages/keys";
@@ -91,11 +91,14 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
 
   await app.register(fastifyCookie);
   // Before the session is read, so a refused request costs no database read or write: a session's
-  // bucket is keyed by its cookie as sent (a made-up cookie only makes a new bucket, and the
-  // address's bucket bounds those). The answer is plain text, without rendering a page.
+  // bucket is keyed by its id once the cookie's signature is checked (a made-up cookie counts only
+  // in its address's buckets). The answer is plain text, without rendering a page.
+  const sessionSigner = new Signer(sessionSecret(secretKey));
   const requestLimit = createRequestLimit();
   app.addHook("onRequest", async (request, reply) => {
-    const waitSeconds = requestLimit.admit(clientKey(clientAddress(request)), request.cookies[SESSION_COOKIE]);
+    const cookie = request.cookies[SESSION_COOKIE];
+    const session = cookie === undefined ? undefined : sessionSigner.unsign(cookie);
+    const waitSeconds = requestLimit.admit(clientNetworks(clientAddress(request)), session?.valid ? (session.value ?? undefined) : undefined);
     if (waitSeconds === 0) return;
     return reply
       .code(429)
@@ -104,7 +107,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       .send(`Too many requests to the dashboard: try again in ${waitSeconds} s.\n`);
   });
   await app.register(fastifySession, {
-    secret: sessionSecret(secretKey),
+    secret: sessionSigner,
     store: createSessionStore(db),
     cookieName: SESSION_COOKIE,
     // Secure is added per request when it came over HTTPS (below): @fastify/session's "auto"
@@ -113,6 +116,9 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     saveUninitialized: false,
   });
   await app.register(fastifyCsrf, { sessionPlugin: "@fastify/session" });
+  // Forms only: the app's JSON and text parsers (1 MiB bodies) do not reach the dashboard's routes,
+  // whose every POST is a form; another body type is refused (415) unread.
+  app.removeAllContentTypeParsers();
   await app.register(fastifyFormbody, { bodyLimit: FORM_BODY_LIMIT });
   await app.register(fastifyView, {
     // Eta escapes every `<%= %>` value (autoEscape is on by default and stays on).

@@ -7,11 +7,15 @@
 //   addresses; this one could lock the user out from anywhere, so a browser that signed in as the
 //   user before (its device cookie, device-cookie.ts: OWASP's "device cookies") is not held by it,
 //   nor by the email-from-this-address series: it has a series of its own instead;
-// - the address, across emails: a guesser trying many accounts.
+// - the address, across emails: a guesser trying many accounts; an IPv6 client also by its /56
+//   and its /48, with more free tries (client-key.ts).
 // An attempt is counted before its password is checked, in one synchronous step: guesses sent
 // together are counted one after another, so no more of them are checked than the policy lets
-// through. Time is an input (the app's clock).
-import { LRUCache } from "lru-cache";
+// through. Time is an input (the app's clock). Every series lives in a fixed table indexed by an
+// HMAC of its key (failure-table.ts): a flood of junk emails or addresses can neither grow the
+// server's memory nor push a victim's count out.
+import { clientNetworks } from "./client-key";
+import { createFailureTable, type FailureTable, type Failures } from "./failure-table";
 
 export interface ThrottlePolicy {
   /** Attempts allowed before any wait. */
@@ -29,11 +33,11 @@ export const EMAIL_POLICY: ThrottlePolicy = { freeFailures: 5, firstWaitMs: 1_00
 export const EMAIL_EVERYWHERE_POLICY: ThrottlePolicy = { ...EMAIL_POLICY, freeFailures: 50 };
 /** Per address: 4 times as many free tries as per email (shared offices). */
 export const ADDRESS_POLICY: ThrottlePolicy = { ...EMAIL_POLICY, freeFailures: 20 };
-
-interface Failures {
-  count: number;
-  lastAt: number;
-}
+/** Per IPv6 /56 and /48 (256 and 65,536 /64s, often one customer's): twice and 4 times the address's. */
+export const WIDER_NETWORK_POLICIES: readonly ThrottlePolicy[] = [
+  { ...ADDRESS_POLICY, freeFailures: 40 },
+  { ...ADDRESS_POLICY, freeFailures: 80 },
+];
 
 /** How long to wait after `count` failures, the last at `lastAt`: 0 when a try is allowed now. */
 export function waitMs(policy: ThrottlePolicy, failures: Failures | undefined, now: number): number {
@@ -47,12 +51,9 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
-// Bounded: an attacker cycling through emails or addresses evicts the oldest entries, not memory.
-const MAX_TRACKED = 50_000;
-
 export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number };
 
-/** Who tries: the email, the client's address (clientKey), and the browser's device id when its device cookie is valid for this email. */
+/** Who tries: the email, the client's address (clientAddress), and the browser's device id when its device cookie is valid for this email. */
 export interface SignInAttempt {
   email: string;
   address: string;
@@ -62,18 +63,22 @@ export interface SignInAttempt {
 export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
 
 export function createSignInThrottle(now: () => number) {
-  const series = (policy: ThrottlePolicy) => ({ policy, failures: new LRUCache<string, Failures>({ max: MAX_TRACKED }) });
-  const emailHere = series(EMAIL_POLICY);
-  const emailEverywhere = series(EMAIL_EVERYWHERE_POLICY);
-  const device = series(EMAIL_POLICY);
-  const address = series(ADDRESS_POLICY);
+  // Every policy forgets after the same time, so one table per kind of key serves them all.
+  const forgetAfterMs = EMAIL_POLICY.forgetAfterMs;
+  const emailHere = createFailureTable(forgetAfterMs);
+  const emailEverywhere = createFailureTable(forgetAfterMs);
+  const device = createFailureTable(forgetAfterMs);
+  const network = createFailureTable(forgetAfterMs);
+  const networkPolicies = [ADDRESS_POLICY, ...WIDER_NETWORK_POLICIES];
 
-  /** The series this attempt counts in, each with its key. */
+  /** The series this attempt counts in, each with its table, policy and key; the email's own series first. */
   function countedIn(attempt: SignInAttempt) {
     const email = emailKey(attempt.email);
-    const byAddress = { ...address, key: attempt.address };
-    if (attempt.device !== undefined) return [{ ...device, key: `${email}\n${attempt.device}` }, byAddress];
-    return [{ ...emailHere, key: `${email}\n${attempt.address}` }, { ...emailEverywhere, key: email }, byAddress];
+    const networks = clientNetworks(attempt.address);
+    const series = (table: FailureTable, policy: ThrottlePolicy, key: string) => ({ table, policy, cells: table.cellsOf(key) });
+    const byNetwork = networks.map((key, i) => series(network, networkPolicies[i]!, key));
+    if (attempt.device !== undefined) return [series(device, EMAIL_POLICY, `${email}\n${attempt.device}`), ...byNetwork];
+    return [series(emailHere, EMAIL_POLICY, `${email}\n${networks[0]!}`), series(emailEverywhere, EMAIL_EVERYWHERE_POLICY, email), ...byNetwork];
   }
 
   return {
@@ -81,13 +86,9 @@ export function createSignInThrottle(now: () => number) {
     attempt(attempt: SignInAttempt): Admission {
       const at = now();
       const counted = countedIn(attempt);
-      const retryAfterMs = Math.max(...counted.map(({ policy, failures, key }) => waitMs(policy, failures.get(key), at)));
+      const retryAfterMs = Math.max(...counted.map(({ table, policy, cells }) => waitMs(policy, table.get(cells, at), at)));
       if (retryAfterMs > 0) return { allowed: false, retryAfterMs };
-      for (const { policy, failures, key } of counted) {
-        const previous = failures.get(key);
-        const stale = !previous || at - previous.lastAt >= policy.forgetAfterMs;
-        failures.set(key, { count: stale ? 1 : previous.count + 1, lastAt: at });
-      }
+      for (const { table, cells } of counted) table.add(cells, at);
       return { allowed: true };
     },
     /**
@@ -96,12 +97,10 @@ export function createSignInThrottle(now: () => number) {
      * failures stay: someone may be guessing elsewhere).
      */
     succeeded(attempt: SignInAttempt): void {
+      const at = now();
       const [own, ...shared] = countedIn(attempt);
-      own!.failures.delete(own!.key);
-      for (const { failures, key } of shared) {
-        const previous = failures.get(key);
-        if (previous) failures.set(key, { ...previous, count: Math.max(0, previous.count - 1) });
-      }
+      own!.table.remove(own!.cells, own!.table.get(own!.cells, at)?.count ?? 0, at);
+      for (const { table, cells } of shared) table.remove(cells, 1, at);
     },
   };
 }

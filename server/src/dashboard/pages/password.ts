@@ -3,6 +3,7 @@
 // `users create`, every other session of the user ends (session-rules.ts), and this one goes on
 // under a new session id.
 import type { FastifyInstance } from "fastify";
+import { clientKey } from "../client-key";
 import { definePage, PageError, type PageContext } from "../page";
 import { renderPage } from "../render";
 import { idHash } from "../session-store";
@@ -43,7 +44,7 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
       if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
 
       const attempt = attemptOf(request, devices, user.email);
-      const release = await hashing.acquire(attempt.address);
+      const release = await hashing.acquire(clientKey(attempt.address));
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return show(context, { error: `The server is checking many passwords at once: try again in ${seconds} s.` });

@@ -13,6 +13,7 @@ import type { SessionRules } from "../session-rules";
 import type { SignInAttempt, SignInThrottle } from "../sign-in-throttle";
 import type { HashingSlots } from "../users/hashing-slots";
 import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
+import { MAX_EMAIL_LENGTH } from "../users/email";
 import type { UserStore } from "../users/user-store";
 
 interface SignInForm {
@@ -36,7 +37,7 @@ export function refuseFor(reply: FastifyReply, waitMs: number): number {
 
 /** Who this request tries to sign in as, for the throttle: the email, the client's address, and the browser's device id if its cookie is this email's. */
 export function attemptOf(request: FastifyRequest, devices: DeviceCookies, email: string): SignInAttempt {
-  return { email, address: clientKey(clientAddress(request)), device: devices.deviceOf(email, request.cookies[DEVICE_COOKIE]) };
+  return { email, address: clientAddress(request), device: devices.deviceOf(email, request.cookies[DEVICE_COOKIE]) };
 }
 
 /** Leaves the browser a new device cookie for the email it has just proved (HttpOnly, Strict, Secure over HTTPS). */
@@ -79,8 +80,13 @@ export function defineSignInPages(app: FastifyInstance, { users, throttle, hashi
       const email = typeof form.email === "string" ? form.email.trim() : "";
       const password = typeof form.password === "string" ? form.password : "";
       const next = safeReturnPath(form.next);
+      // Refused before it is counted or looked up: no limiter keeps anything of it.
+      if (email.length > MAX_EMAIL_LENGTH) {
+        reply.code(400);
+        return showForm(request, reply, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
+      }
       const attempt = attemptOf(request, devices, email);
-      const release = await hashing.acquire(attempt.address);
+      const release = await hashing.acquire(clientKey(attempt.address));
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return showForm(request, reply, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });

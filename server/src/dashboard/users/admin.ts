@@ -3,12 +3,12 @@
 import { AdminError, parsePermissions } from "../../accounts/admin";
 import { createAccountStore } from "../../accounts/account-store";
 import type { Database } from "../../store/database";
+import { MAX_EMAIL_LENGTH } from "./email";
 import { generatePassword, hashPassword, passwordProblem } from "./password";
 import { createUserStore, type DashboardUser } from "./user-store";
 
 // An address with one @, something on each side and a dot in the domain; at most 254 characters (RFC 5321).
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const MAX_EMAIL_LENGTH = 254;
 
 function checkEmail(email: string): string {
   const trimmed = email.trim();
