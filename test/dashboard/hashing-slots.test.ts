@@ -1,6 +1,7 @@
-// The password-hashing slots (server/src/dashboard/users/hashing-slots.ts): 2 at once, and a line
-// served by whose previous request came longest ago, so addresses that keep asking never keep a
-// quiet one out.
+// The password-hashing slots (server/src/dashboard/users/hashing-slots.ts): 2 at once (and one
+// more for sign-ins with a valid device cookie), and a line served by whose previous request came
+// longest ago, a client it does not know ranked as the oldest it knows, so addresses that keep
+// asking, or keep being new, never keep a quiet one out.
 import { describe, expect, it } from "vitest";
 import { createHashingSlots } from "../../server/src/dashboard/users/hashing-slots";
 
@@ -28,7 +29,7 @@ describe("createHashingSlots", () => {
   });
 
   it("serves first whoever asked longest ago before, not the first in line: a flooding address goes behind quiet ones", async () => {
-    const slots = createHashingSlots({ max: 1, maxWaiting: 10 });
+    const slots = createHashingSlots({ max: 1, reserved: 0, maxWaiting: 10 });
     const order: string[] = [];
     // Each, when served, notes its turn and releases at once.
     const inLine = (clients: string[]) =>
@@ -40,39 +41,77 @@ describe("createHashingSlots", () => {
           }),
         ),
       );
+    // Two people signed in once, a while ago.
+    for (const client of ["quiet-1", "quiet-2"]) (await slots.acquire(client))!();
     const holding = (await slots.acquire("flood"))!;
     // The flood asks again and again (one of its requests waits, the others are turned away), then
-    // two quiet addresses ask for the first time.
+    // the two quiet addresses ask again.
     const first = inLine(["flood", "flood", "flood", "quiet-1", "quiet-2"]);
     holding();
     await first;
     expect(order).toEqual(["quiet-1", "quiet-2", "flood"]);
 
-    // Later: the flood still asking, quiet-1 again after a while, a newcomer. Never asked first, then
-    // the one whose previous request is oldest.
+    // Later: the flood still asking, quiet-1 again: whoever asked longest ago before goes first.
     order.length = 0;
     const again = (await slots.acquire("flood"))!;
-    const second = inLine(["flood", "quiet-1", "newcomer"]);
+    const second = inLine(["flood", "quiet-1"]);
     again();
     await second;
-    expect(order).toEqual(["newcomer", "quiet-1", "flood"]);
+    expect(order).toEqual(["quiet-1", "flood"]);
   });
 
   it("lets each client wait with one sign-in, and turns away whoever asked most recently before when the line is full", async () => {
-    const slots = createHashingSlots({ max: 1, maxWaiting: 2 });
+    const slots = createHashingSlots({ max: 1, reserved: 0, maxWaiting: 2 });
+    (await slots.acquire("quiet"))!(); // asked once, long ago
     const holding = (await slots.acquire("busy"))!;
     const waitingBusy = slots.acquire("busy"); // busy asked just before
     expect(await settled(slots.acquire("busy"))).toEqual({ value: undefined }); // already waiting
     const waitingOther = slots.acquire("other");
-    // The line is full: a client asking for the first time takes the place of the one that asked just before...
+    // The line is full: a client that asked long ago takes the place of the one that asked just before...
     const quiet = slots.acquire("quiet");
     expect(await settled(waitingBusy)).toEqual({ value: undefined });
-    // ...and among clients asking for the first time, the last to come is the one turned away.
+    // ...and a client asking for the first time, ranked as the oldest known, comes after those in line.
     expect(await settled(slots.acquire("late"))).toEqual({ value: undefined });
     expect(await settled(waitingOther)).toBe("pending");
     expect(await settled(quiet)).toBe("pending");
     holding();
-    (await waitingOther)!();
+    (await waitingOther)!(); // new, so ranked with quiet's ask long ago, and in line before it
     (await quiet)!();
+  });
+});
+
+describe("a client the line does not know", () => {
+  it("ranks as the oldest it knows, not ahead of everyone: a stream of fresh clients does not keep a returning one waiting", async () => {
+    const slots = createHashingSlots({ max: 1, reserved: 0, maxWaiting: 10 });
+    const order: string[] = [];
+    const served = (client: string) =>
+      slots.acquire(client).then((release) => {
+        if (release) order.push(client);
+        release?.();
+      });
+    (await slots.acquire("returning"))!(); // asked once, long ago: the oldest the line knows
+    const holding = (await slots.acquire("flood"))!;
+    const waiting = [served("fresh-1"), served("returning"), served("fresh-2"), served("fresh-3")];
+    holding();
+    await Promise.all(waiting);
+    // Ranked as "never asked", each fresh client would go first: fresh-1, fresh-2, fresh-3, returning.
+    expect(order).toEqual(["fresh-1", "returning", "fresh-2", "fresh-3"]);
+  });
+});
+
+describe("the slot kept for known browsers", () => {
+  it("lets a sign-in with a valid device cookie start while the other slots are busy and others wait", async () => {
+    const slots = createHashingSlots({ max: 2, reserved: 1, maxWaiting: 10 });
+    const busy = [(await slots.acquire("flood-1"))!, (await slots.acquire("flood-2"))!];
+    const waiting = slots.acquire("flood-3");
+    expect(await settled(waiting)).toBe("pending");
+    const known = await settled(slots.acquire("user", { knownDevice: true }));
+    expect(known).not.toBe("pending");
+    // Released, the kept slot goes to no one without a device cookie: flood-3 still waits for one of the others.
+    (known as { value: () => void }).value();
+    expect(await settled(waiting)).toBe("pending");
+    busy[0]!();
+    expect(await settled(waiting)).not.toBe("pending");
+    busy[1]!();
   });
 });

@@ -86,7 +86,7 @@ export function defineSignInPages(app: FastifyInstance, { users, throttle, hashi
         return showForm(request, reply, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
       }
       const attempt = attemptOf(request, devices, email);
-      const release = await hashing.acquire(clientKey(attempt.address));
+      const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return showForm(request, reply, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });

@@ -1,27 +1,36 @@
 // A bound on password hashes running at once, shared fairly between clients. scrypt runs on libuv's
 // thread pool (4 threads by default), which every file, zlib and DNS call of the server shares: a
 // flood of sign-ins must not occupy all of it. When every slot is busy a sign-in waits in line, and
-// the line is served by whose previous request came longest ago (a client's first request first,
-// then by arrival): an address of a flood asks again and again, so a person signing in from a quiet
-// address goes ahead of all of them, and a crowd of fresh addresses gets in front of no one after
-// its first round. Each client waits with one sign-in at most, and the line is bounded: a full line
-// turns away the waiter that asked most recently before (429 at once), or the newcomer if that is
-// the newcomer itself.
+// the line is served by whose previous request came longest ago: an address of a flood asks again
+// and again, so a person signing in from a quiet address goes ahead of all of them. A client the
+// line does not know (never seen, or forgotten) ranks as the oldest it knows, never ahead of it: a
+// stream of fresh addresses (an IPv6 attacker has 2^16 /64s in a /48) cannot outrank every returning
+// user. And one slot more is kept for sign-ins that carry a valid device cookie (a browser that
+// signed in as that user before), so however busy the others, a known browser waits only for its
+// own kind. Each client waits with one sign-in at most, and the line is bounded: a full line turns
+// away the waiter that asked most recently before (429 at once), or the newcomer if that is the
+// newcomer itself.
 import { LRUCache } from "lru-cache";
+import { createLimiterKeys } from "../limiter-key";
 
 export const MAX_CONCURRENT_PASSWORD_HASHES = 2;
+/** The slot beyond those, for sign-ins with a valid device cookie only: 3 of libuv's 4 threads at most. */
+export const RESERVED_FOR_KNOWN_DEVICES = 1;
 /** Sign-ins waiting for a slot, from all clients together. */
 export const MAX_WAITING_SIGN_INS = 64;
 
-// Bounded: an attacker cycling through addresses evicts the oldest entries, not memory.
+// Bounded in bytes (every entry a 22-character key and a number): an attacker cycling through
+// addresses evicts the oldest entries, not memory; a client unseen for an hour is forgotten.
 const MAX_TRACKED = 50_000;
+const FORGET_AFTER_MS = 3_600_000;
 
 /** Releases a slot; call it exactly once (later calls do nothing). */
 export type ReleaseSlot = () => void;
 
 interface Waiter {
   client: string;
-  /** When the client asked before this request (0: never), then when this one came: the smaller is served first. */
+  knownDevice: boolean;
+  /** When the client asked before this request, then when this one came: the smaller is served first. */
   askedBefore: number;
   arrival: number;
   admit(release: ReleaseSlot | undefined): void;
@@ -29,13 +38,21 @@ interface Waiter {
 
 export type HashingSlots = ReturnType<typeof createHashingSlots>;
 
-export function createHashingSlots({ max = MAX_CONCURRENT_PASSWORD_HASHES, maxWaiting = MAX_WAITING_SIGN_INS } = {}) {
+export function createHashingSlots({
+  max = MAX_CONCURRENT_PASSWORD_HASHES,
+  reserved = RESERVED_FOR_KNOWN_DEVICES,
+  maxWaiting = MAX_WAITING_SIGN_INS,
+} = {}) {
   let busy = 0;
   let asks = 0; // counts every request for a slot: "when" a client last asked
-  const lastAsked = new LRUCache<string, number>({ max: MAX_TRACKED });
+  const lastAsked = new LRUCache<string, number>({ max: MAX_TRACKED, ttl: FORGET_AFTER_MS });
+  const keyOf = createLimiterKeys();
   const line: Waiter[] = [];
+  let purgedAt = performance.now();
 
-  const before = (a: Waiter, b: Waiter) => a.askedBefore - b.askedBefore || a.arrival - b.arrival;
+  // A known browser first, then whoever asked longest ago before, then by arrival.
+  const before = (a: Waiter, b: Waiter) => Number(b.knownDevice) - Number(a.knownDevice) || a.askedBefore - b.askedBefore || a.arrival - b.arrival;
+  const mayStart = (knownDevice: boolean) => busy < max + (knownDevice ? reserved : 0);
 
   function slot(): ReleaseSlot {
     busy++;
@@ -49,8 +66,10 @@ export function createHashingSlots({ max = MAX_CONCURRENT_PASSWORD_HASHES, maxWa
   }
 
   function serveLine(): void {
-    while (busy < max && line.length > 0) {
-      const next = line.reduce((best, waiter) => (before(waiter, best) < 0 ? waiter : best));
+    for (;;) {
+      const eligible = line.filter((waiter) => mayStart(waiter.knownDevice));
+      if (eligible.length === 0) return;
+      const next = eligible.reduce((best, waiter) => (before(waiter, best) < 0 ? waiter : best));
       line.splice(line.indexOf(next), 1);
       next.admit(slot());
     }
@@ -60,16 +79,27 @@ export function createHashingSlots({ max = MAX_CONCURRENT_PASSWORD_HASHES, maxWa
     /**
      * A slot for a sign-in from `client` (its address, clientKey), at once or after waiting its
      * turn; undefined (at once) when the client already waits with another sign-in, or the line is
-     * full of clients whose previous requests came longer ago than this one's.
+     * full of clients whose previous requests came longer ago than this one's. `knownDevice`: the
+     * sign-in carries a valid device cookie, and may take the reserved slot.
      */
-    acquire(client: string): Promise<ReleaseSlot | undefined> {
+    acquire(client: string, { knownDevice = false } = {}): Promise<ReleaseSlot | undefined> {
+      const key = keyOf(client);
       const arrival = ++asks;
-      const askedBefore = lastAsked.get(client) ?? 0;
-      lastAsked.set(client, arrival);
-      if (busy < max && line.length === 0) return Promise.resolve(slot());
-      if (line.some((waiter) => waiter.client === client)) return Promise.resolve(undefined);
+      // Forgotten entries are dropped at most once a minute, so looking for the oldest below
+      // never walks past many of them.
+      if (performance.now() - purgedAt >= 60_000) {
+        purgedAt = performance.now();
+        lastAsked.purgeStale();
+      }
+      // The least recently asked entry is the oldest: every ask sets its client's entry anew.
+      const askedBefore = lastAsked.get(key) ?? lastAsked.rvalues().next().value ?? 0;
+      lastAsked.set(key, arrival);
+      // Nobody in line who would go first (waiters are only there while they may not start).
+      const ahead = knownDevice ? line.some((waiter) => waiter.knownDevice) : line.length > 0;
+      if (mayStart(knownDevice) && !ahead) return Promise.resolve(slot());
+      if (line.some((waiter) => waiter.client === key)) return Promise.resolve(undefined);
       return new Promise((admit) => {
-        const waiter: Waiter = { client, askedBefore, arrival, admit };
+        const waiter: Waiter = { client: key, knownDevice, askedBefore, arrival, admit };
         if (line.length >= maxWaiting) {
           const last = line.reduce((worst, other) => (before(other, worst) > 0 ? other : worst));
           if (before(waiter, last) > 0) return admit(undefined);
