@@ -131,7 +131,7 @@ describe("with a session", () => {
 });
 
 describe("over HTTPS", () => {
-  it("marks the session cookie Secure (and keeps SameSite=Strict)", async () => {
+  it("marks the sign-in form's and the session's cookies Secure (and keeps SameSite=Strict)", async () => {
     // TLS in front of the server's own HTTP listener: each decrypted connection is handed to it,
     // so the requests arrive on an encrypted socket, as with a server started with a certificate.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-tls-"));
@@ -163,14 +163,29 @@ describe("over HTTPS", () => {
     await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
     const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
     try {
-      const response = await request(`https://127.0.0.1:${(front.address() as AddressInfo).port}/dashboard/login`, { dispatcher });
-      await response.body.text();
+      const url = `https://127.0.0.1:${(front.address() as AddressInfo).port}/dashboard/login`;
+      const response = await request(url, { dispatcher });
+      const token = /name="_csrf" value="([^"]+)"/.exec(await response.body.text())![1]!;
       expect(response.statusCode).toBe(200);
-      const cookie = String(response.headers["set-cookie"]);
-      expect(cookie).toMatch(/^asset_delivery_session=/);
-      expect(cookie).toMatch(/; Secure/);
-      expect(cookie).toMatch(/; SameSite=Strict/);
-      expect(cookie).toMatch(/; HttpOnly/);
+      const formCookie = String(response.headers["set-cookie"]);
+      const signedIn = await request(url, {
+        dispatcher,
+        method: "POST",
+        headers: { cookie: formCookie.split(";")[0]!, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: token, email: "purger@example.com", password: PASSWORD }).toString(),
+      });
+      await signedIn.body.text();
+      expect(signedIn.statusCode).toBe(303);
+      const sessionCookie = [signedIn.headers["set-cookie"]].flat().find((line) => String(line).startsWith("asset_delivery_session="));
+      for (const [name, cookie] of [
+        ["asset_delivery_sign_in", formCookie],
+        ["asset_delivery_session", String(sessionCookie)],
+      ] as const) {
+        expect(cookie).toMatch(new RegExp(`^${name}=`));
+        expect(cookie).toMatch(/; Secure/);
+        expect(cookie).toMatch(/; SameSite=Strict/);
+        expect(cookie).toMatch(/; HttpOnly/);
+      }
     } finally {
       await dispatcher.close();
       await new Promise<void>((resolve) => front.close(() => resolve()));

@@ -1,9 +1,11 @@
 // What an anonymous client sends does not stay in the server (docs/dashboard.md, "What a visitor
 // can make the server keep"): the dashboard reads forms only, an email longer than 254 characters
-// is refused before any limiter counts it, and a session cookie whose signature does not hold has
-// no request bucket of its own. Clients come from addresses the test chooses, through a trusted
+// is refused before any limiter counts it, a session cookie whose signature does not hold has no
+// request bucket of its own, and opening the sign-in page makes no session (its form's token is
+// bound to a cookie), so no crowd of visitors can push another visitor's form out. Clients come from addresses the test chooses, through a trusted
 // proxy (X-Forwarded-For).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, PASSWORD } from "../support/dashboard";
 import { openPage, postForm } from "../support/dashboard-http";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -71,5 +73,34 @@ describe("a made-up session cookie", () => {
       statuses.push(answer.status);
     }
     expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+});
+
+describe("the sign-in page", () => {
+  it("keeps nothing for its form: 300 other addresses open it, no session is written, and a visitor's form opened before them still signs in", async () => {
+    await addUser(server.db, "visitor@example.com", ["Sources"]);
+    const visitor = await openPage(server.url, undefined, "/dashboard/login", from("198.51.100.90"));
+    for (let batch = 0; batch < 6; batch++) {
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const answer = await fetch(`${server.url}/dashboard/login`, { headers: from(`10.${batch}.${i}.1`) });
+          await answer.arrayBuffer();
+          expect(answer.status).toBe(200);
+        }),
+      );
+    }
+    expect(server.db.prepare("SELECT count(*) FROM dashboard_sessions").pluck().get()).toBe(0);
+    const signedIn = await postForm(server.url, visitor.session, "/dashboard/login", { email: "visitor@example.com", password: PASSWORD }, from("198.51.100.90"));
+    expect(signedIn.status).toBe(303);
+  });
+
+  it("refuses a sign-in whose token is not its cookie's (another browser's form, or none)", async () => {
+    const mine = await openPage(server.url, undefined, "/dashboard/login", from("198.51.100.91"));
+    const theirs = await openPage(server.url, undefined, "/dashboard/login", from("198.51.100.92"));
+    for (const session of [{ ...mine.session, csrf: theirs.session.csrf }, { ...mine.session, csrf: "" }, { ...theirs.session, cookie: "" }]) {
+      const answer = await postForm(server.url, session, "/dashboard/login", { email: "visitor@example.com", password: PASSWORD }, from("198.51.100.91"));
+      expect(answer.status).toBe(403);
+      expect(await answer.text()).toContain("This form has expired or was not sent from this dashboard");
+    }
   });
 });

@@ -55,9 +55,10 @@ describe("sign in", () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard/login"); // every page is behind the session
     await signIn(page, server.url, "admin@example.com");
     expect(new URL(page.url()).pathname).toBe("/dashboard/sources");
-    // The session's cookie and the device cookie that lets this browser past an email's lock (docs/dashboard.md), nothing else.
+    // The session's cookie, the device cookie that lets this browser past an email's lock, and the
+    // sign-in form's (docs/dashboard.md), nothing else.
     const cookies = await browser.context.cookies(`${server.url}/dashboard/`);
-    expect(cookies.map((c) => c.name).sort()).toEqual(["asset_delivery_device", "asset_delivery_session"]);
+    expect(cookies.map((c) => c.name).sort()).toEqual(["asset_delivery_device", "asset_delivery_session", "asset_delivery_sign_in"]);
     for (const cookie of cookies)
       expect(cookie, cookie.name).toMatchObject({ httpOnly: true, sameSite: "Strict", secure: false, path: "/dashboard" });
     expect(await page.evaluate("document.cookie")).toBe(""); // no script can read it

@@ -80,7 +80,7 @@ process.stdin.on("end", () => (flooding = false)).resume();
 const statuses = [], retryAfters = [];
 const base = process.env.FLOOD_BASE_URL;
 const address = (i) => (i < 250 ? "203.0.113." : "198.51.100.") + ((i % 250) + 1);
-const cookieOf = (response) => (response.headers.getSetCookie().find((line) => line.startsWith("asset_delivery_session=")) ?? "").split(";")[0];
+const cookieOf = (response) => (response.headers.getSetCookie().find((line) => line.startsWith("asset_delivery_sign_in=")) ?? "").split(";")[0];
 const flood = async (i) => {
   const headers = { "x-forwarded-for": address(i) };
   const page = await fetch(base + "/dashboard/login", { headers });

@@ -2,18 +2,29 @@
 // form sent again) or measure: a form's cookie and CSRF token read from its page, as a browser
 // would hold them, and signing in with them.
 
-/** A browser's hold on the dashboard: its session cookie (name=value) and the last page's form token. */
+/** A browser's hold on the dashboard: its cookies (`name=value; ...`: the session's, or the sign-in form's) and the last page's form token. */
 export interface HttpSession {
   cookie: string;
   csrf: string;
 }
 
-/** The cookie of a Set-Cookie answer, if any, as `name=value`. */
+/** The session cookie of a Set-Cookie answer, if any, as `name=value`. */
 function cookieOf(response: Response): string | undefined {
   return response.headers
     .getSetCookie()
     .find((line) => line.startsWith("asset_delivery_session="))
     ?.split(";")[0];
+}
+
+/** The cookies a browser holds after this answer: those it had, each replaced by a new value the answer sets. */
+function cookiesAfter(held: string | undefined, response: Response): string {
+  const jar = new Map<string, string>();
+  for (const pair of (held ?? "").split("; ").filter(Boolean)) jar.set(pair.split("=")[0]!, pair);
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(";")[0]!;
+    jar.set(pair.split("=")[0]!, pair);
+  }
+  return [...jar.values()].join("; ");
 }
 
 /** The `_csrf` of the first form of a page. */
@@ -35,7 +46,7 @@ export async function openPage(
     redirect: "manual",
   });
   const html = await response.text();
-  const cookie = cookieOf(response) ?? session?.cookie ?? "";
+  const cookie = cookiesAfter(session?.cookie, response);
   const csrf = /name="_csrf"/.test(html) ? csrfOf(html) : (session?.csrf ?? "");
   return { response, html, session: { cookie, csrf } };
 }

@@ -24,6 +24,7 @@ import { ASSETS, FILES_DIR, renderPage } from "./render";
 import { createRequestLimit } from "./request-limit";
 import { createSessionRules, DEFAULT_SESSION_LIFETIME_HOURS } from "./session-rules";
 import { createSessionStore } from "./session-store";
+import { createSignInForms } from "./sign-in-form";
 import { createSignInThrottle } from "./sign-in-throttle";
 import { createHashingSlots } from "./users/hashing-slots";
 import { createUserStore } from "./users/user-store";
@@ -151,7 +152,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
     request.dashboardUser = { user, account };
   });
   app.addHook("preHandler", (request, reply, done) => {
-    if (request.method === "POST") app.csrfProtection(request, reply, done);
+    if (request.method === "POST" && request.routeOptions.config.csrf !== "sign-in-form") app.csrfProtection(request, reply, done);
     else done();
   });
 
@@ -194,7 +195,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
       handler: (_request, reply) => reply.header("cache-control", "public, max-age=300").type(asset.type).send(asset.body),
     });
   }
-  defineSignInPages(app, { users, throttle, hashing, sessions, devices });
+  defineSignInPages(app, { users, throttle, hashing, sessions, devices, forms: createSignInForms(secretKey) });
   definePasswordPages(app, { users, throttle, hashing, sessions, devices });
   defineKeyPages(app);
   defineSourcePages(app);

@@ -13,6 +13,8 @@ export type PageAccess = "public" | "signed-in" | Permission;
 declare module "fastify" {
   interface FastifyContextConfig {
     dashboardAccess?: PageAccess;
+    /** "sign-in-form": the route checks its form's token itself (sign-in-form.ts), not the session's. */
+    csrf?: "sign-in-form";
   }
   interface FastifyRequest {
     /** The signed-in user and their account, on every page that is not public. */
@@ -58,9 +60,15 @@ export function definePage(app: FastifyInstance, page: PageDefinition): void {
 
 export function definePublicPage(
   app: FastifyInstance,
-  page: { method: PageDefinition["method"]; url: string; handler: (request: FastifyRequest, reply: FastifyReply) => unknown },
+  page: {
+    method: PageDefinition["method"];
+    url: string;
+    csrf?: "sign-in-form";
+    handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  },
 ): void {
-  app.route({ method: page.method, url: page.url, config: { dashboardAccess: "public" }, handler: page.handler });
+  const config = { dashboardAccess: "public" as const, ...(page.csrf && { csrf: page.csrf }) };
+  app.route({ method: page.method, url: page.url, config, handler: page.handler });
 }
 
 /** Whether the user may open pages that need `access` (the navigation shows only those). */

@@ -42,8 +42,8 @@ export interface PageFrame {
   /** The signed-in user: the navigation and the sign-out form. */
   user?: DashboardUser;
   active?: ViewName;
-  /** A page with a form for someone not signed in (sign-in) needs the token too. */
-  form?: boolean;
+  /** The token of a form for someone not signed in (sign-in-form.ts): it has no session to hold one. */
+  csrf?: string;
   /** Script assets to load (same origin only). */
   scripts?: readonly string[];
 }
@@ -59,8 +59,8 @@ export function renderPage(reply: FastifyReply, view: string, frame: PageFrame, 
           .filter(([, v]) => mayAccess(user, v.access))
           .map(([name, v]) => ({ ...v, active: name === frame.active }))
       : [],
-    // Only pages with a form make the session hold a CSRF secret.
-    csrf: user || frame.form ? reply.generateCsrf() : "",
+    // A signed-in user's forms carry their session's token; only the sign-in form brings its own.
+    csrf: frame.csrf ?? (user ? reply.generateCsrf() : ""),
     scripts: frame.scripts ?? [],
     formatTime,
   });

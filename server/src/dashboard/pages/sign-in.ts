@@ -7,9 +7,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { clientAddress, clientKey } from "../client-key";
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, type DeviceCookies } from "../device-cookie";
-import { definePage, definePublicPage, safeReturnPath } from "../page";
+import { definePage, definePublicPage, PageError, safeReturnPath } from "../page";
 import { homeOf, renderPage } from "../render";
 import type { SessionRules } from "../session-rules";
+import { SIGN_IN_FORM_COOKIE, SIGN_IN_FORM_HOURS, type SignInForms } from "../sign-in-form";
 import type { SignInAttempt, SignInThrottle } from "../sign-in-throttle";
 import type { HashingSlots } from "../users/hashing-slots";
 import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
@@ -17,15 +18,30 @@ import { MAX_EMAIL_LENGTH } from "../users/email";
 import type { UserStore } from "../users/user-store";
 
 interface SignInForm {
+  _csrf?: unknown;
   email?: unknown;
   password?: unknown;
   next?: unknown;
 }
 
-function showForm(request: FastifyRequest, reply: FastifyReply, values: { email: string; next?: string; error?: string }) {
-  // Kept with the anonymous session, whose number is bounded per address (session-store.ts).
-  request.session.address = clientKey(clientAddress(request));
-  return renderPage(reply, "login", { title: "Sign in", form: true }, values);
+/** The sign-in form, its token bound to the browser's sign-in cookie (sign-in-form.ts): no session is made. */
+function showForm(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  forms: SignInForms,
+  values: { email: string; next?: string | undefined; error?: string },
+) {
+  const { token, newCookie } = forms.issue(request.cookies[SIGN_IN_FORM_COOKIE]);
+  if (newCookie !== undefined) {
+    reply.setCookie(SIGN_IN_FORM_COOKIE, newCookie, {
+      path: "/dashboard",
+      httpOnly: true,
+      sameSite: "strict",
+      secure: request.protocol === "https",
+      maxAge: SIGN_IN_FORM_HOURS * 3_600,
+    });
+  }
+  return renderPage(reply, "login", { title: "Sign in", csrf: token }, values);
 }
 
 /** Answers 429 with Retry-After in whole seconds (at least 1); the seconds. */
@@ -60,7 +76,10 @@ export interface PasswordCheckParts {
   devices: DeviceCookies;
 }
 
-export function defineSignInPages(app: FastifyInstance, { users, throttle, hashing, sessions, devices }: PasswordCheckParts): void {
+export function defineSignInPages(
+  app: FastifyInstance,
+  { users, throttle, hashing, sessions, devices, forms }: PasswordCheckParts & { forms: SignInForms },
+): void {
   definePublicPage(app, {
     method: "GET",
     url: "/login",
@@ -68,28 +87,33 @@ export function defineSignInPages(app: FastifyInstance, { users, throttle, hashi
       const next = safeReturnPath((request.query as Record<string, unknown>).next);
       const signedIn = sessions.userOf(request);
       if (signedIn) return reply.redirect(next ?? homeOf(signedIn), 303);
-      return showForm(request, reply, { email: "", next });
+      return showForm(request, reply, forms, { email: "", next });
     },
   });
 
   definePublicPage(app, {
     method: "POST",
     url: "/login",
+    // Its token is checked here, against the sign-in cookie: the session's CSRF check would need a session.
+    csrf: "sign-in-form",
     async handler(request, reply) {
       const form = (request.body ?? {}) as SignInForm;
+      if (!forms.verify(request.cookies[SIGN_IN_FORM_COOKIE], form._csrf)) {
+        throw new PageError(403, "This form has expired or was not sent from this dashboard: reload the page and try again.");
+      }
       const email = typeof form.email === "string" ? form.email.trim() : "";
       const password = typeof form.password === "string" ? form.password : "";
       const next = safeReturnPath(form.next);
       // Refused before it is counted or looked up: no limiter keeps anything of it.
       if (email.length > MAX_EMAIL_LENGTH) {
         reply.code(400);
-        return showForm(request, reply, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
+        return showForm(request, reply, forms, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
       }
       const attempt = attemptOf(request, devices, email);
       const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
-        return showForm(request, reply, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });
+        return showForm(request, reply, forms, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });
       }
       let found: ReturnType<UserStore["findForSignIn"]>;
       try {
@@ -97,14 +121,14 @@ export function defineSignInPages(app: FastifyInstance, { users, throttle, hashi
         const admission = throttle.attempt(attempt);
         if (!admission.allowed) {
           const seconds = refuseFor(reply, admission.retryAfterMs);
-          return await showForm(request, reply, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
+          return await showForm(request, reply, forms, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
         }
         found = email === "" ? undefined : users.findForSignIn(email);
         // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
         const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
         if (!found || !valid) {
           reply.code(401);
-          return await showForm(request, reply, { email, next, error: "The email or the password is not right." });
+          return await showForm(request, reply, forms, { email, next, error: "The email or the password is not right." });
         }
       } finally {
         release();
