@@ -46,7 +46,8 @@ describe("asset-delivery users", () => {
     expect(created.stderr).toBe("");
     expect(created.code).toBe(0);
     const user = JSON.parse(created.stdout);
-    expect(user).toMatchObject({ email: "Ada@Example.com", account: "acme", permissions: ["Sources"] });
+    // Stored in its canonical form (NFKC, lower case: docs/dashboard.md).
+    expect(user).toMatchObject({ email: "ada@example.com", account: "acme", permissions: ["Sources"] });
     expect(user.password).toBeUndefined();
     const db = openMigratedDatabase(dbPath);
     const stored = db.prepare("SELECT password_hash FROM dashboard_users WHERE id = ?").pluck().get(user.id) as string;
@@ -77,6 +78,8 @@ describe("asset-delivery users", () => {
 
   it("refuses bad input with the field and the rule", () => {
     expect(cli(["create", "--account", "acme", "--email", "ada@example.com", "--permission", "Sources"]).stderr).toMatch(/already exists/);
+    // A fullwidth Ａ is an A in NFKC: the same address.
+    expect(cli(["create", "--account", "acme", "--email", "\uFF21da@example.com", "--permission", "Sources"]).stderr).toMatch(/already exists/);
     expect(cli(["create", "--account", "acme", "--email", "not-an-email", "--permission", "Sources"]).stderr).toMatch(
       /email: must be an address/,
     );

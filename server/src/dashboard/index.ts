@@ -82,7 +82,7 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   const sessions = createSessionRules({ users, now, lifetimeMs: sessionLifetimeHours * 3_600_000 });
   const throttle = createSignInThrottle(now);
   const hashing = createHashingSlots();
-  const devices = createDeviceCookies(secretKey);
+  const devices = createDeviceCookies(secretKey, db, now);
 
   app.addHook("onRoute", (route) => {
     if (route.config?.dashboardAccess === undefined) {

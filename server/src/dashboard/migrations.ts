@@ -1,5 +1,6 @@
-// Tables of the dashboard: the users who sign in, and their sessions.
-import type { Migration } from "../store/database";
+// Tables of the dashboard: the users who sign in, their sessions and their known browsers.
+import type { Database, Migration } from "../store/database";
+import { canonicalEmail } from "./users/email";
 
 export const dashboardMigrations: Migration[] = [
   {
@@ -57,4 +58,48 @@ export const dashboardMigrations: Migration[] = [
       `);
     },
   },
+  {
+    // Emails in one canonical form (users/email.ts), for uniqueness, sign-in and the throttle.
+    id: "dashboard-005-canonical-emails",
+    up: canonicaliseEmails,
+  },
+  {
+    // The browsers each user signed in with (device-cookie.ts): the newest few per user, by the
+    // SHA-256 of their ids; gone with the user.
+    id: "dashboard-006-devices",
+    up(db) {
+      db.exec(`
+        CREATE TABLE dashboard_devices (
+          user_id     TEXT NOT NULL REFERENCES dashboard_users (id) ON DELETE CASCADE,
+          device_hash TEXT NOT NULL,
+          -- Milliseconds.
+          created_at  INTEGER NOT NULL,
+          PRIMARY KEY (user_id, device_hash)
+        );
+      `);
+    },
+  },
 ];
+
+/**
+ * Brings every user's email to its canonical form. Two users whose emails are one address in that
+ * form (`\u212Aate@x` and `kate@x`, which NOCASE told apart) cannot both keep it: the one a sign-in
+ * with the canonical text reached before (its email equal to it but for ASCII case, NOCASE's rule)
+ * keeps it, else the oldest. The others keep their rows, keys and email text as they were, unchanged, so nothing is
+ * lost, but a sign-in no longer reaches them (it looks up the canonical form): `asset-delivery users
+ * list` shows them, and `users remove --email` with their exact text removes them.
+ */
+function canonicaliseEmails(db: Database): void {
+  const rows = db.prepare<[], { id: string; email: string }>("SELECT id, email FROM dashboard_users ORDER BY created_at, id").all();
+  const byCanonical = new Map<string, { id: string; email: string }[]>();
+  for (const row of rows) {
+    const canonical = canonicalEmail(row.email);
+    byCanonical.set(canonical, [...(byCanonical.get(canonical) ?? []), row]);
+  }
+  const setEmail = db.prepare("UPDATE dashboard_users SET email = ? WHERE id = ?");
+  for (const [canonical, users] of byCanonical) {
+    // At most one row equals the canonical form under NOCASE (ASCII case folding): the column's UNIQUE.
+    const keeper = users.find((user) => user.email.replace(/[A-Z]/g, (c) => c.toLowerCase()) === canonical) ?? users[0]!;
+    if (keeper.email !== canonical) setEmail.run(canonical, keeper.id);
+  }
+}

@@ -16,6 +16,7 @@
 // server's memory nor push a victim's count out.
 import { clientNetworks } from "./client-key";
 import { createFailureTable, type FailureTable, type Failures } from "./failure-table";
+import { canonicalEmail } from "./users/email";
 
 export interface ThrottlePolicy {
   /** Attempts allowed before any wait. */
@@ -46,10 +47,6 @@ export function waitMs(policy: ThrottlePolicy, failures: Failures | undefined, n
   return Math.max(0, failures.lastAt + wait - now);
 }
 
-/** Emails compare case-insensitively, without surrounding spaces. */
-export function emailKey(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number };
 
@@ -73,7 +70,7 @@ export function createSignInThrottle(now: () => number) {
 
   /** The series this attempt counts in, each with its table, policy and key; the email's own series first. */
   function countedIn(attempt: SignInAttempt) {
-    const email = emailKey(attempt.email);
+    const email = canonicalEmail(attempt.email);
     const networks = clientNetworks(attempt.address);
     const series = (table: FailureTable, policy: ThrottlePolicy, key: string) => ({ table, policy, cells: table.cellsOf(key) });
     const byNetwork = networks.map((key, i) => series(network, networkPolicies[i]!, key));

@@ -43,7 +43,7 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
       if (problem) return refuse(400, `New password: ${problem}.`);
       if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
 
-      const attempt = attemptOf(request, devices, user.email);
+      const attempt = attemptOf(request, devices, user.email, user);
       const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);

@@ -2,8 +2,8 @@
 // which of email or password was wrong, takes as long for an unknown email, and attempts are
 // counted before the password is checked (sign-in-throttle.ts); at most
 // MAX_CONCURRENT_PASSWORD_HASHES passwords are checked at once, shared fairly between addresses
-// (users/hashing-slots.ts). Signing in starts a new session (no fixation) and leaves the browser a
-// device cookie (device-cookie.ts).
+// (users/hashing-slots.ts), one more kept for browsers with a valid device cookie. Signing in starts
+// a new session (no fixation) and leaves the browser a device cookie (device-cookie.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { clientAddress, clientKey } from "../client-key";
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, type DeviceCookies } from "../device-cookie";
@@ -15,7 +15,7 @@ import type { SignInAttempt, SignInThrottle } from "../sign-in-throttle";
 import type { HashingSlots } from "../users/hashing-slots";
 import { UNKNOWN_USER_HASH, verifyPassword, MAX_PASSWORD_LENGTH } from "../users/password";
 import { MAX_EMAIL_LENGTH } from "../users/email";
-import type { UserStore } from "../users/user-store";
+import type { DashboardUser, UserStore } from "../users/user-store";
 
 interface SignInForm {
   _csrf?: unknown;
@@ -51,14 +51,17 @@ export function refuseFor(reply: FastifyReply, waitMs: number): number {
   return seconds;
 }
 
-/** Who this request tries to sign in as, for the throttle: the email, the client's address, and the browser's device id if its cookie is this email's. */
-export function attemptOf(request: FastifyRequest, devices: DeviceCookies, email: string): SignInAttempt {
-  return { email, address: clientAddress(request), device: devices.deviceOf(email, request.cookies[DEVICE_COOKIE]) };
+/**
+ * Who this request tries to sign in as, for the throttle: the email, the client's address, and the
+ * browser's device id if its cookie is one the user (the email's, if any) was given and still has.
+ */
+export function attemptOf(request: FastifyRequest, devices: DeviceCookies, email: string, user: DashboardUser | undefined): SignInAttempt {
+  return { email, address: clientAddress(request), device: devices.deviceOf(user, request.cookies[DEVICE_COOKIE]) };
 }
 
-/** Leaves the browser a new device cookie for the email it has just proved (HttpOnly, Strict, Secure over HTTPS). */
-export function rememberDevice(request: FastifyRequest, reply: FastifyReply, devices: DeviceCookies, email: string): void {
-  reply.setCookie(DEVICE_COOKIE, devices.issue(email), {
+/** Leaves the browser a new device cookie for the user it has just proved to be (HttpOnly, Strict, Secure over HTTPS). */
+export function rememberDevice(request: FastifyRequest, reply: FastifyReply, devices: DeviceCookies, user: DashboardUser): void {
+  reply.setCookie(DEVICE_COOKIE, devices.issue(user), {
     path: "/dashboard",
     httpOnly: true,
     sameSite: "strict",
@@ -109,13 +112,13 @@ export function defineSignInPages(
         reply.code(400);
         return showForm(request, reply, forms, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
       }
-      const attempt = attemptOf(request, devices, email);
+      const found = email === "" ? undefined : users.findForSignIn(email);
+      const attempt = attemptOf(request, devices, email, found?.user);
       const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return showForm(request, reply, forms, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });
       }
-      let found: ReturnType<UserStore["findForSignIn"]>;
       try {
         // Counted before the password is checked, in the same synchronous step as the decision.
         const admission = throttle.attempt(attempt);
@@ -123,7 +126,6 @@ export function defineSignInPages(
           const seconds = refuseFor(reply, admission.retryAfterMs);
           return await showForm(request, reply, forms, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
         }
-        found = email === "" ? undefined : users.findForSignIn(email);
         // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
         const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
         if (!found || !valid) {
@@ -134,7 +136,7 @@ export function defineSignInPages(
         release();
       }
       throttle.succeeded(attempt);
-      rememberDevice(request, reply, devices, email);
+      rememberDevice(request, reply, devices, found.user);
       await request.session.regenerate();
       sessions.start(request, found.user);
       return reply.redirect(next ?? homeOf(found.user), 303);

@@ -3,7 +3,7 @@
 import { AdminError, parsePermissions } from "../../accounts/admin";
 import { createAccountStore } from "../../accounts/account-store";
 import type { Database } from "../../store/database";
-import { MAX_EMAIL_LENGTH } from "./email";
+import { canonicalEmail, MAX_EMAIL_LENGTH } from "./email";
 import { generatePassword, hashPassword, passwordProblem } from "./password";
 import { createUserStore, type DashboardUser } from "./user-store";
 
@@ -15,7 +15,7 @@ function checkEmail(email: string): string {
   if (!EMAIL.test(trimmed) || trimmed.length > MAX_EMAIL_LENGTH) {
     throw new AdminError(`email: must be an address such as name@example.com, at most ${MAX_EMAIL_LENGTH} characters (got "${email}")`);
   }
-  return trimmed;
+  return canonicalEmail(trimmed);
 }
 
 export interface CreatedUser {
@@ -42,7 +42,7 @@ export async function createUser(
     throw new AdminError(`account "${input.account}" does not exist (create it with: asset-delivery accounts create ${input.account})`);
   const users = createUserStore(db);
   if (users.findForSignIn(email))
-    throw new AdminError(`a user with the email "${email}" already exists (emails are compared case-insensitively)`);
+    throw new AdminError(`a user with the email "${email}" already exists (emails are compared in one form: NFKC, lower case)`);
   const passwordHash = await hashPassword(password);
   const user = db.transaction(() => {
     // Checked again inside the write: another process may have added the email while we hashed.
@@ -68,21 +68,21 @@ export async function setUserPassword(db: Database, input: { email: string; pass
     if (problem) throw new AdminError(`password: ${problem}`);
   }
   const users = createUserStore(db);
-  const found = users.findForSignIn(input.email.trim());
+  const found = users.findForAdmin(input.email);
   if (!found) throw new AdminError(`no user has the email "${input.email}"`);
   const password = input.password ?? generatePassword();
-  if (users.setPassword(found.user.id, await hashPassword(password)) === undefined) {
+  if (users.setPassword(found.id, await hashPassword(password)) === undefined) {
     throw new AdminError(`no user has the email "${input.email}" (removed meanwhile)`);
   }
-  const account = createAccountStore(db).findById(found.user.accountId);
-  return { user: found.user, account: account?.name ?? "", ...(input.password === undefined && { generatedPassword: password }) };
+  const account = createAccountStore(db).findById(found.accountId);
+  return { user: found, account: account?.name ?? "", ...(input.password === undefined && { generatedPassword: password }) };
 }
 
 /** Removes the user and signs out every session of theirs; their API keys stay until revoked. */
 export function removeUser(db: Database, input: { email: string }): DashboardUser {
   const users = createUserStore(db);
-  const found = users.findForSignIn(input.email.trim());
+  const found = users.findForAdmin(input.email);
   if (!found) throw new AdminError(`no user has the email "${input.email}"`);
-  users.remove(found.user.id);
-  return found.user;
+  users.remove(found.id);
+  return found;
 }

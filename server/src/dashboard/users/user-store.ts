@@ -3,6 +3,7 @@
 import type { Permission } from "@asset-delivery/sdk";
 import type { Database } from "../../store/database";
 import { newId } from "../../store/random";
+import { canonicalEmail } from "./email";
 
 export interface DashboardUser {
   id: string;
@@ -52,10 +53,12 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
     )
     .pluck();
   const removeOtherSessions = db.prepare("DELETE FROM dashboard_sessions WHERE user_id = ? AND id_hash IS NOT ?");
+  const removeDevices = db.prepare("DELETE FROM dashboard_devices WHERE user_id = ?");
   const changePassword = db.transaction((id: string, passwordHash: string, keepSession: string | null) => {
     const epoch = setPassword.get(passwordHash, id);
     if (epoch === undefined) return undefined;
     removeOtherSessions.run(id, keepSession);
+    removeDevices.run(id);
     return epoch;
   });
 
@@ -64,7 +67,7 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
       const row: UserRow = {
         id: newId(),
         account_id: input.accountId,
-        email: input.email,
+        email: canonicalEmail(input.email),
         permissions: JSON.stringify(input.permissions),
         password_hash: input.passwordHash,
         created_at: Math.floor(now() / 1000),
@@ -77,18 +80,26 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
       const row = byId.get(id);
       return row && toUser(row);
     },
-    /** The user and the stored hash to check a password against; emails compare case-insensitively. */
+    /** The user and the stored hash to check a password against; emails compare in their canonical form (email.ts). */
     findForSignIn(email: string): { user: DashboardUser; passwordHash: string } | undefined {
-      const row = byEmail.get(email);
+      const row = byEmail.get(canonicalEmail(email));
       return row && { user: toUser(row), passwordHash: row.password_hash };
+    },
+    /**
+     * For the admin commands: the user with exactly this email text, else the one with its canonical
+     * form; so a user whose email could not take the canonical form (migrations.ts) can still be named.
+     */
+    findForAdmin(email: string): DashboardUser | undefined {
+      const row = byEmail.get(email.trim()) ?? byEmail.get(canonicalEmail(email));
+      return row && toUser(row);
     },
     listByAccount(accountId: string): DashboardUser[] {
       return byAccount.all(accountId).map(toUser);
     },
     /**
-     * Sets the user's password hash and ends every session of theirs but `keepSession` (the hash of
-     * the session id that changed it, if any); the user's new session epoch, or undefined when no
-     * such user.
+     * Sets the user's password hash, ends every session of theirs but `keepSession` (the hash of the
+     * session id that changed it, if any) and forgets their devices (device-cookie.ts); the user's
+     * new session epoch, or undefined when no such user.
      */
     setPassword(id: string, passwordHash: string, options: { keepSession?: string } = {}): number | undefined {
       return changePassword(id, passwordHash, options.keepSession ?? null);

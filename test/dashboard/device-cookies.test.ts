@@ -1,0 +1,69 @@
+// Device cookies (server/src/dashboard/device-cookie.ts) are bound to the user's id and session
+// epoch, and kept on the server for the newest 5 browsers of each user: a password change, or a
+// sixth browser, leaves an old cookie counting for nothing. Shown at an address where a guesser
+// has used the email's free tries: a browser the user signed in with before gets through (303), a
+// browser that is not known waits (429). Clients come through a trusted proxy (X-Forwarded-For).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addUser, PASSWORD } from "../support/dashboard";
+import { openPage, postForm, signInOverHttp, type HttpSession } from "../support/dashboard-http";
+import { startTestServer, type TestServer } from "../support/server";
+
+/** docs/dashboard.md: 5 failures for an email from one address before a wait; 5 browsers kept per user. */
+const FREE_FAILURES_HERE = 5;
+const DEVICES_PER_USER = 5;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ trustProxy: "127.0.0.1", now: () => Date.UTC(2026, 0, 1) });
+});
+afterAll(() => server?.close());
+
+const from = (address: string) => ({ "x-forwarded-for": address });
+
+async function signInFrom(address: string, email: string, password: string, deviceCookie?: string): Promise<Response> {
+  const form = await openPage(server.url, undefined, "/dashboard/login", from(address));
+  const session: HttpSession = { ...form.session, cookie: [form.session.cookie, deviceCookie].filter(Boolean).join("; ") };
+  return postForm(server.url, session, "/dashboard/login", { email, password }, from(address));
+}
+const deviceCookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith("asset_delivery_device="))
+    ?.split(";")[0];
+
+/** A guesser at `address` uses the email's free tries there: then only a known browser signs in from it. */
+async function lockAt(address: string, email: string): Promise<void> {
+  for (let i = 0; i < FREE_FAILURES_HERE; i++) expect((await signInFrom(address, email, `wrong ${i}`)).status).toBe(401);
+  expect((await signInFrom(address, email, PASSWORD)).status).toBe(429);
+}
+
+describe("device cookies", () => {
+  it("count for nothing after the user's password changes", async () => {
+    const email = await addUser(server.db, "changes@example.com", ["Sources"]);
+    const device = deviceCookieOf(await signInFrom("198.51.100.30", email, PASSWORD));
+    expect(device).toBeDefined();
+    await lockAt("203.0.113.30", email);
+    expect((await signInFrom("203.0.113.30", email, PASSWORD, device)).status).toBe(303);
+
+    // The password changes in the dashboard (the device cookie's browser or any other).
+    const session = await signInOverHttp(server.url, email, PASSWORD, from("198.51.100.31"));
+    const form = await openPage(server.url, session, "/dashboard/password", from("198.51.100.31"));
+    const changed = await postForm(server.url, form.session, "/dashboard/password", {
+      current: PASSWORD,
+      password: "a brand new password",
+      repeat: "a brand new password",
+    }, from("198.51.100.31"));
+    expect(changed.status).toBe(200);
+    await lockAt("203.0.113.31", email);
+    expect((await signInFrom("203.0.113.31", email, "a brand new password", device)).status).toBe(429);
+  });
+
+  it("are kept for the newest 5 browsers of a user: a sixth sign-in forgets the first", async () => {
+    const email = await addUser(server.db, "many@example.com", ["Sources"]);
+    const devices = [];
+    for (let i = 0; i <= DEVICES_PER_USER; i++) devices.push(deviceCookieOf(await signInFrom(`198.51.100.${40 + i}`, email, PASSWORD)));
+    await lockAt("203.0.113.40", email);
+    expect((await signInFrom("203.0.113.40", email, PASSWORD, devices[0])).status).toBe(429);
+    expect((await signInFrom("203.0.113.40", email, PASSWORD, devices[1])).status).toBe(303);
+  });
+});
