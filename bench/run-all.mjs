@@ -2,7 +2,7 @@
 // them; running them side by side would measure each other). Exits non-zero when any target is
 // missed or a benchmark fails; the summary lines are repeated at the end.
 //
-//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, dashboard-flood, plugin-startup; default all but scale, plugin and plugin-startup)
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, dashboard-flood, dashboard-soak, plugin-startup; default all but scale, plugin, dashboard-soak and plugin-startup)
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +34,13 @@ const BENCHMARKS = {
   "dashboard-flood": {
     args: ["-r", "ts-node/register", path.join(here, "dashboard-flood.ts")],
     env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
+  },
+  // What an anonymous client can make the server keep: memory after 10,000 hostile tries of each
+  // kind beside ordinary ones (CPU-heavy). `npm run bench -- dashboard-soak`.
+  "dashboard-soak": {
+    args: ["--expose-gc", "-r", "ts-node/register", path.join(here, "dashboard-soak.ts")],
+    env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
+    optIn: true,
   },
   // The single-executable plugin's start-up beside the Node script's. `npm run bench -- plugin-startup`.
   "plugin-startup": { args: [path.join(here, "plugin-startup.mjs")], env: {}, optIn: true },
