@@ -86,7 +86,13 @@ async function main(): Promise<void> {
     }
     async function signIn(address: string, forwarded: string, email: string): Promise<number> {
       const form = await formFor(address);
-      const answer = await postForm(url, form, "/dashboard/login", { email, password: "a wrong password" }, { "x-forwarded-for": forwarded });
+      const answer = await postForm(
+        url,
+        form,
+        "/dashboard/login",
+        { email, password: "a wrong password" },
+        { "x-forwarded-for": forwarded },
+      );
       await answer.arrayBuffer();
       return answer.status;
     }

@@ -124,7 +124,12 @@ describe("with a session", () => {
 
   it("ends on sign-out: the old cookie opens nothing", async () => {
     const { cookie, csrf } = await session("purger@example.com");
-    const out = await server.app.inject({ method: "POST", url: "/dashboard/logout", cookies: cookieFields(cookie), ...formBody({ _csrf: csrf }) });
+    const out = await server.app.inject({
+      method: "POST",
+      url: "/dashboard/logout",
+      cookies: cookieFields(cookie),
+      ...formBody({ _csrf: csrf }),
+    });
     expect(out.statusCode).toBe(303);
     expect((await server.app.inject({ method: "GET", url: "/dashboard/keys", headers: { cookie } })).statusCode).toBe(303);
   });

@@ -24,16 +24,19 @@ describe("canonical emails", () => {
     migrate(db, allMigrations);
     ensureAccount(db, { name: "acme", plan: "enterprise", video: false });
     await createUser(db, { account: "acme", email: "kate@example.com", permissions: ["Sources"], password: PASSWORD });
-    await expect(createUser(db, { account: "acme", email: `${KELVIN}ate@example.com`, permissions: ["Sources"], password: PASSWORD })).rejects.toThrow(
-      /already exists/,
-    );
+    await expect(
+      createUser(db, { account: "acme", email: `${KELVIN}ate@example.com`, permissions: ["Sources"], password: PASSWORD }),
+    ).rejects.toThrow(/already exists/);
     expect(createUserStore(db).findForSignIn(`${KELVIN}ATE@EXAMPLE.COM`)?.user.email).toBe("kate@example.com");
     db.close();
   });
 
   it("are what an older database's emails become; two users that become one address both stay, one keeping it", () => {
     const db = openDatabase(path.join(dir, "old.db"));
-    migrate(db, allMigrations.filter((migration) => !NEW_MIGRATIONS.includes(migration.id)));
+    migrate(
+      db,
+      allMigrations.filter((migration) => !NEW_MIGRATIONS.includes(migration.id)),
+    );
     ensureAccount(db, { name: "acme", plan: "enterprise", video: false });
     const accountId = db.prepare("SELECT id FROM accounts WHERE name = 'acme'").pluck().get() as string;
     const insert = db.prepare(
@@ -44,10 +47,17 @@ describe("canonical emails", () => {
     insert.run("bob", accountId, "Bob@Example.com", 300);
     insert.run("wide-1", accountId, "\uFF24an@example.com", 400); // fullwidth D: neither is NOCASE-equal to dan@
     insert.run("wide-2", accountId, "\uFF44an@example.com", 500);
-    db.prepare("INSERT INTO api_keys (id, account_id, user_name, permissions, key_hash, created_at, created_by_user_id) VALUES ('k', ?, 'x', '[]', 'h', 1, 'homoglyph')").run(accountId);
+    db.prepare(
+      "INSERT INTO api_keys (id, account_id, user_name, permissions, key_hash, created_at, created_by_user_id) VALUES ('k', ?, 'x', '[]', 'h', 1, 'homoglyph')",
+    ).run(accountId);
 
     migrate(db, allMigrations);
-    const emails = Object.fromEntries(db.prepare<[], { id: string; email: string }>("SELECT id, email FROM dashboard_users").all().map((row) => [row.id, row.email]));
+    const emails = Object.fromEntries(
+      db
+        .prepare<[], { id: string; email: string }>("SELECT id, email FROM dashboard_users")
+        .all()
+        .map((row) => [row.id, row.email]),
+    );
     expect(emails).toEqual({
       homoglyph: `${KELVIN}ate@example.com`,
       kate: "kate@example.com",
@@ -70,7 +80,10 @@ describe("canonical emails", () => {
     const dbPath = path.join(dir, "v0.1.0.db");
     fs.copyFileSync(path.join(__dirname, "../upgrade/recorded/v0.1.0/emulator.db"), dbPath);
     const db = openDatabase(dbPath);
-    const tables = db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'schema_migrations'").pluck().all();
+    const tables = db
+      .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table' AND name <> 'schema_migrations'")
+      .pluck()
+      .all();
     const counts = () => Object.fromEntries(tables.map((table) => [table, db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get()]));
     const usersBefore = db.prepare("SELECT * FROM dashboard_users ORDER BY id").all();
     const before = counts();

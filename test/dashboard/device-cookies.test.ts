@@ -48,11 +48,17 @@ describe("device cookies", () => {
     // The password changes in the dashboard (the device cookie's browser or any other).
     const session = await signInOverHttp(server.url, email, PASSWORD, from("198.51.100.31"));
     const form = await openPage(server.url, session, "/dashboard/password", from("198.51.100.31"));
-    const changed = await postForm(server.url, form.session, "/dashboard/password", {
-      current: PASSWORD,
-      password: "a brand new password",
-      repeat: "a brand new password",
-    }, from("198.51.100.31"));
+    const changed = await postForm(
+      server.url,
+      form.session,
+      "/dashboard/password",
+      {
+        current: PASSWORD,
+        password: "a brand new password",
+        repeat: "a brand new password",
+      },
+      from("198.51.100.31"),
+    );
     expect(changed.status).toBe(200);
     await lockAt("203.0.113.31", email);
     expect((await signInFrom("203.0.113.31", email, "a brand new password", device)).status).toBe(429);

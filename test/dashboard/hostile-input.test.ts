@@ -38,7 +38,13 @@ describe("the dashboard's bodies", () => {
 
   it("of more than 16 KB are refused (413)", async () => {
     const form = await openPage(server.url, undefined, "/dashboard/login", from("198.51.100.71"));
-    const answer = await postForm(server.url, form.session, "/dashboard/login", { email: "x".repeat(17_000), password: "p" }, from("198.51.100.71"));
+    const answer = await postForm(
+      server.url,
+      form.session,
+      "/dashboard/login",
+      { email: "x".repeat(17_000), password: "p" },
+      from("198.51.100.71"),
+    );
     expect(answer.status).toBe(413);
   });
 });
@@ -51,14 +57,26 @@ describe("an email longer than 254 characters", () => {
     for (let i = 0; i < ADDRESS_FREE_FAILURES + 5; i++) {
       // A form each time: one session's requests are limited to a burst of 20.
       const form = await openPage(server.url, undefined, "/dashboard/login", address);
-      const answer = await postForm(server.url, form.session, "/dashboard/login", { email: `${i}${long}`, password: "a wrong password" }, address);
+      const answer = await postForm(
+        server.url,
+        form.session,
+        "/dashboard/login",
+        { email: `${i}${long}`, password: "a wrong password" },
+        address,
+      );
       if (i === 0) expect(await answer.text()).toContain("Email: at most 254 characters.");
       statuses.push(answer.status);
     }
     expect(new Set(statuses)).toEqual(new Set([400]));
     // Counted, the 25 would have used the address's 20 free failures: this one would wait (429).
     const form = await openPage(server.url, undefined, "/dashboard/login", address);
-    const wrong = await postForm(server.url, form.session, "/dashboard/login", { email: "someone@example.com", password: "a wrong password" }, address);
+    const wrong = await postForm(
+      server.url,
+      form.session,
+      "/dashboard/login",
+      { email: "someone@example.com", password: "a wrong password" },
+      address,
+    );
     expect(wrong.status).toBe(401);
   });
 });
@@ -90,15 +108,31 @@ describe("the sign-in page", () => {
       );
     }
     expect(server.db.prepare("SELECT count(*) FROM dashboard_sessions").pluck().get()).toBe(0);
-    const signedIn = await postForm(server.url, visitor.session, "/dashboard/login", { email: "visitor@example.com", password: PASSWORD }, from("198.51.100.90"));
+    const signedIn = await postForm(
+      server.url,
+      visitor.session,
+      "/dashboard/login",
+      { email: "visitor@example.com", password: PASSWORD },
+      from("198.51.100.90"),
+    );
     expect(signedIn.status).toBe(303);
   });
 
   it("refuses a sign-in whose token is not its cookie's (another browser's form, or none)", async () => {
     const mine = await openPage(server.url, undefined, "/dashboard/login", from("198.51.100.91"));
     const theirs = await openPage(server.url, undefined, "/dashboard/login", from("198.51.100.92"));
-    for (const session of [{ ...mine.session, csrf: theirs.session.csrf }, { ...mine.session, csrf: "" }, { ...theirs.session, cookie: "" }]) {
-      const answer = await postForm(server.url, session, "/dashboard/login", { email: "visitor@example.com", password: PASSWORD }, from("198.51.100.91"));
+    for (const session of [
+      { ...mine.session, csrf: theirs.session.csrf },
+      { ...mine.session, csrf: "" },
+      { ...theirs.session, cookie: "" },
+    ]) {
+      const answer = await postForm(
+        server.url,
+        session,
+        "/dashboard/login",
+        { email: "visitor@example.com", password: PASSWORD },
+        from("198.51.100.91"),
+      );
       expect(answer.status).toBe(403);
       expect(await answer.text()).toContain("This form has expired or was not sent from this dashboard");
     }

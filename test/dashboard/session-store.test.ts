@@ -22,7 +22,9 @@ const store = createSessionStore(db);
 const save = (id: string, session: Session) =>
   new Promise<void>((resolve, reject) => store.set(id, session, (error) => (error ? reject(error as Error) : resolve())));
 const load = (id: string) =>
-  new Promise<Session | null>((resolve, reject) => store.get(id, (error, session) => (error ? reject(error as Error) : resolve(session ?? null))));
+  new Promise<Session | null>((resolve, reject) =>
+    store.get(id, (error, session) => (error ? reject(error as Error) : resolve(session ?? null))),
+  );
 const rows = () => db.prepare<[], number>("SELECT count(*) FROM dashboard_sessions").pluck().get();
 
 describe("the session store", () => {
@@ -34,7 +36,12 @@ describe("the session store", () => {
 
   it("keeps a signed-in session, and none of a user removed meanwhile", async () => {
     ensureAccount(db, { name: "store", plan: "enterprise", video: false });
-    const { user } = await createUser(db, { account: "store", email: "kept@example.com", permissions: ["Sources"], password: "a long enough password" });
+    const { user } = await createUser(db, {
+      account: "store",
+      email: "kept@example.com",
+      permissions: ["Sources"],
+      password: "a long enough password",
+    });
     await save("signed-in", sessionOf({ userId: user.id }));
     expect(await load("signed-in")).toMatchObject({ userId: user.id });
     await save("gone", sessionOf({ userId: "no-such-user" }));

@@ -148,7 +148,6 @@ describe("an IPv6 client counts by its /64", () => {
     expect(statuses).toContain(429);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(ADDRESS_BURST);
   });
-
 });
 
 describe("without trustProxy", () => {

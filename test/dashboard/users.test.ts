@@ -79,7 +79,9 @@ describe("asset-delivery users", () => {
   it("refuses bad input with the field and the rule", () => {
     expect(cli(["create", "--account", "acme", "--email", "ada@example.com", "--permission", "Sources"]).stderr).toMatch(/already exists/);
     // A fullwidth Ａ is an A in NFKC: the same address.
-    expect(cli(["create", "--account", "acme", "--email", "\uFF21da@example.com", "--permission", "Sources"]).stderr).toMatch(/already exists/);
+    expect(cli(["create", "--account", "acme", "--email", "\uFF21da@example.com", "--permission", "Sources"]).stderr).toMatch(
+      /already exists/,
+    );
     expect(cli(["create", "--account", "acme", "--email", "not-an-email", "--permission", "Sources"]).stderr).toMatch(
       /email: must be an address/,
     );

@@ -21,7 +21,8 @@ export type DeviceCookies = ReturnType<typeof createDeviceCookies>;
 
 export function createDeviceCookies(secretKey: Buffer, db: Database, now: () => number = Date.now) {
   const key = Buffer.from(hkdfSync("sha256", secretKey, Buffer.alloc(0), "asset-delivery dashboard device cookie (user, epoch)", 32));
-  const signature = (user: DashboardUser, device: string) => createHmac("sha256", key).update(`${user.id}\n${user.sessionEpoch}\n${device}`).digest();
+  const signature = (user: DashboardUser, device: string) =>
+    createHmac("sha256", key).update(`${user.id}\n${user.sessionEpoch}\n${device}`).digest();
   const deviceHash = (device: string) => hash("sha256", device, "hex");
 
   const insert = db.prepare("INSERT INTO dashboard_devices (user_id, device_hash, created_at) VALUES (?, ?, ?)");

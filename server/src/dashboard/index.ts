@@ -99,7 +99,10 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   app.addHook("onRequest", async (request, reply) => {
     const cookie = request.cookies[SESSION_COOKIE];
     const session = cookie === undefined ? undefined : sessionSigner.unsign(cookie);
-    const waitSeconds = requestLimit.admit(clientNetworks(clientAddress(request)), session?.valid ? (session.value ?? undefined) : undefined);
+    const waitSeconds = requestLimit.admit(
+      clientNetworks(clientAddress(request)),
+      session?.valid ? (session.value ?? undefined) : undefined,
+    );
     if (waitSeconds === 0) return;
     return reply
       .code(429)

@@ -47,7 +47,6 @@ export function waitMs(policy: ThrottlePolicy, failures: Failures | undefined, n
   return Math.max(0, failures.lastAt + wait - now);
 }
 
-
 export type Admission = { allowed: true } | { allowed: false; retryAfterMs: number };
 
 /** Who tries: the email, the client's address (clientAddress), and the browser's device id when its device cookie is valid for this email. */
@@ -75,7 +74,11 @@ export function createSignInThrottle(now: () => number) {
     const series = (table: FailureTable, policy: ThrottlePolicy, key: string) => ({ table, policy, cells: table.cellsOf(key) });
     const byNetwork = networks.map((key, i) => series(network, networkPolicies[i]!, key));
     if (attempt.device !== undefined) return [series(device, EMAIL_POLICY, `${email}\n${attempt.device}`), ...byNetwork];
-    return [series(emailHere, EMAIL_POLICY, `${email}\n${networks[0]!}`), series(emailEverywhere, EMAIL_EVERYWHERE_POLICY, email), ...byNetwork];
+    return [
+      series(emailHere, EMAIL_POLICY, `${email}\n${networks[0]!}`),
+      series(emailEverywhere, EMAIL_EVERYWHERE_POLICY, email),
+      ...byNetwork,
+    ];
   }
 
   return {

@@ -79,7 +79,12 @@ function readKeyFile(file: string): string {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOOP") {
-      throw new Error(`the key file ${file} is a symbolic link: refusing it; put the key file itself there, mode 0600 (${KEY_FILE_RULES})`);
+      throw new Error(
+        `the key file ${file} is a symbolic link: refusing it; put the key file itself there, mode 0600 (${KEY_FILE_RULES})`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }

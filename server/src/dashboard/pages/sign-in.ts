@@ -117,7 +117,11 @@ export function defineSignInPages(
       const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
-        return showForm(request, reply, forms, { email, next, error: `The server is checking many sign-ins at once: try again in ${seconds} s.` });
+        return showForm(request, reply, forms, {
+          email,
+          next,
+          error: `The server is checking many sign-ins at once: try again in ${seconds} s.`,
+        });
       }
       try {
         // Counted before the password is checked, in the same synchronous step as the decision.

@@ -51,7 +51,8 @@ export function createHashingSlots({
   let purgedAt = performance.now();
 
   // A known browser first, then whoever asked longest ago before, then by arrival.
-  const before = (a: Waiter, b: Waiter) => Number(b.knownDevice) - Number(a.knownDevice) || a.askedBefore - b.askedBefore || a.arrival - b.arrival;
+  const before = (a: Waiter, b: Waiter) =>
+    Number(b.knownDevice) - Number(a.knownDevice) || a.askedBefore - b.askedBefore || a.arrival - b.arrival;
   const mayStart = (knownDevice: boolean) => busy < max + (knownDevice ? reserved : 0);
 
   function slot(): ReleaseSlot {
