@@ -112,8 +112,9 @@ export function defineSignInPages(
         reply.code(400);
         return showForm(request, reply, forms, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
       }
-      const found = email === "" ? undefined : users.findForSignIn(email);
-      const attempt = attemptOf(request, devices, email, found?.user);
+      // Whose device cookie the browser may hold (the slot kept for known browsers goes by it).
+      const claimed = email === "" ? undefined : users.findForSignIn(email);
+      const attempt = attemptOf(request, devices, email, claimed?.user);
       const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
@@ -123,6 +124,7 @@ export function defineSignInPages(
           error: `The server is checking many sign-ins at once: try again in ${seconds} s.`,
         });
       }
+      let found: ReturnType<UserStore["findForSignIn"]>;
       try {
         // Counted before the password is checked, in the same synchronous step as the decision.
         const admission = throttle.attempt(attempt);
@@ -130,6 +132,8 @@ export function defineSignInPages(
           const seconds = refuseFor(reply, admission.retryAfterMs);
           return await showForm(request, reply, forms, { email, next, error: `Too many failed sign-ins: try again in ${seconds} s.` });
         }
+        // Read again after the wait for a slot: the password may have changed meanwhile.
+        found = email === "" ? undefined : users.findForSignIn(email);
         // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
         const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
         if (!found || !valid) {
