@@ -49,7 +49,8 @@ export const dashboardMigrations: Migration[] = [
     },
   },
   {
-    // Sessions nobody signed in with are bounded per client address (session-store.ts).
+    // Bounded the sessions nobody signed in with per client address; no longer written since the
+    // sign-in form keeps its token in a cookie (sign-in-form.ts) and only signed-in sessions are stored.
     id: "dashboard-004-anonymous-session-addresses",
     up(db) {
       db.exec(`
