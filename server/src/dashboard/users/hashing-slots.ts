@@ -86,8 +86,8 @@ export function createHashingSlots({
     acquire(client: string, { knownDevice = false } = {}): Promise<ReleaseSlot | undefined> {
       const key = keyOf(client);
       const arrival = ++asks;
-      // Forgotten entries are dropped at most once a minute, so looking for the oldest below
-      // never walks past many of them.
+      // Forgotten entries are dropped once a minute, so looking for the oldest below walks past
+      // only those that went stale since (lru-cache skips them, but keeps them until then).
       if (performance.now() - purgedAt >= 60_000) {
         purgedAt = performance.now();
         lastAsked.purgeStale();
