@@ -46,7 +46,9 @@ function serverBinDir(): string {
   if (versions.length > 0) return path.join(debian, versions[0]!, "bin");
   const onPath = (process.env.PATH ?? "").split(path.delimiter).find((dir) => dir !== "" && fs.existsSync(path.join(dir, "initdb")));
   if (onPath) return onPath;
-  throw new Error("PostgreSQL's initdb was not found (in /usr/lib/postgresql/<version>/bin or on PATH): run `bash tools/install-system-packages.sh`");
+  throw new Error(
+    "PostgreSQL's initdb was not found (in /usr/lib/postgresql/<version>/bin or on PATH): run `bash tools/install-system-packages.sh`",
+  );
 }
 
 /** A loopback port nothing listens on now. */
@@ -68,11 +70,15 @@ export async function startPostgres(): Promise<PostgresCluster> {
     fs.chownSync(folder, id("-u"), id("-g"));
   }
   const serverProgram = (program: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : path.join(bin, program), asRoot ? ["-u", SERVER_USER, "--", path.join(bin, program), ...args] : args, {
-      cwd: folder, // the server's user may not enter the current folder
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    execFileSync(
+      asRoot ? "runuser" : path.join(bin, program),
+      asRoot ? ["-u", SERVER_USER, "--", path.join(bin, program), ...args] : args,
+      {
+        cwd: folder, // the server's user may not enter the current folder
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
   let port = 0;
   const pgCtl = (...args: string[]) => serverProgram("pg_ctl", ["-D", data, "-w", "-t", "60", ...args]);
   let running = false;
@@ -87,24 +93,52 @@ export async function startPostgres(): Promise<PostgresCluster> {
   process.on("exit", stop);
   try {
     // The socket folder is private, so only its owner (and root) reach the superuser without a password; over TCP, a password.
-    serverProgram("initdb", ["-D", data, "-U", SERVER_USER, "--auth-local=trust", "--auth-host=scram-sha-256", "--no-locale", "-E", "UTF8", "--no-sync"]);
+    serverProgram("initdb", [
+      "-D",
+      data,
+      "-U",
+      SERVER_USER,
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      "--no-locale",
+      "-E",
+      "UTF8",
+      "--no-sync",
+    ]);
     // A throwaway cluster: durability buys nothing here.
-    const settings = ["listen_addresses=127.0.0.1", `unix_socket_directories=${folder}`, "fsync=off", "synchronous_commit=off", "full_page_writes=off"];
+    const settings = [
+      "listen_addresses=127.0.0.1",
+      `unix_socket_directories=${folder}`,
+      "fsync=off",
+      "synchronous_commit=off",
+      "full_page_writes=off",
+    ];
     // Another process may take the free port between the look-up and the start: then another one.
     for (let attempt = 1; !running; attempt++) {
       port = await freePort();
       try {
-        pgCtl("-l", path.join(folder, "server.log"), "-o", [...settings, `port=${port}`].map((setting) => `-c ${setting}`).join(" "), "start");
+        pgCtl(
+          "-l",
+          path.join(folder, "server.log"),
+          "-o",
+          [...settings, `port=${port}`].map((setting) => `-c ${setting}`).join(" "),
+          "start",
+        );
         running = true;
       } catch (error) {
-        if (attempt === 3) throw new Error(`PostgreSQL did not start:\n${fs.readFileSync(path.join(folder, "server.log"), "utf8")}`, { cause: error });
+        if (attempt === 3)
+          throw new Error(`PostgreSQL did not start:\n${fs.readFileSync(path.join(folder, "server.log"), "utf8")}`, { cause: error });
       }
     }
     const query = (sql: string, database = "postgres") =>
-      execFileSync(path.join(bin, "psql"), ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", SERVER_USER, "-d", database, "-c", sql], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-      })
+      execFileSync(
+        path.join(bin, "psql"),
+        ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", String(port), "-U", SERVER_USER, "-d", database, "-c", sql],
+        {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      )
         .split("\n")
         .filter((line) => line !== "");
     const password = randomBytes(16).toString("hex");
