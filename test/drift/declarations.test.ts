@@ -3,7 +3,7 @@
 // (`password_set`, `request_handshake_set`, `request_signing_key_set`, `allows_upload`) and the
 // write-only keys its type requires, plus the values the program passes as secrets.
 import { describe, expect, it } from "vitest";
-import type { DeploymentInput } from "@asset-delivery/sdk";
+import { deploymentCreateSchema, type DeploymentInput } from "@asset-delivery/sdk";
 import { secretsOf } from "../../cli/src/drift/declarations";
 import type { DeclaredSource } from "../../cli/src/drift/declared-state";
 import { COMPLETE, sourceResource } from "../support/api-documents";
@@ -21,7 +21,13 @@ function liveDeclared(
     urn: `urn:pulumi:prod::site::assetdelivery:index:Source::${name}`,
     shape: "native",
     id: live.id,
-    inputs: { name, deployment: deployment as DeploymentInput },
+    inputs: {
+      name,
+      enabled: true,
+      deployment: deploymentCreateSchema.parse(deployment),
+      waitForDeployment: true,
+      deploymentTimeoutSeconds: 600,
+    },
     secretPaths,
   };
   return { declared, live };
