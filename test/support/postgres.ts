@@ -6,9 +6,10 @@
 // come first).
 //
 // The server refuses to run as root: as root, the folder is given to the `postgres` user (which
-// Debian's package creates) and the server's programs run as that user (`runuser -u postgres --`);
-// as anyone else, as that user. Debian keeps the programs in /usr/lib/postgresql/<version>/bin,
-// off PATH (tools/install-system-packages.sh installs the package).
+// Debian's package creates) and the server's programs run as that user (`runuser -u postgres --`),
+// which must be able to reach the OS temp folder; as anyone else, as the user running the tests.
+// Debian keeps the programs in /usr/lib/postgresql/<version>/bin, off PATH
+// (tools/install-system-packages.sh installs the package).
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -84,11 +85,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
   let running = false;
   const stop = () => {
     process.off("exit", stop);
-    if (running) {
-      running = false;
-      pgCtl("-m", "immediate", "stop");
+    try {
+      if (running) {
+        running = false;
+        pgCtl("-m", "immediate", "stop");
+      }
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
     }
-    fs.rmSync(folder, { recursive: true, force: true });
   };
   process.on("exit", stop);
   try {
