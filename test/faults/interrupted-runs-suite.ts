@@ -7,7 +7,8 @@
 // process group of its own, included). Also: a stack copied from this one, with the same
 // hostnames, is still refused and leaves the Sources untouched; and the server stopped for 30 s in
 // the middle of an `up`. For each shell of the provider: the dynamic Source in a TypeScript
-// program, and the native plugin's `assetdelivery:index:Source` in a YAML program.
+// program, and the native plugin's `assetdelivery:index:Source` in a YAML program. Its way of running
+// and killing the CLI is shared with the shared-backend tests (test/teams/).
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -98,7 +99,7 @@ interface CliResult {
 export type Shell = "dynamic" | "native";
 
 /** A stack whose runs are killed: its declared Sources set by `declare`, its commands run by the CLI directly. */
-interface KilledStack {
+export interface KilledStack {
   name: string;
   workDir: string;
   env: Record<string, string>;
@@ -118,6 +119,8 @@ interface KilledStack {
 }
 
 const DYNAMIC_PROJECT = "provider-e2e-sources";
+/** The dynamic Source's provider: @pulumi/pulumi's dynamic-provider host, its shell wrapper and `node …/cmd/dynamic-provider`. */
+export const DYNAMIC_PROVIDER = /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider/;
 const NATIVE_PROJECT = "plugin-interrupted";
 
 /** The test program `sources` (TypeScript, the dynamic Source), its Sources from the stack's config. */
@@ -130,8 +133,7 @@ async function dynamicStack(name: string, credentials: { baseUrl: string; apiKey
     env: program.env,
     project: DYNAMIC_PROJECT,
     sourceType: SOURCE_RESOURCE_TYPE,
-    // @pulumi/pulumi's dynamic-provider host: its shell wrapper and `node …/cmd/dynamic-provider`.
-    provider: /pulumi-resource-pulumi-nodejs|[\\/]cmd[\\/]dynamic-provider/,
+    provider: DYNAMIC_PROVIDER,
     declare: (sources) => program.set({ sources }),
     remove: () => program.remove(),
   };
@@ -159,7 +161,7 @@ async function nativeStack(name: string, credentials: { baseUrl: string; apiKey:
 }
 
 /** A `pulumi` command of the stack, in a process group of its own as a CI job runs it. */
-function startPulumi(program: KilledStack, args: string[]) {
+export function startPulumi(program: KilledStack, args: string[]) {
   const child = spawn(path.join(pulumiBinDir(), "pulumi"), [...args, "--stack", program.name, "--non-interactive"], {
     cwd: program.workDir,
     env: { ...process.env, ...program.env },
@@ -173,11 +175,11 @@ function startPulumi(program: KilledStack, args: string[]) {
   return { child, done };
 }
 
-async function pulumi(program: KilledStack, ...args: string[]): Promise<CliResult> {
+export async function pulumi(program: KilledStack, ...args: string[]): Promise<CliResult> {
   return startPulumi(program, args).done;
 }
 
-async function succeeds(program: KilledStack, ...args: string[]): Promise<string> {
+export async function succeeds(program: KilledStack, ...args: string[]): Promise<string> {
   const result = await pulumi(program, ...args);
   expect(result.code, `pulumi ${args.join(" ")}:\n${result.output}`).toBe(0);
   return result.output;
@@ -193,7 +195,7 @@ function cpuTicks(pid: number): number {
   }
 }
 
-interface Killed {
+export interface Killed {
   /** The provider's processes the run had when it was killed. */
   providers: string[];
   /** Processes of the run still running ORPHAN_GRACE_MS after the kill, besides the stack's idle language host. */
@@ -207,7 +209,7 @@ interface Killed {
  * Runs `args` and kills its whole process group with SIGKILL once `when` holds; returns the
  * processes of the run that outlived the kill by ORPHAN_GRACE_MS, and those still using CPU then (none expected).
  */
-async function killWhen(program: KilledStack, args: string[], when: () => boolean): Promise<Killed> {
+export async function killWhen(program: KilledStack, args: string[], when: () => boolean): Promise<Killed> {
   const run = startPulumi(program, args);
   const deadline = Date.now() + 120_000;
   let finished = false;
@@ -240,14 +242,14 @@ async function killWhen(program: KilledStack, args: string[], when: () => boolea
  * Nothing of the killed run left, and nothing spinning (the processes of a killed destroy once did).
  * Every kill comes after the provider has sent a request, so its processes were among the run's.
  */
-function expectNothingLeft(killed: Killed): void {
+export function expectNothingLeft(killed: Killed): void {
   expect(killed.providers, "the provider's processes at the kill").not.toEqual([]);
   expect(killed.left, "processes of the killed run still running").toEqual([]);
   expect(killed.busy, "processes of the killed run using CPU").toEqual([]);
 }
 
 /** The ids of the Sources the stack's state holds. */
-async function sourcesInState(program: KilledStack): Promise<string[]> {
+export async function sourcesInState(program: KilledStack): Promise<string[]> {
   const { deployment } = JSON.parse(await succeeds(program, "stack", "export")) as {
     deployment: { resources?: { type: string; id?: string }[] };
   };

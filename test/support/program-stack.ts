@@ -1,6 +1,6 @@
 // A stack of a Pulumi program of this repo (a test program in test/provider/programs/, an example,
 // the root project), run by the real Pulumi CLI through the Automation API on a local file
-// backend, and the clean-up of a test that ran stacks against a test server. The program's files are copied into a fresh
+// backend (or another one: `env`), and the clean-up of a test that ran stacks against a test server. The program's files are copied into a fresh
 // work folder under <repo>/.data (so that Node still finds the repo's node_modules and the stack's
 // config files stay out of the source tree).
 import * as fs from "node:fs";
@@ -29,13 +29,15 @@ export const TEST_PROGRAMS = path.join(__dirname, "..", "provider", "programs");
 
 /**
  * `programDir`: the program's folder; `files`: only these of its files (default: all of them).
- * The stack's `Pulumi.<stack>.yaml`, if copied, is its starting configuration.
+ * The stack's `Pulumi.<stack>.yaml`, if copied, is its starting configuration. `env`: more of the
+ * environment its commands run in, over pulumiEnv's (another backend: `PULUMI_BACKEND_URL` and its credentials).
  */
 export async function programStack(
   programDir: string,
   stackName: string,
   credentials: { baseUrl: string; apiKey: string },
   files?: readonly string[],
+  env: Record<string, string> = {},
 ): Promise<ProgramStack> {
   const workDir = pulumiWorkDir(`${path.basename(programDir)}-`);
   for (const file of files ?? fs.readdirSync(programDir))
@@ -45,6 +47,7 @@ export async function programStack(
     ...pulumiEnv({ stateDir }),
     // Type checking is the job of `tsc -p test`; at run time the program is only transpiled.
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    ...env,
   };
   const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand: await pulumiCommand(), envVars });
   await stack.setAllConfig({

@@ -9,15 +9,17 @@
 // Secrets are never printed: the code refers to config instead. The API never returns write-only
 // values (the generator writes "" for a required one), and a value the program passes as a secret
 // (e.g. `deployment.s3AccessKey` from secret config) comes back in plain text: each becomes a read
-// of a secret config key. A write-only field the stack declares is added the same way, so that the
-// declaration keeps it. A declaration in which a secret would still appear is not printed.
+// of a secret config key. A write-only field the Source holds (its flag says so: `password_set`; a
+// field without a flag is one its type requires) is added the same way, so that the declaration
+// keeps it; one it does not hold is left out, and so is its config key. A declaration in which a
+// secret would still appear is not printed.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
-import { isPlainObject, type Source } from "@asset-delivery/sdk";
+import { camelCase, isPlainObject, secretPresenceFlags, type Source } from "@asset-delivery/sdk";
 import { ENV_VARS, NATIVE_SOURCE_TYPE, toPulumiNames, writeOnlyFieldNames } from "@asset-delivery/provider";
 import { declarableDeployment, type ProviderSettings } from "@asset-delivery/provider/core";
 import type { DeclaredSource } from "./declared-state";
@@ -67,7 +69,7 @@ export async function generatedDeclarations(
         (value) => value !== undefined && value !== "" && generated.code.includes(value),
       );
       if (generated.found && !leaked)
-        declarations.set(source.declared.name, { language: runtime, code: generated.code, secretConfig: secrets.map(({ key }) => key) });
+        declarations.set(source.declared.name, { language: runtime, code: generated.code, secretConfig: generated.secretConfig });
     }
     return { declarations };
   } catch (error) {
@@ -85,28 +87,29 @@ interface SecretField {
   key: string;
   /** The live value, where the API returns it (never for a write-only field). */
   value?: string;
-  /** The stack declares it, so the declaration must too. */
-  declared: boolean;
 }
 
-function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
-  const type = live.attributes.deployment.type;
+/** The secrets a declaration of the live Source reads from config: the write-only fields it holds, and the values the program passes as secrets. */
+export function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
+  const deployment = live.attributes.deployment as Record<string, unknown> & Pick<Source["attributes"]["deployment"], "type">;
+  const flagOf = new Map(secretPresenceFlags(deployment.type).map(({ flag, secret }) => [camelCase(secret), flag]));
   // As the program declares them: the resource's names.
   const liveArgs = toPulumiNames({ name: live.attributes.name, enabled: live.attributes.enabled, deployment: declarableDeployment(live) });
-  const declaredArgs = toPulumiNames(declared.inputs);
-  const writeOnly = writeOnlyFieldNames(type).map((field) => ({
-    path: ["deployment", field],
-    key: configKey(declared.name, field),
-    declared: (declaredArgs.deployment as Record<string, unknown>)[field] != null,
-  }));
+  const writeOnly = writeOnlyFieldNames(deployment.type);
+  const held = writeOnly
+    .filter((field) => {
+      const flag = flagOf.get(field);
+      return flag === undefined || deployment[flag] === true;
+    })
+    .map((field) => ({ path: ["deployment", field], key: configKey(declared.name, field) }));
   const passed = declared.secretPaths
-    .filter((secretPath) => !writeOnly.some(({ path: at }) => at.join(".") === secretPath.join(".")))
+    .filter((secretPath) => !(secretPath.length === 2 && secretPath[0] === "deployment" && writeOnly.includes(secretPath[1]!)))
     .flatMap((secretPath) => {
       const value = valueAt(liveArgs, secretPath);
       if (typeof value !== "string") return [];
-      return [{ path: secretPath, key: configKey(declared.name, secretPath[secretPath.length - 1]!), value, declared: true }];
+      return [{ path: secretPath, key: configKey(declared.name, secretPath[secretPath.length - 1]!), value }];
     });
-  return [...writeOnly, ...passed];
+  return [...held, ...passed];
 }
 
 /** The plaintext of every secret the stack declares for the Source: none may reach the code, whatever the generator did. */
@@ -136,9 +139,16 @@ function configKey(resource: string, field: string): string {
   return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() : word.charAt(0).toUpperCase()) + word.slice(1)).join("");
 }
 
+/** One resource's code out of the generated code, and the secret config keys it reads (each once). */
+interface Declaration {
+  found: boolean;
+  code: string;
+  secretConfig: string[];
+}
+
 interface Language {
   /** The code of one resource out of the generated code, its secrets read from config. */
-  declaration(code: string, name: string, secrets: readonly SecretField[]): { found: boolean; code: string };
+  declaration(code: string, name: string, secrets: readonly SecretField[]): Declaration;
 }
 
 const LANGUAGES: Readonly<Record<string, Language>> = {
@@ -160,10 +170,10 @@ const LANGUAGES: Readonly<Record<string, Language>> = {
 };
 
 /** Pulumi YAML: the resource's entry, each secret a `${key}` of a secret config value the program declares. */
-function yamlDeclaration(code: string, name: string, secrets: readonly SecretField[]): { found: boolean; code: string } {
+function yamlDeclaration(code: string, name: string, secrets: readonly SecretField[]): Declaration {
   const document = parseDocument(code);
   const resource = document.getIn(["resources", name], true);
-  if (!isMap(resource)) return { found: false, code: "" };
+  if (!isMap(resource)) return { found: false, code: "", secretConfig: [] };
   const single = parseDocument("{}");
   single.setIn(["resources", name], resource);
   const used: string[] = [];
@@ -172,7 +182,7 @@ function yamlDeclaration(code: string, name: string, secrets: readonly SecretFie
     const present = single.getIn(at, true);
     const reference = `\${${secret.key}}`;
     if (isScalar(present) && (present.value === "" || present.value === secret.value)) single.setIn(at, reference);
-    else if (present === undefined && secret.declared) single.setIn(at, reference);
+    else if (present === undefined) single.setIn(at, reference);
     else continue;
     used.push(secret.key);
   }
@@ -184,7 +194,7 @@ function yamlDeclaration(code: string, name: string, secrets: readonly SecretFie
     },
   });
   const config = used.length > 0 ? `config:\n${used.map((key) => `  ${key}:\n    type: string\n    secret: true\n`).join("")}` : "";
-  return { found: true, code: config + toYaml(single) };
+  return { found: true, code: config + toYaml(single), secretConfig: used };
 }
 
 function toYaml(document: Document): string {
@@ -207,7 +217,7 @@ interface StatementSyntax {
 /**
  * TypeScript and Python: the imports, then one top-level statement per resource. The resource's
  * statement is kept; a write-only value the generator left empty, or a passed secret's value,
- * becomes a read of config; a declared write-only field missing from it is added after the
+ * becomes a read of config; a write-only field the Source holds, missing from it, is added after the
  * deployment's `type`.
  */
 function statementLanguage(syntax: StatementSyntax): Language {
@@ -217,9 +227,9 @@ function statementLanguage(syntax: StatementSyntax): Language {
       const imports = lines.filter((line) => /^(import |from )/.test(line));
       const statements = topLevelStatements(lines.filter((line) => !imports.includes(line)));
       const statement = statements.find((text) => text.includes(syntax.starts(name)));
-      if (statement === undefined) return { found: false, code: "" };
+      if (statement === undefined) return { found: false, code: "", secretConfig: [] };
       let body = statement;
-      let reads = 0;
+      const reads: string[] = [];
       for (const secret of secrets) {
         const field = syntax.field(secret.path[secret.path.length - 1]!);
         const read = syntax.read(secret.key);
@@ -227,16 +237,16 @@ function statementLanguage(syntax: StatementSyntax): Language {
           `(\\b${field}["']?\\s*[:=]\\s*)(""|${secret.value === undefined ? "(?!)" : escaped(JSON.stringify(secret.value))})`,
         );
         if (literal.test(body)) body = body.replace(literal, (_all, head: string) => `${head}${read}`);
-        else if (secret.declared && secret.path[0] === "deployment" && !new RegExp(`\\b${field}\\b`).test(body)) {
+        else if (secret.path[0] === "deployment" && !new RegExp(`\\b${field}\\b`).test(body)) {
           body = body.replace(
             /^(\s*)(["']?type["']?\s*[:=]\s*"[^"]*",)$/m,
             (_all, indent: string, line: string) => `${indent}${line}\n${indent}${syntax.entry(field, read)}`,
           );
         } else continue;
-        reads++;
+        reads.push(secret.key);
       }
-      const header = [...imports, "", ...(reads > 0 ? [syntax.makeConfig, ""] : [])];
-      return { found: true, code: [...header, body.trim(), ""].join("\n") };
+      const header = [...imports, "", ...(reads.length > 0 ? [syntax.makeConfig, ""] : [])];
+      return { found: true, code: [...header, body.trim(), ""].join("\n"), secretConfig: reads };
     },
   };
 }
