@@ -31,6 +31,20 @@ describe("canonical emails", () => {
     db.close();
   });
 
+  it("are what the email rule checks: an email whose NFKC form has two @ or is over 254 characters is refused", async () => {
+    const db = openDatabase(path.join(dir, "rule.db"));
+    migrate(db, allMigrations);
+    ensureAccount(db, { name: "acme", plan: "enterprise", video: false });
+    // U+FE6B (small commercial at) becomes "@"; U+3300 (a square katakana word) becomes 4 characters: 73 typed, 256 stored.
+    for (const email of ["kate\uFE6Bwork@example.com", `${"\u3300".repeat(61)}@example.com`]) {
+      await expect(createUser(db, { account: "acme", email, permissions: ["Sources"], password: PASSWORD }), email).rejects.toThrow(
+        /email: must be an address such as name@example.com, at most 254 characters/,
+      );
+    }
+    expect(listUsers(db, { account: "acme" })).toEqual([]);
+    db.close();
+  });
+
   it("are what an older database's emails become; two users that become one address both stay, one keeping it", () => {
     const db = openDatabase(path.join(dir, "old.db"));
     migrate(
