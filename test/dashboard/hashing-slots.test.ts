@@ -1,7 +1,7 @@
 // The password-hashing slots (server/src/dashboard/users/hashing-slots.ts): 2 at once (and one
 // more for sign-ins with a valid device cookie), and a line served by whose previous request came
-// longest ago, a client it does not know ranked as the oldest it knows, so addresses that keep
-// asking, or keep being new, never keep a quiet one out.
+// longest ago, a client it does not know ranked level with the oldest it knows: addresses that keep
+// asking never keep a quiet one out, and addresses that keep being new no longer go ahead of all.
 import { describe, expect, it } from "vitest";
 import { createHashingSlots } from "../../server/src/dashboard/users/hashing-slots";
 
@@ -81,7 +81,7 @@ describe("createHashingSlots", () => {
 });
 
 describe("a client the line does not know", () => {
-  it("ranks as the oldest it knows, not ahead of everyone: a stream of fresh clients does not keep a returning one waiting", async () => {
+  it("ranks level with the oldest it knows, not ahead of everyone: fresh clients that come after the oldest returning one wait behind it", async () => {
     const slots = createHashingSlots({ max: 1, reserved: 0, maxWaiting: 10 });
     const order: string[] = [];
     const served = (client: string) =>

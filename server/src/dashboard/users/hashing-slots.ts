@@ -3,11 +3,12 @@
 // flood of sign-ins must not occupy all of it. When every slot is busy a sign-in waits in line, and
 // the line is served by whose previous request came longest ago: an address of a flood asks again
 // and again, so a person signing in from a quiet address goes ahead of all of them. A client the
-// line does not know (never seen, or forgotten) ranks as the oldest it knows, never ahead of it: a
-// stream of fresh addresses (an IPv6 attacker has 2^16 /64s in a /48) cannot outrank every returning
-// user. And one slot more is kept for sign-ins that carry a valid device cookie (a browser that
-// signed in as that user before), so however busy the others, a known browser waits only for its
-// own kind. Each client waits with one sign-in at most, and the line is bounded: a full line turns
+// line does not know (never seen, or forgotten) ranks level with the oldest it knows (then by
+// arrival), no longer ahead of everyone; it still goes ahead of every client that asked since that
+// oldest one, so a stream of fresh addresses (an IPv6 attacker has 2^16 /64s in a /48) outranks
+// most returning users still. What keeps a returning user's place is the device cookie: one slot
+// more is kept for sign-ins that carry a valid one (a browser that signed in as that user before),
+// and they go first, so however busy the others, a known browser waits only for its own kind. Each client waits with one sign-in at most, and the line is bounded: a full line turns
 // away the waiter that asked most recently before (429 at once), or the newcomer if that is the
 // newcomer itself.
 import { LRUCache } from "lru-cache";
