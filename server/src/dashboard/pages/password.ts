@@ -56,8 +56,8 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
           const seconds = refuseFor(reply, admission.retryAfterMs);
           return await show(context, { error: `Too many wrong passwords: try again in ${seconds} s.` });
         }
-        const stored = users.findForSignIn(user.email);
-        const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored.passwordHash));
+        const stored = users.passwordHashOf(user.id);
+        const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored));
         if (!valid) return await refuse(401, "Current password: it is not right.");
         throttle.succeeded(attempt);
         newHash = await hashPassword(password);
