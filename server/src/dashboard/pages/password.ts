@@ -44,7 +44,9 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
       if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
 
       const attempt = attemptOf(request, devices, user.email, user);
-      const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
+      const release = await hashing.acquire(clientKey(attempt.address), {
+        knownDeviceOf: attempt.device === undefined ? undefined : user.id,
+      });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return show(context, { error: `The server is checking many passwords at once: try again in ${seconds} s.` });
