@@ -32,6 +32,12 @@ describe("the key file", () => {
     expect(modeOf(keyFile)).toBe(0o600);
   });
 
+  it("is narrowed to 0600 from an executable mode too (0755: a key file is never run)", () => {
+    const { dbPath, keyFile } = databaseWithKey(0o755);
+    expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);
+    expect(modeOf(keyFile)).toBe(0o600);
+  });
+
   it("keeps a stricter mode as it is", () => {
     const { dbPath, keyFile } = databaseWithKey(0o400);
     expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);

@@ -97,8 +97,8 @@ function readKeyFile(file: string): string {
         `the key file ${file} belongs to user ${stat.uid}, not to the user running the server (${uid}): refusing it; chown it to this user (${KEY_FILE_RULES})`,
       );
     }
-    // Narrowed, never widened: 0644 becomes 0600, 0400 stays.
-    if ((stat.mode & 0o077) !== 0) fs.fchmodSync(fd, stat.mode & 0o700);
+    // Narrowed, never widened: 0644 and 0755 become 0600, 0400 stays.
+    if ((stat.mode & 0o177) !== 0) fs.fchmodSync(fd, stat.mode & 0o600);
     return fs.readFileSync(fd, "utf8");
   } finally {
     fs.closeSync(fd);
