@@ -4,7 +4,8 @@
 // (a count-min sketch): its count is the smaller of the two, so failures of a key that shares a cell
 // can only make another look worse; a success takes its key's count back from both its cells
 // (remove), which can lower a key sharing one of them, by at most that count. An attacker who does
-// not know the HMAC's key can aim at neither. A cell whose last failure is older than the series' memory counts as 0.
+// not know the HMAC's key can aim at neither. A cell whose last failure is older than the series'
+// memory counts as 0.
 // Memory: 12 bytes a cell, allocated at start, whatever is sent.
 import { createHmac, createSecretKey, randomBytes } from "node:crypto";
 
