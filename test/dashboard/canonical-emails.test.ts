@@ -11,6 +11,9 @@ import * as path from "node:path";
 import { allMigrations, createUser, ensureAccount, listUsers, migrate, openDatabase, removeUser } from "@asset-delivery/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { createUserStore } from "../../server/src/dashboard/users/user-store";
+import { addUser, PASSWORD as TEST_PASSWORD } from "../support/dashboard";
+import { openPage, postForm, signInOverHttp } from "../support/dashboard-http";
+import { startTestServer } from "../support/server";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "canonical-emails-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -28,6 +31,20 @@ describe("canonical emails", () => {
       createUser(db, { account: "acme", email: `${KELVIN}ate@example.com`, permissions: ["Sources"], password: PASSWORD }),
     ).rejects.toThrow(/already exists/);
     expect(createUserStore(db).findForSignIn(`${KELVIN}ATE@EXAMPLE.COM`)?.user.email).toBe("kate@example.com");
+    db.close();
+  });
+
+  it("are what the email rule checks: an email whose NFKC form has two @ or is over 254 characters is refused", async () => {
+    const db = openDatabase(path.join(dir, "rule.db"));
+    migrate(db, allMigrations);
+    ensureAccount(db, { name: "acme", plan: "enterprise", video: false });
+    // U+FE6B (small commercial at) becomes "@"; U+3300 (a square katakana word) becomes 4 characters: 73 typed, 256 stored.
+    for (const email of ["kate\uFE6Bwork@example.com", `${"\u3300".repeat(61)}@example.com`]) {
+      await expect(createUser(db, { account: "acme", email, permissions: ["Sources"], password: PASSWORD }), email).rejects.toThrow(
+        /email: must be an address such as name@example.com, at most 254 characters/,
+      );
+    }
+    expect(listUsers(db, { account: "acme" })).toEqual([]);
     db.close();
   });
 
@@ -92,5 +109,27 @@ describe("canonical emails", () => {
     expect(db.prepare("SELECT * FROM dashboard_users ORDER BY id").all()).toEqual(usersBefore);
     expect(db.prepare("SELECT count(*) FROM dashboard_devices").pluck().get()).toBe(0);
     db.close();
+  });
+
+  it("leave a signed-in user whose email kept its old text changing their own password, checked against their own hash", async () => {
+    const server = await startTestServer();
+    try {
+      const email = await addUser(server.db, "kelvin@example.com", ["Sources"]);
+      const session = await signInOverHttp(server.url, email, TEST_PASSWORD);
+      // As migration 005 leaves such a user: its text kept, the canonical address another user's.
+      server.db.prepare("UPDATE dashboard_users SET email = ? WHERE email = ?").run(`${KELVIN}ate@example.com`, email);
+      await createUser(server.db, {
+        account: "test",
+        email: "kate@example.com",
+        permissions: ["Sources"],
+        password: "kate's own password",
+      });
+      const form = await openPage(server.url, session, "/dashboard/password");
+      const fields = { current: TEST_PASSWORD, password: "a brand new password", repeat: "a brand new password" };
+      const answer = await postForm(server.url, form.session, "/dashboard/password", fields);
+      expect(answer.status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -62,7 +62,11 @@ describe("trustProxy's rules", () => {
       expect(trustProxyProblem(setting), setting).toMatch(/would believe the X-Forwarded-For of every client in that range/);
     }
     expect(trustProxyProblem("10.0.0.0/33")).toBe('"10.0.0.0/33": an IPv4 prefix has at most 32 bits');
-    for (const setting of ["10.0.0.0/8", "fd00::/8", "192.0.2.0/24", "127.0.0.1", "loopback, uniquelocal"]) {
+    // An IPv6 range over the IPv4-mapped addresses is an IPv4 range too: Fastify matches an IPv4 client as ::ffff:a.b.c.d.
+    for (const setting of ["::ffff:0:0/96", "::ffff:0.0.0.0/96", "::/64", "::ffff:a00:0/100"]) {
+      expect(trustProxyProblem(setting), setting).toMatch(/would believe the X-Forwarded-For of every client in that range/);
+    }
+    for (const setting of ["10.0.0.0/8", "fd00::/8", "192.0.2.0/24", "127.0.0.1", "loopback, uniquelocal", "::ffff:10.0.0.0/104"]) {
       expect(trustProxyProblem(setting), setting).toBeUndefined();
     }
   });

@@ -1,7 +1,7 @@
 // The password-hashing slots (server/src/dashboard/users/hashing-slots.ts): 2 at once (and one
 // more for sign-ins with a valid device cookie), and a line served by whose previous request came
-// longest ago, a client it does not know ranked as the oldest it knows, so addresses that keep
-// asking, or keep being new, never keep a quiet one out.
+// longest ago, a client it does not know ranked level with the oldest it knows: addresses that keep
+// asking never keep a quiet one out, and addresses that keep being new no longer go ahead of all.
 import { describe, expect, it } from "vitest";
 import { createHashingSlots } from "../../server/src/dashboard/users/hashing-slots";
 
@@ -81,7 +81,7 @@ describe("createHashingSlots", () => {
 });
 
 describe("a client the line does not know", () => {
-  it("ranks as the oldest it knows, not ahead of everyone: a stream of fresh clients does not keep a returning one waiting", async () => {
+  it("ranks level with the oldest it knows, not ahead of everyone: fresh clients that come after the oldest returning one wait behind it", async () => {
     const slots = createHashingSlots({ max: 1, reserved: 0, maxWaiting: 10 });
     const order: string[] = [];
     const served = (client: string) =>
@@ -105,7 +105,7 @@ describe("the slot kept for known browsers", () => {
     const busy = [(await slots.acquire("flood-1"))!, (await slots.acquire("flood-2"))!];
     const waiting = slots.acquire("flood-3");
     expect(await settled(waiting)).toBe("pending");
-    const known = await settled(slots.acquire("user", { knownDevice: true }));
+    const known = await settled(slots.acquire("user", { knownDeviceOf: "user-1" }));
     expect(known).not.toBe("pending");
     // Released, the kept slot goes to no one without a device cookie: flood-3 still waits for one of the others.
     (known as { value: () => void }).value();
@@ -113,5 +113,33 @@ describe("the slot kept for known browsers", () => {
     busy[0]!();
     expect(await settled(waiting)).not.toBe("pending");
     busy[1]!();
+  });
+});
+
+describe("a user's known browser", () => {
+  it("goes first for one sign-in of that user at a time: an account signing in again and again cannot make every slot its own", async () => {
+    const slots = createHashingSlots({ max: 2, reserved: 1, maxWaiting: 10 });
+    const holding = (await slots.acquire("other"))!;
+    const first = await settled(slots.acquire("net-1", { knownDeviceOf: "mallory" }));
+    expect(first).not.toBe("pending");
+    const stranger = slots.acquire("stranger");
+    expect(await settled(stranger)).toBe("pending");
+    // Mallory signs in again, from another network, while her first sign-in is under way: she waits
+    // as anyone does, behind the stranger, and the kept slot stays free.
+    const again = slots.acquire("net-2", { knownDeviceOf: "mallory" });
+    expect(await settled(again)).toBe("pending");
+    holding();
+    const strangerSlot = await settled(stranger);
+    expect(strangerSlot).not.toBe("pending");
+    expect(await settled(again)).toBe("pending");
+    (strangerSlot as { value: () => void }).value();
+    const second = await settled(again);
+    expect(second).not.toBe("pending");
+    // Both done: her next sign-in is a known browser's again, and may take the kept slot.
+    (first as { value: () => void }).value();
+    (second as { value: () => void }).value();
+    const busy = [(await slots.acquire("busy-1"))!, (await slots.acquire("busy-2"))!];
+    expect(await settled(slots.acquire("net-3", { knownDeviceOf: "mallory" }))).not.toBe("pending");
+    for (const release of busy) release();
   });
 });

@@ -2,6 +2,7 @@
 // regular file of the user running the server: a symbolic link, a folder or another user's file is
 // refused, naming the file and the rule; one open to others (a restored copy at 0644) is narrowed
 // to 0600 before it is used.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -28,6 +29,12 @@ const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 describe("the key file", () => {
   it("is narrowed to 0600 when others may read it, then used", () => {
     const { dbPath, keyFile } = databaseWithKey(0o644);
+    expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);
+    expect(modeOf(keyFile)).toBe(0o600);
+  });
+
+  it("is narrowed to 0600 from an executable mode too (0755: a key file is never run)", () => {
+    const { dbPath, keyFile } = databaseWithKey(0o755);
     expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);
     expect(modeOf(keyFile)).toBe(0o600);
   });
@@ -65,5 +72,18 @@ describe("the key file", () => {
     expect(() => loadOrCreateSecretKey(dbPath, {})).toThrow(
       `the key file ${keyFile} belongs to user 65534, not to the user running the server (0): refusing it; chown it to this user`,
     );
+  });
+
+  // An immutable file (chattr +i, root on ext4 and the like) stands for any file whose mode cannot be changed: a read-only mount, another system's ACLs.
+  it.runIf(process.getuid?.() === 0)("open to others and not narrowable is refused, naming the file and the rule", (context) => {
+    const { dbPath, keyFile } = databaseWithKey(0o644);
+    if (spawnSync("chattr", ["+i", keyFile]).status !== 0) context.skip();
+    try {
+      expect(() => loadOrCreateSecretKey(dbPath, {})).toThrow(
+        `the key file ${keyFile} has mode 0644 and cannot be narrowed to 0600 (EPERM): refusing it; chmod 600 it`,
+      );
+    } finally {
+      spawnSync("chattr", ["-i", keyFile]);
+    }
   });
 });

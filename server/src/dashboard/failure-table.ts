@@ -1,9 +1,11 @@
 // Failed sign-ins counted where junk cannot push them out: a table of fixed size made once, indexed
 // by an HMAC of the series' key (the email, the email from an address, ...), never a cache that a
 // flood of new keys would make forget the victim's count. Each key has a cell in each of two rows
-// (a count-min sketch): its count is the smaller of the two, so two keys that share a cell can only
-// make each other look worse, never better, and an attacker who does not know the HMAC's key cannot
-// aim at a victim's cells. A cell whose last failure is older than the series' memory counts as 0.
+// (a count-min sketch): its count is the smaller of the two, so failures of a key that shares a cell
+// can only make another look worse; a success takes its key's count back from both its cells
+// (remove), which can lower a key sharing one of them, by at most that count. An attacker who does
+// not know the HMAC's key can aim at neither. A cell whose last failure is older than the series'
+// memory counts as 0.
 // Memory: 12 bytes a cell, allocated at start, whatever is sent.
 import { createHmac, createSecretKey, randomBytes } from "node:crypto";
 

@@ -38,12 +38,26 @@ export function trustProxyProblem(value: unknown): string | undefined {
       const prefix = Number(bits);
       const widest = MAX_PREFIX_BITS[family as 4 | 6];
       if (prefix > widest) return `"${item}": an IPv${family} prefix has at most ${widest} bits`;
-      if (prefix < MIN_PREFIX_BITS) {
+      if (prefix < MIN_PREFIX_BITS || (family === 6 && (mappedIPv4Bits(address, prefix) ?? MIN_PREFIX_BITS) < MIN_PREFIX_BITS)) {
         return `"${item}" would believe the X-Forwarded-For of every client in that range: give the proxies' own addresses, or ranges of at least /${MIN_PREFIX_BITS}`;
       }
     }
   }
   return undefined;
+}
+
+/**
+ * The IPv4 prefix an IPv6 range also stands for, when it covers IPv4-mapped addresses
+ * (::ffff:a.b.c.d): Fastify matches an IPv4 client against an IPv6 range in that form, so
+ * `::ffff:0:0/96` (or `::/64`) believes every IPv4 client, as `0.0.0.0/0` would. Else undefined.
+ */
+function mappedIPv4Bits(address: string, bits: number): number | undefined {
+  const range = new BlockList();
+  range.addSubnet(address, bits, "ipv6");
+  if (bits <= 96) return range.check("::ffff:0.0.0.0", "ipv6") ? 0 : undefined;
+  const mapped = new BlockList();
+  mapped.addSubnet("::ffff:0:0", 96, "ipv6");
+  return mapped.check(address, "ipv6") ? bits - 96 : undefined;
 }
 
 // The peers a hop count is believed from: loopback and private networks, where proxies live.

@@ -97,8 +97,18 @@ function readKeyFile(file: string): string {
         `the key file ${file} belongs to user ${stat.uid}, not to the user running the server (${uid}): refusing it; chown it to this user (${KEY_FILE_RULES})`,
       );
     }
-    // Narrowed, never widened: 0644 becomes 0600, 0400 stays.
-    if ((stat.mode & 0o077) !== 0) fs.fchmodSync(fd, stat.mode & 0o700);
+    // Narrowed, never widened: 0644 and 0755 become 0600, 0400 stays.
+    if ((stat.mode & 0o177) !== 0) {
+      try {
+        fs.fchmodSync(fd, stat.mode & 0o600);
+      } catch (error) {
+        const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
+        throw new Error(
+          `the key file ${file} has mode ${mode} and cannot be narrowed to 0600 (${(error as NodeJS.ErrnoException).code}): refusing it; chmod 600 it (${KEY_FILE_RULES})`,
+          { cause: error },
+        );
+      }
+    }
     return fs.readFileSync(fd, "utf8");
   } finally {
     fs.closeSync(fd);

@@ -44,7 +44,9 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
       if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
 
       const attempt = attemptOf(request, devices, user.email, user);
-      const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
+      const release = await hashing.acquire(clientKey(attempt.address), {
+        knownDeviceOf: attempt.device === undefined ? undefined : user.id,
+      });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return show(context, { error: `The server is checking many passwords at once: try again in ${seconds} s.` });
@@ -56,8 +58,8 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
           const seconds = refuseFor(reply, admission.retryAfterMs);
           return await show(context, { error: `Too many wrong passwords: try again in ${seconds} s.` });
         }
-        const stored = users.findForSignIn(user.email);
-        const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored.passwordHash));
+        const stored = users.passwordHashOf(user.id);
+        const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored));
         if (!valid) return await refuse(401, "Current password: it is not right.");
         throttle.succeeded(attempt);
         newHash = await hashPassword(password);

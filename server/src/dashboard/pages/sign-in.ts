@@ -115,7 +115,8 @@ export function defineSignInPages(
       // Whose device cookie the browser may hold (the slot kept for known browsers goes by it).
       const claimed = email === "" ? undefined : users.findForSignIn(email);
       const attempt = attemptOf(request, devices, email, claimed?.user);
-      const release = await hashing.acquire(clientKey(attempt.address), { knownDevice: attempt.device !== undefined });
+      const knownDeviceOf = attempt.device === undefined ? undefined : claimed?.user.id;
+      const release = await hashing.acquire(clientKey(attempt.address), { knownDeviceOf });
       if (!release) {
         const seconds = refuseFor(reply, 1_000);
         return showForm(request, reply, forms, {

@@ -10,12 +10,14 @@ import { createUserStore, type DashboardUser } from "./user-store";
 // An address with one @, something on each side and a dot in the domain; at most 254 characters (RFC 5321).
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+// Checked in the form that is stored and compared: NFKC can turn one character into an `@`
+// (U+FE6B, U+FF20) or into several (U+3300, 4), so the text as typed may pass where the stored one would not.
 function checkEmail(email: string): string {
-  const trimmed = email.trim();
-  if (!EMAIL.test(trimmed) || trimmed.length > MAX_EMAIL_LENGTH) {
+  const canonical = canonicalEmail(email);
+  if (!EMAIL.test(canonical) || canonical.length > MAX_EMAIL_LENGTH) {
     throw new AdminError(`email: must be an address such as name@example.com, at most ${MAX_EMAIL_LENGTH} characters (got "${email}")`);
   }
-  return canonicalEmail(trimmed);
+  return canonical;
 }
 
 export interface CreatedUser {

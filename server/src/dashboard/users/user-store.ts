@@ -80,6 +80,10 @@ export function createUserStore(db: Database, now: () => number = Date.now) {
       const row = byId.get(id);
       return row && toUser(row);
     },
+    /** The stored hash of this user's password (the password page's check: by id, since two users' emails may share a canonical form, migrations.ts). */
+    passwordHashOf(id: string): string | undefined {
+      return byId.get(id)?.password_hash;
+    },
     /** The user and the stored hash to check a password against; emails compare in their canonical form (email.ts). */
     findForSignIn(email: string): { user: DashboardUser; passwordHash: string } | undefined {
       const row = byEmail.get(canonicalEmail(email));
