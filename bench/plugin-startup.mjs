@@ -102,7 +102,7 @@ const cpu = (name) => report.median(cpus[name]).toFixed(0);
 console.log(
   `start-up to the first answered gRPC call, median of ${RUNS} (load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}): ` +
     `SEA ${sea.toFixed(0)} ms (CPU ${cpu("sea")} ms), floor ${floor.toFixed(0)} ms (CPU ${cpu("floor")} ms), ` +
-    `script ${script.toFixed(0)} ms (CPU ${cpu("script")} ms); SEA CPU / floor CPU ${(report.median(cpus.sea) / report.median(cpus.floor)).toFixed(2)}x`,
+    `script ${script.toFixed(0)} ms (CPU ${cpu("script")} ms)`,
 );
 if (arm64) {
   const emulated = report.median(times["arm64 under qemu"]);
@@ -111,10 +111,15 @@ if (arm64) {
   );
 }
 console.log(`tarball ${path.basename(tarball)}: ${(fs.statSync(tarball).size / 1e6).toFixed(1)} MB`);
+// The check is on CPU: on the shared machine, a start's wall time is mostly waiting for a core
+// (at a load average of 12 on 2 cores, the floor's 160 ms of CPU took 600 ms), which says more of
+// the machine than of the executable.
+const seaCpu = report.median(cpus.sea);
+const floorCpu = report.median(cpus.floor);
 report.summarize("plugin-startup", [
-  report.check("SEA start-up / Node floor of the gRPC bindings", sea / floor, 1.5, {
+  report.check("SEA start-up CPU / Node floor of the gRPC bindings", seaCpu / floorCpu, 1.5, {
     atMost: true,
-    describe: `(${sea.toFixed(0)} vs ${floor.toFixed(0)} ms)`,
+    describe: `(${seaCpu.toFixed(0)} vs ${floorCpu.toFixed(0)} ms; wall ${sea.toFixed(0)} vs ${floor.toFixed(0)} ms, ${(sea / floor).toFixed(2)}x)`,
   }),
   report.check("SEA start-up / script start-up", sea / script, 1.5, {
     atMost: true,
