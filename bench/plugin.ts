@@ -45,6 +45,12 @@
 // engine's Read and the Diff it asks after it: google-protobuf decoding their Structs (the Diff
 // carries three) about a fifth, gRPC's own transport about a fifth, garbage collection a tenth, our
 // handlers the rest.
+// Against the echo plugin (2026-11-28, BENCH_REFRESH_ONLY=1 at 1,000, 3 refreshes each alternated,
+// the plugin as provider/bin's script): without start-up, plugin 2.93 s vs echo 2.13 s, 1.38x (load
+// 17-19; start-up 0.46 vs 0.16 s); a second run, with another engineer's builds and ours beside
+// it, 3.28 vs 2.24 s, 1.46x (load 22-26; the plugin's three refreshes 3.36 to 4.30 s). The echo's
+// 2.1 ms a Source is grpc-js and google-protobuf: what the engine's two calls cost any plugin on
+// these bindings.
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
 //   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run;
 //   BENCH_REFRESH_ONLY=1: only the native `pulumi import` and refresh, for the plugin's CPU a Read)
