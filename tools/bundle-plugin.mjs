@@ -1,5 +1,5 @@
 // Bundles the native plugin into one CommonJS script, the main script of its single executable
-// application (tools/build-plugin-binaries.sh):
+// application (tools/package-plugin.sh):
 //
 //   node tools/bundle-plugin.mjs OUT.js      # from provider/dist (run `npm run build` first)
 //
