@@ -1,5 +1,5 @@
 // Bundles the native plugin into one CommonJS script, the main script of its single executable
-// application (tools/build-plugin-binaries.sh):
+// application (tools/package-plugin.sh):
 //
 //   node tools/bundle-plugin.mjs OUT.js      # from provider/dist (run `npm run build` first)
 //
@@ -77,4 +77,21 @@ const { metafile } = await build({
   logLevel: "warning",
   plugins: [pulumiCopies],
 });
+writeFileSync(outfile, eagerModules(readFileSync(outfile, "utf8")));
 writeFileSync(outfile.replace(/\.js$/, "") + ".meta.json", JSON.stringify(metafile));
+
+/** The bundle with each `__commonJS` module's body a parenthesized function expression (see the top of this file). */
+function eagerModules(bundle) {
+  const modules = bundle.split("__commonJS({\n").length - 1;
+  let rewritten = 0;
+  const eager = bundle.replace(/__commonJS\(\{\n {2}("[^"\n]+")\(([^)\n]*)\) \{\n([\s\S]*?)\n {2}\}\n\}\);/g, (_, key, params, body) => {
+    rewritten++;
+    return `__commonJS({\n  ${key}: (function(${params}) {\n${body}\n  })\n});`;
+  });
+  if (modules === 0 || rewritten !== modules) {
+    throw new Error(
+      `bundle-plugin.mjs: ${rewritten} of ${modules} esbuild modules made eager: esbuild's output is not the shape this expects`,
+    );
+  }
+  return eager;
+}

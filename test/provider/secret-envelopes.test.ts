@@ -45,6 +45,16 @@ describe("openSecretEnvelopes", () => {
     expect(openSecretEnvelopes(["a", 1, null, { b: true }])).toEqual({ value: ["a", 1, null, { b: true }], secretPaths: [] });
   });
 
+  it("keeps a member named __proto__ a member of the opened value, not its prototype", () => {
+    const { value, secretPaths } = openSecretEnvelopes(
+      JSON.parse(`{"__proto__": ${JSON.stringify({ password: { ...sig, value: "pw" } })}}`),
+    );
+    expect(secretPaths).toEqual([["__proto__", "password"]]);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value as object)).toEqual(["__proto__"]);
+    expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({ password: "pw" });
+  });
+
   it("wraps a value in the wire form it opens", () => {
     expect(openSecretEnvelopes({ token: secretEnvelope("t") })).toEqual({ value: { token: "t" }, secretPaths: [["token"]] });
   });

@@ -7,6 +7,7 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { configFromRequest } from "./config";
 import { grpcRuntime, providerProtos } from "../engine/grpc";
+import { serveResourceProvider } from "./listen";
 import { CancelledError, type NativeProvider, PartialSourceError } from "./provider";
 import { packageSchema, PACKAGE_NAME } from "./schema";
 import { decodeStruct, encodeStruct } from "./wire";
@@ -160,19 +161,8 @@ export function resourceProviderService(provider: NativeProvider, version: strin
 }
 
 /** Serves the provider on a loopback port and prints the port, as the engine expects of a plugin. */
-export async function serve(version: string, provider: NativeProvider): Promise<grpcTypes.Server> {
-  const server = new grpc.Server({
-    "grpc.max_receive_message_length": 400 * 1024 * 1024,
-    // No channelz (gRPC's introspection service, which nothing here serves or asks): it tracks every
-    // call and its stream's events, a share of each Read's CPU.
-    "grpc.enable_channelz": 0,
-  });
-  server.addService(protos.providerGrpc.ResourceProviderService, resourceProviderService(provider, version));
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
-  process.stdout.write(`${port}\n`);
-  return server;
+export function serve(version: string, provider: NativeProvider): Promise<grpcTypes.Server> {
+  return serveResourceProvider(resourceProviderService(provider, version));
 }
 
 export { PACKAGE_NAME };
