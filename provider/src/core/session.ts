@@ -2,9 +2,12 @@
 // connection to the API, where its warnings go, and the signal that cancels its waits.
 import type { Connection } from "./connection";
 import type { Warn } from "./log";
+import type { TrustedSecrets } from "./trusted-secrets";
 
 export type Session = Connection & {
   warn: Warn;
   /** Aborted when the engine cancels the run: a wait for a deployment ends at once with its reason. */
   signal?: AbortSignal | undefined;
+  /** Secrets the user declared the server holds (trusted-secrets.ts): read where Pulumi has no state of the Source yet. */
+  trustedSecrets?: TrustedSecrets;
 };
