@@ -193,6 +193,21 @@ describe("a bad record is refused, naming where", () => {
     expect(() => parseTrustedSecrets(text)).toThrow(message);
   });
 
+  it("by the steps that read it only: a refresh still works, an adoption fails naming the key", async () => {
+    const source = await made("s3");
+    const provider = createSourceProvider({ warn: async () => {} });
+    const config: Record<string, string> = {
+      "assetdelivery:baseUrl": server.url,
+      "assetdelivery:apiKey": server.adminKey,
+      [TRUSTED_SECRETS_KEY]: "{",
+    };
+    provider.configure((key) => config[key]);
+    const imported = await providerTrusting().import(source.id);
+    expect((await provider.read(source.id, imported.outputs)).id).toBe(source.id);
+    await expect(provider.create(declared(source, TYPES.s3.secrets))).rejects.toThrow(/^assetdelivery:trustedSecrets: must be JSON/);
+    await provider.close();
+  });
+
   it("by the native provider's configuration check, as a failure of trustedSecrets", () => {
     const provider = createSourceProvider({ warn: async () => {} });
     const failures = provider.checkConfig({ baseUrl: server.url, apiKey: server.adminKey, trustedSecrets: "{" });

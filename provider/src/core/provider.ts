@@ -123,7 +123,7 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   }
 
   function session(): Session {
-    return { ...connection(), warn, signal: cancellation.signal, trustedSecrets: trustedSecrets(trustedSetting()) };
+    return { ...connection(), warn, signal: cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
   }
 
   /** A write refused under maxWait fails with the budget's own message. */

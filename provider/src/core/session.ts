@@ -8,6 +8,9 @@ export type Session = Connection & {
   warn: Warn;
   /** Aborted when the engine cancels the run: a wait for a deployment ends at once with its reason. */
   signal?: AbortSignal | undefined;
-  /** Secrets the user declared the server holds (trusted-secrets.ts): read where Pulumi has no state of the Source yet. */
-  trustedSecrets?: TrustedSecrets;
+  /**
+   * Secrets the user declared the server holds (trusted-secrets.ts), read where Pulumi has no state
+   * of the Source yet: parsed then, so that a bad record fails those steps only, not a refresh or a destroy.
+   */
+  trustedSecrets?: () => TrustedSecrets;
 };

@@ -65,8 +65,8 @@ export class TrustedSecretsError extends Error {
 }
 
 /** The trusted secrets of this Source that its type has, under the API's names (`s3_secret_key`). */
-export function trustedSecretsOf(trusted: TrustedSecrets | undefined, source: Source): Record<string, string> {
-  const fields = trusted?.get(source.id);
+export function trustedSecretsOf(trusted: (() => TrustedSecrets) | undefined, source: Source): Record<string, string> {
+  const fields = trusted?.().get(source.id);
   if (!fields) return {};
   return Object.fromEntries(
     writeOnlyFields(source.attributes.deployment.type).flatMap((field) => {
