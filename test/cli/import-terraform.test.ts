@@ -9,6 +9,7 @@ import { carriedSettings } from "../../cli/src/import/terraform/settings";
 import { durationSeconds, type TerraformSource } from "../../cli/src/import/terraform/state";
 import { baseName } from "../../cli/src/import/names";
 import { renderTerraformReport } from "../../cli/src/import/terraform/report";
+import { pacingLimits } from "@asset-delivery/sdk";
 import { sourceResource } from "../support/api-documents";
 import { fixtureState } from "./terraform/fixtures";
 
@@ -170,8 +171,10 @@ describe("the report for the native resource", () => {
       id: TEAMJOURNEY["thumbs-0"],
       deployment: { type: "gcs", service_subdomains: ["t"], gcs_bucket: "gcs-bucket", gcs_access_key: "k", gcs_secret_key: "y" },
     });
-    const report = (runtime: string) =>
+    const report = (runtime: string, trusted = false) =>
       renderTerraformReport({
+        trusted,
+        limits: pacingLimits(undefined),
         origin: "state.json",
         stack: "prod",
         target: "import.json",
@@ -215,5 +218,18 @@ describe("the report for the native resource", () => {
     expect(yaml).not.toContain("tj-secret");
     expect(report("python")).toContain('photos: deployment.s3SecretKey: pulumi.Config().require_secret("photos.s3SecretKey")');
     expect(report("nodejs")).toContain('photos: deployment.s3SecretKey: new pulumi.Config().requireSecret("photos.s3SecretKey")');
+    // What the first up will send, and how to send none.
+    expect(yaml).toContain("The next `pulumi up` records it (one PATCH per Source");
+    expect(yaml).toContain(
+      "The first `pulumi up` sends one update per Source with secrets: 1 update: within the hourly budget (60 updates per hour), no wait.\n" +
+        "To send none, trust the state's secrets as what the server holds: run this import with --trust-state-secrets",
+    );
+    const trusted = report("yaml", true);
+    expect(trusted).toContain(
+      "Trusted as what the server holds (--trust-state-secrets; recorded by Source id in assetdelivery:trustedSecrets",
+    );
+    expect(trusted).not.toContain("The first `pulumi up` sends");
+    expect(trusted).not.toContain("The next `pulumi up` records it");
+    expect(trusted).not.toContain("tj-secret");
   });
 });

@@ -76,4 +76,13 @@ describe("plugin configuration", () => {
     ]);
     expect(configFromRequest({ apiKey: "from-args" }, variables)).toEqual({ baseUrl: "https://old-form.example", apiKey: "from-args" });
   });
+
+  it("reads the secrets the server is trusted to hold (assetdelivery:trustedSecrets) beside the settings", () => {
+    const trusted = JSON.stringify({ ["a".repeat(24)]: { s3SecretKey: "held" } });
+    const variables = new Map([["assetdelivery:trustedSecrets", trusted]]);
+    expect(configFromRequest({ baseUrl: "https://api.example" }, variables)).toEqual({
+      baseUrl: "https://api.example",
+      trustedSecrets: trusted,
+    });
+  });
 });

@@ -26,7 +26,7 @@ import { programStack, type ProgramStack } from "../support/program-stack";
 import { installPythonVenv, pythonStack, type PythonStack } from "../sdks/python-project";
 import { installNodeSdk } from "../sdks/node-sdk";
 import { fixtureState } from "../cli/terraform/fixtures";
-import { yamlStack, type YamlStack } from "./yaml-stack";
+import { exportedSource, yamlStack, type YamlStack } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
 const BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
@@ -320,6 +320,189 @@ describe("asset-delivery import --from-terraform", () => {
       expect(code).toContain('import * as assetdelivery from "@asset-delivery/pulumi";');
       fs.writeFileSync(program, withSecretReferences(code, report));
       await expectSecretsRecordedThenNoChange(stack);
+    },
+    STEP_TIMEOUT * 2,
+  );
+});
+
+// A state of 20 S3 Sources with their secrets (teamjourney/imgix's shape, one `count` resource):
+// with --trust-state-secrets the move and the first `up` send no PATCH, for the native plugin
+// (YAML) and the dynamic Source (the root example's sourcesFromConfig); without it, the first `up`
+// sends one per Source, as the import's output said, with the least time the preview prints.
+describe("20 S3 Sources with their secrets: --trust-state-secrets", () => {
+  const COUNT = 20;
+  const secretOf = (i: number) => `tf20-s3-secret-${i}-plain`;
+  let state20: string;
+  let ids20: string[];
+
+  const expectNoSecret20 = (...texts: string[]) => {
+    for (const text of texts) for (let i = 0; i < COUNT; i++) expect(text).not.toContain(secretOf(i));
+  };
+
+  beforeAll(async () => {
+    const made = [];
+    for (let i = 0; i < COUNT; i++)
+      made.push(
+        await client.sources.create({
+          name: `Media ${i}`,
+          deployment: {
+            type: "s3",
+            service_subdomains: [`tf20-media-${i}`],
+            s3_bucket: "tf20-media",
+            s3_access_key: "AKIATF20",
+            s3_secret_key: secretOf(i),
+          },
+        }),
+      );
+    ids20 = made.map((source) => source.id);
+    // `imgix_source.media` with count = 20, as teamjourney/imgix's SDKv2 writes it.
+    const instance = (i: number) => ({
+      index_key: i,
+      schema_version: 0,
+      attributes: {
+        id: ids20[i],
+        name: `Media ${i}`,
+        enabled: true,
+        type: "sources",
+        deployment_status: "deployed",
+        wait_for_deployed: true,
+        deployment: [
+          {
+            type: "s3",
+            imgix_subdomains: [`tf20-media-${i}`],
+            s3_bucket: "tf20-media",
+            s3_access_key: "AKIATF20",
+            s3_secret_key: secretOf(i),
+          },
+        ],
+      },
+      sensitive_attributes: [],
+    });
+    state20 = path.join(scratch, "tf20.tfstate");
+    fs.writeFileSync(
+      state20,
+      JSON.stringify({
+        version: 4,
+        terraform_version: "1.9.8",
+        resources: [
+          {
+            mode: "managed",
+            type: "imgix_source",
+            name: "media",
+            provider: 'provider["registry.terraform.io/teamjourney/imgix"]',
+            instances: Array.from({ length: COUNT }, (_, i) => instance(i)),
+          },
+        ],
+      }),
+    );
+  }, STEP_TIMEOUT);
+
+  /** The move into a native YAML stack: the import (no write), `pulumi import --file` (no write), the program with the secrets referenced. */
+  async function nativeMove(stack: YamlStack, extra: string[]): Promise<string> {
+    const { result: run, requests } = await countedSourceRequests(server, () =>
+      cli(["import", "--from-terraform", state20, "--stack", "dev", ...extra], stack.env, stack.workDir),
+    );
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const file = path.join(stack.workDir, "import.json");
+    const imported = await countedSourceRequests(server, () =>
+      stack.pulumi(["import", "--file", file, "--yes", "--out", path.join(stack.workDir, "imported.yaml")]),
+    );
+    expect(imported.result.code, imported.result.stdout + imported.result.stderr).toBe(0);
+    expect({ ...requests, ...imported.requests }).not.toHaveProperty("PATCH");
+    expect({ ...requests, ...imported.requests }).not.toHaveProperty("POST");
+    expectNoSecret20(run.stdout, run.stderr, imported.result.stdout, fs.readFileSync(file, "utf8"));
+    const program = parse(fs.readFileSync(path.join(stack.workDir, "imported.yaml"), "utf8")) as { resources: Record<string, any> };
+    expect(Object.keys(program.resources)).toHaveLength(COUNT);
+    for (let i = 0; i < COUNT; i++) program.resources[`media-${i}`].properties.deployment.s3SecretKey = `\${media${i}S3SecretKey}`;
+    stack.write({ resources: program.resources });
+    return run.stdout;
+  }
+
+  /** A change of one secret in the stack's config is sent, alone. */
+  async function oneSecretChanged(up: () => Promise<unknown>): Promise<void> {
+    const { requests } = await countedSourceRequests(server, up);
+    expect(requests.PATCH ?? 0).toBe(1);
+    expect(server.requestCount("PATCH", new RegExp(ids20[0]!))).toBe(1);
+  }
+
+  it(
+    "YAML on the native plugin: the move and the first up send 0 PATCH, no change after; one secret changed is one PATCH",
+    async () => {
+      const stack = await yamlStack("tf20-trusted", "dev", {}, { credentials });
+      stacks.push(stack);
+      const report = await nativeMove(stack, ["--trust-state-secrets"]);
+      expect(report).toContain(
+        "Trusted as what the server holds (--trust-state-secrets; recorded by Source id in assetdelivery:trustedSecrets",
+      );
+      expect(report).not.toContain("The first `pulumi up` sends");
+      const { result: up, requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
+      expect(requests.PATCH ?? 0).toBe(0);
+      expect(requests.POST ?? 0).toBe(0);
+      const preview = await stack.pulumi(["preview", "--expect-no-changes", "--diff"]);
+      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+      // Recorded in the state as secrets (ciphertext), as after an update; the trust record too.
+      const exported = await stack.exportState();
+      expectNoSecret20(up.stdout, up.stderr, exported, fs.readFileSync(path.join(stack.workDir, "Pulumi.dev.yaml"), "utf8"));
+      expect(exportedSource(exported, "Media 3").outputs.deployment.s3SecretKey).toHaveProperty("ciphertext");
+      await stack.ok(["config", "set", "--secret", "media0S3SecretKey", "rotated-after-the-move"]);
+      await oneSecretChanged(() => stack.ok(["up", "--yes"]));
+    },
+    STEP_TIMEOUT * 2,
+  );
+
+  it(
+    "TypeScript on the dynamic Source (sourcesFromConfig): the move and the first up send 0 PATCH, no change after; one secret changed is one PATCH",
+    async () => {
+      const program = await programStack(repoRoot(), "tf20", credentials, ["Pulumi.yaml", "index.ts", "tsconfig.json"]);
+      stacks.push(program);
+      const { result: run, requests } = await countedSourceRequests(server, () =>
+        cli(
+          ["import", "--from-terraform", state20, "--stack", "tf20", "--format", "config", "--trust-state-secrets"],
+          program.env,
+          program.workDir,
+        ),
+      );
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(requests).not.toHaveProperty("PATCH");
+      const { result: up, requests: upRequests } = await countedSourceRequests(server, () => program.stack.up());
+      expect(up.summary.resourceChanges).toEqual({ create: COUNT + 1 });
+      expect(upRequests.PATCH ?? 0).toBe(0);
+      expect(upRequests.POST ?? 0).toBe(0);
+      const preview = await program.stack.preview({ expectNoChanges: true });
+      expect(preview.changeSummary).toEqual({ same: COUNT + 1 });
+      expectNoSecret20(run.stdout, up.stdout, up.stderr, program.stateFile());
+      await program.stack.setConfig(
+        "asset-delivery:sourceSecrets.media-0.s3SecretKey",
+        { value: "rotated-after-the-move", secret: true },
+        true,
+      );
+      await oneSecretChanged(() => program.stack.up());
+    },
+    STEP_TIMEOUT * 2,
+  );
+
+  it(
+    "without it: the import says the first up sends 20 updates and its least time, as the preview says; the up sends 20 PATCH",
+    async () => {
+      const stack = await yamlStack("tf20-plain", "dev", {}, { credentials });
+      stacks.push(stack);
+      // A plan of 10 updates a second: the hourly budget's arithmetic, without its hour.
+      await stack.ok([
+        "config",
+        "set",
+        "assetdelivery:pacing",
+        JSON.stringify({ limits: { updateSource: { limit: 10, intervalMs: 1000 } } }),
+      ]);
+      const report = await nativeMove(stack, []);
+      const estimate = "20 updates: at 10 per second this update takes at least 2 s (9 at once, then one every 100 ms)";
+      expect(report).toContain(`The first \`pulumi up\` sends one update per Source with secrets: ${estimate}.`);
+      expect(report).toContain("run this import with --trust-state-secrets");
+      const preview = await stack.ok(["preview"]);
+      expect(preview.stdout + preview.stderr).toContain(estimate);
+      const started = Date.now();
+      const { requests } = await countedSourceRequests(server, () => stack.ok(["up", "--yes"]));
+      expect(requests.PATCH ?? 0).toBe(COUNT);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1100);
     },
     STEP_TIMEOUT * 2,
   );

@@ -11,7 +11,7 @@ import { parseFilters } from "../sources/filters";
 const usage = `asset-delivery import --stack NAME [--cwd DIR] [--filter FIELD=VALUE ...]
                       [--format config|typescript|pulumi-import] [--out FILE] [--dry-run]
 asset-delivery import --from-terraform STATE --stack NAME [--cwd DIR]
-                      [--format pulumi-import|config] [--out FILE]
+                      [--format pulumi-import|config] [--out FILE] [--trust-state-secrets]
 
 Declares every Source of the account that the stack does not manage yet, as the server has it and
 with adoptSourceId, so that \`pulumi up\` takes it over without sending a change. Running it again
@@ -41,7 +41,11 @@ named after its Terraform address, and declared: pulumi-import (default): Pulumi
 the native plugin (--out, default import.json); config: <project>:sources with adoptSourceId. The
 state's secrets go into the stack's configuration as Pulumi secrets (never printed); the output
 maps addresses to names and prints the removed blocks or terraform state rm commands that make
-Terraform forget the Sources without disabling them. Nothing is written to the API.
+Terraform forget the Sources without disabling them. Nothing is written to the API. The API never
+returns a secret, so the first \`pulumi up\` sends one update per Source with secrets (the output
+says how many and the least time the hourly budget gives them), unless --trust-state-secrets: the
+state's secrets count as what the server has (assetdelivery:trustedSecrets, by Source id), and a
+declared value equal to the state's is not sent.
 
 Credentials: the stack's config assetdelivery:baseUrl and assetdelivery:apiKey, else
 ASSET_DELIVERY_BASE_URL and ASSET_DELIVERY_API_KEY.`;
@@ -93,6 +97,7 @@ async function fromTerraform(args: string[]): Promise<number> {
       cwd: { type: "string" },
       format: { type: "string" },
       out: { type: "string" },
+      "trust-state-secrets": { type: "boolean" },
     },
     strict: true,
   });
@@ -109,6 +114,7 @@ async function fromTerraform(args: string[]): Promise<number> {
       workDir: values.cwd ?? process.cwd(),
       format,
       out: values.out,
+      trustStateSecrets: values["trust-state-secrets"] ?? false,
     });
     return outcome.report;
   });

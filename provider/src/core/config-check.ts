@@ -12,7 +12,7 @@ export type ConfigName = keyof typeof CONFIG_KEYS;
 export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
 
 export interface ConfigFailure {
-  property: ConfigName | "";
+  property: ConfigName | "trustedSecrets" | "";
   reason: string;
 }
 

@@ -49,4 +49,5 @@ export {
 } from "./codec";
 export { PROVIDER_OPTION_DESCRIPTORS, PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 export { isUnknown, pathsOverlap, UNKNOWN } from "./unknowns";
-export { WriteBudget, leastTimeMs } from "./write-budget";
+export { WriteBudget, hourlyEstimate, leastTimeMs } from "./write-budget";
+export { parseTrustedSecrets, TRUSTED_SECRETS_KEY, TrustedSecretsError } from "./trusted-secrets";

@@ -24,6 +24,8 @@ import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
+import { isUnknown } from "./unknowns";
+import { TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME, TrustedSecretsError, trustedSecretsCache } from "./trusted-secrets";
 
 export interface SourceProviderOptions {
   /** Where warnings go (both shells pass the engine's log). */
@@ -37,7 +39,10 @@ export interface SourceProviderOptions {
 export interface SourceProvider {
   /** The stack's configuration (`assetdelivery:*`); read when an operation needs the API, not before. */
   configure(config: ConfigReader): void;
-  /** The configuration as values (the native plugin's provider inputs): every bad or missing setting, named (config-check.ts). */
+  /**
+   * The configuration as values (the native plugin's provider inputs): every bad or missing setting,
+   * named (config-check.ts), and `trustedSecrets` (trusted-secrets.ts).
+   */
   checkConfig(values: Record<string, unknown>): ConfigFailure[];
   /** Which settings of such values changed: never a replacement (config-check.ts). */
   diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] };
@@ -87,6 +92,9 @@ export interface SourceProvider {
 
 export function createSourceProvider({ warn, info = async () => {}, env = process.env }: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
+  // The secrets the user declared the server holds (trusted-secrets.ts): from the same configuration.
+  let trustedSetting: () => unknown = () => undefined;
+  const trustedSecrets = trustedSecretsCache();
   const cancellation = new Cancellation();
   const writes = new WriteBudget({ warn, info, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
@@ -115,7 +123,7 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   }
 
   function session(): Session {
-    return { ...connection(), warn, signal: cancellation.signal };
+    return { ...connection(), warn, signal: cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
   }
 
   /** A write refused under maxWait fails with the budget's own message. */
@@ -130,14 +138,18 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   return {
     configure(reader) {
       config = reader;
+      trustedSetting = () => reader(TRUSTED_SECRETS_KEY);
     },
-    checkConfig: (values) => checkProviderConfig(values, env).failures,
+    checkConfig: (values) => [...checkProviderConfig(values, env).failures, ...trustedSecretsFailures(values[TRUSTED_SECRETS_NAME])],
     diffConfig: changedSettings,
     configureWith(values) {
       const { settings, failures } = checkProviderConfig(values, env);
       if (!settings)
         throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
       config = settingsReader(values);
+      const trusted = values[TRUSTED_SECRETS_NAME];
+      trustedSecrets(trusted); // refused here, not at the first write
+      trustedSetting = () => trusted;
     },
     check: (news, isNew = false) => {
       writes.checked(isNew);
@@ -165,4 +177,16 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       await Promise.all(open.map((connection) => connection.close()));
     },
   };
+}
+
+/** A bad `trustedSecrets` setting, named as the configuration's failures are. */
+function trustedSecretsFailures(setting: unknown): ConfigFailure[] {
+  if (isUnknown(setting)) return [];
+  try {
+    trustedSecretsCache()(setting);
+    return [];
+  } catch (error) {
+    if (!(error instanceof TrustedSecretsError)) throw error;
+    return [{ property: TRUSTED_SECRETS_NAME, reason: error.message }];
+  }
 }

@@ -2,9 +2,15 @@
 // connection to the API, where its warnings go, and the signal that cancels its waits.
 import type { Connection } from "./connection";
 import type { Warn } from "./log";
+import type { TrustedSecrets } from "./trusted-secrets";
 
 export type Session = Connection & {
   warn: Warn;
   /** Aborted when the engine cancels the run: a wait for a deployment ends at once with its reason. */
   signal?: AbortSignal | undefined;
+  /**
+   * Secrets the user declared the server holds (trusted-secrets.ts), read where Pulumi has no state
+   * of the Source yet: parsed then, so that a bad record fails those steps only, not a refresh or a destroy.
+   */
+  trustedSecrets?: () => TrustedSecrets;
 };

@@ -13,6 +13,9 @@
 // while the engine still shows what the provider says. No timer, so no guess: an earlier version
 // warned after a quiet moment, which a busy engine also took between two diffs, and which once
 // outlasted the preview itself.
+//
+// The estimate itself (`hourlyEstimate`) is also what `asset-delivery import --from-terraform`
+// says of the first `up` it leaves to do, in the same words.
 import {
   formatDuration,
   HOURLY_CLASSES,
@@ -25,7 +28,7 @@ import {
 } from "@asset-delivery/sdk";
 import type { Info, Warn } from "./log";
 
-type HourlyClass = "createSource" | "updateSource";
+export type HourlyClass = "createSource" | "updateSource";
 
 const NOUNS: Record<HourlyClass, { one: string; many: string }> = {
   createSource: { one: "create", many: "creates" },
@@ -111,24 +114,27 @@ export class WriteBudget {
     await this.options.warn(message);
   }
 
-  /** "150 updates: at 60 per hour this update takes at least 1 h 31 min", or nothing within the budget. */
   private estimateMessage(): string | undefined {
     const limits = this.options.limits();
-    if (!limits) return undefined;
-    const over = (HOURLY_CLASSES as HourlyClass[]).filter((name) => this.planned[name] > burst(limits, name));
-    if (over.length === 0) return undefined;
-    const counts = over.map((name) => `${this.planned[name]} ${NOUNS[name].many}`).join(" and ");
-    const rates = over.map((name) => `${limits[name].limit} ${NOUNS[name].many} per ${intervalName(limits[name].intervalMs)}`);
-    const least = Math.max(...over.map((name) => leastTimeMs(this.planned[name], limits, name)));
-    const [only] = over;
-    if (over.length > 1 || only === undefined)
-      return `${counts}: at ${rates.join(" and ")} this update takes at least ${formatDuration(least)}`;
-    const { limit, intervalMs } = limits[only];
-    return (
-      `${counts}: at ${limit} per ${intervalName(intervalMs)} this update takes at least ${formatDuration(least)} ` +
-      `(${burst(limits, only)} at once, then one every ${formatDuration(intervalMs / limit)})`
-    );
+    return limits ? hourlyEstimate(this.planned, limits) : undefined;
   }
+}
+
+/** "150 updates: at 60 per hour this update takes at least 1 h 31 min", or nothing within what the limits allow at once. */
+export function hourlyEstimate(planned: Readonly<Record<HourlyClass, number>>, limits: RateTable): string | undefined {
+  const over = (HOURLY_CLASSES as HourlyClass[]).filter((name) => planned[name] > burst(limits, name));
+  if (over.length === 0) return undefined;
+  const counts = over.map((name) => `${planned[name]} ${NOUNS[name].many}`).join(" and ");
+  const rates = over.map((name) => `${limits[name].limit} ${NOUNS[name].many} per ${intervalName(limits[name].intervalMs)}`);
+  const least = Math.max(...over.map((name) => leastTimeMs(planned[name], limits, name)));
+  const [only] = over;
+  if (over.length > 1 || only === undefined)
+    return `${counts}: at ${rates.join(" and ")} this update takes at least ${formatDuration(least)}`;
+  const { limit, intervalMs } = limits[only];
+  return (
+    `${counts}: at ${limit} per ${intervalName(intervalMs)} this update takes at least ${formatDuration(least)} ` +
+    `(${burst(limits, only)} at once, then one every ${formatDuration(intervalMs / limit)})`
+  );
 }
 
 function isHourly(endpointClass: EndpointClass): endpointClass is HourlyClass {

@@ -2,13 +2,15 @@
 // `baseUrl`, `apiKey`, `pacing`, ...). The engine hands them over as the provider's inputs: an
 // explicit provider's arguments, or, for the default provider, the stack's `assetdelivery:*`
 // config. The core checks and compares them (core/config-check.ts); here: where Configure finds
-// them, and the API key kept secret in the provider's state, however it was given.
+// them, and the API key kept secret in the provider's state, however it was given. Besides the
+// settings, the secrets the server is trusted to hold (core/trusted-secrets.ts), secret too.
 import { CONFIG_NAMES } from "../core/config-check";
 import { CONFIG_KEYS, SECRET_SETTINGS } from "../core/settings";
+import { TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME } from "../core/trusted-secrets";
 import type { PropertyPath } from "./wire";
 
 /** The paths of the provider's state that are always secret. */
-export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [...SECRET_SETTINGS].map((name) => [name]);
+export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [...SECRET_SETTINGS, TRUSTED_SECRETS_NAME].map((name) => [name]);
 
 /**
  * The provider's settings from a Configure request: its arguments, else the `variables` map the
@@ -16,8 +18,12 @@ export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [...SECRET_SETTINGS]
  */
 export function configFromRequest(args: Record<string, unknown>, variables: ReadonlyMap<string, string>): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
-  for (const name of CONFIG_NAMES) {
-    const value = args[name] ?? variables.get(CONFIG_KEYS[name]) ?? variables.get(CONFIG_KEYS[name].replace(":", ":config:"));
+  const keys: [string, string][] = [
+    ...CONFIG_NAMES.map((name) => [name, CONFIG_KEYS[name]] as [string, string]),
+    [TRUSTED_SECRETS_NAME, TRUSTED_SECRETS_KEY],
+  ];
+  for (const [name, key] of keys) {
+    const value = args[name] ?? variables.get(key) ?? variables.get(key.replace(":", ":config:"));
     if (value !== undefined) settings[name] = value;
   }
   return settings;

@@ -5,13 +5,32 @@
 // for the stack: Pulumi's bulk import file for the native resource, or `<project>:sources` with
 // `adoptSourceId` for `sourcesFromConfig`. The secrets go into the stack's configuration as Pulumi
 // secrets; Terraform's settings are carried over where Pulumi has one; and the report says how to
-// make Terraform forget the Sources without disabling them.
+// make Terraform forget the Sources without disabling them. The API never returns a secret, so the
+// first `up` sends each Source's secrets once (the report says how many updates and the least time
+// the hourly budget gives them), unless `trustStateSecrets`: the user says the server holds what
+// the state holds, and `assetdelivery:trustedSecrets` records it by Source id for the provider
+// (provider/src/core/trusted-secrets.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { camelCase, NotFoundError, requiredWriteOnlyFields, SOURCE_TYPES, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import {
+  camelCase,
+  NotFoundError,
+  pacingLimits,
+  requiredWriteOnlyFields,
+  SOURCE_TYPES,
+  writeOnlyFields,
+  type Source,
+} from "@asset-delivery/sdk";
 import { declarationOf, NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
-import { connect, resolveSettings } from "@asset-delivery/provider/core";
+import {
+  connect,
+  parseTrustedSecrets,
+  resolveSettings,
+  TRUSTED_SECRETS_KEY,
+  TrustedSecretsError,
+  type ProviderSettings,
+} from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../../drift/failure";
 import { readStack } from "../../drift/stack";
 import { fromDeclarations, fromImportFile, fromState, type Existing } from "../existing";
@@ -38,6 +57,8 @@ export interface TerraformImportOptions {
   /** Pulumi's import file (format pulumi-import; default import.json in the project's folder). */
   out?: string;
   env?: NodeJS.ProcessEnv;
+  /** The state's secrets count as what the server has: the first `up` sends none of them (trusted-secrets.ts). */
+  trustStateSecrets?: boolean;
 }
 
 export interface TerraformImportOutcome {
@@ -59,15 +80,19 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
   const sourcesKey = `${project.name}:sources`;
   const existing: Existing = { ids: new Set(), names: new Set() };
   fromState(state, existing);
+  const managed = new Set(existing.ids);
   const outFile = path.resolve(workDir, options.out ?? "import.json");
   const importFile = options.format === "pulumi-import" ? readImportFile(outFile) : undefined;
   const declared = options.format === "config" ? parsedDeclarations(config[sourcesKey], sourcesKey) : {};
   if (importFile) fromImportFile(importFile, existing);
   else fromDeclarations(declared, existing);
 
-  const live = await readLive(inState, config, env);
+  const settings = settingsOf(config, env);
+  const live = await readLive(inState, settings);
   const imported: TerraformImported[] = [];
   const skipped: Skipped[] = [];
+  // Declared by an earlier import, not managed yet: with --trust-state-secrets, trusted all the same.
+  const declaredBefore: Pick<TerraformImported, "live" | "secrets">[] = [];
   const seen = new Map<string, string>();
   for (const [index, source] of inState.entries()) {
     const found = live[index];
@@ -79,8 +104,10 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
         source,
         reason: "retired on the server (disabled, while the state has it enabled): left out, as Terraform destroyed it",
       });
-    else if (existing.ids.has(source.id)) skipped.push({ source, reason: `already managed or declared by stack ${options.stack}` });
-    else {
+    else if (existing.ids.has(source.id)) {
+      skipped.push({ source, reason: `already managed or declared by stack ${options.stack}` });
+      if (!managed.has(source.id)) declaredBefore.push({ live: found, secrets: secretsOf(source, found).secrets });
+    } else {
       const name = uniqueName(baseName(source.nameParts.join(" ")), existing.names);
       imported.push({ source, live: found, name, settings: carriedSettings(source), ...secretsOf(source, found) });
     }
@@ -97,12 +124,17 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
     Object.entries(held).map(([field, value]) => ({ key: secretKey(name, field), value, path: !native })),
   );
 
+  const trust = options.trustStateSecrets === true;
+  const trusted = trust ? trustedRecord(config[TRUSTED_SECRETS_KEY], [...imported, ...declaredBefore]) : undefined;
+  // Set with the secrets, after the checks that may refuse the import (alone when only Sources declared before are trusted).
+  const trustSetting: SecretSetting[] = trusted ? [{ key: TRUSTED_SECRETS_KEY, value: JSON.stringify(trusted), path: false }] : [];
+
   let target: string;
   if (native) {
     if (imported.length > 0) {
       const resources = imported.map(({ name, live: source }) => ({ type: NATIVE_SOURCE_TYPE, name, id: source.id }));
       const whole = { resources: [...importFile!.resources, ...resources] };
-      setSecretConfig(workDir, options.stack, secrets, env);
+      setSecretConfig(workDir, options.stack, [...trustSetting, ...secrets], env);
       fs.writeFileSync(outFile, JSON.stringify(whole, null, 2) + "\n");
     }
     target = path.relative(process.cwd(), outFile) || outFile;
@@ -113,11 +145,12 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
     if (imported.length > 0) {
       const problem = configSizeProblem(config, sourcesKey, { ...declared, ...entries });
       if (problem) throw new DriftError(problem);
-      setSecretConfig(workDir, options.stack, secrets, env);
+      setSecretConfig(workDir, options.stack, [...trustSetting, ...secrets], env);
       addDeclarations(configFile, sourcesKey, entries);
     }
     target = `${path.relative(workDir, configFile)} (${sourcesKey})`;
   }
+  if (imported.length === 0 && trustSetting.length > 0) setSecretConfig(workDir, options.stack, trustSetting, env);
   const runtime = typeof project.runtime === "string" ? project.runtime : (project.runtime?.name ?? "nodejs");
   const report = renderTerraformReport({
     origin,
@@ -129,6 +162,9 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
     skipped,
     secretKey,
     all: inState,
+    trusted: trust,
+    declaredBefore: trusted ? declaredBefore.filter(({ secrets: held }) => Object.keys(held).length > 0).length : 0,
+    limits: pacingLimits(settings.pacing),
   });
   return { imported, skipped, report };
 }
@@ -160,14 +196,36 @@ function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImporte
 const WRITE_ONLY_ANYWHERE: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
 const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_ANYWHERE.has(field);
 
-/** Each Source of the state as the server has it now (undefined: gone), in the state's order. */
-async function readLive(sources: readonly TerraformSource[], config: Record<string, string>, env: NodeJS.ProcessEnv) {
-  let settings;
+/**
+ * `assetdelivery:trustedSecrets` with the imported Sources' secrets added (by Source id; what an
+ * earlier import recorded for other Sources kept), or undefined when none has secrets.
+ */
+function trustedRecord(
+  existing: string | undefined,
+  imported: readonly Pick<TerraformImported, "live" | "secrets">[],
+): Record<string, Record<string, string>> | undefined {
+  const withSecrets = imported.filter(({ secrets }) => Object.keys(secrets).length > 0);
+  if (withSecrets.length === 0) return undefined;
+  let earlier;
   try {
-    settings = resolveSettings((key) => config[key], env);
+    earlier = parseTrustedSecrets(existing);
+  } catch (error) {
+    if (!(error instanceof TrustedSecretsError)) throw error;
+    throw new DriftError(`the stack's ${error.message}: fix or remove it, then run the import again`, { cause: error });
+  }
+  return { ...Object.fromEntries(earlier), ...Object.fromEntries(withSecrets.map(({ live, secrets }) => [live.id, secrets])) };
+}
+
+function settingsOf(config: Record<string, string>, env: NodeJS.ProcessEnv): ProviderSettings {
+  try {
+    return resolveSettings((key) => config[key], env);
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }
+}
+
+/** Each Source of the state as the server has it now (undefined: gone), in the state's order. */
+async function readLive(sources: readonly TerraformSource[], settings: ProviderSettings) {
   const connection = connect(settings);
   try {
     return await Promise.all(

@@ -1,8 +1,10 @@
 // What `import --from-terraform` prints: the mapping from Terraform addresses to Pulumi names, the
-// Sources left out and why, the secrets set (their config keys, never their values), the settings
-// carried over or not, and the next steps on both sides: Pulumi's, then Terraform's (forget the
-// Sources without destroying them).
-import type { Source } from "@asset-delivery/sdk";
+// Sources left out and why, the secrets set (their config keys, never their values), what the first
+// `pulumi up` will send for them (or that they are trusted as the server's), the settings carried
+// over or not, and the next steps on both sides: Pulumi's, then Terraform's (forget the Sources
+// without destroying them).
+import type { RateTable, Source } from "@asset-delivery/sdk";
+import { hourlyEstimate, TRUSTED_SECRETS_KEY } from "@asset-delivery/provider/core";
 import type { CarriedSettings } from "./settings";
 import type { TerraformSource } from "./state";
 import { removedBlocks, stateRmCommands } from "./forget";
@@ -40,6 +42,12 @@ export interface TerraformReport {
   secretKey: (name: string, field: string) => string;
   /** Every Source of the state: Terraform forgets them all. */
   all: readonly TerraformSource[];
+  /** `--trust-state-secrets`: the secrets count as the server's (assetdelivery:trustedSecrets). */
+  trusted: boolean;
+  /** With `trusted`: Sources an earlier import declared whose secrets are now trusted too. */
+  declaredBefore?: number;
+  /** The limits the stack's provider paces its writes to (false: no pacing), for the first `up`'s estimate. */
+  limits: RateTable | false;
 }
 
 export function renderTerraformReport(report: TerraformReport): string {
@@ -72,17 +80,27 @@ export function renderTerraformReport(report: TerraformReport): string {
     if (native) {
       lines.push(
         "`pulumi import` prints each one empty (the API never returns a secret): replace the value with the reference",
-        "below. The next `pulumi up` records it (one PATCH per Source: the API cannot say whether a stored secret is",
-        "the same), then `pulumi preview --expect-no-changes` passes:",
+        report.trusted
+          ? "below. Then `pulumi preview --expect-no-changes` passes:"
+          : "below. The next `pulumi up` records it (one PATCH per Source: the API cannot say whether a stored secret is\nthe same), then `pulumi preview --expect-no-changes` passes:",
       );
       for (const { name, secrets } of withSecrets)
         for (const field of Object.keys(secrets))
           lines.push(`  ${name}: deployment.${field}: ${secretReference(report.runtime, report.secretKey(name, field))}`);
     } else
       lines.push(
-        "sourcesFromConfig declares them with the Sources: the first `pulumi up` records them (one PATCH per Source that has some).",
+        report.trusted
+          ? "sourcesFromConfig declares them with the Sources."
+          : "sourcesFromConfig declares them with the Sources: the first `pulumi up` records them (one PATCH per Source that has some).",
       );
+    lines.push(...firstUp(withSecrets.length, report));
   }
+  if (report.declaredBefore)
+    lines.push(
+      "",
+      `Trusted as what the server holds (--trust-state-secrets; in ${TRUSTED_SECRETS_KEY}): the secrets of ${count(report.declaredBefore, "Source")}`,
+      "declared by an earlier import: the first `pulumi up` sends no update for a declared secret equal to the state's.",
+    );
   const missing = imported.flatMap(({ name, secretsMissing }) =>
     secretsMissing.map(
       (field) =>
@@ -131,6 +149,31 @@ export function renderTerraformReport(report: TerraformReport): string {
     ...indent(stateRmCommands(report.all.map((s) => s.address)), "    "),
   );
   return lines.join("\n") + "\n";
+}
+
+/**
+ * What the first `pulumi up` sends for the secrets: with `--trust-state-secrets`, nothing (and what
+ * is trusted); otherwise one update per Source with secrets, the least time the hourly budget gives
+ * them (the preview's own estimate, core/write-budget.ts), and how to send none.
+ */
+function firstUp(sources: number, report: TerraformReport): string[] {
+  if (report.trusted)
+    return [
+      `Trusted as what the server holds (--trust-state-secrets; recorded by Source id in ${TRUSTED_SECRETS_KEY}, a secret):`,
+      "the first `pulumi up` sends no update for a declared secret equal to the state's; a different one is sent,",
+      "as is any later change. A secret changed by hand since Terraform last wrote it stays unknown to Pulumi.",
+    ];
+  const updates = `${sources} update${sources === 1 ? "" : "s"}`;
+  const { limits } = report;
+  const estimate = !limits
+    ? `${updates}: pacing is off, all sent at once (the service's hourly budget may refuse some)`
+    : (hourlyEstimate({ createSource: 0, updateSource: sources }, limits) ??
+      `${updates}: within the hourly budget (${limits.updateSource.limit} updates per hour), no wait`);
+  return [
+    `The first \`pulumi up\` sends one update per Source with secrets: ${estimate}.`,
+    "To send none, trust the state's secrets as what the server holds: run this import with --trust-state-secrets",
+    "before that `pulumi up` (again on this stack: the Sources it declared are trusted, nothing is declared twice).",
+  ];
 }
 
 /** How a program of this runtime reads the secret config value `key`. */

@@ -6,24 +6,34 @@ import { changedAttributes } from "../diff";
 import type { Session } from "../session";
 import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../codec";
 import { carriesMark } from "../create-mark";
+import { trustedSecretsOf } from "../trusted-secrets";
 import { planPatches, sendPatches } from "./patch";
 import { deployedBefore, type Written } from "./settle";
 
-/** Read like a refresh (an import's many adoptions share list pages), then PATCHed only where it differs. */
+/**
+ * Read like a refresh (an import's many adoptions share list pages), then PATCHed only where it
+ * differs; a declared secret equal to one the user declared the server holds is not sent (trusted-secrets.ts).
+ */
 export async function adoptById(session: Session, id: string, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
   const existing = await session.reads.read(id);
   if (!existing) throw new Error(`adoptSourceId: the account of the API key has no Source "${id}"`);
-  return bringToDeclaredState(session, existing, inputs, attributes);
+  return bringToDeclaredState(session, existing, inputs, attributes, trustedSecretsOf(session.trustedSecrets, existing));
 }
 
-/** The PATCHes of whatever differs (see patch.ts); secrets are unknown on the server, so declared ones are always sent. */
+/**
+ * The PATCHes of whatever differs (see patch.ts); secrets are unknown on the server, so declared
+ * ones are sent, but for those `onServer` says it holds (API names to values).
+ */
 export async function bringToDeclaredState(
   session: Session,
   existing: Source,
   inputs: SourceInputs,
   attributes: DeclaredAttributes,
+  onServer: Readonly<Record<string, string>> = {},
 ): Promise<Written> {
-  const plan = planPatches(changedAttributes(liveDeclaration(existing), inputs), attributes, existing.attributes.enabled);
+  const live = liveDeclaration(existing);
+  const known = { ...live, deployment: { ...live.deployment, ...onServer } };
+  const plan = planPatches(changedAttributes(known, inputs), attributes, existing.attributes.enabled);
   const patched = await sendPatches(session, existing.id, plan.patches);
   return { source: patched ?? existing, ...deployedBefore(plan.deploys, existing.attributes.date_deployed) };
 }
