@@ -4,19 +4,28 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** A request the proxy forwarded: its method, path (without query) and Authorization header. */
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  authorization?: string;
+}
+
 export interface CountingProxy {
   url: string;
   /** Requests received, optionally only those of a method and/or a path (without query). */
   requestCount(method?: string, path?: string): number;
+  /** The requests received since the last reset, in order of arrival. */
+  requests(): readonly ProxiedRequest[];
   resetRequestCount(): void;
   close(): Promise<void>;
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
-  let requests: { method: string; path: string }[] = [];
+  let requests: ProxiedRequest[] = [];
   const server = http.createServer((request, response) => {
-    requests.push({ method: request.method!, path: request.url!.split("?")[0]! });
+    requests.push({ method: request.method!, path: request.url!.split("?")[0]!, authorization: request.headers.authorization });
     const forwarded = http.request(
       { hostname: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers },
       (answer) => {
@@ -32,6 +41,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requestCount: (method, path) =>
       requests.filter((r) => (method === undefined || r.method === method) && (path === undefined || r.path === path)).length,
+    requests: () => [...requests],
     resetRequestCount: () => void (requests = []),
     close: () =>
       new Promise((resolve, reject) => {

@@ -7,8 +7,9 @@
 // wheel, Go on the SDK module, YAML; the native ones on this checkout's plugin), a program with a
 // retire-then-adopt block `up` three times (with it, without it: the Source retired, with it again:
 // adopted); then, per stack, the program, its config and `pulumi stack export` copied into
-// test/upgrade/recorded/v<version>/, with the database (compacted), the plugin's schema and the
-// exported TypeScript API of @asset-delivery/sdk and /provider (api-report.ts).
+// test/upgrade/recorded/v<version>/, with the database (compacted), the plugin's schema, the
+// exported TypeScript API of @asset-delivery/sdk and /provider (api-report.ts) and, in
+// manifest.json, the commit whose code was recorded (HEAD; set-version.sh's version bump on top).
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -136,6 +137,8 @@ async function main(): Promise<void> {
   const out = path.join(RECORDED_DIR, `v${version}`);
   if (fs.existsSync(out) && !process.argv.includes("--force"))
     throw new Error(`${path.relative(repoRoot(), out)} exists: a release's recorded states are kept as they were (--force replaces them)`);
+  // The commit whose code is recorded (recorded-history.ts ties the folder to it).
+  const sourceCommit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repoRoot(), encoding: "utf8" }).trim();
   fs.mkdirSync(path.join(repoRoot(), ".data"), { recursive: true });
   const work = fs.mkdtempSync(path.join(repoRoot(), ".data", "upgrade-record-"));
   const staged = path.join(work, "recorded");
@@ -169,7 +172,7 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.join(staged, "api"));
     for (const [pkg, lines] of Object.entries(apiReports()))
       fs.writeFileSync(path.join(staged, "api", `${pkg}.api.txt`), lines.join("\n") + "\n");
-    const manifest: RecordedManifest = { version, programs: PROGRAMS, accounts };
+    const manifest: RecordedManifest = { version, sourceCommit, programs: PROGRAMS, accounts };
     fs.writeFileSync(path.join(staged, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
     // The database as one compact file (no WAL beside it).
     server.db.exec(`VACUUM INTO '${path.join(staged, "emulator.db").replaceAll("'", "''")}'`);

@@ -60,6 +60,12 @@ export interface RecordedProgram {
 
 export interface RecordedManifest {
   version: string;
+  /**
+   * The commit whose code was recorded: HEAD when the recording ran (tools/set-version.sh records
+   * with the version bump it made, not yet committed; the recording's own commit holds both), an
+   * ancestor of the commit that adds the folder (recorded-history.ts checks both).
+   */
+  sourceCommit: string;
   programs: RecordedProgram[];
   /** Accounts, each with the user names of its keys, and the dashboard users' e-mails. */
   accounts: { name: string; keyUsers: string[]; dashboardUsers: string[] }[];

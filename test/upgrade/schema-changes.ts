@@ -3,9 +3,13 @@
 // program, a stack or an SDK user written against the old schema can meet after the upgrade.
 //
 // Breaking: a resource, function or type removed; a property removed (an input, an output, a
-// type's member, a function's argument or result, a provider setting); a property's type changed;
-// an input newly required; a default changed; a secret made plain; an allowed value removed.
-// Additions (a new optional input, a new output, a new resource) are not.
+// type's member, a function's argument or result, a provider setting, a config variable); a
+// property's type changed; an input newly required; an output no longer always set (a resource's or
+// a function's, or a member of a type an output holds); a default or a constant changed; a secret
+// made plain; an allowed value removed; the package's name, its plugin's download address
+// (`pluginDownloadURL`, where the engine fetches the plugin a stack names) or a language's setting
+// (`language.*`: the SDKs' package names and import paths) changed or removed.
+// Additions (a new optional input, a new output, a new resource, a new language setting) are not.
 // pulumi/schema-tools does this for Pulumi's own providers; its module is refused here.
 
 interface Property {
@@ -25,6 +29,9 @@ interface ObjectShape {
 }
 
 interface Schema {
+  name?: string;
+  pluginDownloadURL?: string;
+  language?: Record<string, unknown>;
   resources?: Record<string, ObjectShape & { inputProperties?: Record<string, Property>; requiredInputs?: string[] }>;
   functions?: Record<string, { inputs?: ObjectShape; outputs?: ObjectShape }>;
   types?: Record<string, ObjectShape & { type?: string; enum?: { value: unknown }[] }>;
@@ -77,9 +84,47 @@ function noLongerRequired(where: string, before: readonly string[] = [], after: 
   return before.filter((name) => !after.includes(name)).map((name) => `${where}.${name}: output no longer always set`);
 }
 
+/** The `#/types/<token>` a property refers to, through arrays, maps and unions. */
+function referencedTypes(property: Property): string[] {
+  const own = property.$ref?.startsWith("#/types/") ? [property.$ref.slice("#/types/".length)] : [];
+  const nested = [property.items, property.additionalProperties, ...(property.oneOf ?? [])].filter((p) => p !== undefined);
+  return [...own, ...nested.flatMap(referencedTypes)];
+}
+
+/** The object types an output can hold (a resource's outputs, a function's results, and the types those refer to). */
+function outputTypes(schema: Schema): Set<string> {
+  const roots = [
+    ...Object.values(schema.resources ?? {}).flatMap((resource) => Object.values(resource.properties ?? {})),
+    ...Object.values(schema.functions ?? {}).flatMap((fn) => Object.values(fn.outputs?.properties ?? {})),
+  ];
+  const found = new Set<string>();
+  const pending = roots.flatMap(referencedTypes);
+  for (let token = pending.pop(); token !== undefined; token = pending.pop()) {
+    if (found.has(token)) continue;
+    found.add(token);
+    pending.push(...Object.values(schema.types?.[token]?.properties ?? {}).flatMap(referencedTypes));
+  }
+  return found;
+}
+
+/** Each setting of `before` (a leaf of a nested object, e.g. `language.nodejs.packageName`) changed or removed in `after`. */
+function changedSettings(where: string, before: unknown, after: unknown): string[] {
+  if (before !== null && typeof before === "object" && !Array.isArray(before)) {
+    const now = after !== null && typeof after === "object" && !Array.isArray(after) ? (after as Record<string, unknown>) : {};
+    return Object.entries(before).flatMap(([key, value]) => changedSettings(`${where}.${key}`, value, now[key]));
+  }
+  if (after === undefined) return [`${where}: removed (was ${json(before)})`];
+  return json(before) === json(after) ? [] : [`${where}: changed from ${json(before)} to ${json(after)}`];
+}
+
 /** The breaking changes from `before` to `after`, sorted by path. */
 export function breakingSchemaChanges(before: Schema, after: Schema): string[] {
   const changes: string[] = [];
+  if (before.name !== after.name) changes.push(`name: package name changed from ${json(before.name)} to ${json(after.name)}`);
+  if (before.pluginDownloadURL !== undefined)
+    changes.push(...changedSettings("pluginDownloadURL", before.pluginDownloadURL, after.pluginDownloadURL));
+  changes.push(...changedSettings("language", before.language ?? {}, after.language ?? {}));
+  const outputsBefore = outputTypes(before);
   for (const [token, old] of Object.entries(before.resources ?? {})) {
     const now = after.resources?.[token];
     const at = `resources.${token}`;
@@ -118,6 +163,7 @@ export function breakingSchemaChanges(before: Schema, after: Schema): string[] {
       ),
     );
     changes.push(...newlyRequired(`${at}.required`, old.required, now.required));
+    if (outputsBefore.has(token)) changes.push(...noLongerRequired(`${at}.required`, old.required, now.required));
     const values = new Set((now.enum ?? []).map((e) => json(e.value)));
     for (const value of old.enum ?? []) if (!values.has(json(value.value))) changes.push(`${at}.enum: value ${json(value.value)} removed`);
   }

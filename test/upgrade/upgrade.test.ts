@@ -2,11 +2,13 @@
 // tools/record-upgrade-states.sh), this build's server opens that release's database and this
 // build's packages, SDKs and plugin take over its stacks. Per recorded stack, imported into a fresh
 // stack: `pulumi preview --expect-no-changes` and `pulumi refresh --preview-only --expect-no-changes`
-// sending nothing but GETs; one changed field is one PATCH with nothing replaced (no Source, no
-// provider); `pulumi destroy` still retires. And once the plugin's version moves past the recorded
-// one, the default provider's DiffConfig asks for no replacement (a plugin tarball at a higher
-// version, built here). The stacks of a version run side by side, each through its own counting
-// proxy (one server per recorded database).
+// sending nothing but GETs, the refresh's reading every Source through the stack's proxy; one
+// changed field is one PATCH carrying it to the server, with nothing replaced (no Source, no
+// provider); `pulumi destroy` still retires every Source, in both accounts. And once the plugin's
+// version moves past the recorded one, the new default provider's DiffConfig (a plugin tarball at a
+// higher version, built here) is asked about each Source and answers that only the version changed,
+// nothing to replace (read from Pulumi's log of its gRPC calls). The stacks of a version run side by
+// side, each through its own counting proxy (one server per recorded database).
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,7 +16,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { listKeys, listUsers, secretKeyFileFor } from "@asset-delivery/server";
-import { startCountingProxy, type CountingProxy } from "../support/counting-proxy";
+import { startCountingProxy, type CountingProxy, type ProxiedRequest } from "../support/counting-proxy";
 import { pulumiWorkDir, repoRoot } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import {
@@ -64,8 +66,14 @@ interface ImportedStack {
   sources: { urn: string; id: string; name: string }[];
 }
 
-/** Runs `step` and returns the requests that reached the server through the stack's proxy, by method. */
-async function counted<T>(stack: ImportedStack, step: () => Promise<T>): Promise<{ result: T; requests: Record<string, number> }> {
+/**
+ * Runs `step` and returns the requests that reached the server through the stack's proxy: their
+ * count by method, and each in order (method, path, Authorization).
+ */
+async function counted<T>(
+  stack: ImportedStack,
+  step: () => Promise<T>,
+): Promise<{ result: T; requests: Record<string, number>; log: readonly ProxiedRequest[] }> {
   stack.proxy.resetRequestCount();
   const result = await step();
   const requests = Object.fromEntries(
@@ -74,8 +82,13 @@ async function counted<T>(stack: ImportedStack, step: () => Promise<T>): Promise
   expect(stack.proxy.requestCount(), `${stack.label}: a request of another method`).toBe(
     Object.values(requests).reduce((a, b) => a + b, 0),
   );
-  return { result, requests };
+  return { result, requests, log: stack.proxy.requests() };
 }
+
+/** The paths of the requests of `log` of one method. */
+const pathsOf = (log: readonly ProxiedRequest[], method: string) => log.filter((r) => r.method === method).map((r) => r.path);
+
+const sourcePath = (id: string) => `/api/v1/sources/${id}`;
 
 /** The stack's operations of a `pulumi preview --json` other than `same`: op and URN. */
 function changedSteps(previewJson: string): { op: string; urn: string }[] {
@@ -83,12 +96,14 @@ function changedSteps(previewJson: string): { op: string; urn: string }[] {
   return (preview.steps ?? []).filter((step) => step.op !== "same").map(({ op, urn }) => ({ op, urn }));
 }
 
-/** A Source's name in the program's main file (a string starting "Upgrade "), renamed: one field changed. */
-function renameFirstSource(file: string): void {
+/** A Source's name in the program's main file (a string starting "Upgrade "), renamed: one field changed. Returns both names. */
+function renameFirstSource(file: string): { from: string; to: string } {
   const text = fs.readFileSync(file, "utf8");
-  const renamed = text.replace(/(["]|name: )(Upgrade [^"\n]+)/, "$1$2 (renamed)");
-  if (renamed === text) throw new Error(`${file}: no Source name starting "Upgrade " to change`);
-  fs.writeFileSync(file, renamed);
+  const name = /(["]|name: )(Upgrade [^"\n]+)/;
+  const from = name.exec(text)?.[2];
+  if (from === undefined) throw new Error(`${file}: no Source name starting "Upgrade " to change`);
+  fs.writeFileSync(file, text.replace(name, "$1$2 (renamed)"));
+  return { from, to: `${from} (renamed)` };
 }
 
 /** Runs `each` for every stack, at most two at a time (the machine's two cores). */
@@ -101,6 +116,39 @@ async function forEachStack(stacks: readonly ImportedStack[], each: (stack: Impo
     }),
   );
   if (failures.length > 0) throw failures[0];
+}
+
+/**
+ * The DiffConfig calls of a PULUMI_DEBUG_GRPC log (one JSON object a line, each call with its request
+ * and response): the provider asked (the request's URN) and what it answered.
+ */
+function diffConfigAnswers(
+  logFile: string,
+): { provider: string; changes: string; diffs: string[]; replaces: string[]; errors: string[] }[] {
+  const entries = fs
+    .readFileSync(logFile, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          method: string;
+          progress?: string;
+          request?: { urn?: string };
+          response?: { changes?: string; diffs?: string[]; replaces?: string[] };
+          errors?: string[];
+        },
+    );
+  return entries
+    .filter((entry) => entry.method === "/pulumirpc.ResourceProvider/DiffConfig" && entry.progress !== "request_started")
+    .map((entry) => ({
+      provider: entry.request?.urn ?? "",
+      // protojson leaves out a zero value: DIFF_UNKNOWN.
+      changes: entry.response?.changes ?? "DIFF_UNKNOWN",
+      diffs: entry.response?.diffs ?? [],
+      replaces: entry.response?.replaces ?? [],
+      errors: entry.errors ?? [],
+    }));
 }
 
 /** The next patch version after `version`. */
@@ -148,6 +196,37 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
   const stacks: ImportedStack[] = [];
   const clients = new Map<string, AssetDeliveryClient>();
   const apiKeys = new Map<string, string>();
+  /** The account holding each recorded Source, by id (the server's listing of each account). */
+  const accountOf = new Map<string, string>();
+  /** The client of the account holding the Source `id`. */
+  const clientOf = (id: string) => clients.get(accountOf.get(id)!)!;
+
+  /**
+   * The stack's Sources that no GET of `log` read: neither a GET of the Source itself nor a listing
+   * of the Sources, each sent with the key of the Source's account.
+   */
+  const unread = (stack: ImportedStack, log: readonly ProxiedRequest[]) =>
+    stack.sources
+      .filter((source) => {
+        const key = `Bearer ${apiKeys.get(accountOf.get(source.id)!)}`;
+        return !log.some(
+          (r) => r.method === "GET" && r.authorization === key && (r.path === sourcePath(source.id) || r.path === "/api/v1/sources"),
+        );
+      })
+      .map((source) => source.urn);
+
+  /** The GETs of `log` that read none of the stack's Sources with its account's key. */
+  const strayReads = (stack: ImportedStack, log: readonly ProxiedRequest[]) =>
+    log
+      .filter(
+        (r) =>
+          !stack.sources.some(
+            (source) =>
+              r.authorization === `Bearer ${apiKeys.get(accountOf.get(source.id)!)}` &&
+              (r.path === sourcePath(source.id) || r.path === "/api/v1/sources"),
+          ),
+      )
+      .map((r) => `${r.method} ${r.path}`);
 
   beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), `asset-delivery-upgrade-v${version}-`));
@@ -206,6 +285,9 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
         if (!apiKeys.has(account)) apiKeys.set(account, (await stack.cli.ok(["config", "get", name])).stdout.trim());
     }
     for (const [account, apiKey] of apiKeys) clients.set(account, createClient({ baseUrl: server.url, apiKey, pacing: false }));
+    for (const [account, client] of clients) for await (const source of client.sources.iterate()) accountOf.set(source.id, account);
+    for (const source of stacks.flatMap((stack) => stack.sources))
+      if (!accountOf.has(source.id)) throw new Error(`${source.urn}: Source ${source.id} is in no recorded account`);
   }, STEP_TIMEOUT);
 
   afterAll(async () => {
@@ -248,7 +330,7 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
   });
 
   it(
-    "every recorded stack: preview and refresh --preview-only show no change, and only GETs reach the server",
+    "every recorded stack: preview and refresh --preview-only show no change, and only GETs reach the server, the refresh's reading every Source",
     async () => {
       await forEachStack(stacks, async (stack) => {
         const preview = await counted(stack, () => stack.cli.run(["preview", "--expect-no-changes"]));
@@ -263,13 +345,18 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
           Object.keys(refresh.requests).filter((m) => m !== "GET"),
           `${stack.label}: refresh`,
         ).toEqual([]);
+        // Each Source read from the server, through this stack's proxy, with its account's key: a refresh that
+        // reached no server, or another address, read none. (A preview reads no Source: Diff needs none; its
+        // GETs are the program's function calls, each a read of one of the stack's Sources.)
+        expect(unread(stack, refresh.log), `${stack.label}: refresh read these Sources from no GET through ${stack.proxy.url}`).toEqual([]);
+        expect(strayReads(stack, preview.log), `${stack.label}: preview`).toEqual([]);
       });
     },
     STEP_TIMEOUT,
   );
 
   it(
-    "a plugin at a higher version than the recorded default provider's: DiffConfig asks for no replacement, and no Source is replaced",
+    "a plugin at a higher version than the recorded default provider's: its DiffConfig, asked once per Source, answers that only the version changed and nothing is replaced; every Source stays, under the new default provider, and nothing is written",
     async () => {
       const python = manifest.programs.find((p) => p.kind === "python");
       if (!python) throw new Error(`v${version} recorded no Python program: its SDK is what pins the default provider's version`);
@@ -309,9 +396,29 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
           const pinned = text.replace(/(assetdelivery\.Source\(\s*"[^"]+",)/g, `$1 opts=pulumi.ResourceOptions(version="${higher}"),`);
           expect(pinned).not.toBe(text);
           fs.writeFileSync(main, pinned);
-          const preview = await counted(stack, () => stack.cli.ok(["preview", "--json"], env));
+          // The engine's gRPC calls to the plugins logged (Pulumi's PULUMI_DEBUG_GRPC): the DiffConfig calls and their answers.
+          const grpcLog = path.join(tmp, "diffconfig-preview.grpc.jsonl");
+          const preview = await counted(stack, () => stack.cli.ok(["preview", "--json"], { ...env, PULUMI_DEBUG_GRPC: grpcLog }));
           const steps = changedSteps(preview.result.stdout);
-          // Every Source is `same`: the engine asked the new default provider's DiffConfig about the recorded one's inputs, and no replacement.
+          const recordedSources = exportedSources(fs.readFileSync(path.join(from, `${stackName}.state.json`), "utf8"));
+          // For each Source, whose default provider moves, the engine asks the new default provider (the plugin at
+          // `higher`: its URN, `default_<version>` and the download URL's suffix) whether the recorded provider's
+          // inputs need a replacement. Its answer: only the version changed, nothing to replace. (The calls to the
+          // default provider at this build's version, which the program's function call uses, are not the move's.)
+          const ofHigher = new RegExp(`::pulumi:providers:assetdelivery::default_${higher.replaceAll(".", "_")}(_|$)`);
+          expect(
+            diffConfigAnswers(grpcLog).filter((call) => ofHigher.test(call.provider)),
+            `${stack.label}: DiffConfig calls to the plugin at ${higher}`,
+          ).toEqual(
+            recordedSources.map(() => ({
+              provider: expect.stringMatching(ofHigher),
+              changes: "DIFF_SOME",
+              diffs: ["version"],
+              replaces: [],
+              errors: [],
+            })),
+          );
+          // Every Source is `same`.
           expect(steps, `${stack.label}: ${JSON.stringify(steps)}`).toEqual([]);
           expect(Object.keys(preview.requests).filter((m) => m !== "GET")).toEqual([]);
           const up = await counted(stack, () => stack.cli.ok(["up", "--yes", "--skip-preview"], env));
@@ -321,7 +428,6 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
           ).toEqual([]);
           // The Sources are the recorded ones, now under the default provider at `higher`.
           const after = exportedSources((await stack.cli.ok(["stack", "export"], env)).stdout);
-          const recordedSources = exportedSources(fs.readFileSync(path.join(from, `${stackName}.state.json`), "utf8"));
           // The same ids, in any order: the engine writes a stack's resources in the order its steps ended.
           const ids = (sources: { id?: string }[]) => sources.map((r) => r.id).sort();
           expect(ids(after)).toEqual(ids(recordedSources));
@@ -342,11 +448,17 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
     "every recorded stack: one changed field is exactly one PATCH, nothing replaced (no Source, no provider)",
     async () => {
       await forEachStack(stacks, async (stack) => {
+        let renamed: { id: string; to: string };
         if (stack.program.kind === "root") {
-          await stack.cli.ok(["config", "set", "--path", "asset-delivery:sources.photos.name", "Photos (renamed after the upgrade)"]);
+          const to = "Photos (renamed after the upgrade)";
+          await stack.cli.ok(["config", "set", "--path", "asset-delivery:sources.photos.name", to]);
+          renamed = { id: stack.sources.find((s) => s.urn.endsWith("::photos"))!.id, to };
         } else {
-          renameFirstSource(path.join(stack.workDir, mainFile(stack.program.kind)));
+          const { from, to } = renameFirstSource(path.join(stack.workDir, mainFile(stack.program.kind)));
           if (stack.program.kind === "go") await buildGoProgram(stack.workDir);
+          const source = stack.sources.find((s) => s.name === from);
+          if (!source) throw new Error(`${stack.label}: no recorded Source named "${from}"`);
+          renamed = { id: source.id, to };
         }
         const preview = await stack.cli.ok(["preview", "--json"]);
         const steps = changedSteps(preview.stdout);
@@ -354,26 +466,40 @@ describe.each(recordedVersions())("stacks recorded by v%s", (version) => {
           steps.map((s) => s.op),
           `${stack.label}: ${JSON.stringify(steps)}`,
         ).toEqual(["update"]);
-        const { requests } = await counted(stack, () => stack.cli.ok(["up", "--yes", "--skip-preview"]));
+        const { requests, log } = await counted(stack, () => stack.cli.ok(["up", "--yes", "--skip-preview"]));
         expect(requests.PATCH, `${stack.label}: up`).toBe(1);
         expect(requests.POST ?? 0, `${stack.label}: up`).toBe(0);
+        expect(
+          Object.keys(requests).filter((m) => m !== "GET" && m !== "PATCH"),
+          `${stack.label}: up`,
+        ).toEqual([]);
+        expect(pathsOf(log, "PATCH"), `${stack.label}: up`).toEqual([sourcePath(renamed.id)]);
+        // The server holds the new name: the PATCH carried it.
+        expect((await clientOf(renamed.id).sources.get(renamed.id)).attributes.name, `${stack.label}: ${renamed.id} on the server`).toBe(
+          renamed.to,
+        );
       });
     },
     STEP_TIMEOUT,
   );
 
   it(
-    "every recorded stack: destroy still retires each Source",
+    "every recorded stack: destroy still retires each Source (every one disabled on the server, in its own account)",
     async () => {
       await forEachStack(stacks, async (stack) => {
-        const { requests } = await counted(stack, () => stack.cli.ok(["destroy", "--yes", "--skip-preview"]));
+        const { requests, log } = await counted(stack, () => stack.cli.ok(["destroy", "--yes", "--skip-preview"]));
         expect(requests.POST ?? 0, `${stack.label}: destroy`).toBe(0);
         expect(requests.PATCH, `${stack.label}: destroy`).toBe(stack.sources.length);
+        expect(pathsOf(log, "PATCH").sort(), `${stack.label}: destroy`).toEqual(stack.sources.map((s) => sourcePath(s.id)).sort());
       });
-      const team = clients.get(manifest.programs[0]!.account)!;
-      for (const stack of stacks.filter((s) => s.program.account === manifest.programs[0]!.account && s.program.kind !== "yaml")) {
-        for (const source of stack.sources) expect((await team.sources.get(source.id)).attributes.enabled, source.urn).toBe(false);
-      }
+      const sources = stacks.flatMap((stack) => stack.sources);
+      expect(new Set(sources.map((s) => accountOf.get(s.id))), "the recorded Sources' accounts").toEqual(
+        new Set(manifest.accounts.map((a) => a.name)),
+      );
+      for (const source of sources)
+        expect((await clientOf(source.id).sources.get(source.id)).attributes.enabled, `${source.urn} (${accountOf.get(source.id)})`).toBe(
+          false,
+        );
     },
     STEP_TIMEOUT,
   );

@@ -1,0 +1,52 @@
+// Each recorded release is what that release's code wrote, and stays so (recorded-history.ts): its
+// manifest names the commit whose code was recorded, and every recorded file is as the commit that
+// added it has it. A shallow clone fails here, saying what to fetch: it cannot show either.
+import { describe, expect, it } from "vitest";
+import { changesSinceRecorded, historyProblem, isAncestor, isCommit, recordingCommit, type Rederived } from "./recorded-history";
+import { readManifest, recordedVersions } from "./recorded-stacks";
+
+const API_REPORT_0_1_0 =
+  "v0.1.0's code (sourceCommit 7d25f28, a clean build of sdk/ and provider/ in a scratch extract) reported again by api-report.ts with construct signatures and static members (issue 55): the lines of the recorded report unchanged, those lines added. Before that, 758311c had derived it again from the same code with the reporter's fix (no compiler counters in symbol names).";
+
+/**
+ * Recorded files derived again from their release's source commit (a newer version of their
+ * generator, or a repair run on the release's tag), each acknowledged by its content's hash.
+ */
+const REDERIVED: Rederived[] = [
+  {
+    file: "test/upgrade/recorded/v0.1.0/api/provider.api.txt",
+    sha256: "6da2a74784a15386cee40214fa0c94e795e2a52701665849880c22adb8655d7f",
+    why: API_REPORT_0_1_0,
+  },
+  {
+    file: "test/upgrade/recorded/v0.1.0/api/sdk.api.txt",
+    sha256: "9b15796ce0258b74e6d853618832622e5f053e7130c806bbb2a5a288b314e06c",
+    why: API_REPORT_0_1_0,
+  },
+];
+
+/** The history the checks read, or a failure saying why it is missing. */
+function requireHistory(): void {
+  const problem = historyProblem();
+  if (problem) throw new Error(problem);
+}
+
+describe.each(recordedVersions())("the recorded v%s", (version) => {
+  it("names the commit whose code it recorded (manifest.json sourceCommit), an ancestor of the commit that added it", () => {
+    requireHistory();
+    const { sourceCommit } = readManifest(version);
+    expect(sourceCommit, `test/upgrade/recorded/v${version}/manifest.json: sourceCommit`).toMatch(/^[0-9a-f]{40}$/);
+    expect(isCommit(sourceCommit), `sourceCommit ${sourceCommit} is no commit of this repository`).toBe(true);
+    const added = recordingCommit(version);
+    expect(added, `test/upgrade/recorded/v${version}/manifest.json is in no commit`).toBeDefined();
+    expect(isAncestor(sourceCommit, added!), `sourceCommit ${sourceCommit} is not an ancestor of ${added}, which added the recording`).toBe(
+      true,
+    );
+  });
+
+  it("every recorded file is as the commit that added it has it (git history), or acknowledged as derived again from that code", () => {
+    requireHistory();
+    const changes = changesSinceRecorded(version, REDERIVED);
+    expect(changes, `a release's recorded files are kept as recorded:\n${changes.join("\n")}`).toEqual([]);
+  });
+});
