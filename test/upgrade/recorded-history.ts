@@ -8,8 +8,9 @@
 // newer version of its generator (the API reports, api-report.ts), acknowledged by its content's
 // hash in REDERIVED.
 //
-// This needs the repository's history: a shallow clone (actions/checkout's default, fetch-depth 1)
-// fails with what to fetch, rather than passing on nothing.
+// This needs the repository's history. A shallow clone (actions/checkout's default, fetch-depth 1)
+// lacks it; there the folder is checked against a digest of its files pinned in the test
+// (folderDigest), which a full clone checks against history too, so the pin cannot drift unseen.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -92,6 +93,20 @@ export function isCommit(sha: string): boolean {
 }
 
 const sha256 = (content: Buffer) => createHash("sha256").update(content).digest("hex");
+
+/**
+ * One sha256 over the recorded folder of `version` as it is on disk: its files' paths (from the
+ * folder, with `/`) and contents' sha256, in path order. Read without git, so a shallow clone can
+ * compare it with a pinned value.
+ */
+export function folderDigest(version: string): string {
+  const folder = path.join(repoRoot(), recordedFolder(version));
+  const lines = (fs.readdirSync(folder, { recursive: true, encoding: "utf8" }) as string[])
+    .filter((file) => fs.statSync(path.join(folder, file)).isFile())
+    .map((file) => `${file.split(path.sep).join("/")}\t${sha256(fs.readFileSync(path.join(folder, file)))}`)
+    .sort();
+  return sha256(Buffer.from(lines.join("\n"), "utf8"));
+}
 
 /**
  * How the working tree's recorded folder of `version` differs from what its commits added: one line
