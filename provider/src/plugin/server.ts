@@ -8,7 +8,7 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { configFromRequest } from "./config";
 import { grpcRuntime, providerProtos } from "../engine/grpc";
 import { CancelledError, type NativeProvider, PartialSourceError } from "./provider";
-import { packageSchema, PACKAGE_NAME } from "./schema";
+import { packageSchema } from "./schema";
 import { decodeStruct, encodeStruct } from "./wire";
 
 const grpc = grpcRuntime();
@@ -174,5 +174,3 @@ export async function serve(version: string, provider: NativeProvider): Promise<
   process.stdout.write(`${port}\n`);
   return server;
 }
-
-export { PACKAGE_NAME };
