@@ -1,11 +1,11 @@
 // Pulumi's secret envelopes, opened by one walker: `@asset-delivery/provider/secret-envelopes`.
 // A secret is an object whose signature key (`specialSigKey`) holds the secret signature
-// (`specialSecretSig`), both Pulumi's protocol constants (core/protocol-values.ts), around the
+// (`specialSecretSig`), both Pulumi's protocol constants (engine/protocol-values.ts), around the
 // value in one of three forms:
 // - `value`: the engine's wire form (a provider's gRPC requests, with acceptSecrets);
 // - `plaintext`: an exported state's (`pulumi stack export --show-secrets`), the value as JSON text;
 // - `ciphertext`: an exported state's without --show-secrets, which cannot be opened here.
-import { specialSecretSig, specialSigKey } from "./core/protocol-values";
+import { specialSecretSig, specialSigKey } from "./engine/protocol-values";
 import { isPlainObject } from "@asset-delivery/sdk";
 import { describePath } from "./core/property-path";
 

@@ -5,7 +5,7 @@ import { diffSource } from "../../provider/src/core/diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
 import { withoutProviderOptions } from "../../provider/src/core/provider-options";
 import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
-import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { UNKNOWN } from "../../provider/src/core/unknowns";
 import { toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
 import { sourceResource } from "../support/api-documents";
 import { checkedSource } from "../support/checked-source";
@@ -141,7 +141,7 @@ describe("diff", () => {
 
   it("counts a value not known yet as a change", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: unknownValue }).changed).toEqual(["name"]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: UNKNOWN }).changed).toEqual(["name"]);
   });
 
   it("notices a change of how to wait, without it touching the Source", () => {

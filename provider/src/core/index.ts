@@ -48,5 +48,5 @@ export {
   type UncheckedInputs,
 } from "./codec";
 export { PROVIDER_OPTION_DESCRIPTORS, PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
-export { isUnknown, pathsOverlap, UNKNOWN } from "./unknowns";
+export { UNKNOWN } from "./unknowns";
 export { WriteBudget, leastTimeMs } from "./write-budget";

@@ -1,13 +1,13 @@
-// Values not known yet during a preview (outputs of resources still to be created) reach the
-// provider as a sentinel string. Validation must not blame the user for them.
-import { unknownValue } from "./protocol-values";
+// Values not known yet during a preview (outputs of resources still to be created): the core's own
+// value for one, which each shell maps its engine's form to at its edge, and back. Validation must
+// not blame the user for them.
 import { isPlainObject } from "@asset-delivery/sdk";
 
-/** A value not known yet, as the engine sends it (Pulumi's protocol constant: protocol-values.ts). */
-export const UNKNOWN = unknownValue;
+/** A value not known yet. */
+export const UNKNOWN: unique symbol = Symbol("not known yet");
 
-export function isUnknown(value: unknown): boolean {
-  return value === unknownValue;
+export function isUnknown(value: unknown): value is typeof UNKNOWN {
+  return value === UNKNOWN;
 }
 
 /** The paths of every unknown value inside `value`. */

@@ -16,7 +16,7 @@ import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle"
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
-import { isUnknown } from "../core/unknowns";
+import { isEngineUnknown } from "../engine/unknowns";
 import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
 import { pulumiCheckFailure } from "../pulumi-names/source";
 
@@ -59,7 +59,7 @@ export const sourceProvider = {
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =
-      urn === undefined || isUnknown(urn) || typeof urn === "string"
+      urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
     return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures.map(pulumiCheckFailure)] };

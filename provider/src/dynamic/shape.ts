@@ -7,10 +7,11 @@
 // (`deploymentWithSecrets`), which the policy pack and the CLI's drift commands read states with
 // too; the Source class (source.ts) declares the input. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
-// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values.
+// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. A value not known
+// yet is the engine's string in the host's values and the core's own inside (engine/unknowns.ts).
 import { deploymentWithSecrets, isPlainObject } from "@asset-delivery/sdk";
 import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/source";
-import { isUnknown, UNKNOWN } from "../core/unknowns";
+import { isEngineUnknown, unknownValue, withCoreUnknowns, withEngineUnknowns } from "../engine/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
 
 /** A dynamic resource's inputs or state: the core's, with the write-only fields apart, and the URN. */
@@ -30,7 +31,7 @@ export function urnOf(values: DynamicValues): string | undefined {
  * `__provider` taken off, the API's names (`declared`: a program's arguments, check's: pulumi-names/source.ts).
  */
 export function toCore(values: DynamicValues, options: { declared?: boolean } = {}): Record<string, unknown> {
-  return toApiNames(withSecretsInPlace(values), options);
+  return toApiNames(withCoreUnknowns(withSecretsInPlace(values)), options);
 }
 
 /**
@@ -41,7 +42,7 @@ export function toCore(values: DynamicValues, options: { declared?: boolean } = 
  */
 export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
   const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, deploymentSecrets, deployment, ...rest } = values;
-  return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, UNKNOWN) };
+  return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, unknownValue) };
 }
 
 /**
@@ -51,11 +52,11 @@ export function withSecretsInPlace(values: DynamicValues): Record<string, unknow
  * a deployment that is not an object) goes back as it came.
  */
 export function toDynamic(values: object, given?: DynamicValues): DynamicValues {
-  const { deployment, ...rest } = toPulumiNames(values as Record<string, unknown>);
+  const { deployment, ...rest } = withEngineUnknowns(toPulumiNames(values as Record<string, unknown>));
   const urn = given !== undefined && URN_KEY in given ? { [URN_KEY]: given[URN_KEY] } : {};
   if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {}, ...urn };
   const { open, secrets } = secretsApart(deployment);
-  const deploymentSecrets = isUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets;
+  const deploymentSecrets = isEngineUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets;
   return { ...rest, deployment: open, deploymentSecrets, ...urn };
 }
 
