@@ -117,6 +117,29 @@ describe("the core's entry points", () => {
 });
 
 describe("the dynamic shell", () => {
+  it("hands the host a Source not ready in time in the dynamic shape, in an error of its own (not the core's)", async () => {
+    const slow = await startTestServer({ deployDelayMs: 60_000, deployLagMs: 0 });
+    await configureSourceProvider(slow);
+    try {
+      const { name, deployment } = programDeclaration("shape-dynamic-slow");
+      const { password, ...open } = deployment;
+      const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
+      const inputs = { ...checked.inputs, deploymentTimeoutSeconds: 1, __provider: "serialized" };
+      const error: unknown = await sourceProvider.create(inputs).catch((caught: unknown) => caught);
+      expect(error).not.toBeInstanceOf(SourceNotReadyError);
+      // What @pulumi/pulumi's dynamic-provider host reads: id, properties, reasons.
+      expect(error).toMatchObject({
+        id: expect.stringMatching(/^[A-Za-z0-9]{24}$/),
+        properties: { deploymentSecrets: { password }, deploymentStatus: "deploying", __provider: "serialized" },
+        reasons: [expect.stringContaining("deploymentTimeoutSeconds")],
+      });
+      expect((error as { properties: object }).properties).not.toHaveProperty("deployment_status");
+    } finally {
+      await configureSourceProvider(server);
+      await slow.close();
+    }
+  });
+
   it("puts the secrets apart once on the way back, and takes either shape from the host", async () => {
     const { name, deployment } = programDeclaration("shape-dynamic");
     const { password, ...open } = deployment;

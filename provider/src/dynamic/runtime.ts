@@ -12,7 +12,7 @@ assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
-import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
+import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
@@ -37,6 +37,22 @@ if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filen
 const inputsOf = (values: DynamicValues) => toCore(values) as SourceInputs;
 const stateOf = (values: DynamicValues) => toCore(values) as SourceState;
 
+/**
+ * A Source written but not ready, as the host reads it: an error with `id` (and `properties`,
+ * `reasons`) becomes "created (or updated) but not initialized", the Source recorded with these
+ * properties, in the dynamic shape.
+ */
+class DynamicSourceNotReadyError extends Error {
+  override readonly name = "SourceNotReadyError";
+  constructor(
+    readonly id: string,
+    readonly properties: DynamicValues,
+    readonly reasons: string[],
+  ) {
+    super(reasons.join("; "));
+  }
+}
+
 /** A write's outputs in the dynamic shape; a Source not ready in time keeps the host's property in the state the error carries. */
 async function written<T extends { outs: object }>(inputs: DynamicValues, write: Promise<T>): Promise<T & { outs: DynamicValues }> {
   try {
@@ -45,7 +61,7 @@ async function written<T extends { outs: object }>(inputs: DynamicValues, write:
   } catch (error) {
     if (!isSourceNotReady(error)) throw error;
     const properties = { ...toDynamic(error.properties, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
-    throw new SourceNotReadyError(error.id, properties, error.reasons);
+    throw new DynamicSourceNotReadyError(error.id, properties, error.reasons);
   }
 }
 

@@ -1,26 +1,25 @@
 // After a write, wait (unless told not to) until the Source has settled by the sdk's one rule
 // (DeploymentWatch): `deployed` by a deployment after the writes that started one, or `disabled`
 // when it is declared disabled. A Source that does not get there in time, or whose wait is
-// cancelled, was still written: the error carries its id and state, so that Pulumi records it
-// instead of forgetting it.
+// cancelled, was still written: the error carries its id and state, so that the shell has it
+// recorded instead of forgotten.
 import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
 import type { Session } from "../session";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 
-/** Pulumi's dynamic provider turns an error with `id` into "created (or updated) but not initialized". */
-export class SourceNotReadyError<Properties extends object = SourceState> extends Error {
+/** A Source written but not settled: each shell hands it to its engine as created (or updated) but not ready, in its own error. */
+export class SourceNotReadyError extends Error {
   override readonly name = "SourceNotReadyError";
   constructor(
     readonly id: string,
-    /** The state to record: the core's; a shell re-throws it with its own shape of it. */
-    readonly properties: Properties,
+    /** The state to record, in the core's shape. */
+    readonly properties: SourceState,
     readonly reasons: string[],
   ) {
     super(reasons.join("; "));
   }
 }
 
-/** A SourceNotReadyError of the core: its properties are the core's state. */
 export function isSourceNotReady(error: unknown): error is SourceNotReadyError {
   return error instanceof SourceNotReadyError;
 }
