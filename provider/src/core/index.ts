@@ -6,9 +6,8 @@
 //   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
 // - The provider object (provider.ts): `createSourceProvider({ warn, info, env })`
-//   owns its configuration and connections; `configure` (or `checkConfig`, `diffConfig`,
-//   `configureWith` for a configuration given as values), `check`, `diff`, `preview`, `create`,
-//   `read`, `import`, `update`, `delete`, `connection`, `cancel`, `close`.
+//   owns its configuration and connections; `configure`, `check`, `diff`, `create`, `read`,
+//   `import`, `update`, `delete`, `connection`, `finalEstimate`, `cancel`, `close`.
 // - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
 //   (`deployment.password`): `UncheckedInputs` (what a shell passes to check) -> `SourceInputs`
 //   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
@@ -20,7 +19,6 @@ export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type Conf
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { CancelledError } from "./cancellation";
-export type { ConfigFailure } from "./config-check";
 export type { Info, Warn } from "./log";
 export type { CheckFailure, CheckResult } from "./check";
 export {

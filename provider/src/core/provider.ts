@@ -3,13 +3,14 @@
 // API, and runs each step of a Source's life on the core's one shape (codec.ts: the sdk's types in
 // the API's names, each secret where it lives): `check` parses the program's inputs into
 // `SourceInputs`, which the engine hands back to `diff`, `create` and `update`; `create`, `update`
-// and `read` return the `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts,
-// plugin/provider.ts) only translate the engine's calls and rename once at their edges
-// (pulumi-names/); what the provider decides is here: the configuration's check,
-// the run's write budget, what a preview shows, the engine's Cancel.
+// and `read` return the `SourceState` the engine keeps; the run's write budget and the engine's
+// Cancel are decided here too. The shells around it (dynamic/runtime.ts, plugin/provider.ts)
+// translate their engine's calls, rename once at their edges (pulumi-names/), and decide what is
+// their engine's alone: the plugin checks its configuration given as values (CheckConfig,
+// DiffConfig, Configure), shows a preview's outputs and keeps an unchanged Read's Structs; the
+// dynamic shell checks the URN input its Source class adds.
 import { Cancellation } from "./cancellation";
 import { checkSource, type CheckResult } from "./check";
-import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
@@ -20,7 +21,6 @@ import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
-import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
@@ -35,14 +35,8 @@ export interface SourceProviderOptions {
 }
 
 export interface SourceProvider {
-  /** The stack's configuration (`assetdelivery:*`); read when an operation needs the API, not before. */
+  /** The configuration (settings.ts); read when an operation needs the API, not before. */
   configure(config: ConfigReader): void;
-  /** The configuration as values (the native plugin's provider inputs): every bad or missing setting, named (config-check.ts). */
-  checkConfig(values: Record<string, unknown>): ConfigFailure[];
-  /** Which settings of such values changed: never a replacement (config-check.ts). */
-  diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] };
-  /** Configures with such values, refused (an error with each failure) unless `checkConfig` passes them. */
-  configureWith(values: Record<string, unknown>): void;
   /**
    * Every rule, before any request: see check.ts. Needs no configuration; refuses a configured
    * http:// baseUrl on a host other than loopback (settings.ts), so that a preview refuses it too.
@@ -51,11 +45,6 @@ export interface SourceProvider {
   check(news: UncheckedInputs, isNew?: boolean): CheckResult;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
-  /**
-   * What a preview of a create (no state) or an update shows: see preview.ts. Needs no
-   * configuration.
-   */
-  preview(news: UncheckedInputs, olds?: UncheckedInputs): UncheckedInputs;
   /** A write (create, update) raced against `cancel`. */
   create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
@@ -131,14 +120,6 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
     configure(reader) {
       config = reader;
     },
-    checkConfig: (values) => checkProviderConfig(values, env).failures,
-    diffConfig: changedSettings,
-    configureWith(values) {
-      const { settings, failures } = checkProviderConfig(values, env);
-      if (!settings)
-        throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
-      config = settingsReader(values);
-    },
     check: (news, isNew = false) => {
       writes.checked(isNew);
       refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
@@ -149,7 +130,6 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       writes.diffed(diff.changes, diff.replaces.length > 0);
       return diff;
     },
-    preview: (news, olds) => previewOutputs(news, olds),
     create: async (inputs, options = {}) => cancellation.untilCancelled(explained(() => createSource(session(), inputs, options))),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),

@@ -1,7 +1,8 @@
 // The native plugin's provider: the ResourceProvider operations on plain values (the gRPC server
 // in server.ts only decodes and encodes), each a translation of the engine's call to the provider
-// core's (core/provider.ts, which decides: the configuration's check, the write budget, previews,
-// Cancel). The core speaks the API's names: each Source value is renamed here once each way
+// core's (core/provider.ts, which decides the Source's rules, the write budget and Cancel), but
+// what is the plugin's alone: its configuration given as values (config-check.ts) and a preview's
+// outputs (preview.ts). The core speaks the API's names: each Source value is renamed here once each way
 // (pulumi-names/source.ts: `toApiNames` for what the engine hands over, `toPulumiNames` for what
 // goes back), and each secret marked where it lives (SECRET_PATHS, from the sdk's field table).
 // What is the plugin's own: the Source type and function tokens of its schema, and the engine's
@@ -16,7 +17,8 @@ import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
 import { SOURCE_TOKEN } from "../tokens";
 import { CONFIG_SECRET_PATHS } from "./config";
-import type { ConfigFailure } from "../core/config-check";
+import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
+import { previewOutputs } from "./preview";
 import type { SourceDiff } from "../core/diff";
 import type { Properties, PropertyPath } from "./wire";
 
@@ -49,24 +51,29 @@ export class NativeProvider {
   /** The provider core, which owns the configuration and the one connection to the API. */
   private readonly core: SourceProvider;
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
     // Warnings (a retired Source) and progress messages go to the engine's log.
     this.core = createSourceProvider({ ...providerProcessLog(), env });
   }
 
+  /** The configuration as values: every bad or missing setting, named (config-check.ts). */
   checkConfig(news: Properties): { inputs: Properties; failures: ConfigFailure[] } {
     return {
       inputs: { values: news.values, secrets: [...news.secrets, ...CONFIG_SECRET_PATHS] },
-      failures: this.core.checkConfig(news.values),
+      failures: checkProviderConfig(news.values, this.env).failures,
     };
   }
 
+  /** Which settings changed: never a replacement (config-check.ts). */
   diffConfig(olds: Properties, news: Properties): { changes: boolean; diffs: string[] } {
-    return this.core.diffConfig(olds.values, news.values);
+    return changedSettings(olds.values, news.values);
   }
 
+  /** Configures the core with such values, refused (an error with each failure) unless `checkConfig` passes them. */
   async configure(values: Record<string, unknown>): Promise<void> {
-    this.core.configureWith(values);
+    const { settings, failures } = checkProviderConfig(values, this.env);
+    if (!settings) throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
+    this.core.configure(settingsReader(values));
   }
 
   async close(): Promise<void> {
@@ -99,13 +106,13 @@ export class NativeProvider {
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(this.core.preview(toApiNames(inputs.values)), inputs.secrets) };
+    if (options.preview) return { id: "", outputs: marked(previewOutputs(toApiNames(inputs.values)), inputs.secrets) };
     const { id, outs } = await written(this.core.create(inputsOf(inputs), options), inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(this.core.preview(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
+    if (options.preview) return marked(previewOutputs(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
     const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), options), news);
     return marked(outs, news.secrets);
   }

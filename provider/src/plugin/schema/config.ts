@@ -1,7 +1,7 @@
 // The provider's configuration in the schema: its config variables (`assetdelivery:baseUrl`, ...)
 // and the explicit provider's inputs and outputs, from the core's settings (their descriptions and
 // secrecy).
-import { CONFIG_NAMES } from "../../core/config-check";
+import { CONFIG_NAMES } from "../config-check";
 import { SECRET_SETTINGS, SETTING_DESCRIPTIONS } from "../../core/settings";
 import type { PulumiProperty } from "./format";
 

@@ -1,12 +1,12 @@
-// The provider's configuration given as values (the native plugin's provider inputs: an explicit
-// provider's arguments, or the stack's `assetdelivery:*` config): every bad or missing setting
-// named, before the provider is configured, and which changed; the environment (`ASSET_DELIVERY_*`) fills what the
-// values do not give. The dynamic provider reads its configuration when an operation needs it
-// (settings.ts), without this check.
+// The native plugin's CheckConfig, DiffConfig and Configure: the provider's configuration given as
+// values (an explicit provider's arguments, or the stack's `assetdelivery:*` config), every bad or
+// missing setting named before the provider is configured, and which changed; the environment
+// (`ASSET_DELIVERY_*`) fills what the values do not give. The dynamic provider reads its
+// configuration when an operation needs it (core/settings.ts), without this check.
 import deepEqual from "fast-deep-equal";
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
-import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
-import { isUnknown } from "./unknowns";
+import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
+import { isUnknown } from "../core/unknowns";
 
 export type ConfigName = keyof typeof CONFIG_KEYS;
 export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
