@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { createMark } from "../../provider/src/core/create-mark";
+import { pulumiCreator } from "../../provider/src/engine/creator";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
@@ -162,7 +163,7 @@ describe("the dynamic shell", () => {
     expect(checked.inputs).toMatchObject({ resourceUrn: urn });
     const { id, outs } = await sourceProvider.create(checked.inputs);
     expect(outs).toMatchObject({ resourceUrn: urn });
-    expect((outs.deployment as { annotation: string }).annotation.endsWith(createMark(urn))).toBe(true);
+    expect((outs.deployment as { annotation: string }).annotation.endsWith(createMark(pulumiCreator(urn)))).toBe(true);
     // A refresh of an unchanged Source: the state as it was, URN included, and no new inputs.
     const read = await sourceProvider.read(id, outs);
     expect(read).toEqual({ id, props: outs });

@@ -51,7 +51,7 @@ export interface SourceProvider {
   read(id: string, state: SourceState): Promise<ReadResult>;
   /** `pulumi import`: the Source as the server has it, and the inputs that declare it. */
   import(id: string): Promise<ImportedSource>;
-  update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "urn">): Promise<{ outs: SourceState }>;
+  update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "creator">): Promise<{ outs: SourceState }>;
   /** Retires the Source (the API cannot delete one). */
   delete(id: string): Promise<void>;
   /**

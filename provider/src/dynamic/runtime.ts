@@ -12,6 +12,7 @@ assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
+import { pulumiCreator } from "../engine/creator";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
@@ -85,7 +86,8 @@ export const sourceProvider = {
     return { changes, replaces, deleteBeforeReplace: false };
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
-    return written(inputs, core.create(inputsOf(inputs), { urn: urnOf(inputs) }));
+    const urn = urnOf(inputs);
+    return written(inputs, core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) }));
   },
   async read(id: string, state: DynamicValues): Promise<pulumi.dynamic.ReadResult> {
     const result = await core.read(id, stateOf(state));

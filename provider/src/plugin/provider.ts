@@ -12,6 +12,7 @@ import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
 import type { DiffKind } from "../core/detailed-diff";
 import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
 import { providerProcessLog } from "../engine/engine-log";
+import { pulumiCreator } from "../engine/creator";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -107,13 +108,15 @@ export class NativeProvider {
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
     if (options.preview) return { id: "", outputs: marked(previewOutputs(toApiNames(inputs.values)), inputs.secrets) };
-    const { id, outs } = await written(this.core.create(inputsOf(inputs), options), inputs);
+    // The request's URN makes the create mark; its timeout (the resource's customTimeouts) bounds the wait.
+    const write = this.core.create(inputsOf(inputs), { creator: pulumiCreator(options.urn), timeoutSeconds: options.timeoutSeconds });
+    const { id, outs } = await written(write, inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
     if (options.preview) return marked(previewOutputs(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
-    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), options), news);
+    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds: options.timeoutSeconds }), news);
     return marked(outs, news.secrets);
   }
 

@@ -40,8 +40,8 @@ export function deployedBefore(deploys: boolean, before: number | null): Pick<Wr
 }
 
 /**
- * Waits for `deploymentTimeoutSeconds`, or the resource's customTimeouts (`timeoutSeconds`, from the
- * engine's request; 0 or absent when none) when shorter.
+ * Waits for `deploymentTimeoutSeconds`, or the shell's bound on the write (`timeoutSeconds`; 0 or
+ * absent when none) when shorter.
  */
 export async function settle(
   session: Session,
