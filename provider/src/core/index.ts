@@ -20,6 +20,7 @@ export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { CancelledError } from "./cancellation";
 export type { Info, Warn } from "./log";
+export { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 export type { CheckFailure, CheckResult } from "./check";
 export {
   comparableDeployment,
@@ -46,5 +47,5 @@ export {
   type UncheckedInputs,
 } from "./codec";
 export { PROVIDER_OPTION_DESCRIPTORS, PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
-export { UNKNOWN } from "./unknowns";
+export { pathsOverlap, UNKNOWN } from "./unknowns";
 export { WriteBudget, leastTimeMs } from "./write-budget";

@@ -24,6 +24,7 @@ import { updateSource } from "./lifecycle/update";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
+import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export interface SourceProviderOptions {
   /** Where warnings go (both shells pass the engine's log). */
@@ -32,6 +33,8 @@ export interface SourceProviderOptions {
   info?: Info;
   /** The environment the settings fall back to. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** What its messages tell the user to do, in the words of the shell's tool (core/instructions.ts). Default the plain words. */
+  instructions?: Instructions;
 }
 
 export interface SourceProvider {
@@ -74,10 +77,15 @@ export interface SourceProvider {
   close(): Promise<void>;
 }
 
-export function createSourceProvider({ warn, info = async () => {}, env = process.env }: SourceProviderOptions): SourceProvider {
+export function createSourceProvider({
+  warn,
+  info = async () => {},
+  env = process.env,
+  instructions = PLAIN_INSTRUCTIONS,
+}: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
   const cancellation = new Cancellation();
-  const writes = new WriteBudget({ warn, info, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
+  const writes = new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
   // share requests and pacing covers every call; settings are resolved for each operation (the
   // configuration may come after the first check, the environment may change in between).
@@ -86,14 +94,14 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   /** The settings, for what needs only some of them (the pacing of a preview's estimate). */
   function settingsOrUndefined() {
     try {
-      return resolveSettings(config, env);
+      return resolveSettings(config, env, instructions);
     } catch {
       return undefined;
     }
   }
 
   function connection(): Connection {
-    const settings = resolveSettings(config, env);
+    const settings = resolveSettings(config, env, instructions);
     const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain, settings.maxWait]);
     let opened = connections.get(key);
     if (!opened) {
@@ -104,7 +112,7 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   }
 
   function session(): Session {
-    return { ...connection(), warn, signal: cancellation.signal };
+    return { ...connection(), warn, instructions, signal: cancellation.signal };
   }
 
   /** A write refused under maxWait fails with the budget's own message. */

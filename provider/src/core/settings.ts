@@ -7,6 +7,7 @@
 // serialized provider. An http:// address other than loopback is refused here, by the sdk's rule,
 // before anything is sent: unless allowed, the key would travel in clear text.
 import { domainNameSchema, insecureBaseUrlProblem, parseDuration, type ClientOptions, type PacingOptions } from "@asset-delivery/sdk";
+import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export const CONFIG_KEYS = {
   baseUrl: "assetdelivery:baseUrl",
@@ -76,7 +77,12 @@ function setting(config: ConfigReader, env: NodeJS.ProcessEnv, name: keyof typeo
   return nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
 }
 
-export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+/** The settings; `instructions` say how to set a missing one (core/instructions.ts). */
+export function resolveSettings(
+  config: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+  instructions: Instructions = PLAIN_INSTRUCTIONS,
+): ProviderSettings {
   const pick = (name: keyof typeof CONFIG_KEYS) => setting(config, env, name);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
@@ -84,8 +90,10 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
   const deliveryDomain = pick("deliveryDomain");
   const maxWait = pick("maxWait");
   const missing = [
-    baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
-    apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
+    baseUrl === undefined &&
+      `the API address (${instructions.setSetting(CONFIG_KEYS.baseUrl, { secret: false, placeholder: "<url>" })} or ${ENV_VARS.baseUrl})`,
+    apiKey === undefined &&
+      `the API key (${instructions.setSetting(CONFIG_KEYS.apiKey, { secret: true, placeholder: "<key>" })} or ${ENV_VARS.apiKey})`,
   ].filter(Boolean);
   if (baseUrl === undefined || apiKey === undefined) {
     const names = [...(baseUrl === undefined ? ["baseUrl" as const] : []), ...(apiKey === undefined ? ["apiKey" as const] : [])];

@@ -13,6 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
+import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
@@ -22,7 +23,7 @@ import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
 import { pulumiCheckFailure } from "../pulumi-names/source";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
-const core = createSourceProvider(providerProcessLog());
+const core = createSourceProvider({ ...providerProcessLog(), instructions: PULUMI_INSTRUCTIONS });
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (engine/engine-guard.ts). Not when a test or a script loads it.

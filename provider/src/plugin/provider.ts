@@ -13,6 +13,7 @@ import type { DiffKind } from "../core/detailed-diff";
 import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
+import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -54,7 +55,7 @@ export class NativeProvider {
 
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
     // Warnings (a retired Source) and progress messages go to the engine's log.
-    this.core = createSourceProvider({ ...providerProcessLog(), env });
+    this.core = createSourceProvider({ ...providerProcessLog(), env, instructions: PULUMI_INSTRUCTIONS });
   }
 
   /** The configuration as values: every bad or missing setting, named (config-check.ts). */

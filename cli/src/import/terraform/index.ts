@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { camelCase, NotFoundError, requiredWriteOnlyFields, SOURCE_TYPES, writeOnlyFields, type Source } from "@asset-delivery/sdk";
-import { declarationOf, NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
+import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS } from "@asset-delivery/provider";
 import { connect, resolveSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../../drift/failure";
 import { readStack } from "../../drift/stack";
@@ -164,7 +164,7 @@ const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_ANYWHERE.has(field);
 async function readLive(sources: readonly TerraformSource[], config: Record<string, string>, env: NodeJS.ProcessEnv) {
   let settings;
   try {
-    settings = resolveSettings((key) => config[key], env);
+    settings = resolveSettings((key) => config[key], env, PULUMI_INSTRUCTIONS);
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }

@@ -5,6 +5,7 @@
 // recorded instead of forgotten.
 import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
 import type { Session } from "../session";
+import { PLAIN_INSTRUCTIONS } from "../instructions";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 
 /** A Source written but not settled: each shell hands it to its engine as created (or updated) but not ready, in its own error. */
@@ -61,7 +62,7 @@ export async function settle(
       throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [error.message]);
     if (!(error instanceof DeploymentTimeoutError)) throw error;
     throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [
-      `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then run pulumi up again`,
+      `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then ${(session.instructions ?? PLAIN_INSTRUCTIONS).runAgain}`,
     ]);
   }
 }
