@@ -2,6 +2,7 @@
 // secrets where they live in the deployment); only a switch to another adopted Source replaces.
 import { describe, expect, it } from "vitest";
 import { diffSource } from "../../provider/src/core/diff";
+import { detailedDiff } from "../../provider/src/plugin/detailed-diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
 import { withoutProviderOptions } from "../../provider/src/core/provider-options";
 import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
@@ -41,7 +42,8 @@ describe("diff", () => {
     const inputs = declared();
     const diff = diffSource(ID, stateOf(inputs), declared({ cacheTtlError: 60 }));
     expect(diff).toMatchObject({ changed: ["deployment"], deploymentFields: ["cache_ttl_error"] });
-    expect([...diff.detailedDiff.values()]).toEqual([{ path: ["deployment", "cache_ttl_error"], kind: "update" }]);
+    // The native plugin's detailed diff names the leaf as the program writes it.
+    expect([...detailedDiff(stateOf(inputs), declared({ cacheTtlError: 60 }), diff)]).toEqual([["deployment.cacheTtlError", "update"]]);
   });
 
   it("reports a changed name alone", () => {

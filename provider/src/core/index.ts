@@ -30,7 +30,6 @@ export {
   type SourceDiff,
   type SecretFlagMismatch,
 } from "./diff";
-export type { DiffKind, DetailedDiff } from "./detailed-diff";
 export type { ReadResult } from "./lifecycle/read";
 export type { ImportedSource } from "./lifecycle/import";
 export type { WriteOptions } from "./lifecycle/create";

@@ -9,8 +9,8 @@
 // Read without a state, which is an import.
 import deepEqual from "fast-deep-equal";
 import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
-import type { DiffKind } from "../core/detailed-diff";
-import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
+import { pulumiCheckFailure, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
+import { detailedDiff, type DetailedDiff } from "./detailed-diff";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
@@ -46,8 +46,8 @@ function marked(values: UncheckedInputs, ...programSecrets: (readonly PropertyPa
 const inputsOf = (properties: Properties) => toApiNames(properties.values) as SourceInputs;
 const stateOf = (properties: Properties) => toApiNames(properties.values) as SourceState;
 
-/** The core's diff, its detailed diff by the resource's property paths. */
-export type NativeDiff = Omit<SourceDiff, "detailedDiff"> & { detailedDiff: Map<string, DiffKind> };
+/** The core's diff and its detailed diff, by the resource's property paths. */
+export type NativeDiff = SourceDiff & { detailedDiff: DetailedDiff };
 
 export class NativeProvider {
   /** The provider core, which owns the configuration and the one connection to the API. */
@@ -100,8 +100,9 @@ export class NativeProvider {
   }
 
   diff(id: string, olds: Properties, news: Properties): NativeDiff {
-    const diff = this.core.diff(id, stateOf(olds), inputsOf(news));
-    return { ...diff, detailedDiff: pulumiDetailedDiff(diff.detailedDiff) };
+    const [state, inputs] = [stateOf(olds), inputsOf(news)];
+    const diff = this.core.diff(id, state, inputs);
+    return { ...diff, detailedDiff: detailedDiff(state, inputs, diff) };
   }
 
   async create(

@@ -22,7 +22,6 @@ import {
 import type { CheckFailure } from "../core/check";
 import { READ_ONLY_FIELDS } from "../core/codec";
 import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
-import type { DetailedDiff, DiffKind } from "../core/detailed-diff";
 import { describePath, type PropertyPath } from "../core/property-path";
 import { camelCase, camelSegments, renameDeployment, type CamelNamed } from "./rename";
 import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
@@ -134,11 +133,6 @@ export function sourceAttributes(source: Source): ReturnedAttributes {
 export function pulumiCheckFailure({ path, rule, unknownProperty }: CheckFailure): { property: string; reason: string } {
   const described = describePulumiPath(path);
   return { property: unknownProperty ? described : "", reason: `${described}: ${rule}` };
-}
-
-/** The core's detailed diff by the resource's property paths (`deployment.customDomains[1]`). */
-export function pulumiDetailedDiff(diff: DetailedDiff): Map<string, DiffKind> {
-  return new Map([...diff.values()].map(({ path, kind }) => [describePulumiPath(path), kind]));
 }
 
 /** What to declare for a Source made elsewhere (core/declaration.ts), as the resource's arguments: what `asset-delivery import` writes. */
