@@ -19,7 +19,7 @@ import {
   type SourceType,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import type { CheckFailure } from "../core/check";
+import { SOURCE_PROPERTIES, type CheckFailure } from "../core/check";
 import { READ_ONLY_FIELDS } from "../core/codec";
 import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
 import { describePath, type PropertyPath } from "../core/property-path";
@@ -129,10 +129,15 @@ export function sourceAttributes(source: Source): ReturnedAttributes {
   return toPulumiNames(attributes) as ReturnedAttributes;
 }
 
-/** A failure of check as the engine shows it: the path as the program wrote it (in the reason: the engine prints only top-level property values). */
-export function pulumiCheckFailure({ path, rule, unknownProperty }: CheckFailure): { property: string; reason: string } {
+/**
+ * A failure of check as the engine shows it: the path as the program wrote it, in the reason (the
+ * engine prints only top-level property values); a property the Source does not have is also the
+ * failure's property, as the program named it.
+ */
+export function pulumiCheckFailure({ path, rule }: CheckFailure): { property: string; reason: string } {
   const described = describePulumiPath(path);
-  return { property: unknownProperty ? described : "", reason: `${described}: ${rule}` };
+  const notAProperty = path.length === 1 && typeof path[0] === "string" && !SOURCE_PROPERTIES.has(path[0]);
+  return { property: notAProperty ? described : "", reason: `${described}: ${rule}` };
 }
 
 /** What to declare for a Source made elsewhere (core/declaration.ts), as the resource's arguments: what `asset-delivery import` writes. */
