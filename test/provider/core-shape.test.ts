@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { createMark } from "../../provider/src/core/create-mark";
@@ -241,5 +242,13 @@ describe("the core's own files", () => {
     // Any line: prettier wraps a long import, its `} from "../plugin/..."` on a line of its own.
     expect(matching(/\bfrom "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
     expect(matching(/assetdelivery:index:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
+  });
+
+  it("speak no Pulumi: no `pulumi`, no URN, none of its protocol's values, no PropertyDiff kind (a comment may name a shell)", () => {
+    const protocolValues = [unknownValue, specialSigKey, specialSecretSig];
+    expect(protocolValues.every((value) => /^[0-9a-f-]{32,36}$/.test(value))).toBe(true);
+    expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
+    // PropertyDiff's kinds as a type or as the engine's enum.
+    expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
   });
 });
