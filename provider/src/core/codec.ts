@@ -5,17 +5,17 @@
 // (pulumi-names/source.ts); here a state is built from a returned Source, once.
 import {
   isPlainObject,
+  isSourceType,
+  READ_ONLY_DEPLOYMENT_FIELDS,
   READ_ONLY_SOURCE_ATTRIBUTES,
   readOnlyFields,
-  SOURCE_TYPES,
   WRITABLE_SOURCE_ATTRIBUTES,
-  writeOnlyFields,
+  WRITE_ONLY_DEPLOYMENT_FIELDS,
   pick,
   withoutUndefined,
   type Deployment,
   type Source,
   type SourceAttributes,
-  type SourceType,
   type StoredDeployment,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
@@ -49,15 +49,13 @@ export type StateDeployment = Deployment & Partial<StoredDeployment>;
  */
 export type SourceState = Omit<SourceAttributes, "deployment"> & { deployment: StateDeployment } & ProviderOptions;
 
-/** Every deployment field that is write-only in some type. */
-export const WRITE_ONLY_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
+/** Every deployment field that is write-only in some type: the sdk's. */
+export const WRITE_ONLY_FIELDS = WRITE_ONLY_DEPLOYMENT_FIELDS;
 
-/** Every deployment field that is read-only in some type (`password_set`; a type not known yet may have any). */
-export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
+/** Every deployment field that is read-only in some type (`password_set`; a type not known yet may have any): the sdk's. */
+export const READ_ONLY_FIELDS = READ_ONLY_DEPLOYMENT_FIELDS;
 
-export function isSourceType(value: unknown): value is SourceType {
-  return (SOURCE_TYPES as readonly unknown[]).includes(value);
-}
+export { isSourceType };
 
 /** The declared write-only values of a deployment, to be kept in the state: the API never returns them. */
 function declaredSecrets(deployment: unknown): Record<string, unknown> {

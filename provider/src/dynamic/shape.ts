@@ -9,7 +9,7 @@
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
 // sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. A value not known
 // yet is the engine's string in the host's values and the core's own inside (engine/unknowns.ts).
-import { deploymentWithSecrets, isPlainObject } from "@asset-delivery/sdk";
+import { deploymentWithSecrets, DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/source";
 import { isEngineUnknown, unknownValue, withCoreUnknowns, withEngineUnknowns } from "../engine/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
@@ -41,7 +41,7 @@ export function toCore(values: DynamicValues, options: { declared?: boolean } = 
  * an object (check reports it, or not known yet) is kept as it is.
  */
 export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, deploymentSecrets, deployment, ...rest } = values;
+  const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, [DYNAMIC_SECRETS_KEY]: deploymentSecrets, deployment, ...rest } = values;
   return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, unknownValue) };
 }
 
@@ -54,10 +54,10 @@ export function withSecretsInPlace(values: DynamicValues): Record<string, unknow
 export function toDynamic(values: object, given?: DynamicValues): DynamicValues {
   const { deployment, ...rest } = withEngineUnknowns(toPulumiNames(values as Record<string, unknown>));
   const urn = given !== undefined && URN_KEY in given ? { [URN_KEY]: given[URN_KEY] } : {};
-  if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {}, ...urn };
+  const declared = given?.[DYNAMIC_SECRETS_KEY];
+  if (!isPlainObject(deployment)) return { ...rest, deployment, [DYNAMIC_SECRETS_KEY]: declared ?? {}, ...urn };
   const { open, secrets } = secretsApart(deployment);
-  const deploymentSecrets = isEngineUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets;
-  return { ...rest, deployment: open, deploymentSecrets, ...urn };
+  return { ...rest, deployment: open, [DYNAMIC_SECRETS_KEY]: isEngineUnknown(declared) ? declared : secrets, ...urn };
 }
 
 /** A deployment's write-only fields apart from the others: the split the Source class makes of a program's arguments too. */

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
-import { isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import { DYNAMIC_SECRETS_KEY, isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { providerOptions } from "../core/provider-options";
 import { camelCase, READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
 import { secretsApart, URN_KEY } from "./shape";
@@ -48,7 +48,7 @@ export class Source extends pulumi.CustomResource {
       [PROVIDER_KEY]: SERIALIZED_PROVIDER,
       ...Object.fromEntries(WRITABLE_ATTRIBUTE_NAMES.map((key) => [key, args[key]])),
       deployment,
-      deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
+      [DYNAMIC_SECRETS_KEY]: pulumi.secret(pulumi.output(secrets)),
       // Only the options given: every property costs @pulumi/pulumi four promises with a stack trace
       // each, most of what a Source costs the program, and an absent option is never sent anyway.
       ...providerOptions(args),
@@ -60,7 +60,7 @@ export class Source extends pulumi.CustomResource {
     const additionalSecretOutputs = [
       ...(opts.additionalSecretOutputs ?? []),
       ...SECRET_SOURCE_ATTRIBUTES.map(camelCase),
-      "deploymentSecrets",
+      DYNAMIC_SECRETS_KEY,
     ];
     super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
   }

@@ -10,17 +10,15 @@ import {
   isPlainObject,
   READ_ONLY_SOURCE_ATTRIBUTES,
   SECRET_SOURCE_ATTRIBUTES,
-  SOURCE_TYPES,
   WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
   type ReadOnlySourceAttribute,
   type Source,
   type SourceAttributes,
-  type SourceType,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
 import { SOURCE_PROPERTIES, type CheckFailure } from "../core/check";
-import { READ_ONLY_FIELDS } from "../core/codec";
+import { isSourceType, READ_ONLY_FIELDS, WRITE_ONLY_FIELDS } from "../core/codec";
 import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
 import { describePath, type PropertyPath } from "../core/property-path";
 import { camelCase, camelSegments, renameDeployment, type CamelNamed } from "./rename";
@@ -36,11 +34,11 @@ export const READ_ONLY_ATTRIBUTE_NAMES = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCa
 export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_FIELDS].map(camelCase);
 
 /** Every deployment field that is write-only in some type, the resource's names (`password`, `s3SecretKey`). */
-export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)).map(camelCase));
+export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set([...WRITE_ONLY_FIELDS].map(camelCase));
 
 /** The resource's write-only fields of a type (none for an unknown type: check reports it). */
 export function writeOnlyFieldNames(type: unknown): string[] {
-  return (SOURCE_TYPES as readonly unknown[]).includes(type) ? writeOnlyFields(type as SourceType).map(camelCase) : [];
+  return isSourceType(type) ? writeOnlyFields(type).map(camelCase) : [];
 }
 
 /**

@@ -9,7 +9,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace } from "@pulumi/pulumi/automation";
-import { camelCase, NotFoundError, requiredWriteOnlyFields, SOURCE_TYPES, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import {
+  camelCase,
+  NotFoundError,
+  requiredWriteOnlyFields,
+  WRITE_ONLY_DEPLOYMENT_FIELDS,
+  writeOnlyFields,
+  type Source,
+} from "@asset-delivery/sdk";
 import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS } from "@asset-delivery/provider";
 import { connect, resolveSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../../drift/failure";
@@ -157,8 +164,7 @@ function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImporte
   return { secrets, secretNotes, secretsMissing };
 }
 
-const WRITE_ONLY_ANYWHERE: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
-const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_ANYWHERE.has(field);
+const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_DEPLOYMENT_FIELDS.has(field);
 
 /** Each Source of the state as the server has it now (undefined: gone), in the state's order. */
 async function readLive(sources: readonly TerraformSource[], config: Record<string, string>, env: NodeJS.ProcessEnv) {

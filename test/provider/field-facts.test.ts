@@ -1,0 +1,47 @@
+// Each fact about a Source's fields is stated once, in the sdk (its field table and what derives
+// from it: sdk/src/api/source/descriptors.ts, sdk/src/source-resource.ts); the provider, the CLI,
+// the server and the policy pack import it. These fail when a module writes a copy again.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { DYNAMIC_SECRETS_KEY } from "@asset-delivery/sdk";
+import type { Source } from "../../provider/src/dynamic/source";
+
+const root = path.resolve(__dirname, "../..");
+const PARTS = ["provider/src", "cli/src", "server/src", "policy/src"];
+
+/** The code lines (comments left out) of the parts' modules that match, as `file: line`. */
+function matching(pattern: RegExp): string[] {
+  return PARTS.flatMap((part) =>
+    fs
+      .readdirSync(path.join(root, part), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .flatMap((file) =>
+        fs
+          .readFileSync(path.join(root, part, file), "utf8")
+          .split("\n")
+          .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && pattern.test(line))
+          .map((line) => `${part}/${file}: ${line.trim()}`),
+      ),
+  );
+}
+
+describe("a field fact", () => {
+  it("the set of write-only, read-only or presence-flag fields of any type is the sdk's, derived nowhere else", () => {
+    expect(matching(/SOURCE_TYPES\.flatMap\(\(\w+\) => (writeOnlyFields|readOnlyFields|secretPresenceFlags)\(/)).toEqual([]);
+  });
+
+  it("whether a value is a deployment type is the sdk's isSourceType", () => {
+    expect(matching(/\(SOURCE_TYPES as readonly unknown\[\]\)\.includes|SOURCE_TYPES\.find\(\(\w+\) => \w+ === /)).toEqual([]);
+  });
+
+  it("a type's defaults are the sdk's deploymentDefaults", () => {
+    expect(matching(/\.filter\(\(field\) => "default" in field\)/)).toEqual([]);
+  });
+
+  it("the dynamic Source's secrets input is named once (the sdk's DYNAMIC_SECRETS_KEY), and the Source class declares that output", () => {
+    expectTypeOf<Source>().toHaveProperty(DYNAMIC_SECRETS_KEY);
+    const named = matching(/["'`]deploymentSecrets["'`]|\bdeploymentSecrets\s*:|\.deploymentSecrets\b/);
+    expect(named.filter((line) => !line.includes("declare readonly deploymentSecrets:"))).toEqual([]);
+  });
+});
