@@ -6,6 +6,9 @@ import * as path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { DYNAMIC_SECRETS_KEY } from "@asset-delivery/sdk";
 import type { Source } from "../../provider/src/dynamic/source";
+import { packageSchema } from "../../provider/src/plugin/schema";
+import { SECRET_PATHS } from "../../provider/src/pulumi-names/source";
+import { SOURCE_TOKEN } from "../../provider/src/tokens";
 
 const root = path.resolve(__dirname, "../..");
 const PARTS = ["provider/src", "cli/src", "server/src", "policy/src"];
@@ -37,6 +40,21 @@ describe("a field fact", () => {
 
   it("a type's defaults are the sdk's deploymentDefaults", () => {
     expect(matching(/\.filter\(\(field\) => "default" in field\)/)).toEqual([]);
+  });
+
+  it("what is secret is the table's secret mark: the plugin marks on the wire (SECRET_PATHS) what its schema marks secret", () => {
+    type Properties = Record<string, { secret?: boolean }>;
+    const schema = packageSchema("0.0.0") as {
+      resources: Record<string, { properties: Properties }>;
+      types: Record<string, { properties: Properties }>;
+    };
+    const secretIn = (properties: Properties) => Object.keys(properties).filter((name) => properties[name]!.secret);
+    const deploymentTypes = Object.entries(schema.types).filter(([token]) => token.endsWith("Deployment"));
+    const inSchema = new Set([
+      ...secretIn(schema.resources[SOURCE_TOKEN]!.properties),
+      ...deploymentTypes.flatMap(([, type]) => secretIn(type.properties).map((name) => `deployment.${name}`)),
+    ]);
+    expect(new Set(SECRET_PATHS.map((path) => path.join(".")))).toEqual(inSchema);
   });
 
   it("the dynamic Source's secrets input is named once (the sdk's DYNAMIC_SECRETS_KEY), and the Source class declares that output", () => {

@@ -7,9 +7,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
-import { DYNAMIC_SECRETS_KEY, isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import { DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { providerOptions } from "../core/provider-options";
-import { camelCase, READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, SECRET_ATTRIBUTE_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
 import { secretsApart, URN_KEY } from "./shape";
 
 export type { SourceArgs } from "./source-types";
@@ -57,11 +57,7 @@ export class Source extends pulumi.CustomResource {
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };
-    const additionalSecretOutputs = [
-      ...(opts.additionalSecretOutputs ?? []),
-      ...SECRET_SOURCE_ATTRIBUTES.map(camelCase),
-      DYNAMIC_SECRETS_KEY,
-    ];
+    const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...SECRET_ATTRIBUTE_NAMES, DYNAMIC_SECRETS_KEY];
     super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
   }
 }

@@ -9,6 +9,7 @@
 import {
   isPlainObject,
   READ_ONLY_SOURCE_ATTRIBUTES,
+  SECRET_DEPLOYMENT_FIELDS,
   SECRET_SOURCE_ATTRIBUTES,
   WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
@@ -41,14 +42,18 @@ export function writeOnlyFieldNames(type: unknown): string[] {
   return isSourceType(type) ? writeOnlyFields(type).map(camelCase) : [];
 }
 
+/** The resource's names of the Source's secret attributes: `secureUrlToken`. */
+export const SECRET_ATTRIBUTE_NAMES: readonly string[] = SECRET_SOURCE_ATTRIBUTES.map(camelCase);
+
 /**
- * Where the resource's inputs or state may hold secrets, from the sdk's field table: every
- * write-only deployment field (of any type, so that a type not known yet loses none) and every
- * secret attribute (the secure-URL token). Paths absent from a value mark nothing.
+ * Where the resource's inputs or state may hold secrets, from the sdk's field table's `secret`
+ * mark (as the schema marks them): every secret deployment field (of any type, so that a type not
+ * known yet loses none) and every secret attribute (the secure-URL token). Paths absent from a
+ * value mark nothing.
  */
 export const SECRET_PATHS: readonly PropertyPath[] = [
-  ...[...WRITE_ONLY_NAMES].map((field) => ["deployment", field]),
-  ...SECRET_SOURCE_ATTRIBUTES.map((name) => [camelCase(name)]),
+  ...[...SECRET_DEPLOYMENT_FIELDS].map((field) => ["deployment", camelCase(field)]),
+  ...SECRET_ATTRIBUTE_NAMES.map((name) => [name]),
 ];
 
 // The top-level names both ways: the Source's attributes (the deployment's are renamed inside it).

@@ -234,6 +234,11 @@ export function isSourceType(value: unknown): value is SourceType {
 /** Every deployment field that is write-only in some type (a deployment whose type is not known yet may have any). */
 export const WRITE_ONLY_DEPLOYMENT_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
 
+/** Every deployment field kept secret in some type: the table's `secret` mark (every write-only field). */
+export const SECRET_DEPLOYMENT_FIELDS: ReadonlySet<string> = new Set(
+  SOURCE_TYPES.flatMap((type) => namesWhere(type, (field) => field.secret)),
+);
+
 /** Every deployment field that is read-only in some type (`password_set`, `allows_upload`). */
 export const READ_ONLY_DEPLOYMENT_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
 
