@@ -4,7 +4,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { DYNAMIC_SECRETS_KEY } from "@asset-delivery/sdk";
+import { DYNAMIC_SECRETS_KEY, sourceAttributeDescriptors } from "@asset-delivery/sdk";
 import type { Source } from "../../provider/src/dynamic/source";
 import { packageSchema } from "../../provider/src/plugin/schema";
 import { SECRET_PATHS } from "../../provider/src/pulumi-names/source";
@@ -55,6 +55,15 @@ describe("a field fact", () => {
       ...deploymentTypes.flatMap(([, type]) => secretIn(type.properties).map((name) => `deployment.${name}`)),
     ]);
     expect(new Set(SECRET_PATHS.map((path) => path.join(".")))).toEqual(inSchema);
+  });
+
+  it("the dynamic Source's declared outputs are described as the table describes them", () => {
+    const text = fs.readFileSync(path.join(root, "provider/src/dynamic/source.ts"), "utf8");
+    const comments = new Map([...text.matchAll(/\/\*\* (.+?) \*\/\s+declare readonly (\w+)/g)].map((m) => [m[2]!, m[1]!]));
+    const described = sourceAttributeDescriptors.filter((field) => field.description !== undefined);
+    expect(described.length).toBeGreaterThan(0);
+    for (const field of described)
+      expect(comments.get(field.name), field.name).toMatch(new RegExp(`^${RegExp.escape(field.description!)}`));
   });
 
   it("the dynamic Source's secrets input is named once (the sdk's DYNAMIC_SECRETS_KEY), and the Source class declares that output", () => {

@@ -24,16 +24,17 @@ export interface Source extends SourceReadOnlyOutputs {}
 // pulumi.dynamic.Resource, whose serialized provider is forty times the size of ours.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface above
 export class Source extends pulumi.CustomResource {
-  /** Display name, as the server has it. */
+  /** Display name; does not affect how assets are served. */
   declare readonly name: pulumi.Output<string>;
+  /** Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. */
   declare readonly enabled: pulumi.Output<boolean>;
   /** The deployment as the server returns it (defaults filled in, no write-only field). */
   declare readonly deployment: pulumi.Output<SourceDeployment>;
-  /** `deploying`, `deployed`, `disabled` or `deleted`. */
+  /** deploying, deployed, disabled or deleted. */
   declare readonly deploymentStatus: pulumi.Output<string>;
   /** Unix time of the last deployment. */
   declare readonly dateDeployed: pulumi.Output<number | null>;
-  /** Signing token, present while `deployment.secureUrlEnabled` is true. Always secret. */
+  /** Signing token for securing assets; present only while secure URLs are enabled. Always secret. */
   declare readonly secureUrlToken: pulumi.Output<string | undefined>;
   /** The declared write-only values. Always secret. */
   declare readonly deploymentSecrets: pulumi.Output<Record<string, unknown>>;
