@@ -45,6 +45,6 @@ export {
   type SourceState,
   type UncheckedInputs,
 } from "./codec";
-export { PROVIDER_OPTION_DESCRIPTORS, PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
+export { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 export { pathsOverlap, UNKNOWN } from "./unknowns";
 export { WriteBudget, leastTimeMs } from "./write-budget";
