@@ -6,9 +6,7 @@
 // strings in every other language (`enabled: "true"`), which the sdk's client writes the same.
 import type { FieldDescriptor, ReportListQuery, SourceListQuery, ValueShape } from "@asset-delivery/sdk";
 import type { FUNCTION_TOKENS, TYPE_TOKENS } from "../tokens";
-import { REPORT_RESULT_FIELDS } from "./reports";
-import { DEFAULT_MAX_RESULTS } from "./sources";
-import { VIDEO_JOB_RESULT_FIELDS } from "./videos";
+import { DEFAULT_MAX_RESULTS, REPORT_RESULT_FIELDS, VIDEO_JOB_RESULT_FIELDS } from "./results";
 
 declare const typeOfArgument: unique symbol;
 

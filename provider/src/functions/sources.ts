@@ -4,6 +4,7 @@
 import { MAX_PAGE_SIZE, SECRET_SOURCE_ATTRIBUTES, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { camelCase } from "../pulumi-names/rename";
 import { sourceAttributes, type ReturnedAttributes } from "../pulumi-names/source";
+import { DEFAULT_MAX_RESULTS } from "./results";
 import type { ArgsOf, GET_SOURCE, GET_SOURCES } from "./signatures";
 
 /**
@@ -35,8 +36,6 @@ export async function sourceOf(client: AssetDeliveryClient, args: GetSourceArgs)
 /** getSources' arguments: the signature's (signatures.ts). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an interface, so that its name is its type in users' editors and the API report
 export interface GetSourcesArgs extends ArgsOf<typeof GET_SOURCES.args> {}
-
-export const DEFAULT_MAX_RESULTS = 1000;
 
 /** getSources: the account's Sources, filtered and sorted by the API, at most `max`. */
 export async function sourcesOf(client: AssetDeliveryClient, args: GetSourcesArgs = {}): Promise<{ sources: SourceResult[] }> {
