@@ -23,6 +23,7 @@ import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailur
 import { previewOutputs } from "./preview";
 import type { SourceDiff } from "../core/diff";
 import type { Properties, PropertyPath } from "./wire";
+import { isWithin } from "../core/property-path";
 
 export { CancelledError } from "../core/cancellation";
 
@@ -167,10 +168,8 @@ export class NativeProvider {
  * does not), and no marked path lies within another (encoding marks only the outermost).
  */
 export function marksEverySecret({ values, secrets }: Properties): boolean {
-  const within = (path: PropertyPath, outer: PropertyPath) =>
-    outer.length <= path.length && outer.every((segment, i) => segment === path[i]);
-  if (secrets.some((path) => secrets.some((outer) => outer !== path && outer.length < path.length && within(path, outer)))) return false;
-  return SECRET_PATHS.every((path) => valueAt(values, path) === undefined || secrets.some((outer) => within(path, outer)));
+  if (secrets.some((path) => secrets.some((outer) => outer !== path && outer.length < path.length && isWithin(path, outer)))) return false;
+  return SECRET_PATHS.every((path) => valueAt(values, path) === undefined || secrets.some((outer) => isWithin(path, outer)));
 }
 
 function valueAt(values: unknown, path: PropertyPath): unknown {

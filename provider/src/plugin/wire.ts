@@ -6,7 +6,7 @@
 // own value (core/unknowns.ts) inside: mapped here both ways (engine/unknowns.ts).
 import { isPlainObject } from "@asset-delivery/sdk";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
-import type { PropertyPath } from "../core/property-path";
+import { isWithin, type PropertyPath } from "../core/property-path";
 import { openSecretEnvelopes, secretEnvelope } from "../secret-envelopes";
 import { providerProtos } from "../engine/grpc";
 import { coreUnknownsIn, unknownValue } from "../engine/unknowns";
@@ -51,7 +51,7 @@ function wireValues(value: unknown): unknown {
 
 /** The paths with no other path of the list leading to them. */
 function outermost(paths: readonly PropertyPath[]): PropertyPath[] {
-  return paths.filter((path) => !paths.some((other) => other.length < path.length && other.every((segment, i) => segment === path[i])));
+  return paths.filter((path) => !paths.some((other) => other.length < path.length && isWithin(path, other)));
 }
 
 function markSecrets(values: unknown, secrets: readonly PropertyPath[]): unknown {
