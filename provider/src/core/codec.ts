@@ -22,8 +22,9 @@ import {
 import { providerOptions, type ProviderOptions } from "./provider-options";
 
 /**
- * The declared Source as the create schema (or, for an adopted Source, whose secrets may be left
- * out, the adoption schema) parsed it: every writable attribute, the API's defaults filled in.
+ * The declared Source as the create schema parsed it: every writable attribute, the API's defaults
+ * filled in. For an adopted Source the adoption schema parsed it, which lets the write-only secrets
+ * be left out (to keep the stored ones): then a required secret may be absent, whatever the type says.
  */
 export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: StoredDeployment };
 

@@ -14,7 +14,7 @@ import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/sou
 import { isEngineUnknown, unknownValue, withCoreUnknowns, withEngineUnknowns } from "../engine/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
 
-/** A dynamic resource's inputs or state: the core's, with the write-only fields apart, and the URN. */
+/** A dynamic resource's inputs or state: the resource's names (camelCase), the write-only fields apart in `deploymentSecrets`, the URN, the engine's unknowns. */
 export type DynamicValues = Record<string, unknown>;
 
 /** The input holding the resource's URN (source.ts), which the create mark derives from (core/create-mark.ts). */
