@@ -7,7 +7,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { DYNAMIC_SECRETS_KEY, sourceAttributeDescriptors } from "@asset-delivery/sdk";
 import type { Source } from "../../provider/src/dynamic/source";
 import { packageSchema } from "../../provider/src/plugin/schema";
-import { SECRET_PATHS } from "../../provider/src/pulumi-names/source";
+import { SECRET_PATHS } from "../../provider/src/pulumi-names/secret-paths";
 import { SOURCE_TOKEN } from "../../provider/src/tokens";
 
 const root = path.resolve(__dirname, "../..");

@@ -20,7 +20,7 @@ import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-gua
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isEngineUnknown } from "../engine/unknowns";
 import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
-import { pulumiCheckFailure } from "../pulumi-names/source";
+import { pulumiCheckFailure } from "../pulumi-names/paths";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
 const core = createSourceProvider({ ...providerProcessLog(), instructions: PULUMI_INSTRUCTIONS });

@@ -9,7 +9,8 @@ import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./seria
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { providerOptions } from "../core/provider-options";
-import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, SECRET_ATTRIBUTE_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
+import { SECRET_ATTRIBUTE_NAMES } from "../pulumi-names/secret-paths";
 import { secretsApart, URN_KEY } from "./shape";
 
 export type { SourceArgs } from "./source-types";

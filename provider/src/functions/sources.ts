@@ -2,7 +2,8 @@
 // read with the caller's client (the program-side forms are in program-forms.ts; the native plugin's
 // Invoke calls these with its own connection, without loading @pulumi/pulumi).
 import { MAX_PAGE_SIZE, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { SECRET_ATTRIBUTE_NAMES, sourceAttributes, type ReturnedAttributes } from "../pulumi-names/source";
+import { sourceAttributes, type ReturnedAttributes } from "../pulumi-names/source";
+import { SECRET_ATTRIBUTE_NAMES } from "../pulumi-names/secret-paths";
 import { DEFAULT_MAX_RESULTS } from "./results";
 import type { ArgsOf, GET_SOURCE, GET_SOURCES } from "./signatures";
 

@@ -10,7 +10,7 @@ import type { SourceInputs } from "../core/codec";
 import { comparableDeployment, secretFlagMismatches, type Compared, type SourceDiff } from "../core/diff";
 import type { PropertyPath } from "../core/property-path";
 import { isUnknown } from "../core/unknowns";
-import { describePulumiPath } from "../pulumi-names/source";
+import { describePulumiPath } from "../pulumi-names/paths";
 
 export type DiffKind = "add" | "delete" | "update";
 

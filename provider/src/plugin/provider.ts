@@ -9,7 +9,9 @@
 // Read without a state, which is an import.
 import deepEqual from "fast-deep-equal";
 import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
-import { pulumiCheckFailure, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
+import { toApiNames, toPulumiNames } from "../pulumi-names/source";
+import { pulumiCheckFailure } from "../pulumi-names/paths";
+import { SECRET_PATHS } from "../pulumi-names/secret-paths";
 import { detailedDiff, type DetailedDiff } from "./detailed-diff";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";

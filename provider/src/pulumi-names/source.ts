@@ -5,12 +5,12 @@
 // Each shell converts once at its edge: `toApiNames` for what the engine hands over, `toPulumiNames`
 // for what goes back (plugin/provider.ts, dynamic/shape.ts). The names are the sdk's descriptors';
 // the provider's own options (`waitForDeployment`, ...) have one name and pass unchanged, as do
-// unknown keys, so that check names them as the program wrote them.
+// unknown keys, so that check names them as the program wrote them. Beside it, in the same names:
+// secret-paths.ts (where secrets are), paths.ts (a path as the program wrote it, check's failures),
+// declaration.ts (what to declare for a Source made elsewhere).
 import {
   isPlainObject,
   READ_ONLY_SOURCE_ATTRIBUTES,
-  SECRET_DEPLOYMENT_FIELDS,
-  SECRET_SOURCE_ATTRIBUTES,
   WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
   type ReadOnlySourceAttribute,
@@ -18,11 +18,8 @@ import {
   type SourceAttributes,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import { SOURCE_PROPERTIES, type CheckFailure } from "../core/check";
 import { isSourceType, READ_ONLY_FIELDS, WRITE_ONLY_FIELDS } from "../core/codec";
-import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
-import { describePath, type PropertyPath } from "../core/property-path";
-import { camelCase, camelSegments, renameDeployment, type CamelNamed } from "./rename";
+import { camelCase, renameDeployment, type CamelNamed } from "./rename";
 import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
 
 /** The resource's names of the Source's writable attributes besides its deployment (`name`, `enabled`). */
@@ -42,22 +39,8 @@ export function writeOnlyFieldNames(type: unknown): string[] {
   return isSourceType(type) ? writeOnlyFields(type).map(camelCase) : [];
 }
 
-/** The resource's names of the Source's secret attributes: `secureUrlToken`. */
-export const SECRET_ATTRIBUTE_NAMES: readonly string[] = SECRET_SOURCE_ATTRIBUTES.map(camelCase);
-
-/**
- * Where the resource's inputs or state may hold secrets, from the sdk's field table's `secret`
- * mark (as the schema marks them): every secret deployment field (of any type, so that a type not
- * known yet loses none) and every secret attribute (the secure-URL token). Paths absent from a
- * value mark nothing.
- */
-export const SECRET_PATHS: readonly PropertyPath[] = [
-  ...[...SECRET_DEPLOYMENT_FIELDS].map((field) => ["deployment", camelCase(field)]),
-  ...SECRET_ATTRIBUTE_NAMES.map((name) => [name]),
-];
-
 // The top-level names both ways: the Source's attributes (the deployment's are renamed inside it).
-const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
+export const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
   [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES].map((name) => [name, camelCase(name)]),
 );
 const TOP_LEVEL_TO_API: ReadonlyMap<string, string> = new Map([...TOP_LEVEL_TO_PULUMI].map(([api, pulumi]) => [pulumi, api]));
@@ -107,18 +90,6 @@ export function toApiNames(values: Record<string, unknown>, { declared = false }
   return out;
 }
 
-/** A path in the core's names (`["deployment", "cache_ttl_error"]`) as the program wrote it (`["deployment", "cacheTtlError"]`). */
-export function pulumiPath(path: PropertyPath): (string | number)[] {
-  const [head] = path;
-  if (typeof head === "string" && head !== "deployment") return [TOP_LEVEL_TO_PULUMI.get(head) ?? head, ...path.slice(1)];
-  return camelSegments(path);
-}
-
-/** A path in the core's names as the program reads it: `deployment.cacheTtlError`; `(Source)` for the whole. */
-export function describePulumiPath(path: PropertyPath): string {
-  return path.length === 0 ? "(Source)" : describePath(pulumiPath(path));
-}
-
 /** A Source's attributes as the API returned them, as the resource names them; the read-only deployment fields at the top level. */
 export type ReturnedAttributes = CamelNamed<Pick<SourceAttributes, WritableSourceAttribute>> & {
   deployment: SourceDeployment;
@@ -130,26 +101,6 @@ export function sourceAttributes(source: Source): ReturnedAttributes {
   // Absent attributes (the token while secure URLs are off) are left out; renamed by the rule the types state.
   const attributes = Object.fromEntries(Object.entries(source.attributes).filter(([, value]) => value !== undefined));
   return toPulumiNames(attributes) as ReturnedAttributes;
-}
-
-/**
- * A failure of check as the engine shows it: the path as the program wrote it, in the reason (the
- * engine prints only top-level property values); a property the Source does not have is also the
- * failure's property, as the program named it.
- */
-export function pulumiCheckFailure({ path, rule }: CheckFailure): { property: string; reason: string } {
-  const described = describePulumiPath(path);
-  const notAProperty = path.length === 1 && typeof path[0] === "string" && !SOURCE_PROPERTIES.has(path[0]);
-  return { property: notAProperty ? described : "", reason: `${described}: ${rule}` };
-}
-
-/** What to declare for a Source made elsewhere (core/declaration.ts), as the resource's arguments: what `asset-delivery import` writes. */
-export function declarationOf(source: Source): SourceImport {
-  const { args, secrets } = apiDeclarationOf(source);
-  return {
-    args: toPulumiNames(args) as SourceImport["args"],
-    secrets: secrets.map(({ field, set }) => ({ field: camelCase(field), set })),
-  };
 }
 
 export { camelCase };
