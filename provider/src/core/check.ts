@@ -1,4 +1,4 @@
-// `check`: every rule of the sdk's schemas, before any API call, so that `pulumi preview` fails on
+// `check`: every rule of the sdk's schemas, before any API call, so that a preview fails on
 // a bad Source with the property path and the rule (the shells write the path in their names).
 // Values not known yet are tolerated. A valid Source is parsed here, once, into `SourceInputs`
 // (the sdk's create attributes, the API's defaults filled in); every later step takes that type,

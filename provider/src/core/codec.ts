@@ -81,7 +81,7 @@ export type DeclaredOnly = { deployment?: object } & ProviderOptions;
 /** The state kept for a Source: what the API returned, with the declared secrets where they live, and the provider options. */
 export function sourceOutputs(source: Source, declared: DeclaredOnly): SourceState {
   const { attributes } = source;
-  // Absent attributes (the token while secure URLs are off) are left out: Pulumi's values have no undefined.
+  // Absent attributes (the token while secure URLs are off) are left out: the engines' values have no undefined.
   const returned = withoutUndefined(pick(attributes, [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES]));
   const deployment = { ...attributes.deployment, ...declaredSecrets(declared.deployment) };
   return { ...returned, deployment, ...providerOptions(declared) } as SourceState;

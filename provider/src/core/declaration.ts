@@ -1,6 +1,6 @@
 // What to declare for a Source made elsewhere (the dashboard, a script) to bring it under
 // management (`asset-delivery import`): the arguments of `new Source(...)` that reproduce it, with
-// `adoptSourceId`, so that `pulumi up` adopts it without a write; and which write-only secrets it
+// `adoptSourceId`, so that the next update adopts it without a write; and which write-only secrets it
 // holds, which the API never returns. Fields equal to the API's default (the sdk's field table,
 // which `check` fills in) are left out, so that a declaration reads like one written by hand; the
 // server's generated annotation too (an undeclared annotation is not compared). Undeclared secrets

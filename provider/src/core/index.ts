@@ -1,6 +1,6 @@
 // `@asset-delivery/provider/core`: the Source provider's core, which both shells run (the dynamic
 // resource's dynamic/runtime.ts and the native plugin's gRPC server) and the CLI's drift review and
-// import apply outside a Pulumi run. Released with the provider; its users are of the same version.
+// import apply outside a run of the shells' engine. Released with the provider; its users are of the same version.
 //
 // - Settings (settings.ts): `resolveSettings(config, env)` finds the API's address and key, pacing
 //   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
@@ -11,7 +11,7 @@
 // - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
 //   (`deployment.password`): `UncheckedInputs` (what a shell passes to check) -> `SourceInputs`
 //   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
-//   (what Pulumi keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
+//   (what the engine keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
 //   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and resource (camelCase) names, type, default,
 //   description, secret, write-only and read-only marks, for schemas.

@@ -52,7 +52,7 @@ export interface SourceProvider {
   create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
   read(id: string, state: SourceState): Promise<ReadResult>;
-  /** `pulumi import`: the Source as the server has it, and the inputs that declare it. */
+  /** An import: the Source as the server has it, and the inputs that declare it. */
   import(id: string): Promise<ImportedSource>;
   update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "creator">): Promise<{ outs: SourceState }>;
   /** Retires the Source (the API cannot delete one). */
