@@ -2,7 +2,7 @@
 // value for one, which each shell maps its engine's form to at its edge, and back. Validation must
 // not blame the user for them.
 import { isPlainObject } from "@asset-delivery/sdk";
-import { isWithin, type PropertyPath } from "./property-path";
+import { isWithin } from "./property-path";
 
 /** A value not known yet. */
 export const UNKNOWN: unique symbol = Symbol("not known yet");
@@ -24,6 +24,6 @@ export function containsUnknown(value: unknown): boolean {
 }
 
 /** Whether one path leads into the other (or they are the same). */
-export function pathsOverlap(a: PropertyPath, b: PropertyPath): boolean {
+export function pathsOverlap(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
   return isWithin(a, b) || isWithin(b, a);
 }
