@@ -6,7 +6,8 @@ export type * from "./dynamic/source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./core/settings";
 /** What the core's messages tell a user to do, in Pulumi's words: for `resolveSettings` of `@asset-delivery/provider/core` on a stack's configuration. */
 export { PULUMI_INSTRUCTIONS } from "./pulumi-names/instructions";
-export { camelCase, toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+export { toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+export { camelCase } from "./pulumi-names/rename";
 export { declarationOf } from "./pulumi-names/declaration";
 export { pulumiPath } from "./pulumi-names/paths";
 export type { SourceImport } from "./core/declaration";

@@ -2,7 +2,8 @@
 // the engine's string on the wire and the core's value inside, undefined left out.
 import { describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { decodeStruct, describePath, encodeStruct, UNKNOWN } from "../../provider/src/plugin/wire";
+import { describePath } from "../../provider/src/core/property-path";
+import { decodeStruct, encodeStruct, UNKNOWN } from "../../provider/src/plugin/wire";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";

@@ -13,7 +13,7 @@ import { coreUnknownsIn, unknownValue } from "../engine/unknowns";
 import { UNKNOWN } from "../core/unknowns";
 
 export { UNKNOWN };
-export { describePath, type PropertyPath } from "../core/property-path";
+export type { PropertyPath };
 
 /** Plain property values, and where secrets were. */
 export interface Properties {

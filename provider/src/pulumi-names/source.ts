@@ -102,5 +102,3 @@ export function sourceAttributes(source: Source): ReturnedAttributes {
   const attributes = Object.fromEntries(Object.entries(source.attributes).filter(([, value]) => value !== undefined));
   return toPulumiNames(attributes) as ReturnedAttributes;
 }
-
-export { camelCase };
