@@ -13,16 +13,9 @@ export function isEngineUnknown(value: unknown): boolean {
   return value === unknownValue;
 }
 
-/** `values` with each of the engine's unknowns replaced by the core's, in place: for a caller's own fresh copy (a decoded Struct). */
-export function coreUnknownsIn<T>(values: T): T {
-  return inPlace(values) as T;
-}
-
-function inPlace(value: unknown): unknown {
-  if (value === unknownValue) return UNKNOWN;
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) value[i] = inPlace(value[i]);
-  else if (isPlainObject(value)) for (const key of Object.keys(value)) value[key] = inPlace(value[key]);
-  return value;
+/** A leaf value, the engine's unknown made the core's (the plugin's decoding walk, engine/envelopes.ts). */
+export function coreUnknown(value: unknown): unknown {
+  return value === unknownValue ? UNKNOWN : value;
 }
 
 /** A copy of `value` in which each of the engine's unknowns is the core's (the dynamic host's values are the host's). */

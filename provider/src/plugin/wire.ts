@@ -7,9 +7,10 @@
 import { isPlainObject } from "@asset-delivery/sdk";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
 import { isWithin, type PropertyPath } from "../core/property-path";
-import { openSecretEnvelopes, secretEnvelope } from "../secret-envelopes";
+import { secretEnvelope } from "../secret-envelopes";
+import { openEnvelopes } from "../engine/envelopes";
 import { providerProtos } from "../engine/grpc";
-import { coreUnknownsIn, unknownValue } from "../engine/unknowns";
+import { coreUnknown, unknownValue } from "../engine/unknowns";
 import { UNKNOWN } from "../core/unknowns";
 
 export { UNKNOWN };
@@ -23,9 +24,9 @@ export interface Properties {
 
 export function decodeStruct(struct: structPb.Struct | undefined): Properties {
   if (!struct) return { values: {}, secrets: [] };
-  const { value, secretPaths } = openSecretEnvelopes(struct.toJavaScript());
-  // The opened value is a copy of the Struct's: its unknowns are replaced in place.
-  return { values: isPlainObject(value) ? coreUnknownsIn(value) : {}, secrets: secretPaths };
+  // One walk: the envelopes opened, the engine's unknowns made the core's.
+  const { value, secretPaths } = openEnvelopes(struct.toJavaScript(), coreUnknown);
+  return { values: isPlainObject(value) ? value : {}, secrets: secretPaths };
 }
 
 /**
