@@ -2,7 +2,7 @@
 # Regenerates the SDKs in sdks/<language> from the native plugin's schema, with Pulumi's own code
 # generators (`pulumi package gen-sdk`, which hands the schema to the language host's
 # GeneratePackage: our hosts in tools/pulumi-cli/cmd, built by tools/install-pulumi.sh). Generated
-# files are never edited by hand: change provider/src/plugin/schema.ts (or a generator option there,
+# files are never edited by hand: change provider/src/plugin/schema/ (or a generator option in its index.ts,
 # `language.<lang>`) and run this again. The output depends only on the schema and the generator's
 # version, so running it twice gives the same files (test/sdks/regenerate.test.ts holds it to that).
 #

@@ -10,7 +10,7 @@ source "${REPO_ROOT}/tools/node-env.sh"
 cd "$REPO_ROOT"
 node -e '
 const fs = require("node:fs");
-const { packageSchema, schemaJson } = require("./provider/dist/plugin/schema.js");
+const { packageSchema, schemaJson } = require("./provider/dist/plugin/schema");
 const { referenceMarkdown } = require("./provider/dist/plugin/reference.js");
 const schema = packageSchema(require("./provider/package.json").version);
 fs.writeFileSync("provider/schema.json", schemaJson(schema));

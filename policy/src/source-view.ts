@@ -5,7 +5,7 @@
 import {
   camelCase,
   deploymentFieldsByType,
-  SOURCE_TYPES,
+  isSourceType,
   sourceNameSchema,
   type CamelCase,
   type DeploymentOutputOf,
@@ -76,7 +76,7 @@ export class SourceView {
   get type(): Known<SourceType> | undefined {
     const type = this.deploymentMember("type");
     if (type === UNKNOWN) return UNKNOWN;
-    return SOURCE_TYPES.find((known) => known === type);
+    return isSourceType(type) ? type : undefined;
   }
 
   /**

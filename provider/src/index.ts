@@ -4,7 +4,12 @@
 export { Source, type SourceArgs } from "./dynamic/source";
 export type * from "./dynamic/source-types";
 export { CONFIG_KEYS, ENV_VARS } from "./core/settings";
-export { camelCase, declarationOf, pulumiPath, toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+/** What the core's messages tell a user to do, in Pulumi's words: for `resolveSettings` of `@asset-delivery/provider/core` on a stack's configuration. */
+export { PULUMI_INSTRUCTIONS } from "./pulumi-names/instructions";
+export { toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+export { camelCase } from "./pulumi-names/rename";
+export { declarationOf } from "./pulumi-names/declaration";
+export { pulumiPath } from "./pulumi-names/paths";
 export type { SourceImport } from "./core/declaration";
 export { SOURCE_RESOURCE_TYPE } from "./dynamic/serialized-provider";
 /**

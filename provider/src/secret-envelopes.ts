@@ -1,24 +1,13 @@
-// Pulumi's secret envelopes, opened by one walker: `@asset-delivery/provider/secret-envelopes`.
-// A secret is an object whose signature key (`specialSigKey`) holds the secret signature
-// (`specialSecretSig`), both Pulumi's protocol constants (core/protocol-values.ts), around the
-// value in one of three forms:
-// - `value`: the engine's wire form (a provider's gRPC requests, with acceptSecrets);
-// - `plaintext`: an exported state's (`pulumi stack export --show-secrets`), the value as JSON text;
-// - `ciphertext`: an exported state's without --show-secrets, which cannot be opened here.
-import { specialSecretSig, specialSigKey } from "./core/protocol-values";
-import { isPlainObject } from "@asset-delivery/sdk";
-import { describePath } from "./core/property-path";
+// Pulumi's secret envelopes, opened by one walker (engine/envelopes.ts):
+// `@asset-delivery/provider/secret-envelopes`, for readers of a stack's exported state (the CLI)
+// and the native plugin's wire. A secret is an object whose signature key (`specialSigKey`) holds
+// the secret signature (`specialSecretSig`), both Pulumi's protocol constants
+// (engine/protocol-values.ts), around the value: the engine's wire form (`value`), an exported
+// state's (`plaintext`), or an encrypted one (`ciphertext`), which cannot be opened here.
+import { specialSecretSig, specialSigKey } from "./engine/protocol-values";
+import { EncryptedSecretError, openEnvelopes, type EnvelopePath } from "./engine/envelopes";
 
-export { specialSecretSig, specialSigKey };
-
-export type EnvelopePath = (string | number)[];
-
-/** A secret exported encrypted (`ciphertext`): the stack must be exported with --show-secrets. */
-export class EncryptedSecretError extends Error {
-  constructor(readonly path: EnvelopePath) {
-    super(`${describe(path)}: the secret is encrypted (export the stack with --show-secrets)`);
-  }
-}
+export { EncryptedSecretError, specialSecretSig, specialSigKey, type EnvelopePath };
 
 /**
  * The value with every secret envelope opened, and the paths where envelopes were (outermost
@@ -26,52 +15,10 @@ export class EncryptedSecretError extends Error {
  * asset, an output value) is refused, naming its path.
  */
 export function openSecretEnvelopes(value: unknown): { value: unknown; secretPaths: EnvelopePath[] } {
-  const secretPaths: EnvelopePath[] = [];
-  return { value: open(value, [], secretPaths), secretPaths };
+  return openEnvelopes(value, (leaf) => leaf);
 }
 
 /** A value in the engine's wire form of a secret. */
 export function secretEnvelope(value: unknown): Record<string, unknown> {
   return { [specialSigKey]: specialSecretSig, value };
-}
-
-// The walk keeps one path array, extended for the time of each member and copied only where an
-// envelope is: the plugin opens four Structs a Source in a refresh (a Read's two, a Diff's two),
-// and an array a value, with the copies Object.fromEntries makes, was a share of its CPU and GC.
-function open(value: unknown, at: EnvelopePath, secretPaths: EnvelopePath[]): unknown {
-  if (Array.isArray(value)) {
-    const opened = new Array<unknown>(value.length);
-    for (let index = 0; index < value.length; index++) opened[index] = openMember(value[index], at, index, secretPaths);
-    return opened;
-  }
-  if (!isPlainObject(value)) return value;
-  if (!(specialSigKey in value)) {
-    const opened: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const member = openMember(value[key], at, key, secretPaths);
-      // An own member even when named `__proto__`, which an assignment would take as the prototype.
-      if (key === "__proto__") Object.defineProperty(opened, key, { value: member, enumerable: true, writable: true, configurable: true });
-      else opened[key] = member;
-    }
-    return opened;
-  }
-  if (value[specialSigKey] !== specialSecretSig)
-    throw new Error(`${describe(at)}: resources, assets and output values are not supported here`);
-  secretPaths.push([...at]);
-  if ("value" in value) return open(value.value, at, secretPaths);
-  if (typeof value.plaintext === "string") return open(JSON.parse(value.plaintext), at, secretPaths);
-  if ("ciphertext" in value) throw new EncryptedSecretError([...at]);
-  throw new Error(`${describe(at)}: a secret with neither value, plaintext nor ciphertext`);
-}
-
-/** `open` of the member `key` of the value at `at`, with `at` extended by `key` meanwhile. */
-function openMember(value: unknown, at: EnvelopePath, key: string | number, secretPaths: EnvelopePath[]): unknown {
-  at.push(key);
-  const opened = open(value, at, secretPaths);
-  at.pop();
-  return opened;
-}
-
-function describe(path: EnvelopePath): string {
-  return path.length === 0 ? "(value)" : describePath(path);
 }

@@ -4,8 +4,7 @@
 // holds them equal); the pack does not depend on @asset-delivery/provider because that package
 // ships the plugin's executable, which npm links into node_modules/.bin: a run through npm finds it
 // on PATH, and Pulumi runs a plugin found on PATH in place of the version the program asked for.
-import { camelCase, writeOnlyFields } from "./api/source/descriptors";
-import { SOURCE_TYPES } from "./api/source/field-table";
+import { camelCase, isSourceType, writeOnlyFields } from "./api/source/descriptors";
 import { isPlainObject } from "./objects";
 
 /** The Pulumi package of the native plugin (`pulumi-resource-assetdelivery`): its tokens and config namespace. */
@@ -17,6 +16,9 @@ export const NATIVE_SOURCE_TYPE = `${PULUMI_PACKAGE_NAME}:index:Source` as const
 /** The dynamic Source of @asset-delivery/provider (`new Source(...)` in TypeScript), as the engine's dynamic-provider host types it. */
 export const DYNAMIC_SOURCE_TYPE = `pulumi-nodejs:dynamic/${PULUMI_PACKAGE_NAME}:Source` as const;
 
+/** The dynamic Source's input holding its write-only fields, apart from `deployment` (see deploymentWithSecrets). */
+export const DYNAMIC_SECRETS_KEY = "deploymentSecrets";
+
 /**
  * A dynamic Source's deployment with its write-only fields merged back in: a dynamic resource can
  * mark only top-level values secret, so they lie apart in its `deploymentSecrets` input. Secrets not
@@ -27,7 +29,6 @@ export function deploymentWithSecrets<V>(deployment: V, deploymentSecrets: V | u
   if (!isPlainObject(deployment)) return deployment;
   if (isPlainObject(deploymentSecrets)) return { ...deployment, ...deploymentSecrets };
   if (deploymentSecrets !== unknown) return deployment;
-  const type = SOURCE_TYPES.find((known) => known === deployment.type);
-  if (type === undefined) return deployment;
-  return { ...deployment, ...Object.fromEntries(writeOnlyFields(type).map((field) => [camelCase(field), unknown])) };
+  if (!isSourceType(deployment.type)) return deployment;
+  return { ...deployment, ...Object.fromEntries(writeOnlyFields(deployment.type).map((field) => [camelCase(field), unknown])) };
 }

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Profile } from "@asset-delivery/server";
-import { SOURCE_TOKEN } from "../../provider/src/plugin/schema";
+import { SOURCE_TOKEN } from "../../provider/src/tokens";
 import { SOURCE_RESOURCE_TYPE } from "../../provider/src/dynamic/serialized-provider";
 import { pulumiBinDir } from "../support/pulumi";
 import { programStack, TEST_PROGRAMS } from "../support/program-stack";

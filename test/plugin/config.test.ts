@@ -1,7 +1,7 @@
 // The native plugin's configuration: provider arguments (or the stack's config), else ASSET_DELIVERY_*,
 // every bad or missing setting named.
 import { describe, expect, it } from "vitest";
-import { checkProviderConfig } from "../../provider/src/core/config-check";
+import { checkProviderConfig } from "../../provider/src/plugin/config-check";
 import { configFromRequest } from "../../provider/src/plugin/config";
 import { UNKNOWN } from "../../provider/src/plugin/wire";
 

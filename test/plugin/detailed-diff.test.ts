@@ -1,13 +1,12 @@
 // The detailed diff of the native plugin: each changed leaf by its property path.
 import { describe, expect, it } from "vitest";
-import { leafChanges, type DetailedDiff, type DiffKind } from "../../provider/src/core/detailed-diff";
-import { pulumiDetailedDiff } from "../../provider/src/pulumi-names/source";
+import { leafChanges, type DetailedDiff, type DiffKind } from "../../provider/src/plugin/detailed-diff";
 import { UNKNOWN } from "../../provider/src/plugin/wire";
 
 function changes(olds: unknown, news: unknown): Record<string, DiffKind> {
   const out: DetailedDiff = new Map();
   leafChanges(olds, news, ["deployment"], out);
-  return Object.fromEntries(pulumiDetailedDiff(out));
+  return Object.fromEntries(out);
 }
 
 describe("plugin detailed diff", () => {

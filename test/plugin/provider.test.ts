@@ -5,6 +5,7 @@
 // the create mark), but not by another stack's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMark } from "../../provider/src/core/create-mark";
+import { pulumiCreator } from "../../provider/src/engine/creator";
 import { CancelledError, marksEverySecret, NativeProvider, PartialSourceError } from "../../provider/src/plugin/provider";
 import { UNKNOWN, type Properties } from "../../provider/src/plugin/wire";
 import { startTestServer, type TestServer } from "../support/server";
@@ -128,7 +129,7 @@ describe("the native provider", () => {
     const annotation = () =>
       (server.db.prepare("SELECT json_extract(deployment, '$.annotation') AS a FROM sources WHERE id = ?").get(first.id) as { a: string })
         .a;
-    expect(annotation().endsWith(createMark(urn("prod", "photos")))).toBe(true);
+    expect(annotation().endsWith(createMark(pulumiCreator(urn("prod", "photos"))))).toBe(true);
     expect(first.outputs.values).not.toHaveProperty("resourceUrn");
 
     // The rerun, in a new provider process: the same resource takes its own Source over, creating none.

@@ -1,7 +1,9 @@
 // The plugin's property values on the wire: secrets taken off and put back where they live, unknowns
-// kept as the engine's string, undefined left out.
+// the engine's string on the wire and the core's value inside, undefined left out.
 import { describe, expect, it } from "vitest";
-import { decodeStruct, describePath, encodeStruct, UNKNOWN } from "../../provider/src/plugin/wire";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { describePath } from "../../provider/src/core/property-path";
+import { decodeStruct, encodeStruct, UNKNOWN } from "../../provider/src/plugin/wire";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
@@ -36,10 +38,10 @@ describe("plugin wire format", () => {
     expect(struct.toJavaScript()).toEqual({ deployment: secret({ type: "s3", s3SecretKey: "k" }) });
   });
 
-  it("keeps unknowns as the engine's string, and refuses resources and other special values by path", () => {
-    expect(decodeStruct(encodeStruct({ deployment: { cacheTtlValue: UNKNOWN } })).values).toEqual({
-      deployment: { cacheTtlValue: UNKNOWN },
-    });
+  it("writes the core's unknowns as the engine's string and reads them back, and refuses resources and other special values by path", () => {
+    const encoded = encodeStruct({ deployment: { cacheTtlValue: UNKNOWN, customDomains: [UNKNOWN] } });
+    expect(encoded.toJavaScript()).toEqual({ deployment: { cacheTtlValue: unknownValue, customDomains: [unknownValue] } });
+    expect(decodeStruct(encoded).values).toEqual({ deployment: { cacheTtlValue: UNKNOWN, customDomains: [UNKNOWN] } });
     const resource = encodeStruct({ deployment: { ref: { [SIG]: "5cf8f73096256a8f31e491e813e4eb8e", urn: "u" } } });
     expect(() => decodeStruct(resource)).toThrow("deployment.ref: resources, assets and output values are not supported here");
   });

@@ -6,7 +6,7 @@ import { DYNAMIC_SOURCE_TYPE, NATIVE_SOURCE_TYPE, UNKNOWN } from "@asset-deliver
 import { deploymentWithSecrets } from "@asset-delivery/sdk";
 import { dynamicToCore, NATIVE_SOURCE_TYPE as PROVIDER_NATIVE_TYPE, SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
 import { dynamicSource } from "../../policy/src/shapes/dynamic-source";
-import { UNKNOWN as ENGINE_UNKNOWN } from "../../provider/src/core/unknowns";
+import { unknownValue as ENGINE_UNKNOWN } from "../../provider/src/engine/protocol-values";
 import { analyzed } from "./analyzed-source";
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://o.example.com/" };

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { checkSource as coreCheck } from "../../provider/src/core/check";
 import { toCore, toDynamic } from "../../provider/src/dynamic/shape";
-import { pulumiCheckFailure } from "../../provider/src/pulumi-names/source";
+import { pulumiCheckFailure } from "../../provider/src/pulumi-names/paths";
 
 /** The dynamic shell's check (dynamic/runtime.ts), without the host. */
 function checkSource(news: Record<string, unknown>) {

@@ -6,9 +6,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { createMark } from "../../provider/src/core/create-mark";
+import { pulumiCreator } from "../../provider/src/engine/creator";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
@@ -72,7 +74,7 @@ describe("the core's entry points", () => {
     const { name, deployment } = declaration("shape-refused");
     const { password, ...open } = deployment;
     const { failures } = core.check({ name, deployment: open, deploymentSecrets: { password } });
-    expect(failures).toEqual([{ path: ["deploymentSecrets"], rule: "not a property of a Source", unknownProperty: true }]);
+    expect(failures).toEqual([{ path: ["deploymentSecrets"], rule: "not a property of a Source" }]);
   });
 
   it("give the core's shape from check, create, update and read", async () => {
@@ -117,6 +119,29 @@ describe("the core's entry points", () => {
 });
 
 describe("the dynamic shell", () => {
+  it("hands the host a Source not ready in time in the dynamic shape, in an error of its own (not the core's)", async () => {
+    const slow = await startTestServer({ deployDelayMs: 60_000, deployLagMs: 0 });
+    await configureSourceProvider(slow);
+    try {
+      const { name, deployment } = programDeclaration("shape-dynamic-slow");
+      const { password, ...open } = deployment;
+      const checked = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password } });
+      const inputs = { ...checked.inputs, deploymentTimeoutSeconds: 1, __provider: "serialized" };
+      const error: unknown = await sourceProvider.create(inputs).catch((caught: unknown) => caught);
+      expect(error).not.toBeInstanceOf(SourceNotReadyError);
+      // What @pulumi/pulumi's dynamic-provider host reads: id, properties, reasons.
+      expect(error).toMatchObject({
+        id: expect.stringMatching(/^[A-Za-z0-9]{24}$/),
+        properties: { deploymentSecrets: { password }, deploymentStatus: "deploying", __provider: "serialized" },
+        reasons: [expect.stringContaining("deploymentTimeoutSeconds")],
+      });
+      expect((error as { properties: object }).properties).not.toHaveProperty("deployment_status");
+    } finally {
+      await configureSourceProvider(server);
+      await slow.close();
+    }
+  });
+
   it("puts the secrets apart once on the way back, and takes either shape from the host", async () => {
     const { name, deployment } = programDeclaration("shape-dynamic");
     const { password, ...open } = deployment;
@@ -139,7 +164,7 @@ describe("the dynamic shell", () => {
     expect(checked.inputs).toMatchObject({ resourceUrn: urn });
     const { id, outs } = await sourceProvider.create(checked.inputs);
     expect(outs).toMatchObject({ resourceUrn: urn });
-    expect((outs.deployment as { annotation: string }).annotation.endsWith(createMark(urn))).toBe(true);
+    expect((outs.deployment as { annotation: string }).annotation.endsWith(createMark(pulumiCreator(urn)))).toBe(true);
     // A refresh of an unchanged Source: the state as it was, URN included, and no new inputs.
     const read = await sourceProvider.read(id, outs);
     expect(read).toEqual({ id, props: outs });
@@ -217,5 +242,13 @@ describe("the core's own files", () => {
     // Any line: prettier wraps a long import, its `} from "../plugin/..."` on a line of its own.
     expect(matching(/\bfrom "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
     expect(matching(/assetdelivery:index:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
+  });
+
+  it("speak no Pulumi: no `pulumi`, no URN, none of its protocol's values, no PropertyDiff kind (a comment may name a shell)", () => {
+    const protocolValues = [unknownValue, specialSigKey, specialSecretSig];
+    expect(protocolValues.every((value) => /^[0-9a-f-]{32,36}$/.test(value))).toBe(true);
+    expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
+    // PropertyDiff's kinds as a type or as the engine's enum.
+    expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
   });
 });

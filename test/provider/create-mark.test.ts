@@ -1,13 +1,20 @@
-// The create mark (create-mark.ts): one per resource URN, carried at the end of the annotation,
-// invisible to comparisons, and never pushing an annotation past the API's limit.
+// The create mark (create-mark.ts): one per resource (for Pulumi, its URN: engine/creator.ts),
+// carried at the end of the annotation, invisible to comparisons, and never pushing an annotation
+// past the API's limit.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { annotationWithMark, createMark, withoutMark } from "../../provider/src/core/create-mark";
+import { annotationWithMark as withMark, createMark as markOf, withoutMark } from "../../provider/src/core/create-mark";
+import { pulumiCreator } from "../../provider/src/engine/creator";
 
 const URN = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::photos";
+const createMark = (urn: string) => markOf(pulumiCreator(urn));
+const annotationWithMark = (declared: string | undefined, urn: string) => withMark(declared, pulumiCreator(urn));
 
 describe("the create mark", () => {
   it("is the same for a URN on every run, and another for another stack", () => {
     expect(createMark(URN)).toMatch(/^\[pulumi-create:[0-9a-f]{32}\]$/);
+    // The mark every release has written, so that a Source an interrupted run of an earlier one left is recognised.
+    expect(createMark(URN)).toBe(`[pulumi-create:${createHash("sha256").update(URN).digest("hex").slice(0, 32)}]`);
     expect(createMark(URN)).toBe(createMark(URN));
     expect(createMark(URN.replace("prod", "staging"))).not.toBe(createMark(URN));
   });

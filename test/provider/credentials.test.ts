@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createSourceProvider } from "../../provider/src/core/provider";
 import { resolveSettings } from "../../provider/src/core/settings";
+import { PULUMI_INSTRUCTIONS } from "../../provider/src/pulumi-names/instructions";
 
 const config = (values: Record<string, string>) => (key: string) => values[key];
 
@@ -15,8 +16,11 @@ describe("resolveSettings", () => {
     });
   });
 
-  it("names every missing setting and how to set it", () => {
+  it("names every missing setting and how to set it, in the words of the caller's tool", () => {
     expect(() => resolveSettings(config({}), {})).toThrow(
+      "Asset Delivery credentials missing: set the API address (assetdelivery:baseUrl or ASSET_DELIVERY_BASE_URL) and the API key (assetdelivery:apiKey, a secret, or ASSET_DELIVERY_API_KEY)",
+    );
+    expect(() => resolveSettings(config({}), {}, PULUMI_INSTRUCTIONS)).toThrow(
       "Asset Delivery credentials missing: set the API address (`pulumi config set assetdelivery:baseUrl <url>` or ASSET_DELIVERY_BASE_URL) and the API key (`pulumi config set --secret assetdelivery:apiKey <key>` or ASSET_DELIVERY_API_KEY)",
     );
     expect(() => resolveSettings(config({ "assetdelivery:baseUrl": "https://x.example", "assetdelivery:apiKey": " " }), {})).toThrow(

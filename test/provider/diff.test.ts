@@ -2,10 +2,11 @@
 // secrets where they live in the deployment); only a switch to another adopted Source replaces.
 import { describe, expect, it } from "vitest";
 import { diffSource } from "../../provider/src/core/diff";
+import { detailedDiff } from "../../provider/src/plugin/detailed-diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
 import { withoutProviderOptions } from "../../provider/src/core/provider-options";
 import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
-import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+import { UNKNOWN } from "../../provider/src/core/unknowns";
 import { toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
 import { sourceResource } from "../support/api-documents";
 import { checkedSource } from "../support/checked-source";
@@ -41,7 +42,8 @@ describe("diff", () => {
     const inputs = declared();
     const diff = diffSource(ID, stateOf(inputs), declared({ cacheTtlError: 60 }));
     expect(diff).toMatchObject({ changed: ["deployment"], deploymentFields: ["cache_ttl_error"] });
-    expect([...diff.detailedDiff.values()]).toEqual([{ path: ["deployment", "cache_ttl_error"], kind: "update" }]);
+    // The native plugin's detailed diff names the leaf as the program writes it.
+    expect([...detailedDiff(stateOf(inputs), declared({ cacheTtlError: 60 }), diff)]).toEqual([["deployment.cacheTtlError", "update"]]);
   });
 
   it("reports a changed name alone", () => {
@@ -141,7 +143,7 @@ describe("diff", () => {
 
   it("counts a value not known yet as a change", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: unknownValue }).changed).toEqual(["name"]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: UNKNOWN }).changed).toEqual(["name"]);
   });
 
   it("notices a change of how to wait, without it touching the Source", () => {

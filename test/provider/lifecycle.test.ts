@@ -10,6 +10,7 @@ import type { Session } from "../../provider/src/core/session";
 import { withoutProviderOptions } from "../../provider/src/core/provider-options";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { connect } from "../../provider/src/core/connection";
+import { pulumiCreator } from "../../provider/src/engine/creator";
 import { checkedSource } from "../support/checked-source";
 import { configureSourceProvider } from "../support/configured-provider";
 import { startTestServer, type TestServer } from "../support/server";
@@ -336,11 +337,12 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
   });
 
   const urn = (stack: string, name: string) => `urn:pulumi:${stack}::site::pulumi-nodejs:dynamic/assetdelivery:Source::${name}`;
+  const by = (stack: string, name: string) => ({ creator: pulumiCreator(urn(stack, name)) });
 
   it("takes over the Source an interrupted create left for this resource (its create mark), and nothing else", async () => {
     const subdomain = label("killed");
     const declared = webfolder(subdomain);
-    const photos = { urn: urn("prod", "photos") };
+    const photos = by("prod", "photos");
     // The killed run's create: it landed, Pulumi never recorded it.
     const { marked } = await createdButNotRecorded(declared, photos);
     minimal.resetRequestCount();
@@ -353,28 +355,26 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
 
   it("refuses the Source of a copied stack: same hostnames and name, another stack's mark", async () => {
     const subdomain = label("copied");
-    const prod = await createdButNotRecorded(webfolder(subdomain), { urn: urn("prod", "photos") });
-    await expect(createSource(session, webfolder(subdomain), { urn: urn("staging", "photos") })).rejects.toThrow(
+    const prod = await createdButNotRecorded(webfolder(subdomain), by("prod", "photos"));
+    await expect(createSource(session, webfolder(subdomain), by("staging", "photos"))).rejects.toThrow(
       new RegExp(`Source ${prod.marked.id} \\("Photos", enabled\\) holds "${subdomain}": not a Source created for this resource`),
     );
     // Without a mark at all (made by hand, or by an older provider), same name is no evidence either.
     const bare = label("bare");
     await session.client.sources.create(withoutProviderOptions(webfolder(bare)));
-    await expect(createSource(session, webfolder(bare), { urn: urn("prod", "photos") })).rejects.toThrow(
-      /: not a Source created for this resource/,
-    );
+    await expect(createSource(session, webfolder(bare), by("prod", "photos"))).rejects.toThrow(/: not a Source created for this resource/);
   });
 
   it("keeps a declared annotation and adds the mark, which no diff sees", async () => {
     const subdomain = label("annotated");
     const declared = webfolder(subdomain, { deployment: { annotation: "Managed by the web team" } });
-    const { outs } = await createSource(session, declared, { urn: urn("prod", "web") });
+    const { outs } = await createSource(session, declared, by("prod", "web"));
     expect(outs.deployment.annotation).toMatch(/^Managed by the web team \[pulumi-create:[0-9a-f]{32}\]$/);
     await expect(sourceProvider.diff("x", outs, declared)).resolves.toMatchObject({ changes: false });
   });
 
   /** What a create killed once its POST had landed leaves: a Source with the resource's mark, in no state. */
-  async function createdButNotRecorded(declared: ReturnType<typeof webfolder>, options: { urn: string }) {
+  async function createdButNotRecorded(declared: ReturnType<typeof webfolder>, options: ReturnType<typeof by>) {
     const { id } = await createSource(session, declared, options);
     return { marked: { id } };
   }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { deploymentFieldsByType, SOURCE_TYPES } from "@asset-delivery/sdk";
 import { sourceAttributeDescriptors } from "../../sdk/src/api/source/descriptors";
 import { camelCase, camelSegments, deploymentNames, renameDeployment } from "../../provider/src/pulumi-names/rename";
-import { describePulumiPath, toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
+import { toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
+import { describePulumiPath } from "../../provider/src/pulumi-names/paths";
 import { UNKNOWN } from "../../provider/src/core/unknowns";
 
 describe("field names", () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
 import { createPurgeStore } from "@asset-delivery/server";
 import { checkSource } from "../../provider/src/core/check";
-import { pulumiCheckFailure } from "../../provider/src/pulumi-names/source";
+import { pulumiCheckFailure } from "../../provider/src/pulumi-names/paths";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { checkedSource } from "../support/checked-source";
 import { configureSourceProvider } from "../support/configured-provider";

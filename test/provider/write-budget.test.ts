@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { limitsWithHour, RATE_LIMITS, RateBudgetError } from "@asset-delivery/sdk";
 import { leastTimeMs, WriteBudget } from "../../provider/src/core/write-budget";
+import { PULUMI_INSTRUCTIONS } from "../../provider/src/pulumi-names/instructions";
 
 const NINE_AM = Date.UTC(2026, 0, 1, 9, 0);
 
@@ -13,6 +14,7 @@ function budget(limits: ReturnType<typeof limitsWithHour> | false = RATE_LIMITS,
     warn: async (message) => void warnings.push(message),
     info: async (message) => void infos.push(message),
     limits: () => limits,
+    instructions: PULUMI_INSTRUCTIONS, // the shells'
     now,
   });
   return { writes, warnings, infos };

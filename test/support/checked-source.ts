@@ -6,7 +6,7 @@ import { checkSource } from "../../provider/src/core/check";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { containsUnknown } from "../../provider/src/core/unknowns";
 import { toCore } from "../../provider/src/dynamic/shape";
-import { pulumiCheckFailure } from "../../provider/src/pulumi-names/source";
+import { pulumiCheckFailure } from "../../provider/src/pulumi-names/paths";
 
 /** The core's shape: the API's names, each secret where it lives in the deployment. */
 export function checkedSource(news: Record<string, unknown>): SourceInputs {

@@ -11,7 +11,7 @@
 //   own merge (`dynamicToCore`).
 // The state comes from `pulumi stack export --show-secrets`: secrets arrive decrypted inside
 // Pulumi's secret envelopes, opened by the provider's one walker (`openSecretEnvelopes`).
-import { isPlainObject } from "@asset-delivery/sdk";
+import { DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { dynamicToCore, NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE, toApiNames } from "@asset-delivery/provider";
 import type { SourceInputs } from "@asset-delivery/provider/core";
 import { EncryptedSecretError, openSecretEnvelopes } from "@asset-delivery/provider/secret-envelopes";
@@ -97,8 +97,8 @@ function opened(inputs: Record<string, unknown>, urn: string): { value: Record<s
 
 /** A dynamic Source's secret path as the native resource has it (its names): `deploymentSecrets` (whole or a member) is the write-only fields in `deployment`. */
 function inCoreShape(path: string[], dynamic: Record<string, unknown>): string[][] {
-  if (path[0] !== "deploymentSecrets") return [path];
+  if (path[0] !== DYNAMIC_SECRETS_KEY) return [path];
   if (path.length > 1) return [["deployment", ...path.slice(1)]];
-  const secrets = dynamic.deploymentSecrets;
+  const secrets = dynamic[DYNAMIC_SECRETS_KEY];
   return isPlainObject(secrets) ? Object.keys(secrets).map((field) => ["deployment", field]) : [];
 }

@@ -7,7 +7,7 @@
 // filled in, and the write-only fields (secrets) moved out of `deployment` into `deploymentSecrets`,
 // merged back here by the sdk's rule (the token and the merge are the sdk's: see its source-resource.ts
 // for why not the provider's).
-import { deploymentWithSecrets, DYNAMIC_SOURCE_TYPE } from "@asset-delivery/sdk";
+import { deploymentWithSecrets, DYNAMIC_SECRETS_KEY, DYNAMIC_SOURCE_TYPE } from "@asset-delivery/sdk";
 import { memberOf, UNKNOWN, type Value } from "../known";
 import type { DeclaredSource } from "../source-view";
 
@@ -15,7 +15,7 @@ export { DYNAMIC_SOURCE_TYPE };
 
 export function dynamicSource(props: unknown): DeclaredSource {
   const deployment = memberOf(props, "deployment");
-  const secrets = memberOf(props, "deploymentSecrets");
+  const secrets = memberOf(props, DYNAMIC_SECRETS_KEY);
   return {
     shape: "dynamic",
     name: memberOf(props, "name"),

@@ -1,4 +1,4 @@
-// `check`: every rule of the sdk's schemas, before any API call, so that `pulumi preview` fails on
+// `check`: every rule of the sdk's schemas, before any API call, so that a preview fails on
 // a bad Source with the property path and the rule (the shells write the path in their names).
 // Values not known yet are tolerated. A valid Source is parsed here, once, into `SourceInputs`
 // (the sdk's create attributes, the API's defaults filled in); every later step takes that type,
@@ -27,8 +27,6 @@ export interface CheckFailure {
   path: PropertyPath;
   /** The rule it breaks. */
   rule: string;
-  /** A property the Source does not have: named at the top level, as the program wrote it. */
-  unknownProperty?: true;
 }
 
 export type CheckResult =
@@ -41,15 +39,12 @@ export type CheckResult =
 const adoptedSourceSchema = sourceCreateAttributesSchema.extend({ deployment: deploymentPatchSchema });
 
 /** The properties a Source has: its writable attributes, its deployment and the provider's options. */
-const PROPERTIES: ReadonlySet<string> = new Set(["name", "enabled", "deployment", ...PROVIDER_OPTION_KEYS]);
+export const SOURCE_PROPERTIES: ReadonlySet<string> = new Set([...WRITABLE_SOURCE_ATTRIBUTES, "deployment", ...PROVIDER_OPTION_KEYS]);
 
 export function checkSource(news: UncheckedInputs): CheckResult {
-  const unknownProperties = Object.keys(news).filter((key) => !PROPERTIES.has(key));
+  const unknownProperties = Object.keys(news).filter((key) => !SOURCE_PROPERTIES.has(key));
   if (unknownProperties.length > 0)
-    return {
-      inputs: news,
-      failures: unknownProperties.map((key) => ({ path: [key], rule: "not a property of a Source", unknownProperty: true })),
-    };
+    return { inputs: news, failures: unknownProperties.map((key) => ({ path: [key], rule: "not a property of a Source" })) };
   const parse = parseDeclaration(news);
   if ("inputs" in parse) return { inputs: parse.inputs, failures: [] };
   if (parse.failures.length > 0) return { inputs: news, failures: parse.failures };

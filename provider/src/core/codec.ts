@@ -5,25 +5,26 @@
 // (pulumi-names/source.ts); here a state is built from a returned Source, once.
 import {
   isPlainObject,
+  isSourceType,
+  READ_ONLY_DEPLOYMENT_FIELDS,
   READ_ONLY_SOURCE_ATTRIBUTES,
   readOnlyFields,
-  SOURCE_TYPES,
   WRITABLE_SOURCE_ATTRIBUTES,
-  writeOnlyFields,
+  WRITE_ONLY_DEPLOYMENT_FIELDS,
   pick,
   withoutUndefined,
   type Deployment,
   type Source,
   type SourceAttributes,
-  type SourceType,
   type StoredDeployment,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
 import { providerOptions, type ProviderOptions } from "./provider-options";
 
 /**
- * The declared Source as the create schema (or, for an adopted Source, whose secrets may be left
- * out, the adoption schema) parsed it: every writable attribute, the API's defaults filled in.
+ * The declared Source as the create schema parsed it: every writable attribute, the API's defaults
+ * filled in. For an adopted Source the adoption schema parsed it, which lets the write-only secrets
+ * be left out (to keep the stored ones): then a required secret may be absent, whatever the type says.
  */
 export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: StoredDeployment };
 
@@ -49,15 +50,13 @@ export type StateDeployment = Deployment & Partial<StoredDeployment>;
  */
 export type SourceState = Omit<SourceAttributes, "deployment"> & { deployment: StateDeployment } & ProviderOptions;
 
-/** Every deployment field that is write-only in some type. */
-export const WRITE_ONLY_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
+/** Every deployment field that is write-only in some type: the sdk's. */
+export const WRITE_ONLY_FIELDS = WRITE_ONLY_DEPLOYMENT_FIELDS;
 
-/** Every deployment field that is read-only in some type (`password_set`; a type not known yet may have any). */
-export const READ_ONLY_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
+/** Every deployment field that is read-only in some type (`password_set`; a type not known yet may have any): the sdk's. */
+export const READ_ONLY_FIELDS = READ_ONLY_DEPLOYMENT_FIELDS;
 
-export function isSourceType(value: unknown): value is SourceType {
-  return (SOURCE_TYPES as readonly unknown[]).includes(value);
-}
+export { isSourceType };
 
 /** The declared write-only values of a deployment, to be kept in the state: the API never returns them. */
 function declaredSecrets(deployment: unknown): Record<string, unknown> {
@@ -82,7 +81,7 @@ export type DeclaredOnly = { deployment?: object } & ProviderOptions;
 /** The state kept for a Source: what the API returned, with the declared secrets where they live, and the provider options. */
 export function sourceOutputs(source: Source, declared: DeclaredOnly): SourceState {
   const { attributes } = source;
-  // Absent attributes (the token while secure URLs are off) are left out: Pulumi's values have no undefined.
+  // Absent attributes (the token while secure URLs are off) are left out: the engines' values have no undefined.
   const returned = withoutUndefined(pick(attributes, [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES]));
   const deployment = { ...attributes.deployment, ...declaredSecrets(declared.deployment) };
   return { ...returned, deployment, ...providerOptions(declared) } as SourceState;

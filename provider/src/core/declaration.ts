@@ -1,13 +1,13 @@
 // What to declare for a Source made elsewhere (the dashboard, a script) to bring it under
 // management (`asset-delivery import`): the arguments of `new Source(...)` that reproduce it, with
-// `adoptSourceId`, so that `pulumi up` adopts it without a write; and which write-only secrets it
+// `adoptSourceId`, so that the next update adopts it without a write; and which write-only secrets it
 // holds, which the API never returns. Fields equal to the API's default (the sdk's field table,
 // which `check` fills in) are left out, so that a declaration reads like one written by hand; the
 // server's generated annotation too (an undeclared annotation is not compared). Undeclared secrets
 // stay as stored: adoption keeps them.
 import deepEqual from "fast-deep-equal";
 import {
-  deploymentFieldDescriptors,
+  deploymentDefaults,
   requiredWriteOnlyFields,
   secretPresenceFlags,
   writeOnlyFields,
@@ -38,19 +38,10 @@ export function declarationOf(source: Source): SourceImport {
 function withoutDefaults(deployment: { type: SourceType; service_subdomains: string[] }): Record<string, unknown> {
   // The fields that say what the Source is come first; the rest as the API orders them.
   const { type, service_subdomains, ...rest } = deployment;
-  const defaults = defaultsOf(type);
+  const defaults = deploymentDefaults(type);
   const kept: Record<string, unknown> = { type, service_subdomains };
   for (const [field, value] of Object.entries(rest)) if (!(field in defaults) || !deepEqual(defaults[field], value)) kept[field] = value;
   return kept;
-}
-
-/** A type's default values by field, from the sdk's field descriptors. */
-function defaultsOf(type: SourceType): Record<string, unknown> {
-  return Object.fromEntries(
-    deploymentFieldDescriptors(type)
-      .filter((field) => "default" in field)
-      .map((field) => [field.apiName, field.default]),
-  );
 }
 
 function secretsOf(source: Source): SourceImport["secrets"] {

@@ -1,13 +1,11 @@
 // `diff`: the declared Source (checked, defaults filled) against the state (what the server
 // returned, with the declared secrets). Exact comparison of normalized values; a changed secret is
 // a change, and so is a secret whose presence the server's flag contradicts (cleared or set behind
-// Pulumi's back, seen by a refresh). Every attribute can be updated in place, so the only
-// replacement is a switch to another adopted Source. The detailed diff (the plugin's `pulumi
-// preview --diff`) names each changed leaf of what this finds changed.
+// the program's back, seen by a refresh). Every attribute can be updated in place, so the only
+// replacement is a switch to another adopted Source.
 import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags, WRITABLE_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { withoutMark } from "./create-mark";
-import { leafChanges, setLeaf, type DetailedDiff } from "./detailed-diff";
 import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
 import { isSourceType, WRITE_ONLY_FIELDS, type SourceDeclaration, type SourceInputs } from "./codec";
 import { containsUnknown, isUnknown } from "./unknowns";
@@ -22,8 +20,6 @@ export interface SourceDiff {
   changed: (SourceAttributeKey | keyof ProviderOptions)[];
   /** The deployment's fields that differ, secrets included (empty when the deployment is not known as a whole yet). */
   deploymentFields: string[];
-  /** Each changed leaf by property path (`deployment.custom_domains[1]`), for the engine's detailed diff. */
-  detailedDiff: DetailedDiff;
 }
 
 /** A deployment as compared: a declared one, or a returned one (its read-only fields in it). */
@@ -42,16 +38,11 @@ export function diffSource(id: string, olds: Compared, news: SourceInputs): Sour
   }
   // Adopting a different Source means managing another object: the API cannot move an id.
   const replaces = news.adoptSourceId !== undefined && news.adoptSourceId !== id ? ["adoptSourceId"] : [];
-  const detailedDiff: DetailedDiff = new Map();
-  for (const key of [...changed, ...options]) if (key !== "deployment") leafChanges(olds[key], news[key], [key], detailedDiff);
-  if (changed.includes("deployment")) deploymentLeaves(olds, news, deploymentFields, detailedDiff);
-  for (const key of replaces) setLeaf(detailedDiff, [key], "update");
   return {
     changes: changed.length + options.length + replaces.length > 0,
     replaces,
     changed: [...changed, ...options],
     deploymentFields,
-    detailedDiff,
   };
 }
 
@@ -75,15 +66,6 @@ export function changedAttributes(olds: Compared, news: SourceInputs): { changed
 /** Whether any of the deployment fields is one the server deploys (a secret alone changes no deployment). */
 export function redeploys(deploymentFields: readonly string[]): boolean {
   return deploymentFields.some((field) => !WRITE_ONLY_FIELDS.has(field));
-}
-
-function deploymentLeaves(olds: Compared, news: SourceInputs, fields: readonly string[], out: DetailedDiff): void {
-  if (isUnknown(news.deployment)) return leafChanges(olds.deployment, news.deployment, ["deployment"], out);
-  const before = comparableDeployment(olds.deployment, news.deployment);
-  const after = comparableDeployment(news.deployment, news.deployment);
-  for (const field of fields) leafChanges(before[field], after[field], ["deployment", field], out);
-  // A secret cleared or set behind Pulumi's back shows only in the server's flag.
-  for (const { secret } of secretFlagMismatches(olds, news)) setLeaf(out, ["deployment", secret], "update");
 }
 
 export interface SecretFlagMismatch {

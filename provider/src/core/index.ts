@@ -1,18 +1,17 @@
 // `@asset-delivery/provider/core`: the Source provider's core, which both shells run (the dynamic
 // resource's dynamic/runtime.ts and the native plugin's gRPC server) and the CLI's drift review and
-// import apply outside a Pulumi run. Released with the provider; its users are of the same version.
+// import apply outside a run of the shells' engine. Released with the provider; its users are of the same version.
 //
 // - Settings (settings.ts): `resolveSettings(config, env)` finds the API's address and key, pacing
 //   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
 // - The provider object (provider.ts): `createSourceProvider({ warn, info, env })`
-//   owns its configuration and connections; `configure` (or `checkConfig`, `diffConfig`,
-//   `configureWith` for a configuration given as values), `check`, `diff`, `preview`, `create`,
-//   `read`, `import`, `update`, `delete`, `connection`, `cancel`, `close`.
+//   owns its configuration and connections; `configure`, `check`, `diff`, `create`, `read`,
+//   `import`, `update`, `delete`, `connection`, `finalEstimate`, `cancel`, `close`.
 // - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
 //   (`deployment.password`): `UncheckedInputs` (what a shell passes to check) -> `SourceInputs`
 //   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
-//   (what Pulumi keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
+//   (what the engine keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
 //   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and resource (camelCase) names, type, default,
 //   description, secret, write-only and read-only marks, for schemas.
@@ -20,8 +19,8 @@ export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type Conf
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { CancelledError } from "./cancellation";
-export type { ConfigFailure } from "./config-check";
 export type { Info, Warn } from "./log";
+export { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 export type { CheckFailure, CheckResult } from "./check";
 export {
   comparableDeployment,
@@ -31,7 +30,6 @@ export {
   type SourceDiff,
   type SecretFlagMismatch,
 } from "./diff";
-export type { DiffKind, DetailedDiff } from "./detailed-diff";
 export type { ReadResult } from "./lifecycle/read";
 export type { ImportedSource } from "./lifecycle/import";
 export type { WriteOptions } from "./lifecycle/create";
@@ -47,7 +45,7 @@ export {
   type SourceState,
   type UncheckedInputs,
 } from "./codec";
-export { PROVIDER_OPTION_DESCRIPTORS, PROVIDER_OPTION_KEYS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
-export { isUnknown, pathsOverlap, UNKNOWN } from "./unknowns";
+export { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
+export { pathsOverlap, UNKNOWN } from "./unknowns";
 export { WriteBudget, hourlyEstimate, leastTimeMs } from "./write-budget";
 export { parseTrustedSecrets, TRUSTED_SECRETS_KEY, TrustedSecretsError } from "./trusted-secrets";

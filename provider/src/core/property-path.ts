@@ -1,8 +1,14 @@
-// A property's path as Pulumi users read it: `deployment.customDomains[1]`,
-// `deployment.defaultParams["txt-font"]`. One writing for check's failures and the plugin's diffs.
+// A property's path, and its one writing, as JavaScript reads a member: `deployment.customDomains[1]`,
+// `deployment.defaultParams["txt-font"]`, in whichever names the path has (the shells write check's
+// failures and the plugin's diffs with it, in the resource's names).
 
-/** Property names and list indexes, from the resource's top level down. */
+/** Property names and list indexes, from the top level down. */
 export type PropertyPath = readonly (string | number)[];
+
+/** Whether `path` is `prefix` or leads into it: the one test of one path inside another. */
+export function isWithin(path: PropertyPath, prefix: PropertyPath): boolean {
+  return prefix.length <= path.length && prefix.every((segment, i) => segment === path[i]);
+}
 
 /** `deployment.cacheTtlError`, `deployment.customDomains[1]`, `deployment.defaultParams["txt-font"]`. */
 export function describePath(path: PropertyPath): string {

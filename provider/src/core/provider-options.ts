@@ -52,10 +52,8 @@ export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOption
  */
 export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeFields(providerOptionsSchema.shape);
 
-/** The options' defaults, as parsing fills them in for an absent option. */
-export const PROVIDER_OPTION_DEFAULTS: Partial<ProviderOptions> = Object.fromEntries(
-  PROVIDER_OPTION_DESCRIPTORS.filter((option) => "default" in option).map((option) => [option.name, option.default]),
-);
+/** The options' defaults: what parsing fills in for absent options (the schema's `.default`s, their one statement). */
+export const PROVIDER_OPTION_DEFAULTS: Readonly<ProviderOptions> = Object.freeze(providerOptionsSchema.parse({}));
 
 /** The provider options of a set of inputs or a state, absent ones left out. */
 export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {

@@ -3,13 +3,14 @@
 // API, and runs each step of a Source's life on the core's one shape (codec.ts: the sdk's types in
 // the API's names, each secret where it lives): `check` parses the program's inputs into
 // `SourceInputs`, which the engine hands back to `diff`, `create` and `update`; `create`, `update`
-// and `read` return the `SourceState` the engine keeps. The shells around it (dynamic/runtime.ts,
-// plugin/provider.ts) only translate the engine's calls and rename once at their edges
-// (pulumi-names/); what the provider decides is here: the configuration's check,
-// the run's write budget, what a preview shows, the engine's Cancel.
+// and `read` return the `SourceState` the engine keeps; the run's write budget and the engine's
+// Cancel are decided here too. The shells around it (dynamic/runtime.ts, plugin/provider.ts)
+// translate their engine's calls, rename once at their edges (pulumi-names/), and decide what is
+// their engine's alone: the plugin checks its configuration given as values (CheckConfig,
+// DiffConfig, Configure), shows a preview's outputs and keeps an unchanged Read's Structs; the
+// dynamic shell checks the URN input its Source class adds.
 import { Cancellation } from "./cancellation";
 import { checkSource, type CheckResult } from "./check";
-import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
@@ -20,12 +21,11 @@ import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
-import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
-import { isUnknown } from "./unknowns";
-import { TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME, TrustedSecretsError, trustedSecretsCache } from "./trusted-secrets";
+import { TRUSTED_SECRETS_KEY, trustedSecretsCache } from "./trusted-secrets";
+import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export interface SourceProviderOptions {
   /** Where warnings go (both shells pass the engine's log). */
@@ -34,20 +34,13 @@ export interface SourceProviderOptions {
   info?: Info;
   /** The environment the settings fall back to. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** What its messages tell the user to do, in the words of the shell's tool (core/instructions.ts). Default the plain words. */
+  instructions?: Instructions;
 }
 
 export interface SourceProvider {
-  /** The stack's configuration (`assetdelivery:*`); read when an operation needs the API, not before. */
+  /** The configuration (settings.ts); read when an operation needs the API, not before. */
   configure(config: ConfigReader): void;
-  /**
-   * The configuration as values (the native plugin's provider inputs): every bad or missing setting,
-   * named (config-check.ts), and `trustedSecrets` (trusted-secrets.ts).
-   */
-  checkConfig(values: Record<string, unknown>): ConfigFailure[];
-  /** Which settings of such values changed: never a replacement (config-check.ts). */
-  diffConfig(olds: Record<string, unknown>, news: Record<string, unknown>): { changes: boolean; diffs: string[] };
-  /** Configures with such values, refused (an error with each failure) unless `checkConfig` passes them. */
-  configureWith(values: Record<string, unknown>): void;
   /**
    * Every rule, before any request: see check.ts. Needs no configuration; refuses a configured
    * http:// baseUrl on a host other than loopback (settings.ts), so that a preview refuses it too.
@@ -56,18 +49,13 @@ export interface SourceProvider {
   check(news: UncheckedInputs, isNew?: boolean): CheckResult;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
-  /**
-   * What a preview of a create (no state) or an update shows: see preview.ts. Needs no
-   * configuration.
-   */
-  preview(news: UncheckedInputs, olds?: UncheckedInputs): UncheckedInputs;
   /** A write (create, update) raced against `cancel`. */
   create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
   read(id: string, state: SourceState): Promise<ReadResult>;
-  /** `pulumi import`: the Source as the server has it, and the inputs that declare it. */
+  /** An import: the Source as the server has it, and the inputs that declare it. */
   import(id: string): Promise<ImportedSource>;
-  update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "urn">): Promise<{ outs: SourceState }>;
+  update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "creator">): Promise<{ outs: SourceState }>;
   /** Retires the Source (the API cannot delete one). */
   delete(id: string): Promise<void>;
   /**
@@ -90,13 +78,18 @@ export interface SourceProvider {
   close(): Promise<void>;
 }
 
-export function createSourceProvider({ warn, info = async () => {}, env = process.env }: SourceProviderOptions): SourceProvider {
+export function createSourceProvider({
+  warn,
+  info = async () => {},
+  env = process.env,
+  instructions = PLAIN_INSTRUCTIONS,
+}: SourceProviderOptions): SourceProvider {
   let config: ConfigReader = () => undefined;
   // The secrets the user declared the server holds (trusted-secrets.ts): from the same configuration.
   let trustedSetting: () => unknown = () => undefined;
   const trustedSecrets = trustedSecretsCache();
   const cancellation = new Cancellation();
-  const writes = new WriteBudget({ warn, info, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
+  const writes = new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
   // share requests and pacing covers every call; settings are resolved for each operation (the
   // configuration may come after the first check, the environment may change in between).
@@ -105,14 +98,14 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   /** The settings, for what needs only some of them (the pacing of a preview's estimate). */
   function settingsOrUndefined() {
     try {
-      return resolveSettings(config, env);
+      return resolveSettings(config, env, instructions);
     } catch {
       return undefined;
     }
   }
 
   function connection(): Connection {
-    const settings = resolveSettings(config, env);
+    const settings = resolveSettings(config, env, instructions);
     const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain, settings.maxWait]);
     let opened = connections.get(key);
     if (!opened) {
@@ -123,7 +116,7 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
   }
 
   function session(): Session {
-    return { ...connection(), warn, signal: cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
+    return { ...connection(), warn, instructions, signal: cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
   }
 
   /** A write refused under maxWait fails with the budget's own message. */
@@ -140,17 +133,6 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       config = reader;
       trustedSetting = () => reader(TRUSTED_SECRETS_KEY);
     },
-    checkConfig: (values) => [...checkProviderConfig(values, env).failures, ...trustedSecretsFailures(values[TRUSTED_SECRETS_NAME])],
-    diffConfig: changedSettings,
-    configureWith(values) {
-      const { settings, failures } = checkProviderConfig(values, env);
-      if (!settings)
-        throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
-      config = settingsReader(values);
-      const trusted = values[TRUSTED_SECRETS_NAME];
-      trustedSecrets(trusted); // refused here, not at the first write
-      trustedSetting = () => trusted;
-    },
     check: (news, isNew = false) => {
       writes.checked(isNew);
       refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
@@ -161,7 +143,6 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       writes.diffed(diff.changes, diff.replaces.length > 0);
       return diff;
     },
-    preview: (news, olds) => previewOutputs(news, olds),
     create: async (inputs, options = {}) => cancellation.untilCancelled(explained(() => createSource(session(), inputs, options))),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
@@ -177,16 +158,4 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       await Promise.all(open.map((connection) => connection.close()));
     },
   };
-}
-
-/** A bad `trustedSecrets` setting, named as the configuration's failures are. */
-function trustedSecretsFailures(setting: unknown): ConfigFailure[] {
-  if (isUnknown(setting)) return [];
-  try {
-    trustedSecretsCache()(setting);
-    return [];
-  } catch (error) {
-    if (!(error instanceof TrustedSecretsError)) throw error;
-    return [{ property: TRUSTED_SECRETS_NAME, reason: error.message }];
-  }
 }

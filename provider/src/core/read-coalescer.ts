@@ -18,7 +18,7 @@
 // import reads each once; a Source read again is asked of the server again, in a new listing), and
 // only while reads keep coming (`maxIdleMs` since the last one) and for `maxAgeMs` at most. The wave
 // of a big stack's adoptions is as long as the engine takes to create them all (minutes for 1,000),
-// so a fixed lifetime of a minute listed the account again and again within one `pulumi up`; a pause
+// so a fixed lifetime of a minute listed the account again and again within one update; a pause
 // means a new operation in a process that lives through several (tests, a drift review after a
 // write), which then never answers from a copy older than its last read. What this process writes
 // replaces a listed copy.

@@ -7,6 +7,7 @@
 // serialized provider. An http:// address other than loopback is refused here, by the sdk's rule,
 // before anything is sent: unless allowed, the key would travel in clear text.
 import { domainNameSchema, insecureBaseUrlProblem, parseDuration, type ClientOptions, type PacingOptions } from "@asset-delivery/sdk";
+import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export const CONFIG_KEYS = {
   baseUrl: "assetdelivery:baseUrl",
@@ -25,35 +26,18 @@ export const ENV_VARS = {
   maxWait: "ASSET_DELIVERY_MAX_WAIT",
 } as const;
 
-/** What each setting is, for the plugin's schema (its config variables and provider inputs). */
-export const SETTING_DESCRIPTIONS: Readonly<Record<keyof typeof CONFIG_KEYS, string>> = {
-  baseUrl: `The Management API's address, e.g. \`https://api.example.com\`. Or the environment variable \`${ENV_VARS.baseUrl}\`.`,
-  apiKey: `An API key with the Sources permission (and Analytics for the reports functions). Or \`${ENV_VARS.apiKey}\`.`,
-  deliveryDomain: `The service's delivery domain, for \`purgeAfterUpdate\` paths. Or \`${ENV_VARS.deliveryDomain}\`.`,
-  maxWait: `How long a run may wait for the hourly create and update budgets, a duration such as \`90s\`, \`10m\` or \`2h\`: a write the budget would only allow later fails at once, saying how many remain and when to run again. Default unbounded. Or \`${ENV_VARS.maxWait}\`.`,
-  allowInsecureHttp: `\`true\` lets \`baseUrl\` be \`http://\` on a host other than loopback (localhost, 127.0.0.0/8, ::1): the API key then travels in clear text. Default false: refused at preview. Or \`${ENV_VARS.allowInsecureHttp}\`.`,
-  pacing: `The client's pacing to the rate limits, as JSON: \`false\` for none, or \`{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}\` for a plan with higher limits. Default the spec's limits. Or \`${ENV_VARS.pacing}\`.`,
-};
-
 /** The settings that are secret wherever a provider keeps or declares them (its state, its schema). */
 export const SECRET_SETTINGS: ReadonlySet<keyof typeof CONFIG_KEYS> = new Set(["apiKey"] as const);
 
+/** The settings as parsed: what each is, its default and its form as given are in SETTING_DESCRIPTIONS (plugin/schema/config.ts, the users' reference). */
 export interface ProviderSettings {
   baseUrl: string;
   apiKey: string;
-  /**
-   * The client's pacing to the rate limits: default the spec's; `false` (the JSON text) for none,
-   * or `{"limits": {"createSource": {"limit": 600, "intervalMs": 3600000}}}` for a plan with higher limits.
-   */
+  /** The parsed JSON. */
   pacing?: boolean | PacingOptions;
-  /** The service's delivery domain, for `purgeAfterUpdate` paths: `<service subdomain>.<it>`. Default the emulator's. */
   deliveryDomain?: string;
-  /** `true` lets `baseUrl` be http:// on a host other than loopback, the key then sent in clear text. Default false. */
   allowInsecureHttp?: boolean;
-  /**
-   * How long a run may wait for the rate budget (`90s`, `10m`, `2h`), from the provider's first
-   * request: a write the budget would only allow later fails at once. Default unbounded.
-   */
+  /** In milliseconds. */
   maxWait?: number;
 }
 
@@ -76,7 +60,12 @@ function setting(config: ConfigReader, env: NodeJS.ProcessEnv, name: keyof typeo
   return nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
 }
 
-export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): ProviderSettings {
+/** The settings; `instructions` say how to set a missing one (core/instructions.ts). */
+export function resolveSettings(
+  config: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+  instructions: Instructions = PLAIN_INSTRUCTIONS,
+): ProviderSettings {
   const pick = (name: keyof typeof CONFIG_KEYS) => setting(config, env, name);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
@@ -84,8 +73,10 @@ export function resolveSettings(config: ConfigReader, env: NodeJS.ProcessEnv = p
   const deliveryDomain = pick("deliveryDomain");
   const maxWait = pick("maxWait");
   const missing = [
-    baseUrl === undefined && `the API address (\`pulumi config set ${CONFIG_KEYS.baseUrl} <url>\` or ${ENV_VARS.baseUrl})`,
-    apiKey === undefined && `the API key (\`pulumi config set --secret ${CONFIG_KEYS.apiKey} <key>\` or ${ENV_VARS.apiKey})`,
+    baseUrl === undefined &&
+      `the API address (${instructions.setSetting(CONFIG_KEYS.baseUrl, { secret: false, placeholder: "<url>" })} or ${ENV_VARS.baseUrl})`,
+    apiKey === undefined &&
+      `the API key (${instructions.setSetting(CONFIG_KEYS.apiKey, { secret: true, placeholder: "<key>" })} or ${ENV_VARS.apiKey})`,
   ].filter(Boolean);
   if (baseUrl === undefined || apiKey === undefined) {
     const names = [...(baseUrl === undefined ? ["baseUrl" as const] : []), ...(apiKey === undefined ? ["apiKey" as const] : [])];

@@ -1,13 +1,14 @@
-// Values not known yet during a preview (outputs of resources still to be created) reach the
-// provider as a sentinel string. Validation must not blame the user for them.
-import { unknownValue } from "./protocol-values";
+// Values not known yet during a preview (outputs of resources still to be created): the core's own
+// value for one, which each shell maps its engine's form to at its edge, and back. Validation must
+// not blame the user for them.
 import { isPlainObject } from "@asset-delivery/sdk";
+import { isWithin } from "./property-path";
 
-/** A value not known yet, as the engine sends it (Pulumi's protocol constant: protocol-values.ts). */
-export const UNKNOWN = unknownValue;
+/** A value not known yet. */
+export const UNKNOWN: unique symbol = Symbol("not known yet");
 
-export function isUnknown(value: unknown): boolean {
-  return value === unknownValue;
+export function isUnknown(value: unknown): value is typeof UNKNOWN {
+  return value === UNKNOWN;
 }
 
 /** The paths of every unknown value inside `value`. */
@@ -24,7 +25,5 @@ export function containsUnknown(value: unknown): boolean {
 
 /** Whether one path leads into the other (or they are the same). */
 export function pathsOverlap(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
-  const shorter = Math.min(a.length, b.length);
-  for (let i = 0; i < shorter; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return isWithin(a, b) || isWithin(b, a);
 }

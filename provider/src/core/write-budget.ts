@@ -27,6 +27,8 @@ import {
   type ResponseInfo,
 } from "@asset-delivery/sdk";
 import type { Info, Warn } from "./log";
+import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
+import { CONFIG_KEYS } from "./settings";
 
 export type HourlyClass = "createSource" | "updateSource";
 
@@ -43,6 +45,8 @@ export interface WriteBudgetOptions {
   info: Info;
   /** The limits the client paces itself to (false: no pacing, nothing to say). */
   limits: () => RateTable | false;
+  /** What a refused write's message tells the user to do (core/instructions.ts); default the plain words. */
+  instructions?: Instructions;
   now?: () => number;
 }
 
@@ -97,8 +101,8 @@ export class WriteBudget {
     const remaining = Math.max(1, this.planned[error.endpointClass] - this.sent[error.endpointClass]);
     return new Error(
       `the hourly ${NOUNS[error.endpointClass].one} budget is spent; at least ${remaining} writes remain; ` +
-        `run \`pulumi up\` again after ${clockTime(error.readyAt(remaining), false)} ` +
-        `(assetdelivery:maxWait ran out at ${clockTime(error.deadline, true)}; what was written is in the state)`,
+        `${(this.options.instructions ?? PLAIN_INSTRUCTIONS).runAgain} after ${clockTime(error.readyAt(remaining), false)} ` +
+        `(${CONFIG_KEYS.maxWait} ran out at ${clockTime(error.deadline, true)}; what was written is in the state)`,
     );
   }
 

@@ -12,16 +12,18 @@ assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
 import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
-import { isSourceNotReady, SourceNotReadyError } from "../core/lifecycle/settle";
+import { pulumiCreator } from "../engine/creator";
+import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
+import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
-import { isUnknown } from "../core/unknowns";
+import { isEngineUnknown } from "../engine/unknowns";
 import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
-import { pulumiCheckFailure } from "../pulumi-names/source";
+import { pulumiCheckFailure } from "../pulumi-names/paths";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
-const core = createSourceProvider(providerProcessLog());
+const core = createSourceProvider({ ...providerProcessLog(), instructions: PULUMI_INSTRUCTIONS });
 
 // Loaded by @pulumi/pulumi's dynamic-provider host, which never notices its engine going away:
 // this process must end with its engine (engine/engine-guard.ts). Not when a test or a script loads it.
@@ -37,6 +39,22 @@ if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filen
 const inputsOf = (values: DynamicValues) => toCore(values) as SourceInputs;
 const stateOf = (values: DynamicValues) => toCore(values) as SourceState;
 
+/**
+ * A Source written but not ready, as the host reads it: an error with `id` (and `properties`,
+ * `reasons`) becomes "created (or updated) but not initialized", the Source recorded with these
+ * properties, in the dynamic shape.
+ */
+class DynamicSourceNotReadyError extends Error {
+  override readonly name = "SourceNotReadyError";
+  constructor(
+    readonly id: string,
+    readonly properties: DynamicValues,
+    readonly reasons: string[],
+  ) {
+    super(reasons.join("; "));
+  }
+}
+
 /** A write's outputs in the dynamic shape; a Source not ready in time keeps the host's property in the state the error carries. */
 async function written<T extends { outs: object }>(inputs: DynamicValues, write: Promise<T>): Promise<T & { outs: DynamicValues }> {
   try {
@@ -45,7 +63,7 @@ async function written<T extends { outs: object }>(inputs: DynamicValues, write:
   } catch (error) {
     if (!isSourceNotReady(error)) throw error;
     const properties = { ...toDynamic(error.properties, inputs), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
-    throw new SourceNotReadyError(error.id, properties, error.reasons);
+    throw new DynamicSourceNotReadyError(error.id, properties, error.reasons);
   }
 }
 
@@ -59,7 +77,7 @@ export const sourceProvider = {
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =
-      urn === undefined || isUnknown(urn) || typeof urn === "string"
+      urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
     return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures.map(pulumiCheckFailure)] };
@@ -69,7 +87,8 @@ export const sourceProvider = {
     return { changes, replaces, deleteBeforeReplace: false };
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
-    return written(inputs, core.create(inputsOf(inputs), { urn: urnOf(inputs) }));
+    const urn = urnOf(inputs);
+    return written(inputs, core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) }));
   },
   async read(id: string, state: DynamicValues): Promise<pulumi.dynamic.ReadResult> {
     const result = await core.read(id, stateOf(state));

@@ -7,13 +7,14 @@
 // (`deploymentWithSecrets`), which the policy pack and the CLI's drift commands read states with
 // too; the Source class (source.ts) declares the input. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
-// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values.
-import { deploymentWithSecrets, isPlainObject } from "@asset-delivery/sdk";
+// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. A value not known
+// yet is the engine's string in the host's values and the core's own inside (engine/unknowns.ts).
+import { deploymentWithSecrets, DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/source";
-import { isUnknown, UNKNOWN } from "../core/unknowns";
+import { isEngineUnknown, unknownValue, withCoreUnknowns, withEngineUnknowns } from "../engine/unknowns";
 import { PROVIDER_KEY } from "./serialized-provider";
 
-/** A dynamic resource's inputs or state: the core's, with the write-only fields apart, and the URN. */
+/** A dynamic resource's inputs or state: the resource's names (camelCase), the write-only fields apart in `deploymentSecrets`, the URN, the engine's unknowns. */
 export type DynamicValues = Record<string, unknown>;
 
 /** The input holding the resource's URN (source.ts), which the create mark derives from (core/create-mark.ts). */
@@ -30,7 +31,7 @@ export function urnOf(values: DynamicValues): string | undefined {
  * `__provider` taken off, the API's names (`declared`: a program's arguments, check's: pulumi-names/source.ts).
  */
 export function toCore(values: DynamicValues, options: { declared?: boolean } = {}): Record<string, unknown> {
-  return toApiNames(withSecretsInPlace(values), options);
+  return toApiNames(withCoreUnknowns(withSecretsInPlace(values)), options);
 }
 
 /**
@@ -40,8 +41,8 @@ export function toCore(values: DynamicValues, options: { declared?: boolean } = 
  * an object (check reports it, or not known yet) is kept as it is.
  */
 export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, deploymentSecrets, deployment, ...rest } = values;
-  return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, UNKNOWN) };
+  const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, [DYNAMIC_SECRETS_KEY]: deploymentSecrets, deployment, ...rest } = values;
+  return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, unknownValue) };
 }
 
 /**
@@ -51,12 +52,12 @@ export function withSecretsInPlace(values: DynamicValues): Record<string, unknow
  * a deployment that is not an object) goes back as it came.
  */
 export function toDynamic(values: object, given?: DynamicValues): DynamicValues {
-  const { deployment, ...rest } = toPulumiNames(values as Record<string, unknown>);
+  const { deployment, ...rest } = withEngineUnknowns(toPulumiNames(values as Record<string, unknown>));
   const urn = given !== undefined && URN_KEY in given ? { [URN_KEY]: given[URN_KEY] } : {};
-  if (!isPlainObject(deployment)) return { ...rest, deployment, deploymentSecrets: given?.deploymentSecrets ?? {}, ...urn };
+  const declared = given?.[DYNAMIC_SECRETS_KEY];
+  if (!isPlainObject(deployment)) return { ...rest, deployment, [DYNAMIC_SECRETS_KEY]: declared ?? {}, ...urn };
   const { open, secrets } = secretsApart(deployment);
-  const deploymentSecrets = isUnknown(given?.deploymentSecrets) ? given?.deploymentSecrets : secrets;
-  return { ...rest, deployment: open, deploymentSecrets, ...urn };
+  return { ...rest, deployment: open, [DYNAMIC_SECRETS_KEY]: isEngineUnknown(declared) ? declared : secrets, ...urn };
 }
 
 /** A deployment's write-only fields apart from the others: the split the Source class makes of a program's arguments too. */

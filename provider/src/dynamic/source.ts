@@ -7,9 +7,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
-import { isPlainObject, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import { DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { providerOptions } from "../core/provider-options";
-import { camelCase, READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
+import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
+import { SECRET_ATTRIBUTE_NAMES } from "../pulumi-names/secret-paths";
 import { secretsApart, URN_KEY } from "./shape";
 
 export type { SourceArgs } from "./source-types";
@@ -24,16 +25,17 @@ export interface Source extends SourceReadOnlyOutputs {}
 // pulumi.dynamic.Resource, whose serialized provider is forty times the size of ours.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface above
 export class Source extends pulumi.CustomResource {
-  /** Display name, as the server has it. */
+  /** Display name; does not affect how assets are served. */
   declare readonly name: pulumi.Output<string>;
+  /** Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. */
   declare readonly enabled: pulumi.Output<boolean>;
   /** The deployment as the server returns it (defaults filled in, no write-only field). */
   declare readonly deployment: pulumi.Output<SourceDeployment>;
-  /** `deploying`, `deployed`, `disabled` or `deleted`. */
+  /** deploying, deployed, disabled or deleted. */
   declare readonly deploymentStatus: pulumi.Output<string>;
   /** Unix time of the last deployment. */
   declare readonly dateDeployed: pulumi.Output<number | null>;
-  /** Signing token, present while `deployment.secureUrlEnabled` is true. Always secret. */
+  /** Signing token for securing assets; present only while secure URLs are enabled. Always secret. */
   declare readonly secureUrlToken: pulumi.Output<string | undefined>;
   /** The declared write-only values. Always secret. */
   declare readonly deploymentSecrets: pulumi.Output<Record<string, unknown>>;
@@ -48,7 +50,7 @@ export class Source extends pulumi.CustomResource {
       [PROVIDER_KEY]: SERIALIZED_PROVIDER,
       ...Object.fromEntries(WRITABLE_ATTRIBUTE_NAMES.map((key) => [key, args[key]])),
       deployment,
-      deploymentSecrets: pulumi.secret(pulumi.output(secrets)),
+      [DYNAMIC_SECRETS_KEY]: pulumi.secret(pulumi.output(secrets)),
       // Only the options given: every property costs @pulumi/pulumi four promises with a stack trace
       // each, most of what a Source costs the program, and an absent option is never sent anyway.
       ...providerOptions(args),
@@ -57,11 +59,7 @@ export class Source extends pulumi.CustomResource {
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };
-    const additionalSecretOutputs = [
-      ...(opts.additionalSecretOutputs ?? []),
-      ...SECRET_SOURCE_ATTRIBUTES.map(camelCase),
-      "deploymentSecrets",
-    ];
+    const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...SECRET_ATTRIBUTE_NAMES, DYNAMIC_SECRETS_KEY];
     super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
   }
 }

@@ -5,10 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import type { AssetDeliveryClient } from "@asset-delivery/sdk";
 import { connect } from "../core/connection";
 import { resolveSettings } from "../core/settings";
+import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 
 export async function withClient<T>(use: (client: AssetDeliveryClient) => Promise<T>): Promise<T> {
   // runtime.getConfig reads a secret's value without the warning Config.get gives: it never leaves this call.
-  const connection = connect(resolveSettings((key) => pulumi.runtime.getConfig(key)));
+  const connection = connect(resolveSettings((key) => pulumi.runtime.getConfig(key), process.env, PULUMI_INSTRUCTIONS));
   try {
     return await use(connection.client);
   } finally {

@@ -1,29 +1,15 @@
 // getReports / getReport: the account's analytics reports, their file URLs and, on request, rows,
 // read with the caller's client (the program-side forms are in program-forms.ts).
-import { z } from "zod";
-import {
-  describeFields,
-  MAX_PAGE_SIZE,
-  reportAttributesSchema,
-  reportSchema,
-  type AssetDeliveryClient,
-  type CreditAnalyticsRow,
-  type FieldDescriptor,
-  type Report,
-} from "@asset-delivery/sdk";
+import type { z } from "zod";
+import { MAX_PAGE_SIZE, type AssetDeliveryClient, type CreditAnalyticsRow, type Report } from "@asset-delivery/sdk";
 import { camelMembers, type CamelNamed } from "../pulumi-names/rename";
+import { DEFAULT_MAX_RESULTS, reportResultSchema } from "./results";
 import type { ArgsOf, GET_REPORT, GET_REPORTS } from "./signatures";
-import { DEFAULT_MAX_RESULTS } from "./sources";
 
-/** A report as the functions give it: its id and attributes, the sdk's schemas. */
-const reportResultSchema = z.object({ id: reportSchema.shape.id, ...reportAttributesSchema.shape });
 const REPORT_RESULT_KEYS = reportResultSchema.keyof().options;
 
 /** A report under the resource's camelCase names (`reportKey`, `periodStart`). */
 export type ReportResult = CamelNamed<z.output<typeof reportResultSchema>>;
-
-/** The result's members, described by the sdk's rules: what the schema's report type lists. */
-export const REPORT_RESULT_FIELDS: readonly FieldDescriptor[] = describeFields(reportResultSchema.shape);
 
 function reportResult(report: Report): ReportResult {
   return camelMembers({ id: report.id, ...report.attributes }, REPORT_RESULT_KEYS);

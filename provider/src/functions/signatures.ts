@@ -1,14 +1,12 @@
 // Each data-source function's signature, stated once: what it is, its arguments (how the schema
 // declares each, in words, whether required, and the TypeScript type a program passes) and its
 // result's members. The TypeScript argument types (`GetSourceArgs`, ...: `ArgsOf`) and the plugin's
-// schema (plugin/schema.ts) are both made from it. An argument's TypeScript type may be richer than
+// schema (plugin/schema/functions.ts) are both made from it. An argument's TypeScript type may be richer than
 // its schema type: a filter is the sdk's typed query in TypeScript (`enabled: true`) and a map of
 // strings in every other language (`enabled: "true"`), which the sdk's client writes the same.
 import type { FieldDescriptor, ReportListQuery, SourceListQuery, ValueShape } from "@asset-delivery/sdk";
 import type { FUNCTION_TOKENS, TYPE_TOKENS } from "../tokens";
-import { REPORT_RESULT_FIELDS } from "./reports";
-import { DEFAULT_MAX_RESULTS } from "./sources";
-import { VIDEO_JOB_RESULT_FIELDS } from "./videos";
+import { DEFAULT_MAX_RESULTS, REPORT_RESULT_FIELDS, VIDEO_JOB_RESULT_FIELDS } from "./results";
 
 declare const typeOfArgument: unique symbol;
 

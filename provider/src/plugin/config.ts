@@ -1,10 +1,10 @@
 // The native provider's configuration on the wire (the settings of core/settings.ts's CONFIG_KEYS:
 // `baseUrl`, `apiKey`, `pacing`, ...). The engine hands them over as the provider's inputs: an
 // explicit provider's arguments, or, for the default provider, the stack's `assetdelivery:*`
-// config. The core checks and compares them (core/config-check.ts); here: where Configure finds
-// them, and the API key kept secret in the provider's state, however it was given. Besides the
-// settings, the secrets the server is trusted to hold (core/trusted-secrets.ts), secret too.
-import { CONFIG_NAMES } from "../core/config-check";
+// config. config-check.ts checks and compares them; here: where Configure finds them, and the API
+// key kept secret in the provider's state, however it was given. Besides the settings, the secrets
+// the server is trusted to hold (core/trusted-secrets.ts), secret too.
+import { CONFIG_NAMES } from "./config-check";
 import { CONFIG_KEYS, SECRET_SETTINGS } from "../core/settings";
 import { TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME } from "../core/trusted-secrets";
 import type { PropertyPath } from "./wire";

@@ -1,24 +1,31 @@
 // The native plugin's provider: the ResourceProvider operations on plain values (the gRPC server
 // in server.ts only decodes and encodes), each a translation of the engine's call to the provider
-// core's (core/provider.ts, which decides: the configuration's check, the write budget, previews,
-// Cancel). The core speaks the API's names: each Source value is renamed here once each way
+// core's (core/provider.ts, which decides the Source's rules, the write budget and Cancel), but
+// what is the plugin's alone: its configuration given as values (config-check.ts) and a preview's
+// outputs (preview.ts). The core speaks the API's names: each Source value is renamed here once each way
 // (pulumi-names/source.ts: `toApiNames` for what the engine hands over, `toPulumiNames` for what
 // goes back), and each secret marked where it lives (SECRET_PATHS, from the sdk's field table).
 // What is the plugin's own: the Source type and function tokens of its schema, and the engine's
 // Read without a state, which is an import.
 import deepEqual from "fast-deep-equal";
 import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
-import type { DiffKind } from "../core/detailed-diff";
-import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
+import { toApiNames, toPulumiNames } from "../pulumi-names/source";
+import { pulumiCheckFailure } from "../pulumi-names/paths";
+import { SECRET_PATHS } from "../pulumi-names/secret-paths";
+import { detailedDiff, type DetailedDiff } from "./detailed-diff";
 import { providerProcessLog } from "../engine/engine-log";
+import { pulumiCreator } from "../engine/creator";
+import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
 import { SOURCE_TOKEN } from "../tokens";
 import { CONFIG_SECRET_PATHS } from "./config";
-import type { ConfigFailure } from "../core/config-check";
+import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
+import { previewOutputs } from "./preview";
 import type { SourceDiff } from "../core/diff";
 import type { Properties, PropertyPath } from "./wire";
+import { isWithin } from "../core/property-path";
 
 export { CancelledError } from "../core/cancellation";
 
@@ -42,31 +49,36 @@ function marked(values: UncheckedInputs, ...programSecrets: (readonly PropertyPa
 const inputsOf = (properties: Properties) => toApiNames(properties.values) as SourceInputs;
 const stateOf = (properties: Properties) => toApiNames(properties.values) as SourceState;
 
-/** The core's diff, its detailed diff by the resource's property paths. */
-export type NativeDiff = Omit<SourceDiff, "detailedDiff"> & { detailedDiff: Map<string, DiffKind> };
+/** The core's diff and its detailed diff, by the resource's property paths. */
+export type NativeDiff = SourceDiff & { detailedDiff: DetailedDiff };
 
 export class NativeProvider {
   /** The provider core, which owns the configuration and the one connection to the API. */
   private readonly core: SourceProvider;
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
+  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {
     // Warnings (a retired Source) and progress messages go to the engine's log.
-    this.core = createSourceProvider({ ...providerProcessLog(), env });
+    this.core = createSourceProvider({ ...providerProcessLog(), env, instructions: PULUMI_INSTRUCTIONS });
   }
 
+  /** The configuration as values: every bad or missing setting, named (config-check.ts). */
   checkConfig(news: Properties): { inputs: Properties; failures: ConfigFailure[] } {
     return {
       inputs: { values: news.values, secrets: [...news.secrets, ...CONFIG_SECRET_PATHS] },
-      failures: this.core.checkConfig(news.values),
+      failures: checkProviderConfig(news.values, this.env).failures,
     };
   }
 
+  /** Which settings changed: never a replacement (config-check.ts). */
   diffConfig(olds: Properties, news: Properties): { changes: boolean; diffs: string[] } {
-    return this.core.diffConfig(olds.values, news.values);
+    return changedSettings(olds.values, news.values);
   }
 
+  /** Configures the core with such values, refused (an error with each failure) unless `checkConfig` passes them. */
   async configure(values: Record<string, unknown>): Promise<void> {
-    this.core.configureWith(values);
+    const { settings, failures } = checkProviderConfig(values, this.env);
+    if (!settings) throw new Error(failures.map((failure) => failure.reason).join("; ") || "the provider's configuration is not known yet");
+    this.core.configure(settingsReader(values));
   }
 
   async close(): Promise<void> {
@@ -91,22 +103,25 @@ export class NativeProvider {
   }
 
   diff(id: string, olds: Properties, news: Properties): NativeDiff {
-    const diff = this.core.diff(id, stateOf(olds), inputsOf(news));
-    return { ...diff, detailedDiff: pulumiDetailedDiff(diff.detailedDiff) };
+    const [state, inputs] = [stateOf(olds), inputsOf(news)];
+    const diff = this.core.diff(id, state, inputs);
+    return { ...diff, detailedDiff: detailedDiff(state, inputs, diff) };
   }
 
   async create(
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(this.core.preview(toApiNames(inputs.values)), inputs.secrets) };
-    const { id, outs } = await written(this.core.create(inputsOf(inputs), options), inputs);
+    if (options.preview) return { id: "", outputs: marked(previewOutputs(toApiNames(inputs.values)), inputs.secrets) };
+    // The request's URN makes the create mark; its timeout (the resource's customTimeouts) bounds the wait.
+    const write = this.core.create(inputsOf(inputs), { creator: pulumiCreator(options.urn), timeoutSeconds: options.timeoutSeconds });
+    const { id, outs } = await written(write, inputs);
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(this.core.preview(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
-    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), options), news);
+    if (options.preview) return marked(previewOutputs(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
+    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds: options.timeoutSeconds }), news);
     return marked(outs, news.secrets);
   }
 
@@ -155,10 +170,8 @@ export class NativeProvider {
  * does not), and no marked path lies within another (encoding marks only the outermost).
  */
 export function marksEverySecret({ values, secrets }: Properties): boolean {
-  const within = (path: PropertyPath, outer: PropertyPath) =>
-    outer.length <= path.length && outer.every((segment, i) => segment === path[i]);
-  if (secrets.some((path) => secrets.some((outer) => outer !== path && outer.length < path.length && within(path, outer)))) return false;
-  return SECRET_PATHS.every((path) => valueAt(values, path) === undefined || secrets.some((outer) => within(path, outer)));
+  if (secrets.some((path) => secrets.some((outer) => outer !== path && outer.length < path.length && isWithin(path, outer)))) return false;
+  return SECRET_PATHS.every((path) => valueAt(values, path) === undefined || secrets.some((outer) => isWithin(path, outer)));
 }
 
 function valueAt(values: unknown, path: PropertyPath): unknown {

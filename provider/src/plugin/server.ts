@@ -9,7 +9,7 @@ import { configFromRequest } from "./config";
 import { grpcRuntime, providerProtos } from "../engine/grpc";
 import { serveResourceProvider } from "./listen";
 import { CancelledError, type NativeProvider, PartialSourceError } from "./provider";
-import { packageSchema, PACKAGE_NAME } from "./schema";
+import { packageSchema } from "./schema";
 import { decodeStruct, encodeStruct } from "./wire";
 
 const grpc = grpcRuntime();
@@ -164,5 +164,3 @@ export function resourceProviderService(provider: NativeProvider, version: strin
 export function serve(version: string, provider: NativeProvider): Promise<grpcTypes.Server> {
   return serveResourceProvider(resourceProviderService(provider, version));
 }
-
-export { PACKAGE_NAME };

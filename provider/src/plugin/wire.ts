@@ -2,16 +2,19 @@
 // as an envelope (secret-envelopes.ts), and a value not known yet (during a preview) as a fixed
 // string; we answer Configure with acceptSecrets, so secrets arrive marked, wherever they are
 // nested. Decoding opens the envelopes and remembers where they were (by path); encoding puts them
-// back at the paths given. Unknowns stay the engine's string, which the provider core recognises
-// (unknowns.ts).
+// back at the paths given. A value not known yet is the engine's string on the wire and the core's
+// own value (core/unknowns.ts) inside: mapped here both ways (engine/unknowns.ts).
 import { isPlainObject } from "@asset-delivery/sdk";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
-import type { PropertyPath } from "../core/property-path";
-import { openSecretEnvelopes, secretEnvelope } from "../secret-envelopes";
+import { isWithin, type PropertyPath } from "../core/property-path";
+import { secretEnvelope } from "../secret-envelopes";
+import { openEnvelopes } from "../engine/envelopes";
 import { providerProtos } from "../engine/grpc";
+import { coreUnknown, unknownValue } from "../engine/unknowns";
+import { UNKNOWN } from "../core/unknowns";
 
-export { UNKNOWN } from "../core/unknowns";
-export { describePath, type PropertyPath } from "../core/property-path";
+export { UNKNOWN };
+export type { PropertyPath };
 
 /** Plain property values, and where secrets were. */
 export interface Properties {
@@ -21,7 +24,8 @@ export interface Properties {
 
 export function decodeStruct(struct: structPb.Struct | undefined): Properties {
   if (!struct) return { values: {}, secrets: [] };
-  const { value, secretPaths } = openSecretEnvelopes(struct.toJavaScript());
+  // One walk: the envelopes opened, the engine's unknowns made the core's.
+  const { value, secretPaths } = openEnvelopes(struct.toJavaScript(), coreUnknown);
   return { values: isPlainObject(value) ? value : {}, secrets: secretPaths };
 }
 
@@ -30,23 +34,25 @@ export function decodeStruct(struct: structPb.Struct | undefined): Properties {
  * secret is already covered). Undefined members are left out: the wire has no undefined.
  */
 export function encodeStruct(values: Record<string, unknown>, secrets: readonly PropertyPath[] = []): structPb.Struct {
-  const marked = markSecrets(withoutUndefinedDeep(values), outermost(secrets));
+  const marked = markSecrets(wireValues(values), outermost(secrets));
   return providerProtos().struct.Struct.fromJavaScript(marked as Record<string, structPb.JavaScriptValue>);
 }
 
-function withoutUndefinedDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : withoutUndefinedDeep(item)));
+/** A copy with undefined members left out and the core's unknowns written as the engine's. */
+function wireValues(value: unknown): unknown {
+  if (value === UNKNOWN) return unknownValue;
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : wireValues(item)));
   if (!isPlainObject(value)) return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, inner]) => inner !== undefined)
-      .map(([key, inner]) => [key, withoutUndefinedDeep(inner)]),
+      .map(([key, inner]) => [key, wireValues(inner)]),
   );
 }
 
 /** The paths with no other path of the list leading to them. */
 function outermost(paths: readonly PropertyPath[]): PropertyPath[] {
-  return paths.filter((path) => !paths.some((other) => other.length < path.length && other.every((segment, i) => segment === path[i])));
+  return paths.filter((path) => !paths.some((other) => other.length < path.length && isWithin(path, other)));
 }
 
 function markSecrets(values: unknown, secrets: readonly PropertyPath[]): unknown {

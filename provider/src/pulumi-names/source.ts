@@ -5,26 +5,21 @@
 // Each shell converts once at its edge: `toApiNames` for what the engine hands over, `toPulumiNames`
 // for what goes back (plugin/provider.ts, dynamic/shape.ts). The names are the sdk's descriptors';
 // the provider's own options (`waitForDeployment`, ...) have one name and pass unchanged, as do
-// unknown keys, so that check names them as the program wrote them.
+// unknown keys, so that check names them as the program wrote them. Beside it, in the same names:
+// secret-paths.ts (where secrets are), paths.ts (a path as the program wrote it, check's failures),
+// declaration.ts (what to declare for a Source made elsewhere).
 import {
   isPlainObject,
   READ_ONLY_SOURCE_ATTRIBUTES,
-  SECRET_SOURCE_ATTRIBUTES,
-  SOURCE_TYPES,
   WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
   type ReadOnlySourceAttribute,
   type Source,
   type SourceAttributes,
-  type SourceType,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import type { CheckFailure } from "../core/check";
-import { READ_ONLY_FIELDS } from "../core/codec";
-import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
-import type { DetailedDiff, DiffKind } from "../core/detailed-diff";
-import { describePath, type PropertyPath } from "../core/property-path";
-import { camelCase, camelSegments, renameDeployment, type CamelNamed } from "./rename";
+import { isSourceType, READ_ONLY_FIELDS, WRITE_ONLY_FIELDS } from "../core/codec";
+import { camelCase, renameDeployment, type CamelNamed } from "./rename";
 import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
 
 /** The resource's names of the Source's writable attributes besides its deployment (`name`, `enabled`). */
@@ -37,25 +32,15 @@ export const READ_ONLY_ATTRIBUTE_NAMES = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCa
 export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_FIELDS].map(camelCase);
 
 /** Every deployment field that is write-only in some type, the resource's names (`password`, `s3SecretKey`). */
-export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)).map(camelCase));
+export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set([...WRITE_ONLY_FIELDS].map(camelCase));
 
 /** The resource's write-only fields of a type (none for an unknown type: check reports it). */
 export function writeOnlyFieldNames(type: unknown): string[] {
-  return (SOURCE_TYPES as readonly unknown[]).includes(type) ? writeOnlyFields(type as SourceType).map(camelCase) : [];
+  return isSourceType(type) ? writeOnlyFields(type).map(camelCase) : [];
 }
 
-/**
- * Where the resource's inputs or state may hold secrets, from the sdk's field table: every
- * write-only deployment field (of any type, so that a type not known yet loses none) and every
- * secret attribute (the secure-URL token). Paths absent from a value mark nothing.
- */
-export const SECRET_PATHS: readonly PropertyPath[] = [
-  ...[...WRITE_ONLY_NAMES].map((field) => ["deployment", field]),
-  ...SECRET_SOURCE_ATTRIBUTES.map((name) => [camelCase(name)]),
-];
-
 // The top-level names both ways: the Source's attributes (the deployment's are renamed inside it).
-const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
+export const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
   [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES].map((name) => [name, camelCase(name)]),
 );
 const TOP_LEVEL_TO_API: ReadonlyMap<string, string> = new Map([...TOP_LEVEL_TO_PULUMI].map(([api, pulumi]) => [pulumi, api]));
@@ -105,18 +90,6 @@ export function toApiNames(values: Record<string, unknown>, { declared = false }
   return out;
 }
 
-/** A path in the core's names (`["deployment", "cache_ttl_error"]`) as the program wrote it (`["deployment", "cacheTtlError"]`). */
-export function pulumiPath(path: PropertyPath): (string | number)[] {
-  const [head] = path;
-  if (typeof head === "string" && head !== "deployment") return [TOP_LEVEL_TO_PULUMI.get(head) ?? head, ...path.slice(1)];
-  return camelSegments(path);
-}
-
-/** A path in the core's names as the program reads it: `deployment.cacheTtlError`; `(Source)` for the whole. */
-export function describePulumiPath(path: PropertyPath): string {
-  return path.length === 0 ? "(Source)" : describePath(pulumiPath(path));
-}
-
 /** A Source's attributes as the API returned them, as the resource names them; the read-only deployment fields at the top level. */
 export type ReturnedAttributes = CamelNamed<Pick<SourceAttributes, WritableSourceAttribute>> & {
   deployment: SourceDeployment;
@@ -129,25 +102,3 @@ export function sourceAttributes(source: Source): ReturnedAttributes {
   const attributes = Object.fromEntries(Object.entries(source.attributes).filter(([, value]) => value !== undefined));
   return toPulumiNames(attributes) as ReturnedAttributes;
 }
-
-/** A failure of check as the engine shows it: the path as the program wrote it (in the reason: the engine prints only top-level property values). */
-export function pulumiCheckFailure({ path, rule, unknownProperty }: CheckFailure): { property: string; reason: string } {
-  const described = describePulumiPath(path);
-  return { property: unknownProperty ? described : "", reason: `${described}: ${rule}` };
-}
-
-/** The core's detailed diff by the resource's property paths (`deployment.customDomains[1]`). */
-export function pulumiDetailedDiff(diff: DetailedDiff): Map<string, DiffKind> {
-  return new Map([...diff.values()].map(({ path, kind }) => [describePulumiPath(path), kind]));
-}
-
-/** What to declare for a Source made elsewhere (core/declaration.ts), as the resource's arguments: what `asset-delivery import` writes. */
-export function declarationOf(source: Source): SourceImport {
-  const { args, secrets } = apiDeclarationOf(source);
-  return {
-    args: toPulumiNames(args) as SourceImport["args"],
-    secrets: secrets.map(({ field, set }) => ({ field: camelCase(field), set })),
-  };
-}
-
-export { camelCase };

@@ -18,11 +18,11 @@ import {
   NotFoundError,
   pacingLimits,
   requiredWriteOnlyFields,
-  SOURCE_TYPES,
+  WRITE_ONLY_DEPLOYMENT_FIELDS,
   writeOnlyFields,
   type Source,
 } from "@asset-delivery/sdk";
-import { declarationOf, NATIVE_SOURCE_TYPE } from "@asset-delivery/provider";
+import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS } from "@asset-delivery/provider";
 import {
   connect,
   parseTrustedSecrets,
@@ -193,8 +193,7 @@ function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImporte
   return { secrets, secretNotes, secretsMissing };
 }
 
-const WRITE_ONLY_ANYWHERE: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
-const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_ANYWHERE.has(field);
+const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_DEPLOYMENT_FIELDS.has(field);
 
 /**
  * `assetdelivery:trustedSecrets` with the imported Sources' secrets added (by Source id; what an
@@ -218,7 +217,7 @@ function trustedRecord(
 
 function settingsOf(config: Record<string, string>, env: NodeJS.ProcessEnv): ProviderSettings {
   try {
-    return resolveSettings((key) => config[key], env);
+    return resolveSettings((key) => config[key], env, PULUMI_INSTRUCTIONS);
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }

@@ -5,7 +5,7 @@ import { BadRequestError, HOSTNAME_FIELDS, type Source } from "@asset-delivery/s
 import { changedAttributes } from "../diff";
 import type { Session } from "../session";
 import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../codec";
-import { carriesMark } from "../create-mark";
+import { carriesMark, type Creator } from "../create-mark";
 import { trustedSecretsOf } from "../trusted-secrets";
 import { planPatches, sendPatches } from "./patch";
 import { deployedBefore, type Written } from "./settle";
@@ -40,10 +40,10 @@ export async function bringToDeclaredState(
 
 /**
  * After a create was refused (400): the Source of this account that holds the declared hostnames,
- * when the evidence says this resource may take it: it carries this resource's create mark (`urn`:
- * a create of a run that was killed before Pulumi recorded it), or it is retired (disabled, as a
- * `destroy` leaves it). Same hostnames and same name are no evidence: a stack copied from another
- * declares both. The refusal is not read for its cause (the spec promises no member that names the
+ * when the evidence says this resource may take it: it carries this resource's create mark
+ * (`creator`'s: a create of a run that was killed before it was recorded), or it is retired
+ * (disabled, as a retirement leaves it). Same hostnames and same name are no evidence: a copy of a
+ * project declares both. The refusal is not read for its cause (the spec promises no member that names the
  * field): every declared hostname is looked up instead, one list call each. When no Source of the
  * account holds one, the refusal had another cause and is raised as it is; when they are held
  * otherwise than by one such Source, the holders are named.
@@ -52,7 +52,7 @@ export async function reclaimableHolder(
   session: Session,
   failure: unknown,
   attributes: DeclaredAttributes,
-  urn: string | undefined,
+  creator: Creator | undefined,
 ): Promise<Source> {
   if (!(failure instanceof BadRequestError)) throw failure;
   const holders = new Map<string, { source: Source; names: string[] }>();
@@ -64,7 +64,7 @@ export async function reclaimableHolder(
   }
   const [only, ...others] = [...holders.values()];
   if (!only) throw failure;
-  const ours = urn !== undefined && carriesMark(only.source, urn);
+  const ours = creator !== undefined && carriesMark(only.source, creator);
   if (others.length === 0 && (ours || !only.source.attributes.enabled)) return only.source;
   const owners = [...holders.values()].map(
     ({ source, names }) =>

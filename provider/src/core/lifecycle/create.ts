@@ -6,15 +6,15 @@
 import type { Session } from "../session";
 import { sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
 import { withoutProviderOptions } from "../provider-options";
-import { annotationWithMark } from "../create-mark";
+import { annotationWithMark, type Creator } from "../create-mark";
 import { adoptById, bringToDeclaredState, reclaimableHolder } from "./adopt";
 import { settle, type Written } from "./settle";
 
 /** What a shell knows of a write besides the inputs. */
 export interface WriteOptions {
-  /** The resource's URN, for the create mark (create-mark.ts): each shell knows it its own way. */
-  urn?: string;
-  /** The resource's customTimeouts (seconds; 0 or absent when none): they bound the wait when shorter than `deploymentTimeoutSeconds`. */
+  /** Who creates the Source, for the create mark (create-mark.ts): each shell says it its own way. */
+  creator?: Creator;
+  /** A bound the shell sets on the write (seconds; 0 or absent when none): it bounds the wait when shorter than `deploymentTimeoutSeconds`. */
   timeoutSeconds?: number;
 }
 
@@ -28,7 +28,7 @@ export async function createSource(
   const written =
     inputs.adoptSourceId !== undefined
       ? await adoptById(session, inputs.adoptSourceId, inputs, attributes)
-      : await createOrReclaim(session, inputs, attributes, options.urn);
+      : await createOrReclaim(session, inputs, attributes, options.creator);
   const source = await settle(session, written, inputs, options.timeoutSeconds);
   session.reads.remember(source);
   return { id: source.id, outs: sourceOutputs(source, inputs) };
@@ -38,15 +38,16 @@ async function createOrReclaim(
   session: Session,
   inputs: SourceInputs,
   attributes: DeclaredAttributes,
-  urn: string | undefined,
+  creator: Creator | undefined,
 ): Promise<Written> {
-  const annotation = urn === undefined ? attributes.deployment.annotation : annotationWithMark(attributes.deployment.annotation, urn);
+  const annotation =
+    creator === undefined ? attributes.deployment.annotation : annotationWithMark(attributes.deployment.annotation, creator);
   const marked = { ...attributes, deployment: { ...attributes.deployment, ...(annotation !== undefined && { annotation }) } };
   try {
     // A new Source has no deployment before its first: any `deployed` read is of this one.
     return { source: await session.client.sources.createParsed(marked), deployedBefore: null };
   } catch (error) {
-    const holder = await reclaimableHolder(session, error, attributes, urn);
+    const holder = await reclaimableHolder(session, error, attributes, creator);
     return bringToDeclaredState(session, holder, inputs, attributes);
   }
 }

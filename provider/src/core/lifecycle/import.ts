@@ -1,4 +1,4 @@
-// `pulumi import` (a read without a state): the Source as the server has it, read like a refresh
+// An import (a read without a state): the Source as the server has it, read like a refresh
 // (an import's many reads share list pages), and the inputs that declare it as it is: those of
 // `asset-delivery import` (declaration.ts), without `adoptSourceId`, since the engine records the
 // Source under the imported id. Its secrets cannot be read: none are declared, and adoption keeps
@@ -7,7 +7,7 @@
 import type { Session } from "../session";
 import { sourceOutputs, type SourceState } from "../codec";
 import { declarationOf } from "../declaration";
-import { providerOptionsSchema } from "../provider-options";
+import { PROVIDER_OPTION_DEFAULTS } from "../provider-options";
 import { trustedSecretsOf } from "../trusted-secrets";
 
 export interface ImportedSource {
@@ -21,6 +21,6 @@ export async function importSource(session: Session, id: string): Promise<Import
   if (!source)
     throw new Error(`Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`);
   const { adoptSourceId: _adopted, ...inputs } = declarationOf(source).args;
-  const declared = { ...providerOptionsSchema.parse({}), deployment: trustedSecretsOf(session.trustedSecrets, source) };
+  const declared = { ...PROVIDER_OPTION_DEFAULTS, deployment: trustedSecretsOf(session.trustedSecrets, source) };
   return { id: source.id, outputs: sourceOutputs(source, declared), inputs };
 }

@@ -1,26 +1,26 @@
 // After a write, wait (unless told not to) until the Source has settled by the sdk's one rule
 // (DeploymentWatch): `deployed` by a deployment after the writes that started one, or `disabled`
 // when it is declared disabled. A Source that does not get there in time, or whose wait is
-// cancelled, was still written: the error carries its id and state, so that Pulumi records it
-// instead of forgetting it.
+// cancelled, was still written: the error carries its id and state, so that the shell has it
+// recorded instead of forgotten.
 import { DeploymentTimeoutError, type Source } from "@asset-delivery/sdk";
 import type { Session } from "../session";
+import { PLAIN_INSTRUCTIONS } from "../instructions";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 
-/** Pulumi's dynamic provider turns an error with `id` into "created (or updated) but not initialized". */
-export class SourceNotReadyError<Properties extends object = SourceState> extends Error {
+/** A Source written but not settled: each shell hands it to its engine as created (or updated) but not ready, in its own error. */
+export class SourceNotReadyError extends Error {
   override readonly name = "SourceNotReadyError";
   constructor(
     readonly id: string,
-    /** The state to record: the core's; a shell re-throws it with its own shape of it. */
-    readonly properties: Properties,
+    /** The state to record, in the core's shape. */
+    readonly properties: SourceState,
     readonly reasons: string[],
   ) {
     super(reasons.join("; "));
   }
 }
 
-/** A SourceNotReadyError of the core: its properties are the core's state. */
 export function isSourceNotReady(error: unknown): error is SourceNotReadyError {
   return error instanceof SourceNotReadyError;
 }
@@ -41,8 +41,8 @@ export function deployedBefore(deploys: boolean, before: number | null): Pick<Wr
 }
 
 /**
- * Waits for `deploymentTimeoutSeconds`, or the resource's customTimeouts (`timeoutSeconds`, from the
- * engine's request; 0 or absent when none) when shorter.
+ * Waits for `deploymentTimeoutSeconds`, or the shell's bound on the write (`timeoutSeconds`; 0 or
+ * absent when none) when shorter.
  */
 export async function settle(
   session: Session,
@@ -62,7 +62,7 @@ export async function settle(
       throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [error.message]);
     if (!(error instanceof DeploymentTimeoutError)) throw error;
     throw new SourceNotReadyError(source.id, sourceOutputs(source, inputs), [
-      `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then run pulumi up again`,
+      `${error.message}; raise deploymentTimeoutSeconds (now ${seconds}) or set waitForDeployment: false, then ${(session.instructions ?? PLAIN_INSTRUCTIONS).runAgain}`,
     ]);
   }
 }

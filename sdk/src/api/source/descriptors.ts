@@ -226,6 +226,27 @@ export function secretPresenceFlags(type: SourceType): { flag: string; secret: s
   );
 }
 
+/** Whether a value is one of the API's deployment types. */
+export function isSourceType(value: unknown): value is SourceType {
+  return (SOURCE_TYPES as readonly unknown[]).includes(value);
+}
+
+/** Every deployment field that is write-only in some type (a deployment whose type is not known yet may have any). */
+export const WRITE_ONLY_DEPLOYMENT_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => writeOnlyFields(type)));
+
+/** Every deployment field kept secret in some type: the table's `secret` mark (every write-only field). */
+export const SECRET_DEPLOYMENT_FIELDS: ReadonlySet<string> = new Set(
+  SOURCE_TYPES.flatMap((type) => namesWhere(type, (field) => field.secret)),
+);
+
+/** Every deployment field that is read-only in some type (`password_set`, `allows_upload`). */
+export const READ_ONLY_DEPLOYMENT_FIELDS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => readOnlyFields(type)));
+
+/** Every read-only flag that reports whether a write-only field is stored (`password_set`), in some type. */
+export const PRESENCE_FLAG_FIELDS: ReadonlySet<string> = new Set(
+  SOURCE_TYPES.flatMap((type) => secretPresenceFlags(type).map(({ flag }) => flag)),
+);
+
 /** A type's default values by field (the API's names), as parsing fills them in for an absent field. Callers get their own copy. */
 export function deploymentDefaults(type: SourceType): Record<string, unknown> {
   return structuredClone(

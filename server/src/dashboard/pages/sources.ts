@@ -3,7 +3,7 @@
 // by a small script polling /dashboard/sources/status while a deployment runs, and a Source's page.
 // Resources come from the API's sourceResource without the secure URL token: no secret is rendered.
 import type { FastifyInstance } from "fastify";
-import { secretPresenceFlags, SOURCE_TYPES, sourceListSpec, type Source } from "@asset-delivery/sdk";
+import { PRESENCE_FLAG_FIELDS, SOURCE_TYPES, sourceListSpec, type Source } from "@asset-delivery/sdk";
 import { sourceResource } from "../../sources/source-view";
 import { definePage, PageError } from "../page";
 import { renderPage, VIEWS } from "../render";
@@ -25,12 +25,9 @@ function row(source: Source) {
   };
 }
 
-/** Every presence flag (`password_set`, `allows_upload`): the sdk's field table marks them. */
-const PRESENCE_FLAGS: ReadonlySet<string> = new Set(SOURCE_TYPES.flatMap((type) => secretPresenceFlags(type).map(({ flag }) => flag)));
-
 /** A deployment field's value as text; a presence flag says whether its write-only value is stored. */
 function describeValue(field: string, value: unknown): string {
-  if (PRESENCE_FLAGS.has(field)) return value === true ? "set" : "not set";
+  if (PRESENCE_FLAG_FIELDS.has(field)) return value === true ? "set" : "not set";
   if (value === null || value === undefined) return "-";
   if (Array.isArray(value)) return value.length ? value.join(", ") : "(none)";
   if (typeof value === "object") {
@@ -98,7 +95,7 @@ export function defineSourcePages(app: FastifyInstance): void {
       const source = sourceResource(stored, null);
       const deployment = Object.entries(source.attributes.deployment)
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([field, value]) => ({ field, value: describeValue(field, value), isFlag: PRESENCE_FLAGS.has(field) }));
+        .map(([field, value]) => ({ field, value: describeValue(field, value), isFlag: PRESENCE_FLAG_FIELDS.has(field) }));
       return renderPage(
         reply,
         "source",

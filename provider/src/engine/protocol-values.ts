@@ -2,7 +2,9 @@
 // Pulumi SDK writes the same (the Go SDK's resource/properties.go, @pulumi/pulumi's runtime/rpc).
 // Written here rather than imported from @pulumi/pulumi/runtime/rpc: that module loads about 30 of
 // the package's modules, 0.2 s of CPU at every start of the plugin, for three strings.
-// test/provider/protocol-values.test.ts holds them equal to @pulumi/pulumi's.
+// test/provider/protocol-values.test.ts holds them equal to @pulumi/pulumi's. The provider core
+// knows none of them: the shells map the unknown value to the core's (engine/unknowns.ts), and
+// secret-envelopes.ts opens the secrets.
 
 /** A value not known yet (a preview's output of a resource still to be created). */
 export const unknownValue = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

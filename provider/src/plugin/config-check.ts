@@ -1,12 +1,13 @@
-// The provider's configuration given as values (the native plugin's provider inputs: an explicit
-// provider's arguments, or the stack's `assetdelivery:*` config): every bad or missing setting
-// named, before the provider is configured, and which changed; the environment (`ASSET_DELIVERY_*`) fills what the
-// values do not give. The dynamic provider reads its configuration when an operation needs it
-// (settings.ts), without this check.
+// The native plugin's CheckConfig, DiffConfig and Configure: the provider's configuration given as
+// values (an explicit provider's arguments, or the stack's `assetdelivery:*` config), every bad or
+// missing setting named before the provider is configured, and which changed; the environment
+// (`ASSET_DELIVERY_*`) fills what the values do not give. The dynamic provider reads its
+// configuration when an operation needs it (core/settings.ts), without this check.
 import deepEqual from "fast-deep-equal";
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
-import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
-import { isUnknown } from "./unknowns";
+import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
+import { isUnknown } from "../core/unknowns";
+import { parseTrustedSecrets, TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME, TrustedSecretsError } from "../core/trusted-secrets";
 
 export type ConfigName = keyof typeof CONFIG_KEYS;
 export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
@@ -22,10 +23,23 @@ function settingText(value: unknown): string | undefined {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Reads `assetdelivery:<name>` from the configuration's values: the provider's view of it. */
+/** Reads `assetdelivery:<name>` (and the trusted secrets) from the configuration's values: the provider's view of it. */
 export function settingsReader(values: Record<string, unknown>): ConfigReader {
   const byKey = new Map<string, string | undefined>(CONFIG_NAMES.map((name) => [CONFIG_KEYS[name], settingText(values[name])]));
+  byKey.set(TRUSTED_SECRETS_KEY, settingText(values[TRUSTED_SECRETS_NAME]));
   return (key: string) => byKey.get(key);
+}
+
+/** A bad `trustedSecrets` value (core/trusted-secrets.ts), named as the settings' failures are. */
+function trustedSecretsFailures(setting: unknown): ConfigFailure[] {
+  if (isUnknown(setting)) return [];
+  try {
+    parseTrustedSecrets(setting);
+    return [];
+  } catch (error) {
+    if (!(error instanceof TrustedSecretsError)) throw error;
+    return [{ property: TRUSTED_SECRETS_NAME, reason: error.message }];
+  }
 }
 
 /**
@@ -33,6 +47,15 @@ export function settingsReader(values: Record<string, unknown>): ConfigReader {
  * provider configured from another resource's outputs) are not judged.
  */
 export function checkProviderConfig(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv = process.env,
+): { settings?: ProviderSettings; failures: ConfigFailure[] } {
+  const checked = checkSettings(values, env);
+  const trusted = trustedSecretsFailures(values[TRUSTED_SECRETS_NAME]);
+  return trusted.length === 0 ? checked : { failures: [...checked.failures, ...trusted] };
+}
+
+function checkSettings(
   values: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
 ): { settings?: ProviderSettings; failures: ConfigFailure[] } {

@@ -1,14 +1,14 @@
 // What a preview shows of a create (no earlier state) or an update, before any request: the
 // declared values, and unknown what the server will decide: the deployment's status and date, the
 // secure-URL token, the read-only flags, and the annotation when none is declared. An update that
-// changes nothing the server decides keeps the state's values. (The dynamic host previews by
-// itself; the native plugin asks this.) In the API's names, as a state: the read-only flags in the
-// deployment.
+// changes nothing the server decides keeps the state's values. The native plugin's alone: the
+// dynamic host previews by itself. In the core's shape (the API's names, as a state: the read-only
+// flags in the deployment; the core's unknown), renamed by the plugin's edge as a state is.
 import deepEqual from "fast-deep-equal";
 import { attributePresentWhile, isPlainObject, READ_ONLY_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
-import { READ_ONLY_FIELDS, type UncheckedInputs } from "./codec";
-import { comparableDeployment } from "./diff";
-import { UNKNOWN } from "./unknowns";
+import { READ_ONLY_FIELDS, type UncheckedInputs } from "../core/codec";
+import { comparableDeployment } from "../core/diff";
+import { UNKNOWN } from "../core/unknowns";
 
 type Deployment = Record<string, unknown> & { type: string; annotation?: string };
 

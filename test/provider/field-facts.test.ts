@@ -1,0 +1,74 @@
+// Each fact about a Source's fields is stated once, in the sdk (its field table and what derives
+// from it: sdk/src/api/source/descriptors.ts, sdk/src/source-resource.ts); the provider, the CLI,
+// the server and the policy pack import it. These fail when a module writes a copy again.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { DYNAMIC_SECRETS_KEY, sourceAttributeDescriptors } from "@asset-delivery/sdk";
+import type { Source } from "../../provider/src/dynamic/source";
+import { packageSchema } from "../../provider/src/plugin/schema";
+import { SECRET_PATHS } from "../../provider/src/pulumi-names/secret-paths";
+import { SOURCE_TOKEN } from "../../provider/src/tokens";
+
+const root = path.resolve(__dirname, "../..");
+const PARTS = ["provider/src", "cli/src", "server/src", "policy/src"];
+
+/** The code lines (comments left out) of the parts' modules that match, as `file: line`. */
+function matching(pattern: RegExp): string[] {
+  return PARTS.flatMap((part) =>
+    fs
+      .readdirSync(path.join(root, part), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .flatMap((file) =>
+        fs
+          .readFileSync(path.join(root, part, file), "utf8")
+          .split("\n")
+          .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && pattern.test(line))
+          .map((line) => `${part}/${file}: ${line.trim()}`),
+      ),
+  );
+}
+
+describe("a field fact", () => {
+  it("the set of write-only, read-only or presence-flag fields of any type is the sdk's, derived nowhere else", () => {
+    expect(matching(/SOURCE_TYPES\.flatMap\(\(\w+\) => (writeOnlyFields|readOnlyFields|secretPresenceFlags)\(/)).toEqual([]);
+  });
+
+  it("whether a value is a deployment type is the sdk's isSourceType", () => {
+    expect(matching(/\(SOURCE_TYPES as readonly unknown\[\]\)\.includes|SOURCE_TYPES\.find\(\(\w+\) => \w+ === /)).toEqual([]);
+  });
+
+  it("a type's defaults are the sdk's deploymentDefaults", () => {
+    expect(matching(/\.filter\(\(field\) => "default" in field\)/)).toEqual([]);
+  });
+
+  it("what is secret is the table's secret mark: the plugin marks on the wire (SECRET_PATHS) what its schema marks secret", () => {
+    type Properties = Record<string, { secret?: boolean }>;
+    const schema = packageSchema("0.0.0") as {
+      resources: Record<string, { properties: Properties }>;
+      types: Record<string, { properties: Properties }>;
+    };
+    const secretIn = (properties: Properties) => Object.keys(properties).filter((name) => properties[name]!.secret);
+    const deploymentTypes = Object.entries(schema.types).filter(([token]) => token.endsWith("Deployment"));
+    const inSchema = new Set([
+      ...secretIn(schema.resources[SOURCE_TOKEN]!.properties),
+      ...deploymentTypes.flatMap(([, type]) => secretIn(type.properties).map((name) => `deployment.${name}`)),
+    ]);
+    expect(new Set(SECRET_PATHS.map((path) => path.join(".")))).toEqual(inSchema);
+  });
+
+  it("the dynamic Source's declared outputs are described as the table describes them", () => {
+    const text = fs.readFileSync(path.join(root, "provider/src/dynamic/source.ts"), "utf8");
+    const comments = new Map([...text.matchAll(/\/\*\* (.+?) \*\/\s+declare readonly (\w+)/g)].map((m) => [m[2]!, m[1]!]));
+    const described = sourceAttributeDescriptors.filter((field) => field.description !== undefined);
+    expect(described.length).toBeGreaterThan(0);
+    for (const field of described)
+      expect(comments.get(field.name), field.name).toMatch(new RegExp(`^${RegExp.escape(field.description!)}`));
+  });
+
+  it("the dynamic Source's secrets input is named once (the sdk's DYNAMIC_SECRETS_KEY), and the Source class declares that output", () => {
+    expectTypeOf<Source>().toHaveProperty(DYNAMIC_SECRETS_KEY);
+    const named = matching(/["'`]deploymentSecrets["'`]|\bdeploymentSecrets\s*:|\.deploymentSecrets\b/);
+    expect(named.filter((line) => !line.includes("declare readonly deploymentSecrets:"))).toEqual([]);
+  });
+});
