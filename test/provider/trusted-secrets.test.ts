@@ -7,6 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { parseTrustedSecrets, TRUSTED_SECRETS_KEY } from "../../provider/src/core/trusted-secrets";
+import { checkProviderConfig } from "../../provider/src/plugin/config-check";
+import { NativeProvider } from "../../provider/src/plugin/provider";
 import { checkedSource } from "../support/checked-source";
 import { startTestServer, type TestServer } from "../support/server";
 
@@ -208,12 +210,13 @@ describe("a bad record is refused, naming where", () => {
     await provider.close();
   });
 
-  it("by the native provider's configuration check, as a failure of trustedSecrets", () => {
-    const provider = createSourceProvider({ warn: async () => {} });
-    const failures = provider.checkConfig({ baseUrl: server.url, apiKey: server.adminKey, trustedSecrets: "{" });
-    expect(failures).toEqual([
+  it("by the native provider's configuration check, as a failure of trustedSecrets", async () => {
+    const values = { baseUrl: server.url, apiKey: server.adminKey, trustedSecrets: "{" };
+    expect(checkProviderConfig(values).failures).toEqual([
       { property: "trustedSecrets", reason: expect.stringMatching(/^assetdelivery:trustedSecrets: must be JSON/) },
     ]);
-    expect(() => provider.configureWith({ baseUrl: server.url, apiKey: server.adminKey, trustedSecrets: "{" })).toThrow(/must be JSON/);
+    const provider = new NativeProvider();
+    await expect(provider.configure(values)).rejects.toThrow(/must be JSON/);
+    await provider.close();
   });
 });
