@@ -222,7 +222,7 @@ async function nativeImport(native: YamlStack, size: number, skipCheckpoints = f
       "pulumi-import",
       file,
     );
-    const env = skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
+    const env: Record<string, string> = skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
     cpu = (await cpuSplit(native.workDir, () => native.ok(["import", "--file", file, "--yes", "--generate-code=false"], { env }))).cpu;
   });
   return { seconds, cpu: cpu! };

@@ -143,7 +143,7 @@ describe("diff", () => {
 
   it("counts a value not known yet as a change", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: UNKNOWN }).changed).toEqual(["name"]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, name: UNKNOWN as unknown as string }).changed).toEqual(["name"]);
   });
 
   it("notices a change of how to wait, without it touching the Source", () => {

@@ -63,7 +63,7 @@ describe("a field fact", () => {
     const described = sourceAttributeDescriptors.filter((field) => field.description !== undefined);
     expect(described.length).toBeGreaterThan(0);
     for (const field of described)
-      expect(comments.get(field.name), field.name).toMatch(new RegExp(`^${RegExp.escape(field.description!)}`));
+      expect(comments.get(field.name)?.slice(0, field.description!.length), field.name).toBe(field.description);
   });
 
   it("the dynamic Source's secrets input is named once (the sdk's DYNAMIC_SECRETS_KEY), and the Source class declares that output", () => {
