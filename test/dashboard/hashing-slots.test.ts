@@ -1,29 +1,42 @@
 // The password-hashing slots (server/src/dashboard/users/hashing-slots.ts): 2 at once, and a line
 // served by whose previous request came longest ago, so addresses that keep asking never keep a
 // quiet one out.
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHashingSlots } from "../../server/src/dashboard/users/hashing-slots";
 
-/** Whether the promise has settled by the time queued callbacks have run, and with what. */
-async function settled<T>(promise: Promise<T>): Promise<{ value: T } | "pending"> {
+/** A minute: what a sign-in's wait is checked over, on fake timers. */
+const A_MINUTE = 60_000;
+
+/**
+ * Whether the promise has settled once `ms` of fake time has passed (every timer due meanwhile
+ * run, and the callbacks they queued), and with what; 0: at once, with no time passing.
+ */
+async function settled<T>(promise: Promise<T>, ms = 0): Promise<{ value: T } | "pending"> {
   let result: { value: T } | "pending" = "pending";
   void promise.then((value) => (result = { value }));
-  await new Promise((resolve) => setImmediate(resolve));
+  await vi.advanceTimersByTimeAsync(ms);
   return result;
 }
 
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("createHashingSlots", () => {
-  it("hands out 2 slots at once; a third sign-in waits for one to be released", async () => {
+  it("hands out 2 slots at once; a third sign-in waits for one to be released, a minute and more", async () => {
     const slots = createHashingSlots();
     const first = (await slots.acquire("a"))!;
     const second = (await slots.acquire("b"))!;
     const third = slots.acquire("c");
-    expect(await settled(third)).toBe("pending");
+    expect(await settled(third, A_MINUTE)).toBe("pending");
     first();
     first(); // a second call releases nothing more
     const got = await settled(third);
     expect(got).not.toBe("pending");
-    expect(await settled(slots.acquire("d"))).toBe("pending");
+    expect(await settled(slots.acquire("d"), A_MINUTE)).toBe("pending");
     second();
   });
 
@@ -69,8 +82,8 @@ describe("createHashingSlots", () => {
     expect(await settled(waitingBusy)).toEqual({ value: undefined });
     // ...and among clients asking for the first time, the last to come is the one turned away.
     expect(await settled(slots.acquire("late"))).toEqual({ value: undefined });
-    expect(await settled(waitingOther)).toBe("pending");
-    expect(await settled(quiet)).toBe("pending");
+    expect(await settled(waitingOther, A_MINUTE)).toBe("pending");
+    expect(await settled(quiet, A_MINUTE)).toBe("pending");
     holding();
     (await waitingOther)!();
     (await quiet)!();
