@@ -4,7 +4,8 @@
 # chromium (the dashboard's browser tests drive it with playwright-core, which downloads no browser),
 # and qemu-user-static with the arm64 C libraries (libc6:arm64, libstdc++6:arm64 from Debian's arm64
 # architecture, added with `dpkg --add-architecture arm64`), which run the linux-arm64 plugin binary
-# on an x86-64 machine (test/release/arm64-plugin.test.ts).
+# on an x86-64 machine (test/release/arm64-plugin.test.ts), and shellcheck, which actionlint runs on
+# the workflows' `run:` scripts (test/support/actionlint.ts).
 # Used by the quick start and by .ci/run; root, or sudo without a password, when one is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -17,6 +18,7 @@ if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import ensurepip, venv'
 fi
 # test/support/browser.ts runs /usr/bin/chromium.
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
 # The arm64 plugin under emulation: the emulator, and the dynamic loader and C/C++ libraries the
 # official linux-arm64 Node binary links against (only on an x86-64 host: an arm64 one runs it as it is).
 arm64=""
