@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import SlowFilesFirst from "./test/support/slow-files-first";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
 const workspaces = ["sdk", "server", "provider", "cli", "policy"];
@@ -38,6 +39,8 @@ export default defineConfig({
   test: {
     pool: "forks",
     maxWorkers: 2,
+    // The slowest files start first, so that the two workers end together.
+    sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default", "./test/support/summary-reporter.ts"],
