@@ -43,10 +43,8 @@ const SLOW_FILES = [
   "test/release/release.test.ts", // 249 s
   "test/consumer/consumer.test.ts", // about 3 min
   "test/faults/schemathesis.test.ts", // 95-299 s alone, by the machine's load
-  "test/faults/interrupted-runs.test.ts", // 100-165 s each
-  "test/faults/interrupted-runs-native.test.ts",
+  "test/faults/interrupted-runs.test.ts", // two suites of 100-165 s side by side
   "test/faults/interrupted-runs-minimal.test.ts",
-  "test/faults/interrupted-runs-native-minimal.test.ts",
   "test/upgrade/upgrade.test.ts", // 126 s
   "test/release/arm64-plugin.test.ts", // 107 s
   "test/toolchain/language-hosts-go.test.ts", // 74 s
