@@ -166,19 +166,20 @@ describe("one parse of the create schema per created Source", () => {
    */
   async function createSchemaParses(run: () => Promise<unknown>): Promise<{ provider: number; server: number }> {
     const internals = sourceCreateAttributesSchema._zod;
-    const original = internals.run;
+    const own = Object.getOwnPropertyDescriptor(internals, "run")!;
+    const original = internals.run.bind(internals);
     const callers: string[] = [];
     internals.run = (...args: Parameters<typeof original>) => {
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = Infinity;
       callers.push(new Error().stack ?? "");
       Error.stackTraceLimit = limit;
-      return original.apply(internals, args);
+      return original(...args);
     };
     try {
       await run();
     } finally {
-      internals.run = original;
+      Object.defineProperty(internals, "run", own);
     }
     const server = callers.filter((stack) => stack.includes(SERVER_SOURCE)).length;
     return { provider: callers.length - server, server };
