@@ -6,8 +6,8 @@
 // stops with the budget's message, the state recording exactly the Sources the server updated; the
 // next `up` finishes the rest with no 429 shown and no Source updated twice, and a preview after it
 // shows no change. Both shells share one server (an account each: the limits are per account) and
-// one set-up, and run side by side. The Sources do not wait for their deployments: the engine then sends the writes faster
-// than the budget allows, as it would against the real hour.
+// one set-up, and run side by side. The Sources do not wait for their deployments: the engine then
+// sends the writes faster than the budget allows, as it would against the real hour.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
