@@ -52,9 +52,9 @@ const stacks: YamlStack[] = [];
 
 /**
  * The machine's package caches, so that a fresh HOME does not download again what a user's machine
- * would have. Caches keyed by content only, and Go's module cache (goUserEnv below), from which the
- * module under test is removed first: it keeps a module by path and version, so a rerun at the
- * same version would get an earlier run's build.
+ * would have. Caches keyed by content only, and Go's module cache (the Go user's, below), from
+ * which the module under test is removed first: it keeps a module by path and version, so a rerun
+ * at the same version would get an earlier run's build.
  */
 const caches = {
   npm_config_cache: spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout.trim(),
@@ -378,6 +378,7 @@ pulumi.export("id", site.id)
       const goEnv = {
         ...env,
         GOMODCACHE: MACHINE_GOMODCACHE,
+        GOFLAGS: "-modcacherw",
         GOPROXY: [`file://${path.join(release, "go")}`, process.env.GOPROXY ?? "https://proxy.golang.org"].join(","),
         GONOSUMDB: GO_MODULE,
         GOWORK: "off",
