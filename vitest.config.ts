@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const root = fileURLToPath(new URL("./", import.meta.url));
 const workspaces = ["sdk", "server", "provider", "cli", "policy"];
@@ -24,6 +26,44 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
   });
 }
 
+// The order vitest starts test files in: the files known to take minutes first, the longest first,
+// so that the two workers end together instead of one of them starting a 3-minute file when
+// everything else is done. Vitest's own order cannot: with no results from an earlier run (a fresh
+// clone, as CI's) it runs the largest files first, and the slowest files are among the smallest
+// (test/faults/interrupted-runs*.test.ts are a few lines each, their suite a module of its own), and
+// it runs every file of the project `full` before any of `minimal`.
+
+/**
+ * The slow files, from the root, longest first: their times in `npm test` on 2 cores
+ * (docs/contributing.md, 2026-11-28, and the files' own comments). Each must exist: a renamed file
+ * fails the run's start rather than drop to the end unseen.
+ */
+const SLOW_FILES = [
+  "test/faults/hourly-budget.test.ts", // 280 s with its two shells one after the other
+  "test/release/release.test.ts", // 249 s
+  "test/consumer/consumer.test.ts", // about 3 min
+  "test/faults/schemathesis.test.ts", // 95-299 s alone, by the machine's load
+  "test/faults/interrupted-runs.test.ts", // two suites of 100-165 s side by side
+  "test/faults/interrupted-runs-minimal.test.ts",
+  "test/upgrade/upgrade.test.ts", // 126 s
+  "test/release/arm64-plugin.test.ts", // 107 s
+  "test/toolchain/language-hosts-go.test.ts", // 74 s
+];
+for (const file of SLOW_FILES) {
+  if (!existsSync(`${root}${file}`)) throw new Error(`vitest.config.ts: SLOW_FILES names ${file}, which does not exist`);
+}
+
+class SlowFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = SLOW_FILES.indexOf(path.relative(root, spec.moduleId).split(path.sep).join("/"));
+      return at < 0 ? SLOW_FILES.length : at;
+    };
+    // Array.prototype.sort is stable: the rest keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 // Tests run on the packages' source: a workspace package imported by name (`@asset-delivery/server`,
 // `@asset-delivery/sdk/node-version`) resolves to its `src/` here, inside the source modules too, so
 // each module loads once and unit tests need no build. Only what runs in another process uses the
@@ -38,6 +78,8 @@ export default defineConfig({
   test: {
     pool: "forks",
     maxWorkers: 2,
+    // The slowest files start first, so that the two workers end together.
+    sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default", "./test/support/summary-reporter.ts"],

@@ -4,9 +4,10 @@
 # chromium (the dashboard's browser tests drive it with playwright-core, which downloads no browser),
 # and qemu-user-static with the arm64 C libraries (libc6:arm64, libstdc++6:arm64 from Debian's arm64
 # architecture, added with `dpkg --add-architecture arm64`), which run the linux-arm64 plugin binary
-# on an x86-64 machine (test/release/arm64-plugin.test.ts), and postgresql, whose server the
+# on an x86-64 machine (test/release/arm64-plugin.test.ts), postgresql, whose server the
 # shared-backend tests start a private cluster of (test/support/postgres.ts; Debian keeps initdb
-# in /usr/lib/postgresql/<version>/bin, off PATH).
+# in /usr/lib/postgresql/<version>/bin, off PATH), and shellcheck, which actionlint runs on the
+# workflows' `run:` scripts (test/support/actionlint.ts).
 # Used by the quick start and by .ci/run; root, or sudo without a password, when one is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -21,6 +22,7 @@ fi
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # test/support/postgres.ts runs initdb, pg_ctl and psql from there, as the postgres user the package creates.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
 # The arm64 plugin under emulation: the emulator, and the dynamic loader and C/C++ libraries the
 # official linux-arm64 Node binary links against (only on an x86-64 host: an arm64 one runs it as it is).
 arm64=""

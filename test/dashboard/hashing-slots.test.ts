@@ -2,29 +2,42 @@
 // more for sign-ins with a valid device cookie), and a line served by whose previous request came
 // longest ago, a client it does not know ranked level with the oldest it knows: addresses that keep
 // asking never keep a quiet one out, and addresses that keep being new no longer go ahead of all.
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createHashingSlots } from "../../server/src/dashboard/users/hashing-slots";
 
-/** Whether the promise has settled by the time queued callbacks have run, and with what. */
-async function settled<T>(promise: Promise<T>): Promise<{ value: T } | "pending"> {
+/** A minute: what a sign-in's wait is checked over, on fake timers. */
+const A_MINUTE = 60_000;
+
+/**
+ * Whether the promise has settled once `ms` of fake time has passed (every timer due meanwhile
+ * run, and the callbacks they queued), and with what; 0: at once, with no time passing.
+ */
+async function settled<T>(promise: Promise<T>, ms = 0): Promise<{ value: T } | "pending"> {
   let result: { value: T } | "pending" = "pending";
   void promise.then((value) => (result = { value }));
-  await new Promise((resolve) => setImmediate(resolve));
+  await vi.advanceTimersByTimeAsync(ms);
   return result;
 }
 
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("createHashingSlots", () => {
-  it("hands out 2 slots at once; a third sign-in waits for one to be released", async () => {
+  it("hands out 2 slots at once; a third sign-in waits for one to be released, a minute and more", async () => {
     const slots = createHashingSlots();
     const first = (await slots.acquire("a"))!;
     const second = (await slots.acquire("b"))!;
     const third = slots.acquire("c");
-    expect(await settled(third)).toBe("pending");
+    expect(await settled(third, A_MINUTE)).toBe("pending");
     first();
     first(); // a second call releases nothing more
     const got = await settled(third);
     expect(got).not.toBe("pending");
-    expect(await settled(slots.acquire("d"))).toBe("pending");
+    expect(await settled(slots.acquire("d"), A_MINUTE)).toBe("pending");
     second();
   });
 
@@ -72,8 +85,8 @@ describe("createHashingSlots", () => {
     expect(await settled(waitingBusy)).toEqual({ value: undefined });
     // ...and a client asking for the first time, ranked as the oldest known, comes after those in line.
     expect(await settled(slots.acquire("late"))).toEqual({ value: undefined });
-    expect(await settled(waitingOther)).toBe("pending");
-    expect(await settled(quiet)).toBe("pending");
+    expect(await settled(waitingOther, A_MINUTE)).toBe("pending");
+    expect(await settled(quiet, A_MINUTE)).toBe("pending");
     holding();
     (await waitingOther)!(); // new, so ranked with quiet's ask long ago, and in line before it
     (await quiet)!();
@@ -104,12 +117,12 @@ describe("the slot kept for known browsers", () => {
     const slots = createHashingSlots({ max: 2, reserved: 1, maxWaiting: 10 });
     const busy = [(await slots.acquire("flood-1"))!, (await slots.acquire("flood-2"))!];
     const waiting = slots.acquire("flood-3");
-    expect(await settled(waiting)).toBe("pending");
+    expect(await settled(waiting, A_MINUTE)).toBe("pending");
     const known = await settled(slots.acquire("user", { knownDeviceOf: "user-1" }));
     expect(known).not.toBe("pending");
     // Released, the kept slot goes to no one without a device cookie: flood-3 still waits for one of the others.
     (known as { value: () => void }).value();
-    expect(await settled(waiting)).toBe("pending");
+    expect(await settled(waiting, A_MINUTE)).toBe("pending");
     busy[0]!();
     expect(await settled(waiting)).not.toBe("pending");
     busy[1]!();
@@ -123,15 +136,15 @@ describe("a user's known browser", () => {
     const first = await settled(slots.acquire("net-1", { knownDeviceOf: "mallory" }));
     expect(first).not.toBe("pending");
     const stranger = slots.acquire("stranger");
-    expect(await settled(stranger)).toBe("pending");
+    expect(await settled(stranger, A_MINUTE)).toBe("pending");
     // Mallory signs in again, from another network, while her first sign-in is under way: she waits
     // as anyone does, behind the stranger, and the kept slot stays free.
     const again = slots.acquire("net-2", { knownDeviceOf: "mallory" });
-    expect(await settled(again)).toBe("pending");
+    expect(await settled(again, A_MINUTE)).toBe("pending");
     holding();
     const strangerSlot = await settled(stranger);
     expect(strangerSlot).not.toBe("pending");
-    expect(await settled(again)).toBe("pending");
+    expect(await settled(again, A_MINUTE)).toBe("pending");
     (strangerSlot as { value: () => void }).value();
     const second = await settled(again);
     expect(second).not.toBe("pending");

@@ -63,7 +63,7 @@ describe("parallel sign-in guesses", () => {
       expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
   });
 
-  it("answers 429 at once to an address that already has a sign-in waiting for a hashing slot", async () => {
+  it("answers 429 (checking many sign-ins at once) to an address that already has a sign-in waiting for a hashing slot", async () => {
     // Other emails, so the per-email rule is not what refuses them.
     const form = await openPage(server.url, undefined, "/dashboard/login");
     const answers = await Promise.all(

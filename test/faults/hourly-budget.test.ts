@@ -6,8 +6,8 @@
 // stops with the budget's message, the state recording exactly the Sources the server updated; the
 // next `up` finishes the rest with no 429 shown and no Source updated twice, and a preview after it
 // shows no change. Both shells share one server (an account each: the limits are per account) and
-// one set-up. The Sources do not wait for their deployments: the engine then sends the writes faster
-// than the budget allows, as it would against the real hour.
+// one set-up, and run side by side. The Sources do not wait for their deployments: the engine then
+// sends the writes faster than the budget allows, as it would against the real hour.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -48,8 +48,8 @@ let server: TestServer;
 let dynamic: ProgramStack;
 let native: YamlStack;
 const shells: Shell[] = [];
-/** Each PATCH the server answered: its account's key, the Source, the status. */
-const patches: { key: string; id: string; status: number }[] = [];
+/** Each request the server answered: its account's key, method, the Source of a PATCH, the status. */
+const requests: { key: string; method: string; id?: string; status: number }[] = [];
 
 async function startServer(rateLimits: "spec" | "off"): Promise<TestServer> {
   return startTestServer({
@@ -61,8 +61,12 @@ async function startServer(rateLimits: "spec" | "off"): Promise<TestServer> {
     configure(app) {
       app.addHook("onResponse", (request, reply, done) => {
         const match = /^\/api\/v1\/sources\/(\w+)$/.exec(request.url.split("?")[0]!);
-        if (request.method === "PATCH" && match)
-          patches.push({ key: request.headers.authorization ?? "", id: match[1]!, status: reply.statusCode });
+        requests.push({
+          key: request.headers.authorization ?? "",
+          method: request.method,
+          ...(request.method === "PATCH" && match && { id: match[1]! }),
+          status: reply.statusCode,
+        });
         done();
       });
     },
@@ -150,72 +154,80 @@ afterAll(async () => {
  */
 const LEAST_TIME = "2 min";
 
-describe.each([0, 1])("150 Sources renamed against 60 updates a minute", (index) => {
-  const shell = () => shells[index]!;
-  const sent = (status?: number) =>
-    patches.filter((p) => p.key === `Bearer ${shell().apiKey}` && (status === undefined || p.status === status));
+// The two shells side by side, each its steps in order: each spends its own account's budget, and
+// the waits for it (wall-clock time, most of the run) pass for both at once.
+describe.concurrent("150 Sources renamed against 60 updates a minute", () => {
+  for (const index of [0, 1])
+    describe(index === 0 ? "dynamic provider" : "native plugin", () => {
+      const shell = () => shells[index]!;
+      const ofShell = () => requests.filter((r) => r.key === `Bearer ${shell().apiKey}`);
+      const sent = (status?: number) =>
+        ofShell().filter((r) => r.method === "PATCH" && r.id !== undefined && (status === undefined || r.status === status));
 
-  it(
-    `${index === 0 ? "dynamic provider" : "native plugin"}: preview warns of 150 updates and the least time, sending nothing`,
-    async () => {
-      server.resetRequestCount();
-      const preview = await shell().cli(["preview"]);
-      expect(preview.code, preview.stdout + preview.stderr).toBe(0);
-      expect(preview.stdout).toContain(
-        `150 updates: at 60 per minute this update takes at least ${LEAST_TIME} (59 at once, then one every 1 s)`,
+      it.sequential(
+        `${index === 0 ? "dynamic provider" : "native plugin"}: preview warns of 150 updates and the least time, sending nothing`,
+        async () => {
+          const before = ofShell().length;
+          const preview = await shell().cli(["preview"]);
+          expect(preview.code, preview.stdout + preview.stderr).toBe(0);
+          expect(preview.stdout).toContain(
+            `150 updates: at 60 per minute this update takes at least ${LEAST_TIME} (59 at once, then one every 1 s)`,
+          );
+          // Once, in the diagnostics (the display also shows it as it comes): both shells warn as the
+          // engine ends their process.
+          const estimates = preview.stdout.split("Diagnostics:")[1]!.match(/\d+ updates: at 60 per minute/g) ?? [];
+          expect(estimates).toEqual(["150 updates: at 60 per minute"]);
+          expect(ofShell().slice(before)).toEqual([]);
+        },
+        STEP_TIMEOUT,
       );
-      // Once, in the diagnostics (the display also shows it as it comes): both shells warn as the
-      // engine ends their process.
-      const estimates = preview.stdout.split("Diagnostics:")[1]!.match(/\d+ updates: at 60 per minute/g) ?? [];
-      expect(estimates).toEqual(["150 updates: at 60 per minute"]);
-      expect(server.requestCount()).toBe(0);
-    },
-    STEP_TIMEOUT,
-  );
 
-  it(
-    `${index === 0 ? "dynamic provider" : "native plugin"}: up with maxWait shows progress, stops with the budget's message, the state recording exactly the updated Sources; the next up finishes with no 429 shown and no Source updated twice`,
-    async () => {
-      await shell().setConfig("assetdelivery:maxWait", MAX_WAIT);
-      const started = Date.now();
-      const stopped = await shell().cli(["up", "--yes"]);
-      const firstMs = Date.now() - started;
-      const output = stopped.stdout + stopped.stderr;
-      expect(stopped.code, output).not.toBe(0);
-      expect(output).toContain("150 updates: at 60 per minute"); // up's own preview
-      expect(output).toMatch(
-        /waiting for the hourly update budget \(60 per minute\): \d+ updates sent, \d+ waiting; the next at \d\d:\d\d:\d\d UTC/,
+      it.sequential(
+        `${index === 0 ? "dynamic provider" : "native plugin"}: up with maxWait shows progress, stops with the budget's message, the state recording exactly the updated Sources; the next up finishes with no 429 shown and no Source updated twice`,
+        async () => {
+          await shell().setConfig("assetdelivery:maxWait", MAX_WAIT);
+          const started = Date.now();
+          const stopped = await shell().cli(["up", "--yes"]);
+          const firstMs = Date.now() - started;
+          const output = stopped.stdout + stopped.stderr;
+          expect(stopped.code, output).not.toBe(0);
+          expect(output).toContain("150 updates: at 60 per minute"); // up's own preview
+          expect(output).toMatch(
+            /waiting for the hourly update budget \(60 per minute\): \d+ updates sent, \d+ waiting; the next at \d\d:\d\d:\d\d UTC/,
+          );
+          expect(output).toMatch(
+            /the hourly update budget is spent; at least \d+ writes remain; run `pulumi up` again after \d\d:\d\d UTC/,
+          );
+          const updated = new Set(sent(200).map((p) => p.id));
+          expect(updated.size).toBeGreaterThanOrEqual(59);
+          expect(updated.size).toBeLessThan(COUNT);
+          const recorded = await shell().stateNames();
+          const renamed = [...recorded].filter(([, name]) => name.endsWith(" v2")).map(([id]) => id);
+          expect(new Set(renamed)).toEqual(updated);
+
+          await shell().removeConfig("assetdelivery:maxWait");
+          const resumedAt = Date.now();
+          const finished = await shell().cli(["up", "--yes"]);
+          const secondMs = Date.now() - resumedAt;
+          expect(finished.code, finished.stdout + finished.stderr).toBe(0);
+          expect(finished.stdout + finished.stderr).not.toMatch(/\b429\b|TooManyRequests|Rate limit exceeded/);
+          // Every Source updated exactly once over the two runs; at most one request refused (the
+          // second run's first look at a budget the first had spent).
+          const ok = sent(200).map((p) => p.id);
+          expect(ok).toHaveLength(COUNT);
+          expect(new Set(ok).size).toBe(COUNT);
+          expect(sent(429).length).toBeLessThanOrEqual(1);
+          const final = await shell().stateNames();
+          expect([...final.values()].sort()).toEqual(names(2).sort());
+
+          const check = await shell().cli(["preview", "--expect-no-changes"]);
+          expect(check.code, check.stdout + check.stderr).toBe(0);
+          console.log(
+            `${shell().name}: first up ${(firstMs / 1000).toFixed(1)} s (stopped after ${updated.size} updates), second up ${(secondMs / 1000).toFixed(1)} s; ` +
+              `least time at the limits 91 s; 429s ${sent(429).length}`,
+          );
+        },
+        STEP_TIMEOUT,
       );
-      expect(output).toMatch(/the hourly update budget is spent; at least \d+ writes remain; run `pulumi up` again after \d\d:\d\d UTC/);
-      const updated = new Set(sent(200).map((p) => p.id));
-      expect(updated.size).toBeGreaterThanOrEqual(59);
-      expect(updated.size).toBeLessThan(COUNT);
-      const recorded = await shell().stateNames();
-      const renamed = [...recorded].filter(([, name]) => name.endsWith(" v2")).map(([id]) => id);
-      expect(new Set(renamed)).toEqual(updated);
-
-      await shell().removeConfig("assetdelivery:maxWait");
-      const resumedAt = Date.now();
-      const finished = await shell().cli(["up", "--yes"]);
-      const secondMs = Date.now() - resumedAt;
-      expect(finished.code, finished.stdout + finished.stderr).toBe(0);
-      expect(finished.stdout + finished.stderr).not.toMatch(/\b429\b|TooManyRequests|Rate limit exceeded/);
-      // Every Source updated exactly once over the two runs; at most one request refused (the
-      // second run's first look at a budget the first had spent).
-      const ok = sent(200).map((p) => p.id);
-      expect(ok).toHaveLength(COUNT);
-      expect(new Set(ok).size).toBe(COUNT);
-      expect(sent(429).length).toBeLessThanOrEqual(1);
-      const final = await shell().stateNames();
-      expect([...final.values()].sort()).toEqual(names(2).sort());
-
-      const check = await shell().cli(["preview", "--expect-no-changes"]);
-      expect(check.code, check.stdout + check.stderr).toBe(0);
-      console.log(
-        `${shell().name}: first up ${(firstMs / 1000).toFixed(1)} s (stopped after ${updated.size} updates), second up ${(secondMs / 1000).toFixed(1)} s; ` +
-          `least time at the limits 91 s; 429s ${sent(429).length}`,
-      );
-    },
-    STEP_TIMEOUT,
-  );
+    });
 });

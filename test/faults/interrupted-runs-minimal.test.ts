@@ -1,5 +1,11 @@
 // Runs killed with kill -9, against the server's minimal profile, which sends only what the spec
-// promises, as the real service (interrupted-runs-suite.ts).
+// promises, as the real service (interrupted-runs-suite.ts): the dynamic Source in a TypeScript
+// program and the native plugin in a YAML program, side by side, each on a server and a stack of its
+// own and its steps in order: their waits (the 30-s outage, the grace after each kill) pass at once.
+import { describe } from "vitest";
 import { interruptedRunsSuite } from "./interrupted-runs-suite";
 
-interruptedRunsSuite("minimal");
+describe.concurrent("interrupted runs, minimal profile", () => {
+  describe("dynamic Source", () => interruptedRunsSuite("minimal"));
+  describe("native plugin", () => interruptedRunsSuite("minimal", "native"));
+});

@@ -7,8 +7,9 @@
 // process group of its own, included). Also: a stack copied from this one, with the same
 // hostnames, is still refused and leaves the Sources untouched; and the server stopped for 30 s in
 // the middle of an `up`. For each shell of the provider: the dynamic Source in a TypeScript
-// program, and the native plugin's `assetdelivery:index:Source` in a YAML program. Its way of running
-// and killing the CLI is shared with the shared-backend tests (test/teams/).
+// program, and the native plugin's `assetdelivery:index:Source` in a YAML program. Its describes
+// are sequential, so that a file can run two suites side by side (describe.concurrent), each in order.
+// Its way of running and killing the CLI is shared with the shared-backend tests (test/teams/).
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -347,7 +348,7 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
   const posts = () => server.requestCount("POST", "/api/v1/sources");
   const patches = () => server.requestCount("PATCH", /^\/api\/v1\/sources\//);
 
-  describe(`kill -9 of the pulumi process group, then the documented recovery (${title})`, () => {
+  describe.sequential(`kill -9 of the pulumi process group, then the documented recovery (${title})`, () => {
     // Each seed: an up creating Sources, an up renaming them all, a destroy, each killed at its own point.
     const seeds = [
       { prefix: "ka", creates: "after the first create was answered", killCreates: () => posts() >= 1, renamesDone: 1, retiresDone: 2 },
@@ -431,7 +432,7 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
     }
   });
 
-  describe(`the Sources of another stack (${title})`, () => {
+  describe.sequential(`the Sources of another stack (${title})`, () => {
     it(
       "a stack copied from this one, with the same hostnames and names, is refused and leaves its Sources untouched",
       async () => {
@@ -451,7 +452,7 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
     );
   });
 
-  describe(`the API unreachable for ${OUTAGE_MS / 1000} s in the middle of an up (${title})`, () => {
+  describe.sequential(`the API unreachable for ${OUTAGE_MS / 1000} s in the middle of an up (${title})`, () => {
     it(
       "the up completes or fails with a clear message, the state holds nothing the server lacks, and a rerun converges",
       async () => {

@@ -164,8 +164,9 @@ describe("the native provider", () => {
     const reread = await provider.read(id, unmarked(outputs), unmarked(declared));
     expect(reread.outputs).toEqual({ values: outputs.values, secrets: expect.arrayContaining([["deployment", "password"]]) });
     expect(reread.inputs).toEqual({ values: declared.values, secrets: expect.arrayContaining([["deployment", "password"]]) });
-    // A state as 0.1.0 wrote it, the read-only flag copied inside the deployment too: written again
-    // without the copy, as the dynamic shell writes it.
+    // A state whose deployment also holds a copy of the read-only flag (no release wrote one; the
+    // recorded states keep the flags at the top level): written again without the copy, as the
+    // dynamic shell writes it.
     expect(outputs.values).toHaveProperty("passwordSet", true);
     const deployment = outputs.values.deployment as Record<string, unknown>;
     const legacy = { values: { ...outputs.values, deployment: { ...deployment, passwordSet: true } }, secrets: outputs.secrets };

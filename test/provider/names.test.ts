@@ -9,6 +9,8 @@ import { toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/sourc
 import { describePulumiPath } from "../../provider/src/pulumi-names/paths";
 import { UNKNOWN } from "../../provider/src/core/unknowns";
 
+const RECORDED_0_1_0 = path.join(__dirname, "../upgrade/recorded/v0.1.0");
+
 describe("field names", () => {
   it("maps every API field of every type to one camelCase name and back", () => {
     for (const type of SOURCE_TYPES) {
@@ -89,9 +91,28 @@ describe("a Source's values between the core's names and the resource's", () => 
     expect(toApiNames(pulumi)).toEqual(core);
   });
 
-  it("reads a state written by 0.1.0, which kept the read-only flags inside the deployment too: the top level's count", () => {
-    const old = { ...pulumi, deployment: { ...pulumi.deployment, passwordSet: false } };
-    expect(toApiNames(old)).toEqual(core);
+  it("reads a Source's state recorded by 0.1.0 (test/upgrade/recorded/v0.1.0), the flags at its top level, and writes it back the same", () => {
+    const state = JSON.parse(readFileSync(path.join(RECORDED_0_1_0, "yaml-native", "prod.state.json"), "utf8")) as {
+      deployment: { resources: { urn: string; outputs: Record<string, unknown> }[] };
+    };
+    const recorded = state.deployment.resources.find(({ urn }) => urn.endsWith("::assetdelivery:index:Source::photos"))!.outputs;
+    expect(recorded).toMatchObject({ passwordSet: true, requestHandshakeSet: true, requestSigningKeySet: true });
+    const read = toApiNames(recorded);
+    expect(read).not.toHaveProperty("passwordSet");
+    expect(read.deployment).toMatchObject({
+      type: "webfolder",
+      service_subdomains: ["upgrade-yaml-photos"],
+      password_set: true,
+      request_handshake_set: true,
+      request_signing_key_set: true,
+      "robots.txt": "origin",
+    });
+    expect(toPulumiNames(read)).toEqual(recorded);
+  });
+
+  it("reads a state whose deployment also holds a copy of a read-only flag (no release wrote one): the top level's count", () => {
+    const copied = { ...pulumi, deployment: { ...pulumi.deployment, passwordSet: false } };
+    expect(toApiNames(copied)).toEqual(core);
   });
 
   it("passes a deployment that is not an object, and unknown keys, as they are", () => {

@@ -52,25 +52,44 @@ const stacks: YamlStack[] = [];
 
 /**
  * The machine's package caches, so that a fresh HOME does not download again what a user's machine
- * would have. Caches keyed by content only: Go's module cache is not one (it keeps a module by path
- * and version, so a rerun at the same version would get an earlier run's build): the Go user gets
- * its own, filled from the release's GOPROXY folder first (goEnv below).
+ * would have. Caches keyed by content only, and Go's module cache (the Go user's, below), from
+ * which the module under test is removed first: it keeps a module by path and version, so a rerun
+ * at the same version would get an earlier run's build.
  */
 const caches = {
   npm_config_cache: spawnSync("npm", ["config", "get", "cache"], { encoding: "utf8" }).stdout.trim(),
   GOCACHE: spawnSync("go", ["env", "GOCACHE"], { encoding: "utf8" }).stdout.trim(),
   PIP_CACHE_DIR: path.join(os.homedir(), ".cache", "pip"),
 };
-/** The machine's downloaded modules in the module proxy's layout: a GOPROXY=file:// source for everything but ours. */
-const MACHINE_GO_MODULES = path.join(spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim(), "cache", "download");
 /**
- * The Go user's module cache: emptied before each rehearsal, so it holds nothing of an earlier run.
- * At the same path each time, in the machine's cache folder rather than the clone's, because Go's
- * build cache keys a compiled package by its folder: a new folder per run (or per clone, as CI's)
- * would compile github.com/pulumi/pulumi/sdk/v3 and its dependencies again (~3.5 CPU-minutes: 552 s
- * at a load of 12) on every run, where this path compiles them once per machine.
+ * The machine's Go module cache, the Go user's too: tools/prepare-go-sdk.sh compiled
+ * github.com/pulumi/pulumi/sdk/v3 and its dependencies from there, and Go's build cache keys a
+ * compiled package by its folder, so the user's build finds them compiled (a module cache of its
+ * own, in another folder, made the first rehearsal on a machine compile them again: ~3.5
+ * CPU-minutes, 552 s at a load of 12).
  */
-const GO_USER_MODCACHE = path.join(os.homedir(), ".cache", "asset-delivery", "release-rehearsal-go-modules");
+const MACHINE_GOMODCACHE = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).stdout.trim();
+
+/** Removes the module under test, at the version rehearsed, from the machine's module cache (Go leaves its folders read-only). */
+function forgetModuleUnderTest(): void {
+  const escaped = GO_MODULE.replace(/[A-Z]/g, (letter) => `!${letter.toLowerCase()}`);
+  const downloads = path.join(MACHINE_GOMODCACHE, "cache", "download", escaped, "@v");
+  const doomed = [
+    path.join(MACHINE_GOMODCACHE, `${escaped}@v${VERSION}`),
+    ...(fs.existsSync(downloads) ? fs.readdirSync(downloads) : [])
+      .filter((name) => name.startsWith(`v${VERSION}.`))
+      .map((name) => path.join(downloads, name)),
+  ];
+  for (const target of doomed.filter((target) => fs.existsSync(target))) {
+    spawnSync("chmod", ["-R", "u+w", target]);
+    fs.rmSync(target, { recursive: true, force: true });
+  }
+  expect(
+    doomed.filter((target) => fs.existsSync(target)),
+    "the module under test left in the module cache",
+  ).toEqual([]);
+}
+
 const GO_BIN = path.dirname(spawnSync("go", ["env", "GOROOT"], { encoding: "utf8" }).stdout.trim() + "/bin/go");
 const PYTHON = spawnSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).stdout.trim();
 
@@ -353,19 +372,14 @@ pulumi.export("id", site.id)
       expectNoNode(env);
       const workDir = path.join(home, "infra");
       fs.mkdirSync(workDir, { recursive: true });
-      // The user's own module cache, empty (GO_USER_MODCACHE): our module can only come from the release
-      // folder just built (the checksum database does not know it, hence GONOSUMDB); the others from
-      // the machine's downloads when it has them (checked against the checksum database through the
-      // proxy, as any download), else from the proxy.
+      // The machine's module cache without our module (forgetModuleUnderTest): it can only come from
+      // the release folder just built (the checksum database does not know it, hence GONOSUMDB); the
+      // others are the machine's, else from the proxy.
       const goEnv = {
         ...env,
-        GOMODCACHE: GO_USER_MODCACHE,
+        GOMODCACHE: MACHINE_GOMODCACHE,
         GOFLAGS: "-modcacherw",
-        GOPROXY: [
-          `file://${path.join(release, "go")}`,
-          `file://${MACHINE_GO_MODULES}`,
-          process.env.GOPROXY ?? "https://proxy.golang.org",
-        ].join(","),
+        GOPROXY: [`file://${path.join(release, "go")}`, process.env.GOPROXY ?? "https://proxy.golang.org"].join(","),
         GONOSUMDB: GO_MODULE,
         GOWORK: "off",
         GOTOOLCHAIN: "local",
@@ -402,7 +416,7 @@ func main() {
       // The user's shell builds (its PATH has the C compiler cgo uses, so Go's build cache, which
       // tools/prepare-go-sdk.sh filled, serves); Pulumi then runs without node.
       const buildEnv = { ...goEnv, PATH: process.env.PATH ?? "" };
-      await sh("go", ["clean", "-modcache"], { env: buildEnv });
+      forgetModuleUnderTest();
       await timed("go get", async () => {
         await sh("go", ["mod", "init", "example.com/infra"], { cwd: workDir, env: buildEnv });
         await sh("go", ["get", `${GO_MODULE}@v${VERSION}`], { cwd: workDir, env: buildEnv });

@@ -1,5 +1,5 @@
-// The workflows: actionlint (test/support/actionlint.ts, rhysd/actionlint built from its Go module)
-// finds nothing in .github/workflows/, and finds a broken one. The release builds with the script the
+// The workflows: actionlint (test/support/actionlint.ts, rhysd/actionlint built from its Go module,
+// with shellcheck on the run: scripts) finds nothing in .github/workflows/, and finds a broken one. The release builds with the script the
 // rehearsal runs (test/release/release.test.ts), so what is rehearsed is what is published; it starts
 // every platform's binary (`verify`) before publishing anything, and installs what it published
 // afterwards. CI runs the project's own .ci/run on every push and pull request, one run per branch at a time.
@@ -34,13 +34,17 @@ const lintProblems = (text: string, name: string) =>
 
 describe(".github/workflows", () => {
   it.each(["release.yml", "ci.yml"])(
-    "%s passes actionlint, which does find a broken workflow",
+    "%s passes actionlint and shellcheck on its run: scripts, which do find a broken workflow and a broken script",
     (name) => {
       const text = read(name);
       expect(lintProblems(text, name)).toEqual([]);
       const broken = text.replace("runs-on: ubuntu-latest", "runs-on: ubuntu-latest\n    timeout-minutes: soon");
       expect(broken).not.toBe(text);
       expect(lintProblems(broken, name).join("\n")).toContain("syntax-check");
+      // An unquoted expansion in a step's script: shellcheck's SC2086.
+      const script = text.replace(/^(\s+)run: ([^|>].*)$/m, "$1run: cd $HOME && $2");
+      expect(script).not.toBe(text);
+      expect(lintProblems(script, name).join("\n")).toMatch(/shellcheck reported issue in this script: SC2086/);
     },
     ACTIONLINT_TIMEOUT,
   );
