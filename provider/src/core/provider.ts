@@ -8,7 +8,7 @@
 // (pulumi-names/); what the provider decides is here: the configuration's check,
 // the run's write budget, what a preview shows, the engine's Cancel.
 import { Cancellation } from "./cancellation";
-import { checkSource, type CheckResult } from "./check";
+import { checkSource, type CheckFailure, type CheckResult } from "./check";
 import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
 import { connect, type Connection } from "./connection";
@@ -20,6 +20,7 @@ import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
+import { RunHandOvers } from "./hand-over/run-hand-overs";
 import { previewOutputs } from "./preview";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
@@ -49,6 +50,17 @@ export interface SourceProvider {
    * `isNew` (no earlier inputs: a create) counts it in the run's write budget.
    */
   check(news: UncheckedInputs, isNew?: boolean): CheckResult;
+  /**
+   * Check's failures for host names the declaration takes that another Source holds and no change
+   * of this run releases (hand-over/): through the read coalescer's listing of the account, once a
+   * run. `oldInputs`: the earlier inputs (none for a create). None without configuration.
+   */
+  checkHandOvers(inputs: SourceInputs, oldInputs?: UncheckedInputs): Promise<CheckFailure[]>;
+  /**
+   * A preview's write (the native plugin's preview Create and Update): refused as the write would
+   * be for a host name another Source holds, waiting for the engine to show the holder's change.
+   */
+  previewHandOvers(news: UncheckedInputs, olds?: UncheckedInputs, id?: string): Promise<void>;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
   /**
@@ -118,6 +130,9 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
     return { ...connection(), warn, signal: cancellation.signal };
   }
 
+  // The run's host names moving between its Sources: writes in release-before-take order.
+  const handOvers = new RunHandOvers(session);
+
   /** A write refused under maxWait fails with the budget's own message. */
   async function explained<T>(write: () => Promise<T>): Promise<T> {
     try {
@@ -141,20 +156,29 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
     },
     check: (news, isNew = false) => {
       writes.checked(isNew);
+      handOvers.checked();
       refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
       return checkSource(news);
     },
     diff: (id, olds, news) => {
       const diff = diffSource(id, olds, news);
       writes.diffed(diff.changes, diff.replaces.length > 0);
+      if (diff.replaces.length === 0) handOvers.diffed(id, olds, news);
       return diff;
     },
+    checkHandOvers: async (inputs, oldInputs) => (settingsOrUndefined() ? handOvers.checkFailures(inputs, oldInputs) : []),
+    previewHandOvers: async (news, olds, id) => {
+      if (settingsOrUndefined()) await handOvers.preview(news, olds, id);
+    },
     preview: (news, olds) => previewOutputs(news, olds),
-    create: async (inputs, options = {}) => cancellation.untilCancelled(explained(() => createSource(session(), inputs, options))),
+    create: async (inputs, options = {}) =>
+      cancellation.untilCancelled(explained(() => handOvers.create(inputs, () => createSource(session(), inputs, options)))),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
     update: async (id, olds, news, options = {}) =>
-      cancellation.untilCancelled(explained(() => updateSource(session(), id, olds, news, options))),
+      cancellation.untilCancelled(
+        explained(() => updateSource(session(), id, olds, news, { ...options, send: () => handOvers.update(id, olds, news) })),
+      ),
     delete: async (id) => retireSource(session(), id),
     connection,
     finalEstimate: () => writes.finalEstimate(),

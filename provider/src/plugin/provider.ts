@@ -11,6 +11,7 @@ import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
 import type { DiffKind } from "../core/detailed-diff";
 import { pulumiCheckFailure, pulumiDetailedDiff, SECRET_PATHS, toApiNames, toPulumiNames } from "../pulumi-names/source";
 import { providerProcessLog } from "../engine/engine-log";
+import { withRenameHint } from "../engine/rename-hint";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -90,6 +91,16 @@ export class NativeProvider {
     return { inputs: marked(result.inputs, news.secrets), failures: result.failures.map(pulumiCheckFailure) };
   }
 
+  /**
+   * Check's failures for host names that another Source holds and no change of this run releases
+   * (core/hand-over/), once check passed the declaration: `inputs` are check's, `olds` the earlier
+   * inputs (none for a create).
+   */
+  async checkHandOvers(inputs: Properties, olds?: Properties): Promise<{ property: string; reason: string }[]> {
+    const failures = await this.core.checkHandOvers(inputsOf(inputs), olds && toApiNames(olds.values, { declared: true }));
+    return failures.map(pulumiCheckFailure);
+  }
+
   diff(id: string, olds: Properties, news: Properties): NativeDiff {
     const diff = this.core.diff(id, stateOf(olds), inputsOf(news));
     return { ...diff, detailedDiff: pulumiDetailedDiff(diff.detailedDiff) };
@@ -99,13 +110,26 @@ export class NativeProvider {
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(this.core.preview(toApiNames(inputs.values)), inputs.secrets) };
-    const { id, outs } = await written(this.core.create(inputsOf(inputs), options), inputs);
+    if (options.preview) {
+      await this.core.previewHandOvers(toApiNames(inputs.values)).catch((error: unknown): never => {
+        throw withRenameHint(error);
+      });
+      return { id: "", outputs: marked(this.core.preview(toApiNames(inputs.values)), inputs.secrets) };
+    }
+    const { id, outs } = await written(
+      this.core.create(inputsOf(inputs), options).catch((error: unknown): never => {
+        throw withRenameHint(error);
+      }),
+      inputs,
+    );
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(this.core.preview(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
+    if (options.preview) {
+      await this.core.previewHandOvers(toApiNames(news.values), toApiNames(olds.values), id);
+      return marked(this.core.preview(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
+    }
     const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), options), news);
     return marked(outs, news.secrets);
   }
