@@ -138,7 +138,7 @@ describe("planFor", () => {
     expect(plan.kind).toBe("refused");
     const message = refusalMessage((plan as { refusals: never[] }).refusals[0]!, shop);
     expect(message).toBe(
-      'deployment.custom_domains "img.example" was to be released by Source web ("name-web"), whose update failed: PATCH 403: the Source is disabled',
+      'Source shop ("name-shop") cannot take deployment.custom_domains "img.example": Source web ("name-web") was to release it, and its update failed: PATCH 403: the Source is disabled',
     );
   });
 
@@ -252,7 +252,7 @@ describe("HandOvers", () => {
     const [shop, web] = await Promise.allSettled([update("shop"), update("web")]);
     expect((shop as PromiseRejectedResult).reason).toBeInstanceOf(HandOverError);
     expect(String((shop as PromiseRejectedResult).reason.message)).toBe(
-      'deployment.custom_domains "img.example" was to be released by Source web ("name-web"), whose update failed: the Source web is disabled',
+      'Source shop ("name-shop") cannot take deployment.custom_domains "img.example": Source web ("name-web") was to release it, and its update failed: the Source web is disabled',
     );
     expect(String((web as PromiseRejectedResult).reason.message)).toBe("the Source web is disabled");
     expect(account.writes).toEqual([]);
@@ -264,7 +264,7 @@ describe("HandOvers", () => {
     const started = Date.now();
     const created = handOvers.create(create("new", lists(["new"], ["img.example"])), async () => account.write("new", lists(["new"])));
     await expect(created).rejects.toThrow(
-      /^deployment\.custom_domains "img\.example" is held by Source other \("name-other"\), and no change of this run releases it/,
+      /^the new Source "new" cannot take deployment\.custom_domains "img\.example": it is held by Source other \("name-other"\), and no change of this run releases it/,
     );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(account.writes).toEqual([]);

@@ -28,13 +28,13 @@ export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
   switch (refusal.kind) {
     case "kept":
       return (
-        `${named(refusal.hostname)} is held by ${holderOf(refusal.holder)}, which this run does not release: ` +
-        `its declaration keeps it. Remove it from that Source in the same change${via(refusal.by, target)}`
+        `${who(refusal.by)} cannot take ${named(refusal.hostname)}: it is held by ${holderOf(refusal.holder)}, which this run ` +
+        `does not release (its declaration keeps it). Remove it from that Source in the same change${via(refusal.by, target)}`
       );
     case "failed":
       return (
-        `${named(refusal.hostname)} was to be released by ${who(refusal.releaser)}, whose update failed: ` +
-        `${errorText(refusal.error)}${via(refusal.by, target)}`
+        `${who(refusal.by)} cannot take ${named(refusal.hostname)}: ${who(refusal.releaser)} was to release it, ` +
+        `and its update failed: ${errorText(refusal.error)}${via(refusal.by, target)}`
       );
     case "unbreakable-cycle":
       return (
@@ -46,8 +46,8 @@ export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
 
 export function waitMessage(wait: Wait, target: ChangeFacts, seconds: number): string {
   return (
-    `${named(wait.hostname)} is held by ${holderOf(wait.holder)}, and no change of this run releases it ` +
-    `(none was declared in the ${seconds} s this write waited)${via(wait.by, target)}`
+    `${who(wait.by)} cannot take ${named(wait.hostname)}: it is held by ${holderOf(wait.holder)}, and no change of this run ` +
+    `releases it (none was declared in the ${seconds} s this write waited)${via(wait.by, target)}`
   );
 }
 
