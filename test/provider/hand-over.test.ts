@@ -278,4 +278,14 @@ describe("HandOvers", () => {
     handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"], ["img.example"])), { change: async () => {} });
     expect(await handOvers.refusalsNow(shop)).toMatchObject([{ kind: "kept", holder: { id: "web", name: "name-web" } }]);
   });
+
+  it("what checks let pass for a holder not shown, and no change released, is said at the end", async () => {
+    const account = memoryAccount({ web: lists(["web"], ["img.example"]), other: lists(["other"], ["out.example"]) });
+    const { handOvers } = run(account, {});
+    await handOvers.refusalsNow(change("shop", lists(["shop"]), lists(["shop"], ["img.example", "out.example"])));
+    handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"])), { change: async () => {} });
+    expect(await handOvers.unresolved()).toEqual([
+      'Source shop ("name-shop") cannot take deployment.custom_domains "out.example": it is held by Source other ("name-other"), and no change of this run releases it',
+    ]);
+  });
 });

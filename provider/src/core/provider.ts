@@ -85,7 +85,8 @@ export interface SourceProvider {
   /**
    * The engine is ending the process (both shells call this then): a preview whose writes exceed
    * the hourly budgets warns of the least time they take (write-budget.ts, counted by `check` and
-   * `diff`), delivered before this resolves.
+   * `diff`), delivered before this resolves; and a preview's host names that a check let pass for
+   * a holder not shown then and that no change of the run releases (hand-over/), one warning each.
    */
   finalEstimate(): Promise<void>;
   /**
@@ -181,7 +182,10 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       ),
     delete: async (id) => retireSource(session(), id),
     connection,
-    finalEstimate: () => writes.finalEstimate(),
+    async finalEstimate() {
+      await writes.finalEstimate();
+      for (const message of await handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
+    },
     cancel: () => cancellation.cancel(),
     async close() {
       const open = [...connections.values()];

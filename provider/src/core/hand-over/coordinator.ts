@@ -63,6 +63,8 @@ export class HandOvers<Sent> {
   private readonly now: () => number;
   private lastActivity: number;
   private readonly wakers = new Set<() => void>();
+  /** Check's targets that found a holder whose change was not shown yet. */
+  private readonly checkedWaiting: ChangeFacts[] = [];
 
   constructor(private readonly options: HandOverOptions) {
     this.quietMs = options.quietMs ?? QUIET_MS;
@@ -83,11 +85,29 @@ export class HandOvers<Sent> {
     this.noteActivity();
   }
 
-  /** Refusals known now (a check: never waits). A name whose holder's change is not shown yet is not one. */
+  /**
+   * Refusals known now (a check: never waits). A name whose holder's change is not shown yet is
+   * not one; it is kept for `unresolved`.
+   */
   async refusalsNow(target: ChangeFacts): Promise<Refusal[]> {
     if (target.takes.length === 0) return [];
     const plan = planFor(target, this.facts(), await this.holderMap());
+    if (plan.kind === "wait") this.checkedWaiting.push(target);
     return plan.kind === "refused" ? plan.refusals : [];
+  }
+
+  /**
+   * What checks let pass for a holder not shown then, and still not released by any change the
+   * run has shown: said as the engine ends the provider process (a preview has no other end).
+   */
+  async unresolved(): Promise<string[]> {
+    if (this.checkedWaiting.length === 0) return [];
+    const holders = await this.holderMap();
+    return this.checkedWaiting.flatMap((target) => {
+      const plan = planFor(target, this.facts(), holders);
+      if (plan.kind === "wait") return plan.waits.map((wait) => waitMessage(wait, target));
+      return plan.kind === "refused" ? plan.refusals.map((refusal) => refusalMessage(refusal, target)) : [];
+    });
   }
 
   /** A preview's write: refused as the write would be, without sending anything. */

@@ -44,10 +44,12 @@ export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
   }
 }
 
-export function waitMessage(wait: Wait, target: ChangeFacts, seconds: number): string {
+/** A holder no change of the run released: after a write's wait of `seconds`, or (none) at the end of a preview. */
+export function waitMessage(wait: Wait, target: ChangeFacts, seconds?: number): string {
+  const when = seconds === undefined ? "" : ` (none was declared in the ${seconds} s this write waited)`;
   return (
     `${who(wait.by)} cannot take ${named(wait.hostname)}: it is held by ${holderOf(wait.holder)}, and no change of this run ` +
-    `releases it (none was declared in the ${seconds} s this write waited)${via(wait.by, target)}`
+    `releases it${when}${via(wait.by, target)}`
   );
 }
 

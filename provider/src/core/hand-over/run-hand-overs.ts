@@ -13,6 +13,7 @@ import { hostnameId, releaseOnlyDeployment } from "./plan";
 
 export class RunHandOvers {
   private readonly handOvers: HandOvers<SentUpdate>;
+  private wrote = false;
 
   /** `session`: the provider's, resolved when a request is to be made (check and diff need no configuration). */
   constructor(
@@ -65,14 +66,24 @@ export class RunHandOvers {
     if (target) await this.handOvers.preview(id === undefined ? target : { ...target, id });
   }
 
+  /**
+   * As the engine ends the process: in a run that wrote nothing (a preview), each name a check let
+   * pass for a holder not shown then and that no change of the run released, as `up` would refuse it.
+   */
+  async unresolved(): Promise<string[]> {
+    return this.wrote ? [] : this.handOvers.unresolved().catch(() => []);
+  }
+
   /** A create: what it takes released first. */
   create<Created>(inputs: SourceInputs, send: () => Promise<Created>): Promise<Created> {
+    this.wrote = true;
     const target = takingChange(inputs);
     return target ? this.handOvers.create(target, send) : send();
   }
 
   /** An update's PATCHes, in the run's order (sent once, by this write or by one that needed them first). */
   update(id: string, olds: SourceState, news: SourceInputs): Promise<SentUpdate> {
+    this.wrote = true;
     this.diffed(id, olds, news); // kept from its diff when the engine gave one
     return updateChange(id, olds, news) ? this.handOvers.update(id) : sendUpdate(this.session(), id, olds, news);
   }
