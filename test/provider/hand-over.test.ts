@@ -153,6 +153,13 @@ describe("planFor", () => {
     });
   });
 
+  it("a create goes when it takes the holder over (the Source its interrupted create left: lifecycle/create.ts decides)", () => {
+    const held = holders({ left: lists(["img"]) });
+    const fresh = create("new", lists(["img"]));
+    expect(planFor(fresh, [], held).kind).toBe("wait");
+    expect(planFor({ ...fresh, takesOver: (holder) => holder.id === "left" }, [], held)).toEqual({ kind: "ready", steps: [] });
+  });
+
   it("a create reclaims a retired holder; an update does not", () => {
     const held = holders({ old: lists(["img"]) }, ["old"]);
     expect(planFor(create("new", lists(["img"])), [], held)).toEqual({ kind: "ready", steps: [] });

@@ -60,7 +60,7 @@ export interface SourceProvider {
    * A preview's write (the native plugin's preview Create and Update): refused as the write would
    * be for a host name another Source holds, waiting for the engine to show the holder's change.
    */
-  previewHandOvers(news: UncheckedInputs, olds?: UncheckedInputs, id?: string): Promise<void>;
+  previewHandOvers(news: UncheckedInputs, olds?: UncheckedInputs, id?: string, urn?: string): Promise<void>;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
   /**
@@ -168,12 +168,12 @@ export function createSourceProvider({ warn, info = async () => {}, env = proces
       return diff;
     },
     checkHandOvers: async (inputs, oldInputs) => (settingsOrUndefined() ? handOvers.checkFailures(inputs, oldInputs) : []),
-    previewHandOvers: async (news, olds, id) => {
-      if (settingsOrUndefined()) await handOvers.preview(news, olds, id);
+    previewHandOvers: async (news, olds, id, urn) => {
+      if (settingsOrUndefined()) await handOvers.preview(news, olds, id, urn);
     },
     preview: (news, olds) => previewOutputs(news, olds),
     create: async (inputs, options = {}) =>
-      cancellation.untilCancelled(explained(() => handOvers.create(inputs, () => createSource(session(), inputs, options)))),
+      cancellation.untilCancelled(explained(() => handOvers.create(inputs, options.urn, () => createSource(session(), inputs, options)))),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
     update: async (id, olds, news, options = {}) =>

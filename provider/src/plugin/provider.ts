@@ -111,7 +111,7 @@ export class NativeProvider {
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
     if (options.preview) {
-      await this.core.previewHandOvers(toApiNames(inputs.values)).catch((error: unknown): never => {
+      await this.core.previewHandOvers(toApiNames(inputs.values), undefined, undefined, options.urn).catch((error: unknown): never => {
         throw withRenameHint(error);
       });
       return { id: "", outputs: marked(this.core.preview(toApiNames(inputs.values)), inputs.secrets) };

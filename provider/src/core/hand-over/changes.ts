@@ -2,7 +2,9 @@
 // state and checked inputs, a create's inputs, or a check's inputs and the earlier ones.
 import { HOSTNAME_FIELDS } from "@asset-delivery/sdk";
 import type { SourceInputs, SourceState, UncheckedInputs } from "../codec";
-import { handOverOf, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type HostnameLists } from "./plan";
+import { isUnknown } from "../unknowns";
+import { carriesMark } from "../create-mark";
+import { handOverOf, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type Holder, type HostnameLists } from "./plan";
 
 /** The deployment's host name lists when every one is known (a preview may not know them yet). */
 export function knownLists(deployment: unknown): HostnameLists | undefined {
@@ -10,7 +12,9 @@ export function knownLists(deployment: unknown): HostnameLists | undefined {
   const lists = deployment as Record<string, unknown>;
   const known = HOSTNAME_FIELDS.every((field) => {
     const list = lists[field];
-    return list === undefined || list === null || (Array.isArray(list) && list.every((name) => typeof name === "string"));
+    return (
+      list === undefined || list === null || (Array.isArray(list) && list.every((name) => typeof name === "string" && !isUnknown(name)))
+    );
   });
   return known ? (lists as HostnameLists) : undefined;
 }
@@ -35,9 +39,10 @@ export function updateChange(id: string, olds: SourceState, news: SourceInputs):
 /**
  * What a write of `news` takes that the earlier declaration (`before`: the state's or the earlier
  * inputs' deployment; none for a create) did not hold: a create takes every name. An adoption
- * (`adoptSourceId`) is the adopted Source's change, so its own names are no take.
+ * (`adoptSourceId`) is the adopted Source's change, so its own names are no take. `urn`: a
+ * create's resource, whose create mark lets it take over the Source an interrupted create left.
  */
-export function takingChange(news: UncheckedInputs, before?: unknown): ChangeFacts | undefined {
+export function takingChange(news: UncheckedInputs, before?: unknown, urn?: string): ChangeFacts | undefined {
   const after = knownLists(news.deployment);
   const held = before === undefined ? {} : knownLists(before);
   if (!after || !held) return undefined;
@@ -49,6 +54,7 @@ export function takingChange(news: UncheckedInputs, before?: unknown): ChangeFac
     takes: handOverOf(held, after).takes,
     declares: new Set(hostnamesOf(after).keys()),
     canReleaseFirst: false,
+    ...(urn !== undefined && { takesOver: (holder: Holder) => holder.source !== undefined && carriesMark(holder.source, urn) }),
     progress: {},
   };
 }

@@ -7,7 +7,7 @@ import { hostnamesOf, type Holder } from "./plan";
 export function holdersOf(sources: readonly Source[]): Map<string, Holder> {
   const holders = new Map<string, Holder>();
   for (const source of sources) {
-    const holder = { id: source.id, name: source.attributes.name, enabled: source.attributes.enabled };
+    const holder = { id: source.id, name: source.attributes.name, enabled: source.attributes.enabled, source };
     for (const id of hostnamesOf(source.attributes.deployment).keys()) holders.set(id, holder);
   }
   return holders;

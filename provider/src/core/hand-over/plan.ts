@@ -13,7 +13,7 @@
 // not known yet (a holder whose change this run has not shown) is a wait; what cannot be (a holder
 // that keeps the name, a releasing change that failed) is a refusal, named. Nothing here sends or
 // waits: the coordinator (coordinator.ts) does, and this file is tested without a server.
-import { HOSTNAME_FIELDS, hostnameKey, type HostnameField } from "@asset-delivery/sdk";
+import { HOSTNAME_FIELDS, hostnameKey, type HostnameField, type Source } from "@asset-delivery/sdk";
 
 /** A declared host name: a service subdomain label or a custom domain, as written. */
 export interface Hostname {
@@ -85,6 +85,11 @@ export interface ChangeFacts {
   declares: ReadonlySet<string>;
   /** Whether its release-only part can be sent alone (see releaseOnlyDeployment; the Source is enabled). */
   canReleaseFirst: boolean;
+  /**
+   * A create's: whether it takes over a Source holding its names (one its interrupted create left:
+   * lifecycle/create.ts decides, after the refused POST). A retired holder always may be.
+   */
+  takesOver?: (holder: Holder) => boolean;
   progress: Progress;
 }
 
@@ -93,6 +98,8 @@ export interface Holder {
   id: string;
   name: string;
   enabled: boolean;
+  /** The Source as listed (for `takesOver`). */
+  source?: Source;
 }
 
 export type Step = { kind: "release-first"; change: ChangeFacts } | { kind: "change"; change: ChangeFacts };
@@ -159,8 +166,9 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
           continue;
         }
         if (!holder || holder.id === change.id) continue;
-        // A create finding its names on a retired Source reclaims it (lifecycle/create.ts).
-        if (change.id === undefined && !holder.enabled) continue;
+        // A create finding its names on a retired Source, or on one its interrupted create left,
+        // takes it over (lifecycle/create.ts).
+        if (change.id === undefined && (!holder.enabled || change.takesOver?.(holder))) continue;
         if (holderChange) refusals.push({ kind: "kept", hostname, holder, by: change });
         else waits.push({ hostname, holder, by: change });
       }

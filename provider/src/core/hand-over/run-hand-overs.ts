@@ -60,9 +60,9 @@ export class RunHandOvers {
     });
   }
 
-  /** A preview of a create (no state) or of Source `id`'s update: refused as its write would be, nothing sent. */
-  async preview(news: UncheckedInputs, olds?: UncheckedInputs, id?: string): Promise<void> {
-    const target = takingChange(news, olds === undefined ? undefined : (olds.deployment ?? {}));
+  /** A preview of a create (no state; `urn`: its resource's) or of Source `id`'s update: refused as its write would be, nothing sent. */
+  async preview(news: UncheckedInputs, olds?: UncheckedInputs, id?: string, urn?: string): Promise<void> {
+    const target = takingChange(news, olds === undefined ? undefined : (olds.deployment ?? {}), urn);
     if (target) await this.handOvers.preview(id === undefined ? target : { ...target, id });
   }
 
@@ -75,9 +75,9 @@ export class RunHandOvers {
   }
 
   /** A create: what it takes released first. */
-  create<Created>(inputs: SourceInputs, send: () => Promise<Created>): Promise<Created> {
+  create<Created>(inputs: SourceInputs, urn: string | undefined, send: () => Promise<Created>): Promise<Created> {
     this.wrote = true;
-    const target = takingChange(inputs);
+    const target = takingChange(inputs, undefined, urn);
     return target ? this.handOvers.create(target, send) : send();
   }
 
