@@ -198,7 +198,9 @@ function run(account: ReturnType<typeof memoryAccount>, updates: Record<string, 
       ...(facts.canReleaseFirst && { releaseFirst: async () => account.write(id, releaseOnlyDeployment(updates[id]!, facts.takes)!) }),
     });
   };
-  return { handOvers, declare, update: (id: string) => handOvers.update(id) };
+  // The engine's checks list who holds what (a write lists nothing itself).
+  const checked = () => handOvers.refusalsNow(create("probe", lists(["probe"])));
+  return { handOvers, declare, checked, update: (id: string) => handOvers.update(id) };
 }
 
 describe("HandOvers", () => {
@@ -207,7 +209,8 @@ describe("HandOvers", () => {
 
   it("a move in the bad order, one write at a time (--parallel 1): the taking write sends the release itself, each Source written once", async () => {
     const account = memoryAccount({ web: lists(["web"], ["img.example"]), shop: lists(["shop"]) });
-    const { declare, update } = run(account, { web: lists(["web"]), shop: lists(["shop"], ["img.example"]) });
+    const { declare, checked, update } = run(account, { web: lists(["web"]), shop: lists(["shop"], ["img.example"]) });
+    await checked();
     declare("shop");
     const shop = update("shop"); // before web's diff has come
     declare("web");
@@ -267,7 +270,8 @@ describe("HandOvers", () => {
 
   it("a holder that no change of the run releases: the wait ends when the engine shows nothing new, naming the holder", async () => {
     const account = memoryAccount({ other: lists(["other"], ["img.example"]) });
-    const { handOvers } = run(account, {}, { quietMs: 100 });
+    const { handOvers, checked } = run(account, {}, { quietMs: 100 });
+    await checked();
     const started = Date.now();
     const created = handOvers.create(create("new", lists(["new"], ["img.example"])), async () => account.write("new", lists(["new"])));
     await expect(created).rejects.toThrow(

@@ -50,6 +50,7 @@ export class HandOverError extends Error {
 
 interface Declared<Sent> {
   facts: ChangeFacts;
+  values: string;
   sender: ChangeSender<Sent>;
   sent?: Promise<Sent>;
   releasedFirst?: Promise<void>;
@@ -79,9 +80,13 @@ export class HandOvers<Sent> {
     this.wake();
   }
 
-  /** An update of this run (its diff; its Update again, the same values): kept once, by Source id. */
-  declare(facts: ChangeFacts & { id: string }, sender: ChangeSender<Sent>): void {
-    if (!this.changes.has(facts.id)) this.changes.set(facts.id, { facts, sender });
+  /**
+   * An update of this run (its diff; its Update again, with the same values): kept once, by Source
+   * id. `values` tells a later change of the same Source (a process serving several operations)
+   * from the same one declared again: a later one replaces it.
+   */
+  declare(facts: ChangeFacts & { id: string }, sender: ChangeSender<Sent>, values = ""): void {
+    if (this.changes.get(facts.id)?.values !== values) this.changes.set(facts.id, { facts, sender, values });
     this.noteActivity();
   }
 
@@ -135,7 +140,9 @@ export class HandOvers<Sent> {
     const started = this.now();
     for (;;) {
       if (target.progress.failed !== undefined) throw target.progress.failed;
-      const plan = planFor(target, this.facts(), await this.holderMap());
+      // Who holds what, as check listed it: a write lists nothing itself (a process whose check did
+      // not list, a test's, goes by the changes declared).
+      const plan = planFor(target, this.facts(), (await this.holders?.catch(() => undefined)) ?? new Map<string, Holder>());
       if (plan.kind === "refused") throw new HandOverError(plan.refusals.map((refusal) => refusalMessage(refusal, target)).join("; "));
       if (plan.kind === "wait") {
         const now = this.now();

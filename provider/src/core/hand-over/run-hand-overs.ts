@@ -32,14 +32,19 @@ export class RunHandOvers {
   diffed(id: string, olds: SourceState, news: SourceInputs): void {
     const change = updateChange(id, olds, news);
     if (!change) return this.handOvers.noteActivity();
-    this.handOvers.declare(change, {
-      change: () => sendUpdate(this.session(), id, olds, news),
-      ...(change.canReleaseFirst && {
-        releaseFirst: async () => {
-          await this.session().client.sources.update(id, { deployment: releaseOnlyDeployment(news.deployment, change.takes)! });
-        },
-      }),
-    });
+    const values = JSON.stringify([olds, news]);
+    this.handOvers.declare(
+      change,
+      {
+        change: () => sendUpdate(this.session(), id, olds, news),
+        ...(change.canReleaseFirst && {
+          releaseFirst: async () => {
+            await this.session().client.sources.update(id, { deployment: releaseOnlyDeployment(news.deployment, change.takes)! });
+          },
+        }),
+      },
+      values,
+    );
   }
 
   /**
