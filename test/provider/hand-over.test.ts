@@ -275,7 +275,7 @@ describe("HandOvers", () => {
     const started = Date.now();
     const created = handOvers.create(create("new", lists(["new"], ["img.example"])), async () => account.write("new", lists(["new"])));
     await expect(created).rejects.toThrow(
-      /^the new Source "new" cannot take deployment\.custom_domains "img\.example": it is held by Source other \("name-other"\), and no change of this run releases it/,
+      /^Source "new" cannot take deployment\.custom_domains "img\.example": it is held by Source other \("name-other"\), and no change of this run releases it/,
     );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(account.writes).toEqual([]);

@@ -16,7 +16,7 @@ export function knownLists(deployment: unknown): HostnameLists | undefined {
       list === undefined || list === null || (Array.isArray(list) && list.every((name) => typeof name === "string" && !isUnknown(name)))
     );
   });
-  return known ? (lists as HostnameLists) : undefined;
+  return known ? lists : undefined;
 }
 
 /** An update of Source `id` from its state to the declared inputs; undefined when a list is not known yet. */

@@ -158,7 +158,7 @@ export class HandOvers<Sent> {
         for (const step of plan.steps) await this.perform(step);
       } catch (error) {
         // A change refused by the server is marked failed (perform): the next plan names it.
-        if (!plan.steps.some((step) => step.change.progress.failed === error)) throw error;
+        if (!plan.steps.some((step) => step.change.progress.failed !== undefined)) throw error;
       }
     }
   }
@@ -184,7 +184,7 @@ export class HandOvers<Sent> {
           return sent;
         },
         (error: unknown) => {
-          progress.failed = error;
+          progress.failed = error instanceof Error ? error : new Error(String(error));
           this.wake();
           throw error;
         },
@@ -206,7 +206,7 @@ export class HandOvers<Sent> {
           this.wake();
         },
         (error: unknown) => {
-          progress.failed = error;
+          progress.failed = error instanceof Error ? error : new Error(String(error));
           this.wake();
           throw error;
         },

@@ -8,7 +8,7 @@ function named({ field, name }: Hostname): string {
 }
 
 function who(change: Pick<ChangeFacts, "id" | "name">): string {
-  return change.id === undefined ? `the new Source "${change.name}"` : `Source ${change.id} ("${change.name}")`;
+  return change.id === undefined ? `Source "${change.name}"` : `Source ${change.id} ("${change.name}")`;
 }
 
 function holderOf(holder: Holder): string {

@@ -70,7 +70,7 @@ export interface Progress {
   /** The change itself is under way or sent. */
   sending?: boolean;
   /** The change was refused (its release-only PATCH or its own PATCHes): the error. */
-  failed?: unknown;
+  failed?: Error;
 }
 
 /** A change of this run, as the plan sees it. */
