@@ -11,6 +11,7 @@ import {
   expectHeldAsDeclared,
   HAND_OVER_PAIRS,
   HAND_OVER_ROUNDS,
+  pairsInTurn,
   type SourceArgs,
 } from "../support/hand-overs";
 import { startTestServer, type TestServer } from "../support/server";
@@ -19,12 +20,12 @@ import { yamlStack, type YamlProgram, type YamlStack } from "./yaml-stack";
 const STEP_TIMEOUT = 300_000;
 
 /** The YAML program declaring `sources`; with `pairs`, each pair depends on the one before (see HAND_OVER_PAIRS). */
-function program(sources: Record<string, SourceArgs>, pairs: [string, string][] = []): YamlProgram {
-  const after = new Map(pairs.flatMap((pair, i) => (i === 0 ? [] : pair.map((name) => [name, pairs[i - 1]!] as const))));
+function program(sources: Record<string, SourceArgs>, pairs: string[][] = []): YamlProgram {
+  const after = pairsInTurn(pairs);
   return {
     resources: Object.fromEntries(
       Object.entries(sources).map(([name, properties]) => {
-        const dependsOn = after.get(name)?.map((other) => `\${${other}}`);
+        const dependsOn = after[name]?.map((other) => `\${${other}}`);
         return [name, { type: "assetdelivery:index:Source", properties, ...(dependsOn && { options: { dependsOn } }) }];
       }),
     ),
@@ -103,16 +104,14 @@ describe("native plugin: host names moving between Sources in one up", () => {
       stack.write(
         program(
           {
+            ...rest,
             shop: { ...shop!, deployment: { ...shop!.deployment, customDomains: ["img.ho.example"] } },
             web: { ...web!, deployment: { ...web!.deployment, customDomains: [] } },
-            ...rest,
           },
-          // Registered together (after giver and created1, unchanged), so that both writes start:
-          // otherwise web's refusal can end the run before the engine has even shown shop.
-          [
-            ["giver", "created1"],
-            ["shop", "web"],
-          ],
+          // web registered after giver and created1 (unchanged), shop at once: shop's write starts
+          // first and waits for web's change, which the engine shows next (otherwise web's refusal
+          // could end the run before the engine has shown shop).
+          [["giver", "created1"], ["web"]],
         ),
       );
       let output = "";

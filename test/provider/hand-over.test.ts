@@ -14,6 +14,7 @@ import {
   type ChangeFacts,
   type Holder,
   type HostnameLists,
+  type Plan,
   type Step,
 } from "../../provider/src/core/hand-over/plan";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
@@ -125,7 +126,7 @@ describe("planFor", () => {
     const b = change("b", lists(["y"]), lists(["x"]));
     const plan = planFor(a, [a, b], holders({ a: lists(["x"]), b: lists(["y"]) }));
     expect(plan.kind).toBe("refused");
-    const message = refusalMessage((plan as { refusals: never[] }).refusals[0]!, a);
+    const message = refusalMessage((plan as Extract<Plan, { kind: "refused" }>).refusals[0]!, a);
     expect(message).toContain('Source a ("name-a")');
     expect(message).toContain('Source b ("name-b")');
   });
@@ -136,7 +137,7 @@ describe("planFor", () => {
     const shop = change("shop", lists(["shop"]), lists(["shop"], ["img.example"]));
     const plan = planFor(shop, [web, shop], holders({ web: lists(["web"], ["img.example"]) }));
     expect(plan.kind).toBe("refused");
-    const message = refusalMessage((plan as { refusals: never[] }).refusals[0]!, shop);
+    const message = refusalMessage((plan as Extract<Plan, { kind: "refused" }>).refusals[0]!, shop);
     expect(message).toBe(
       'Source shop ("name-shop") cannot take deployment.custom_domains "img.example": Source web ("name-web") was to release it, and its update failed: PATCH 403: the Source is disabled',
     );

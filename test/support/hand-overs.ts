@@ -81,6 +81,11 @@ export const HAND_OVER_PAIRS: Record<1 | 2, [string, string][]> = {
   ],
 };
 
+/** Each Source of `groups` after every one of the group before: resource name -> the names it depends on. */
+export function pairsInTurn(groups: string[][]): Record<string, string[]> {
+  return Object.fromEntries(groups.flatMap((group, i) => (i === 0 ? [] : group.map((name) => [name, groups[i - 1]!]))));
+}
+
 /** The writes an `up` sent: PATCHes per resource name (by the ids after it), and the creates. */
 export interface Writes {
   patches: Record<string, number>;

@@ -6,7 +6,15 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { countWrites, expectHandOverWrites, expectHeldAsDeclared, HAND_OVER_ROUNDS, type SourceArgs } from "../../support/hand-overs";
+import {
+  countWrites,
+  expectHandOverWrites,
+  expectHeldAsDeclared,
+  HAND_OVER_PAIRS,
+  HAND_OVER_ROUNDS,
+  pairsInTurn,
+  type SourceArgs,
+} from "../../support/hand-overs";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
 import { startTestServer, type TestServer } from "../../support/server";
 
@@ -16,7 +24,8 @@ let server: TestServer;
 let client: AssetDeliveryClient;
 let program: ProgramStack;
 
-const declare = (sources: Record<string, SourceArgs>) => program.set({ sources });
+/** Declares `sources`; with `pairs`, each pair after the one before (see HAND_OVER_PAIRS). */
+const declare = (sources: Record<string, SourceArgs>, pairs: string[][] = []) => program.set({ sources, dependsOn: pairsInTurn(pairs) });
 
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
@@ -59,7 +68,7 @@ describe("dynamic Source: host names moving between Sources in one up", () => {
   it(
     "round 1, one write at a time (--parallel 1): a move, a swap, a subdomain handed over, a create taking a released domain",
     async () => {
-      await declare(HAND_OVER_ROUNDS[1]!);
+      await declare(HAND_OVER_ROUNDS[1]!, HAND_OVER_PAIRS[1]);
       const writes = await countWrites(server, () => program.stack.up({ parallel: 1 }), ids);
       expectHandOverWrites(writes, 1);
       expectHeldAsDeclared(await held(), 1);
@@ -86,11 +95,17 @@ describe("dynamic Source: host names moving between Sources in one up", () => {
       const before = await ids();
       await client.sources.update(before.web!, { enabled: false });
       const { web, shop, ...rest } = HAND_OVER_ROUNDS[2]!;
-      await declare({
-        shop: { ...shop!, deployment: { ...shop!.deployment, customDomains: ["img.ho.example"] } },
-        web: { ...web!, deployment: { ...web!.deployment, customDomains: [] } },
-        ...rest,
-      });
+      await declare(
+        {
+          ...rest,
+          shop: { ...shop!, deployment: { ...shop!.deployment, customDomains: ["img.ho.example"] } },
+          web: { ...web!, deployment: { ...web!.deployment, customDomains: [] } },
+        },
+        // web registered after giver and created1 (unchanged), shop at once: shop's write starts
+        // first and waits for web's change, which the engine shows next (otherwise web's refusal
+        // could end the run before the engine has shown shop).
+        [["giver", "created1"], ["web"]],
+      );
       let output = "";
       const writes = await countWrites(server, async () => (output = await failedUp()), before);
       expect(output).toContain(
