@@ -17,6 +17,9 @@ import {
   type Plan,
   type Step,
 } from "../../provider/src/core/hand-over/plan";
+import { RunHandOvers } from "../../provider/src/core/hand-over/run-hand-overs";
+import type { SourceInputs, SourceState } from "../../provider/src/core/codec";
+import type { Session } from "../../provider/src/core/session";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
 
 type Lists = { service_subdomains: string[]; custom_domains: string[] };
@@ -299,5 +302,49 @@ describe("HandOvers", () => {
     expect(await handOvers.unresolved()).toEqual([
       'Source shop ("name-shop") cannot take deployment.custom_domains "out.example": it is held by Source other ("name-other"), and no change of this run releases it',
     ]);
+  });
+});
+
+describe("RunHandOvers (the provider's calls)", () => {
+  const deployment = (subdomains: string[], domains: string[]) => ({
+    ...WEBFOLDER,
+    service_subdomains: subdomains,
+    custom_domains: domains,
+  });
+  const web = sourceResource({ id: "web", name: "Web", deployment: deployment(["web"], ["img.example"]) });
+  let listings = 0;
+  const session = {
+    reads: {
+      all: async () => {
+        listings++;
+        return [web];
+      },
+    },
+  } as unknown as Session;
+
+  it("check fails a declared name whose holder's change keeps it: the field and index, the name, the holder's id and name; one listing", async () => {
+    const run = new RunHandOvers(() => session);
+    const state = { name: "Web", enabled: true, deployment: deployment(["web"], ["img.example"]) } as unknown as SourceState;
+    run.diffed("web", state, { ...state, name: "Web renamed" } as unknown as SourceInputs); // keeps img.example
+    const shop = {
+      name: "Shop",
+      enabled: true,
+      deployment: deployment(["shop"], ["other.example", "IMG.example"]),
+    } as unknown as SourceInputs;
+    const failures = await run.checkFailures(shop, { deployment: deployment(["shop"], []) });
+    expect(failures).toEqual([
+      { path: ["deployment", "custom_domains", 1], rule: '"IMG.example" is held by Source web ("Web"), which this run does not release' },
+    ]);
+    expect(await run.checkFailures(shop, { deployment: deployment(["shop"], []) })).toHaveLength(1);
+    expect(listings).toBe(1);
+  });
+
+  it("check lets a name pass whose holder's change the run has not shown yet, and lists nothing for names already declared", async () => {
+    listings = 0;
+    const run = new RunHandOvers(() => session);
+    const shop = { name: "Shop", enabled: true, deployment: deployment(["shop"], ["img.example"]) } as unknown as SourceInputs;
+    expect(await run.checkFailures(shop, { deployment: deployment(["shop"], []) })).toEqual([]);
+    expect(await run.checkFailures(shop, { deployment: deployment(["shop"], ["img.example"]) })).toEqual([]);
+    expect(listings).toBe(1);
   });
 });
