@@ -101,7 +101,8 @@ const sha256 = (content: Buffer) => createHash("sha256").update(content).digest(
  */
 export function folderDigest(version: string): string {
   const folder = path.join(repoRoot(), recordedFolder(version));
-  const lines = (fs.readdirSync(folder, { recursive: true, encoding: "utf8" }) as string[])
+  const lines = fs
+    .readdirSync(folder, { recursive: true, encoding: "utf8" })
     .filter((file) => fs.statSync(path.join(folder, file)).isFile())
     .map((file) => `${file.split(path.sep).join("/")}\t${sha256(fs.readFileSync(path.join(folder, file)))}`)
     .sort();
