@@ -28,13 +28,24 @@ afterAll(async () => {
 });
 beforeEach(() => server.resetRequestCount());
 
+/** A record of camelCase secrets (the tests' declarations) in the API's names. */
+function apiNamed(trusted: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
+  return Object.fromEntries(
+    Object.entries(trusted).map(([id, fields]) => [
+      id,
+      Object.fromEntries(Object.entries(fields).map(([field, value]) => [snake(field), value])),
+    ]),
+  );
+}
+
 /** A provider configured as the engine would, with this `trustedSecrets` setting (JSON text), or none. */
 function providerTrusting(trusted?: Record<string, Record<string, string>>): SourceProvider {
   const provider = createSourceProvider({ warn: async () => {} });
   const config: Record<string, string> = {
     "assetdelivery:baseUrl": server.url,
     "assetdelivery:apiKey": server.adminKey,
-    ...(trusted && { [TRUSTED_SECRETS_KEY]: JSON.stringify(trusted) }),
+    // The record speaks the API's names, as the import writes it.
+    ...(trusted && { [TRUSTED_SECRETS_KEY]: JSON.stringify(apiNamed(trusted)) }),
   };
   provider.configure((key) => config[key]);
   return provider;
@@ -187,8 +198,13 @@ describe("a bad record is refused, naming where", () => {
     ["a bad id", '{"12": {}}', /^assetdelivery:trustedSecrets: "12": must be a 24-character Source id/],
     [
       "a field that is no secret",
-      `{"${id}": {"s3Bucket": "b"}}`,
-      new RegExp(`^assetdelivery:trustedSecrets: ${id}\\.s3Bucket: not a write-only field`),
+      `{"${id}": {"s3_bucket": "b"}}`,
+      new RegExp(`^assetdelivery:trustedSecrets: ${id}\\.s3_bucket: not a write-only field`),
+    ],
+    [
+      "a write-only field in the resource's names, not the API's",
+      `{"${id}": {"s3SecretKey": "k"}}`,
+      new RegExp(`^assetdelivery:trustedSecrets: ${id}\\.s3SecretKey: not a write-only field`),
     ],
     ["an empty value", `{"${id}": {"password": ""}}`, new RegExp(`${id}\\.password: must be a non-empty string`)],
   ])("%s", (_, text, message) => {

@@ -9,21 +9,19 @@
 // state then records the secret as an update would) and an adoption by id (a declared value equal
 // to it is not sent). A declared value that differs is sent as any change; a field the Source's
 // type does not have is ignored; once the state records the secret, this is no longer read for it.
-import { camelCase, isPlainObject, SOURCE_TYPES, sourceIdSchema, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import { isPlainObject, sourceIdSchema, WRITE_ONLY_DEPLOYMENT_FIELDS, writeOnlyFields, type Source } from "@asset-delivery/sdk";
 
 /** The config key, and the name of the native provider's input that carries it. */
 export const TRUSTED_SECRETS_KEY = "assetdelivery:trustedSecrets";
 export const TRUSTED_SECRETS_NAME = "trustedSecrets";
 
-/** Source id → camelCase write-only field (`s3SecretKey`) → the value the server holds. */
+/**
+ * Source id → write-only field in the API's names (`s3_secret_key`, as the Terraform state has it)
+ * → the value the server holds.
+ */
 export type TrustedSecrets = ReadonlyMap<string, Readonly<Record<string, string>>>;
 
 const NONE: TrustedSecrets = new Map();
-
-/** The camelCase name of every field that is write-only in some type. */
-const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set(
-  SOURCE_TYPES.flatMap((type) => writeOnlyFields(type).map((field) => camelCase(field))),
-);
 
 /**
  * The setting as the configuration gives it (JSON text, or the value itself from an explicit
@@ -48,8 +46,10 @@ export function parseTrustedSecrets(setting: unknown): TrustedSecrets {
     if (!checkedId.success) throw new TrustedSecretsError(`${JSON.stringify(id)}: ${checkedId.error.issues[0]!.message}`);
     if (!isPlainObject(fields)) throw new TrustedSecretsError(`${id}: must be an object of write-only fields and their values`);
     for (const [field, secret] of Object.entries(fields)) {
-      if (!WRITE_ONLY_NAMES.has(field))
-        throw new TrustedSecretsError(`${id}.${field}: not a write-only field of any Source type (${[...WRITE_ONLY_NAMES].join(", ")})`);
+      if (!WRITE_ONLY_DEPLOYMENT_FIELDS.has(field))
+        throw new TrustedSecretsError(
+          `${id}.${field}: not a write-only field of any Source type (${[...WRITE_ONLY_DEPLOYMENT_FIELDS].join(", ")})`,
+        );
       if (typeof secret !== "string" || secret === "") throw new TrustedSecretsError(`${id}.${field}: must be a non-empty string`);
     }
     trusted.set(id, fields as Record<string, string>);
@@ -70,7 +70,7 @@ export function trustedSecretsOf(trusted: (() => TrustedSecrets) | undefined, so
   if (!fields) return {};
   return Object.fromEntries(
     writeOnlyFields(source.attributes.deployment.type).flatMap((field) => {
-      const value = fields[camelCase(field)];
+      const value = fields[field];
       return value === undefined ? [] : [[field, value]];
     }),
   );

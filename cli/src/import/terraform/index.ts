@@ -212,7 +212,15 @@ function trustedRecord(
     if (!(error instanceof TrustedSecretsError)) throw error;
     throw new DriftError(`the stack's ${error.message}: fix or remove it, then run the import again`, { cause: error });
   }
-  return { ...Object.fromEntries(earlier), ...Object.fromEntries(withSecrets.map(({ live, secrets }) => [live.id, secrets])) };
+  // The record speaks the API's names (`s3_secret_key`), the config keys the resource's (`s3SecretKey`).
+  const onServer = ({ live, secrets }: Pick<TerraformImported, "live" | "secrets">) =>
+    Object.fromEntries(
+      writeOnlyFields(live.attributes.deployment.type).flatMap((field) => {
+        const value = secrets[camelCase(field)];
+        return value === undefined ? [] : [[field, value]];
+      }),
+    );
+  return { ...Object.fromEntries(earlier), ...Object.fromEntries(withSecrets.map((imported) => [imported.live.id, onServer(imported)])) };
 }
 
 function settingsOf(config: Record<string, string>, env: NodeJS.ProcessEnv): ProviderSettings {
