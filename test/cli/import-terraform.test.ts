@@ -171,10 +171,10 @@ describe("the report for the native resource", () => {
       id: TEAMJOURNEY["thumbs-0"],
       deployment: { type: "gcs", service_subdomains: ["t"], gcs_bucket: "gcs-bucket", gcs_access_key: "k", gcs_secret_key: "y" },
     });
-    const report = (runtime: string, trusted = false) =>
+    const report = (runtime: string, trusted = false, limits = pacingLimits(undefined)) =>
       renderTerraformReport({
         trusted,
-        limits: pacingLimits(undefined),
+        limits,
         origin: "state.json",
         stack: "prod",
         target: "import.json",
@@ -221,9 +221,14 @@ describe("the report for the native resource", () => {
     // What the first up will send, and how to send none.
     expect(yaml).toContain("The next `pulumi up` records it (one PATCH per Source");
     expect(yaml).toContain(
-      "The first `pulumi up` sends one update per Source with secrets: 1 update: within the hourly budget (60 updates per hour), no wait.\n" +
+      "The first `pulumi up` sends one update per Source with secrets: 1 update: within the budget (60 updates per hour), no wait.\n" +
         "To send none, trust the state's secrets as what the server holds: run this import with --trust-state-secrets",
     );
+    // Within what the stack's pacing allows at once: named in its own interval, not always "per hour".
+    expect(report("yaml", false, pacingLimits({ limits: { updateSource: { limit: 10, intervalMs: 1000 } } }))).toContain(
+      "1 update: within the budget (10 updates per second), no wait.",
+    );
+    expect(report("yaml", false, false)).toContain("1 update: pacing is off, all sent at once");
     const trusted = report("yaml", true);
     expect(trusted).toContain(
       "Trusted as what the server holds (--trust-state-secrets; recorded by Source id in assetdelivery:trustedSecrets",

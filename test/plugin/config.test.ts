@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { checkProviderConfig } from "../../provider/src/plugin/config-check";
 import { configFromRequest } from "../../provider/src/plugin/config";
+import { NativeProvider } from "../../provider/src/plugin/provider";
 import { UNKNOWN } from "../../provider/src/plugin/wire";
 
 describe("plugin configuration", () => {
@@ -84,5 +85,18 @@ describe("plugin configuration", () => {
       baseUrl: "https://api.example",
       trustedSecrets: trusted,
     });
+    // Secret in the provider's state even when set without --secret, as the API key is; a bad
+    // record named without its values.
+    const checked = new NativeProvider({}).checkConfig({
+      values: { baseUrl: "https://api.example", trustedSecrets: trusted },
+      secrets: [],
+    });
+    expect(checked.inputs.secrets).toContainEqual(["trustedSecrets"]);
+    const bad = new NativeProvider({}).checkConfig({
+      values: { baseUrl: "https://api.example", apiKey: "k", trustedSecrets: JSON.stringify({ ["a".repeat(24)]: { s3Bucket: "held" } }) },
+      secrets: [],
+    });
+    expect(bad.failures.map((failure) => failure.property)).toEqual(["trustedSecrets"]);
+    expect(JSON.stringify(bad.failures)).not.toContain("held");
   });
 });

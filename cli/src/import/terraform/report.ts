@@ -3,7 +3,7 @@
 // `pulumi up` will send for them (or that they are trusted as the server's), the settings carried
 // over or not, and the next steps on both sides: Pulumi's, then Terraform's (forget the Sources
 // without destroying them).
-import type { RateTable, Source } from "@asset-delivery/sdk";
+import { intervalName, type RateTable, type Source } from "@asset-delivery/sdk";
 import { hourlyEstimate, TRUSTED_SECRETS_KEY } from "@asset-delivery/provider/core";
 import type { CarriedSettings } from "./settings";
 import type { TerraformSource } from "./state";
@@ -168,7 +168,7 @@ function firstUp(sources: number, report: TerraformReport): string[] {
   const estimate = !limits
     ? `${updates}: pacing is off, all sent at once (the service's hourly budget may refuse some)`
     : (hourlyEstimate({ createSource: 0, updateSource: sources }, limits) ??
-      `${updates}: within the hourly budget (${limits.updateSource.limit} updates per hour), no wait`);
+      `${updates}: within the budget (${limits.updateSource.limit} updates per ${intervalName(limits.updateSource.intervalMs)}), no wait`);
   return [
     `The first \`pulumi up\` sends one update per Source with secrets: ${estimate}.`,
     "To send none, trust the state's secrets as what the server holds: run this import with --trust-state-secrets",
