@@ -79,7 +79,7 @@ describe("plugin configuration", () => {
   });
 
   it("reads the secrets the server is trusted to hold (assetdelivery:trustedSecrets) beside the settings", () => {
-    const trusted = JSON.stringify({ ["a".repeat(24)]: { s3SecretKey: "held" } });
+    const trusted = JSON.stringify({ ["a".repeat(24)]: { s3_secret_key: "held" } });
     const variables = new Map([["assetdelivery:trustedSecrets", trusted]]);
     expect(configFromRequest({ baseUrl: "https://api.example" }, variables)).toEqual({
       baseUrl: "https://api.example",
@@ -91,9 +91,10 @@ describe("plugin configuration", () => {
       values: { baseUrl: "https://api.example", trustedSecrets: trusted },
       secrets: [],
     });
+    expect(checked.failures.map((failure) => failure.property)).not.toContain("trustedSecrets");
     expect(checked.inputs.secrets).toContainEqual(["trustedSecrets"]);
     const bad = new NativeProvider({}).checkConfig({
-      values: { baseUrl: "https://api.example", apiKey: "k", trustedSecrets: JSON.stringify({ ["a".repeat(24)]: { s3Bucket: "held" } }) },
+      values: { baseUrl: "https://api.example", apiKey: "k", trustedSecrets: JSON.stringify({ ["a".repeat(24)]: { s3_bucket: "held" } }) },
       secrets: [],
     });
     expect(bad.failures.map((failure) => failure.property)).toEqual(["trustedSecrets"]);
