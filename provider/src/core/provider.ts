@@ -167,7 +167,9 @@ export function createSourceProvider({
       if (settingsOrUndefined()) await handOvers.preview(news, olds, id, creator);
     },
     create: async (inputs, options = {}) =>
-      cancellation.untilCancelled(explained(() => handOvers.create(inputs, options.creator, () => createSource(session(), inputs, options)))),
+      cancellation.untilCancelled(
+        explained(() => handOvers.create(inputs, options.creator, () => createSource(session(), inputs, options))),
+      ),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
     update: async (id, olds, news, options = {}) =>
