@@ -48,14 +48,9 @@ export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
 export function waitMessage(wait: Wait, target: ChangeFacts, seconds?: number): string {
   const when =
     seconds === undefined ? "" : ` (none was shown in the ${seconds} s this write waited: the holder's change may not have been shown yet)`;
-  // A create takes over only the Source its own interrupted create left (its create mark) or a retired one.
-  const notOurs =
-    wait.by === target && target.creates
-      ? "; it is not a Source created for this resource by an interrupted run, nor a retired one: to take it over, set adoptSourceId to its id"
-      : "";
   return (
     `${who(wait.by)} cannot take ${named(wait.hostname)}: it is held by ${holderOf(wait.holder)}, and no change of this run ` +
-    `releases it${when}${via(wait.by, target)}${notOurs}`
+    `releases it${when}${via(wait.by, target)}`
   );
 }
 
