@@ -14,7 +14,7 @@ import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
-import { withOrderHint, withRenameHint } from "../engine/rename-hint";
+import { withRenameHint } from "../engine/rename-hint";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
@@ -108,12 +108,7 @@ export const sourceProvider = {
     return { id: result.id, props: toDynamic(result.props, state), ...(result.inputs && { inputs: toDynamic(result.inputs, state) }) };
   },
   async update(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.UpdateResult> {
-    return written(
-      news,
-      core.update(id, stateOf(olds), inputsOf(news)).catch((error: unknown): never => {
-        throw withOrderHint(error);
-      }),
-    );
+    return written(news, core.update(id, stateOf(olds), inputsOf(news)));
   },
   async delete(id: string): Promise<void> {
     await core.delete(id);

@@ -16,7 +16,7 @@ import { detailedDiff, type DetailedDiff } from "./detailed-diff";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
-import { withOrderHint, withRenameHint } from "../engine/rename-hint";
+import { withRenameHint } from "../engine/rename-hint";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -143,18 +143,10 @@ export class NativeProvider {
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
     if (options.preview) {
-      await this.core.previewHandOvers(toApiNames(news.values), toApiNames(olds.values), id).catch((error: unknown): never => {
-        throw withOrderHint(error);
-      });
+      await this.core.previewHandOvers(toApiNames(news.values), toApiNames(olds.values), id);
       return marked(previewOutputs(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
     }
-    const write = this.core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds: options.timeoutSeconds });
-    const { outs } = await written(
-      write.catch((error: unknown): never => {
-        throw withOrderHint(error);
-      }),
-      news,
-    );
+    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds: options.timeoutSeconds }), news);
     return marked(outs, news.secrets);
   }
 

@@ -46,8 +46,7 @@ export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
 
 /** A holder no change of the run released: after a write's wait of `seconds`, or (none) at the end of a preview. */
 export function waitMessage(wait: Wait, target: ChangeFacts, seconds?: number): string {
-  const when =
-    seconds === undefined ? "" : ` (none was shown in the ${seconds} s this write waited: the holder's change may not have been shown yet)`;
+  const when = seconds === undefined ? "" : ` (none was declared in the ${seconds} s this write waited)`;
   return (
     `${who(wait.by)} cannot take ${named(wait.hostname)}: it is held by ${holderOf(wait.holder)}, and no change of this run ` +
     `releases it${when}${via(wait.by, target)}`
