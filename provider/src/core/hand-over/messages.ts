@@ -1,6 +1,6 @@
 // What a refused or timed-out hand-over says: the field, the name, and the other Source by id and
 // name (and its error, when its change failed), in the API's names. The shells add the engine's
-// own words where they fit (a rename without aliases: engine/rename-hint.ts).
+// own words where they fit (a rename without aliases: engine/hand-over-hint.ts).
 import type { ChangeFacts, Hostname, Holder, Refusal, Wait } from "./plan";
 
 function named({ field, name }: Hostname): string {
