@@ -373,17 +373,6 @@ describe("RunHandOvers: a check of an update is no create", () => {
       'Source "Shop" cannot take deployment.custom_domains "img.example": it is held by Source old ("Old", retired), and no change of this run releases it',
     ]);
   });
-  it("a name the Source itself holds, which its earlier inputs lack, is no take from another: the end of the preview says nothing", async () => {
-    const deployment = { ...WEBFOLDER, service_subdomains: ["web"], custom_domains: ["img.example"] };
-    const web = sourceResource({ id: "web", name: "Web", deployment });
-    const session = { reads: { all: async () => [web] } } as unknown as Session;
-    const run = new RunHandOvers(() => session);
-    const news = { name: "Web", enabled: true, deployment } as unknown as SourceInputs;
-    // img.example was added by hand, and refreshed into the state; the program now declares it too.
-    expect(await run.checkFailures(news, { deployment: { ...deployment, custom_domains: [] } })).toEqual([]);
-    run.diffed("web", { ...news, date_deployed: 1 } as unknown as SourceState, news);
-    expect(await run.unresolved()).toEqual([]);
-  });
 });
 
 describe("RunHandOvers: what a release-only PATCH leaves recorded", () => {

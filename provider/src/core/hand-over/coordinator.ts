@@ -108,25 +108,11 @@ export class HandOvers<Sent> {
   async unresolved(): Promise<string[]> {
     if (this.checkedWaiting.length === 0) return [];
     const holders = await this.holderMap();
-    return this.checkedWaiting.flatMap((checked) => {
-      const target = this.withOwnId(checked);
+    return this.checkedWaiting.flatMap((target) => {
       const plan = planFor(target, this.facts(), holders);
       if (plan.kind === "wait") return plan.waits.map((wait) => waitMessage(wait, target));
       return plan.kind === "refused" ? plan.refusals.map((refusal) => refusalMessage(refusal, target)) : [];
     });
-  }
-
-  /**
-   * A check of an update is not told the Source's id: its own diff, shown after it, declares the
-   * same names (a service subdomain among them, which no other Source can hold), and gives it, so
-   * that a name the Source itself holds on the server is no take from another.
-   */
-  private withOwnId(checked: ChangeFacts): ChangeFacts {
-    if (checked.creates || checked.id !== undefined) return checked;
-    const same = (change: ChangeFacts) =>
-      change.declares.size === checked.declares.size && [...change.declares].every((id) => checked.declares.has(id));
-    const own = this.facts().find((change) => change.id !== undefined && same(change));
-    return own ? { ...checked, id: own.id } : checked;
   }
 
   /** A preview's write: refused as the write would be, without sending anything. */
