@@ -35,7 +35,6 @@ function change(id: string, before: Lists, after: Lists, enabled = true): Change
   return {
     id,
     name: `name-${id}`,
-    creates: false,
     releases,
     takes,
     declares: new Set(hostnamesOf(after).keys()),
@@ -47,7 +46,6 @@ function change(id: string, before: Lists, after: Lists, enabled = true): Change
 function create(name: string, after: Lists): ChangeFacts {
   return {
     name,
-    creates: true,
     releases: [],
     takes: [...hostnamesOf(after).values()],
     declares: new Set(hostnamesOf(after).keys()),
@@ -352,26 +350,6 @@ describe("RunHandOvers (the provider's calls)", () => {
     expect(await run.checkFailures(shop, { deployment: deployment(["shop"], []) })).toEqual([]);
     expect(await run.checkFailures(shop, { deployment: deployment(["shop"], ["img.example"]) })).toEqual([]);
     expect(listings).toBe(1);
-  });
-});
-
-describe("RunHandOvers: a check of an update is no create", () => {
-  it("a name a retired Source holds passes an update's check, but the end of the preview names the holder (only a create reclaims it)", async () => {
-    const deployment = { ...WEBFOLDER, service_subdomains: ["old"], custom_domains: ["img.example"] };
-    const retired = sourceResource({ id: "old", name: "Old", enabled: false, deployment });
-    const session = { reads: { all: async () => [retired] } } as unknown as Session;
-    const run = new RunHandOvers(() => session);
-    const shop = {
-      name: "Shop",
-      enabled: true,
-      deployment: { ...WEBFOLDER, service_subdomains: ["shop"], custom_domains: ["img.example"] },
-    };
-    expect(await run.checkFailures(shop as unknown as SourceInputs, { deployment: { ...shop.deployment, custom_domains: [] } })).toEqual(
-      [],
-    );
-    expect(await run.unresolved()).toEqual([
-      'Source "Shop" cannot take deployment.custom_domains "img.example": it is held by Source old ("Old", retired), and no change of this run releases it',
-    ]);
   });
 });
 

@@ -28,7 +28,6 @@ export function updateChange(id: string, olds: SourceState, news: SourceInputs):
   return {
     id,
     name: typeof news.name === "string" ? news.name : id,
-    creates: false,
     releases,
     takes,
     declares: new Set(hostnamesOf(after).keys()),
@@ -40,8 +39,7 @@ export function updateChange(id: string, olds: SourceState, news: SourceInputs):
 /**
  * What a write of `news` takes that the earlier declaration (`before`: the state's or the earlier
  * inputs' deployment; none for a create) did not hold: a create takes every name. An adoption
- * (`adoptSourceId`) is the adopted Source's change, so its own names are no take, and it POSTs no
- * new Source (`creates`). `creator`: a
+ * (`adoptSourceId`) is the adopted Source's change, so its own names are no take. `creator`: a
  * create's, whose create mark lets it take over the Source an interrupted create left.
  */
 export function takingChange(news: UncheckedInputs, before?: unknown, creator?: Creator): ChangeFacts | undefined {
@@ -52,7 +50,6 @@ export function takingChange(news: UncheckedInputs, before?: unknown, creator?: 
   return {
     ...(typeof adopted === "string" && { id: adopted }),
     name: typeof news.name === "string" ? news.name : "",
-    creates: before === undefined && typeof adopted !== "string",
     releases: [],
     takes: handOverOf(held, after).takes,
     declares: new Set(hostnamesOf(after).keys()),

@@ -75,10 +75,8 @@ export interface Progress {
 
 /** A change of this run, as the plan sees it. */
 export interface ChangeFacts {
-  /** The Source's id (a create has none yet; a check of an update is not told it). */
+  /** The Source's id (a create has none yet). */
   id?: string;
-  /** A new Source is POSTed (not an update, nor an adoption): it reclaims a retired holder (lifecycle/create.ts). */
-  creates: boolean;
   /** Its declared name, for messages. */
   name: string;
   releases: readonly Hostname[];
@@ -170,7 +168,7 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
         if (!holder || holder.id === change.id) continue;
         // A create finding its names on a retired Source, or on one its interrupted create left,
         // takes it over (lifecycle/create.ts).
-        if (change.creates && (!holder.enabled || change.takesOver?.(holder))) continue;
+        if (change.id === undefined && (!holder.enabled || change.takesOver?.(holder))) continue;
         if (holderChange) refusals.push({ kind: "kept", hostname, holder, by: change });
         else waits.push({ hostname, holder, by: change });
       }
