@@ -20,7 +20,6 @@ import {
 import { RunHandOvers } from "../../provider/src/core/hand-over/run-hand-overs";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../../provider/src/core/codec";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
-import { updateSource } from "../../provider/src/core/lifecycle/update";
 import type { DeploymentInput, Source } from "@asset-delivery/sdk";
 import { checkedSource } from "../support/checked-source";
 import type { Session } from "../../provider/src/core/session";
@@ -419,13 +418,5 @@ describe("RunHandOvers: what a release-only PATCH leaves recorded", () => {
     expect(id).toBe("a");
     expect(properties.deployment.custom_domains).toEqual([]);
     expect(reasons.join()).toMatch(/Source b \("b"\) was to release it, and its update failed: the Source b is disabled/);
-  });
-
-  it("the change's deployment is the one after the release-only PATCH's", async () => {
-    const { run, session, olds, news, waits } = swapRun();
-    await updateSource(session, "b", olds.b!, news.b!, { send: () => run.update("b", olds.b!, news.b!) });
-    await updateSource(session, "a", olds.a!, news.a!, { send: () => run.update("a", olds.a!, news.a!) });
-    // b broke the cycle: its release-only PATCH's deployment (the next date) is not its change's; a sent nothing first.
-    expect(waits).toEqual([olds.b!.date_deployed! + 1, olds.a!.date_deployed]);
   });
 });

@@ -41,7 +41,7 @@ export class RunHandOvers {
     this.handOvers.declare(
       change,
       {
-        change: () => sendUpdate(this.session(), id, olds, news, this.released.get(id)),
+        change: () => sendUpdate(this.session(), id, olds, news),
         ...(change.canReleaseFirst && {
           releaseFirst: async () => {
             const deployment = releaseOnlyDeployment(news.deployment, change.takes)!;

@@ -17,24 +17,12 @@ import { deployedBefore, settle } from "./settle";
 export interface SentUpdate {
   patched: Source | undefined;
   deploys: boolean;
-  /**
-   * The `date_deployed` read before these PATCHes: the state's, or the release-only PATCH's
-   * response's when one went first (its own deployment is not this change's).
-   */
-  deployedBefore: number | null;
 }
 
-/** The PATCHes of what differs between the state and the declared inputs; `released`: the Source a release-only PATCH sent first returned. */
-export async function sendUpdate(
-  session: Session,
-  id: string,
-  olds: SourceState,
-  news: SourceInputs,
-  released?: Source,
-): Promise<SentUpdate> {
+/** The PATCHes of what differs between the state and the declared inputs. */
+export async function sendUpdate(session: Session, id: string, olds: SourceState, news: SourceInputs): Promise<SentUpdate> {
   const plan = planPatches(diffSource(id, olds, news), withoutProviderOptions(news), olds.enabled);
-  const deployedBefore = released ? released.attributes.date_deployed : olds.date_deployed;
-  return { patched: await sendPatches(session, id, plan.patches), deploys: plan.deploys, deployedBefore };
+  return { patched: await sendPatches(session, id, plan.patches), deploys: plan.deploys };
 }
 
 export async function updateSource(
@@ -48,10 +36,10 @@ export async function updateSource(
   const plan = await send();
   const patched = plan.patched;
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
-  // The state (or the release-only PATCH's response) holds the Source as last read: its deployment predates these PATCHes.
+  // The state holds the Source as last read: its deployment predates these PATCHes.
   const source = await settle(
     session,
-    { source: patched, ...deployedBefore(plan.deploys, plan.deployedBefore) },
+    { source: patched, ...deployedBefore(plan.deploys, olds.date_deployed) },
     news,
     options.timeoutSeconds,
   );
