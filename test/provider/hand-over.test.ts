@@ -18,10 +18,7 @@ import {
   type Step,
 } from "../../provider/src/core/hand-over/plan";
 import { RunHandOvers } from "../../provider/src/core/hand-over/run-hand-overs";
-import { sourceOutputs, type SourceInputs, type SourceState } from "../../provider/src/core/codec";
-import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
-import type { DeploymentInput, Source } from "@asset-delivery/sdk";
-import { checkedSource } from "../support/checked-source";
+import type { SourceInputs, SourceState } from "../../provider/src/core/codec";
 import type { Session } from "../../provider/src/core/session";
 import { sourceResource, WEBFOLDER } from "../support/api-documents";
 
@@ -349,74 +346,5 @@ describe("RunHandOvers (the provider's calls)", () => {
     expect(await run.checkFailures(shop, { deployment: deployment(["shop"], []) })).toEqual([]);
     expect(await run.checkFailures(shop, { deployment: deployment(["shop"], ["img.example"]) })).toEqual([]);
     expect(listings).toBe(1);
-  });
-});
-
-describe("RunHandOvers: what a release-only PATCH leaves recorded", () => {
-  /** A swap of a's and b's custom domains, against an account in memory whose PATCHes return the Source with a later `date_deployed`. */
-  function swapRun(refused: string[] = []) {
-    let clock = 1_767_225_600; // sourceResource's date_deployed
-    const held = new Map<string, Source>();
-    const declared = (id: string, domains: string[]) =>
-      checkedSource({
-        name: id,
-        deployment: { type: "webfolder", serviceSubdomains: [id], customDomains: domains, webfolderBaseUrl: "https://origin.example.com/" },
-      });
-    const olds: Record<string, SourceState> = {};
-    const news: Record<string, SourceInputs> = { a: declared("a", ["y.example"]), b: declared("b", ["x.example"]) };
-    for (const [id, domain] of [
-      ["a", "x.example"],
-      ["b", "y.example"],
-    ] as const) {
-      const inputs = declared(id, [domain]);
-      const source = sourceResource({ id, name: id, deployment: inputs.deployment as DeploymentInput });
-      held.set(id, source);
-      olds[id] = sourceOutputs(source, inputs);
-    }
-    const update = async (id: string, attributes: { deployment?: DeploymentInput }) => {
-      if (refused.includes(id)) throw new Error(`the Source ${id} is disabled`);
-      const domains = attributes.deployment?.custom_domains ?? [];
-      const clash = [...held.values()].find(
-        (other) => other.id !== id && other.attributes.deployment.custom_domains?.some((d) => domains.includes(d)),
-      );
-      if (clash) throw new Error(`already used by Source ${clash.id}`);
-      const source = sourceResource({
-        id,
-        name: id,
-        deployment: { ...held.get(id)!.attributes.deployment, ...attributes.deployment } as DeploymentInput,
-      });
-      source.attributes.date_deployed = ++clock;
-      held.set(id, source);
-      return source;
-    };
-    const waits: unknown[] = [];
-    const session = {
-      reads: { all: async () => [...held.values()], remember: () => {} },
-      client: {
-        sources: {
-          update,
-          waitForDeployment: async (id: string, options: { deployedBefore?: number | null }) => (
-            waits.push(options.deployedBefore),
-            held.get(id)!
-          ),
-        },
-      },
-    } as unknown as Session;
-    const run = new RunHandOvers(() => session, { quietMs: 100 });
-    for (const id of ["a", "b"]) run.diffed(id, olds[id]!, news[id]!);
-    return { run, session, olds, news, held, waits };
-  }
-
-  it("the change's failure after its release-only PATCH records the Source that PATCH returned (not the state listing the released name)", async () => {
-    const { run, olds, news } = swapRun(["b"]);
-    const failure = await run.update("a", olds.a!, news.a!).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(SourceNotReadyError);
-    const { id, properties, reasons } = failure as SourceNotReadyError;
-    expect(id).toBe("a");
-    expect(properties.deployment.custom_domains).toEqual([]);
-    expect(reasons.join()).toMatch(/Source b \("b"\) was to release it, and its update failed: the Source b is disabled/);
   });
 });

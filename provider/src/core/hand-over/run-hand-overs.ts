@@ -2,11 +2,9 @@
 // preview, create and update tell the coordinator, and how a declared update is sent (its PATCHes
 // as lifecycle/update.ts plans them; its release-only PATCH: the declared deployment without the
 // names it takes).
-import type { Source } from "@asset-delivery/sdk";
 import type { CheckFailure } from "../check";
-import { sourceOutputs, type SourceInputs, type SourceState, type UncheckedInputs } from "../codec";
+import type { SourceInputs, SourceState, UncheckedInputs } from "../codec";
 import type { Creator } from "../create-mark";
-import { isSourceNotReady, SourceNotReadyError } from "../lifecycle/settle";
 import { sendUpdate, type SentUpdate } from "../lifecycle/update";
 import type { Session } from "../session";
 import { takingChange, updateChange } from "./changes";
@@ -17,8 +15,6 @@ import { hostnameId, releaseOnlyDeployment } from "./plan";
 export class RunHandOvers {
   private readonly handOvers: HandOvers<SentUpdate>;
   private wrote = false;
-  /** What each release-only PATCH returned, by Source id: what the server holds until the change itself is accepted. */
-  private readonly released = new Map<string, Source>();
 
   /** `session`: the provider's, resolved when a request is to be made (check and diff need no configuration). */
   constructor(
@@ -44,8 +40,7 @@ export class RunHandOvers {
         change: () => sendUpdate(this.session(), id, olds, news),
         ...(change.canReleaseFirst && {
           releaseFirst: async () => {
-            const deployment = releaseOnlyDeployment(news.deployment, change.takes)!;
-            this.released.set(id, await this.session().client.sources.update(id, { deployment }));
+            await this.session().client.sources.update(id, { deployment: releaseOnlyDeployment(news.deployment, change.takes)! });
           },
         }),
       },
@@ -92,21 +87,10 @@ export class RunHandOvers {
     return target ? this.handOvers.create(target, send) : send();
   }
 
-  /**
-   * An update's PATCHes, in the run's order (sent once, by this write or by one that needed them
-   * first). When its release-only PATCH was accepted and the rest fails, the Source is recorded as
-   * that PATCH left it (a SourceNotReadyError), so the state no longer lists the names it released.
-   */
-  async update(id: string, olds: SourceState, news: SourceInputs): Promise<SentUpdate> {
+  /** An update's PATCHes, in the run's order (sent once, by this write or by one that needed them first). */
+  update(id: string, olds: SourceState, news: SourceInputs): Promise<SentUpdate> {
     this.wrote = true;
     this.diffed(id, olds, news); // kept from its diff when the engine gave one
-    if (!updateChange(id, olds, news)) return sendUpdate(this.session(), id, olds, news);
-    try {
-      return await this.handOvers.update(id);
-    } catch (error) {
-      const released = this.released.get(id);
-      if (!released || isSourceNotReady(error)) throw error;
-      throw new SourceNotReadyError(id, sourceOutputs(released, news), [error instanceof Error ? error.message : String(error)]);
-    }
+    return updateChange(id, olds, news) ? this.handOvers.update(id) : sendUpdate(this.session(), id, olds, news);
   }
 }
