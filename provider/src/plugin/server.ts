@@ -92,12 +92,10 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       await provider.configure(configFromRequest(decodeStruct(request.getArgs()).values, variables));
       return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     }),
-    check: unary(async (request: providerPb.CheckRequest) => {
+    check: unary((request: providerPb.CheckRequest) => {
       const isNew = (request.getOlds()?.getFieldsMap().getLength() ?? 0) === 0;
       const { inputs, failures } = provider.check(request.getType(), decodeStruct(request.getNews()), isNew);
-      // A valid declaration's host names, against who holds them (one listing of the account a run).
-      const held = failures.length > 0 ? [] : await provider.checkHandOvers(inputs, isNew ? undefined : decodeStruct(request.getOlds()));
-      return checkResponse(inputs, [...failures, ...held]);
+      return checkResponse(inputs, failures);
     }),
     diff: unary((request: providerPb.DiffRequest) => {
       const { changes, replaces, detailedDiff } = provider.diff(

@@ -4,7 +4,6 @@ import { z } from "zod";
 import {
   domainNameSchema,
   expected,
-  hostnameKey,
   MAX_PAGE_SIZE,
   sourceListSpec,
   subdomainLabelSchema,
@@ -124,10 +123,10 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
   }
 
   private async holderOf(field: HostnameField, given: string): Promise<Source | undefined> {
-    const wanted = hostnameKey(given);
+    const wanted = given.toLowerCase();
     const matches = this.iterate({ filter: { [`deployment.${field}`]: given }, page: { size: MAX_PAGE_SIZE } });
     for await (const source of matches) {
-      if (source.attributes.deployment[field].some((s) => hostnameKey(s) === wanted)) {
+      if (source.attributes.deployment[field].some((s) => s.toLowerCase() === wanted)) {
         await matches.return?.();
         return source;
       }

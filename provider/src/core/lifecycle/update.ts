@@ -1,9 +1,6 @@
 // `update`: the PATCHes of what differs (see patch.ts: one, unless `enabled` changes too), then wait
 // until deployed, then purge what `purgeAfterUpdate` lists if rendering changed (purge.ts). A
-// change of the provider's own options alone (how to wait, what to purge) needs no request. The
-// PATCHes are sent apart (`sendUpdate`), so that a change handing host names over to another
-// Source of the run can be sent in the order hand-over/plan.ts decides, by whichever write needs it.
-import type { Source } from "@asset-delivery/sdk";
+// change of the provider's own options alone (how to wait, what to purge) needs no request.
 import type { Session } from "../session";
 import { diffSource } from "../diff";
 import { providerOptions, withoutProviderOptions } from "../provider-options";
@@ -13,28 +10,15 @@ import { planPatches, sendPatches } from "./patch";
 import { purgeAfterUpdate } from "./purge";
 import { deployedBefore, settle } from "./settle";
 
-/** What an update's PATCHes left: the Source as the last one returned it (none when none was needed), and whether they deploy. */
-export interface SentUpdate {
-  patched: Source | undefined;
-  deploys: boolean;
-}
-
-/** The PATCHes of what differs between the state and the declared inputs. */
-export async function sendUpdate(session: Session, id: string, olds: SourceState, news: SourceInputs): Promise<SentUpdate> {
-  const plan = planPatches(diffSource(id, olds, news), withoutProviderOptions(news), olds.enabled);
-  return { patched: await sendPatches(session, id, plan.patches), deploys: plan.deploys };
-}
-
 export async function updateSource(
   session: Session,
   id: string,
   olds: SourceState,
   news: SourceInputs,
-  options: Pick<WriteOptions, "timeoutSeconds"> & { send?: () => Promise<SentUpdate> } = {},
+  options: Pick<WriteOptions, "timeoutSeconds"> = {},
 ): Promise<{ outs: SourceState }> {
-  const { send = () => sendUpdate(session, id, olds, news) } = options;
-  const plan = await send();
-  const patched = plan.patched;
+  const plan = planPatches(diffSource(id, olds, news), withoutProviderOptions(news), olds.enabled);
+  const patched = await sendPatches(session, id, plan.patches);
   if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
   // The state holds the Source as last read: its deployment predates these PATCHes.
   const source = await settle(
