@@ -182,6 +182,7 @@ describe("the release artefacts", () => {
     expect(spawnSync("sha256sum", ["-c", "SHA256SUMS"], { cwd: path.join(release, "plugin") }).status).toBe(0);
   });
 
+  // Reads every artefact through tar and Python (about twenty children), which on CI's two busy cores took 42 s.
   it("each carry LICENSE: every npm package, the wheel (named in its metadata) and sdist, the Go module, and every plugin tarball with THIRD_PARTY_NOTICES", () => {
     const license = fs.readFileSync(path.join(root, "LICENSE"), "utf8");
     const tarFile = (tarball: string, member: string) => spawnSync("tar", ["-xzOf", tarball, member], { encoding: "utf8" }).stdout;
@@ -224,7 +225,7 @@ describe("the release artefacts", () => {
         expect(notices, `${platform}: ${bundled}`).toMatch(new RegExp(`^${bundled.replace("/", "\\/")}@\\d+\\.\\d+\\.\\d+\\S*: `, "m"));
       }
     }
-  });
+  }, 180_000);
 });
 
 // Each language's program: one Source whose cache TTL comes from the stack's config `ttl`, so the
