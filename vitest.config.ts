@@ -83,6 +83,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    // The tests' stacks keep their secrets with Pulumi's hashivault provider against this engine.
+    globalSetup: ["./test/support/vault-transit-setup.ts"],
     projects: [
       {
         extends: true,

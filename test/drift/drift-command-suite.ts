@@ -11,6 +11,7 @@ import type { Profile } from "@asset-delivery/server";
 import type { DriftReport } from "../../cli/src/drift";
 import { startTestServer, type TestServer } from "../support/server";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../support/program-stack";
+import { DEV_CONFIG_PASSPHRASE } from "../support/pulumi";
 
 const STEP_TIMEOUT = 180_000;
 const BIN = path.resolve(__dirname, "..", "..", "cli", "bin", "asset-delivery.js");
@@ -103,7 +104,10 @@ export function driftCommandSuite(profile: Profile): void {
   beforeAll(async () => {
     server = await startTestServer({ profile, deployDelayMs: 0, deployLagMs: 0 });
     client = createClient({ baseUrl: server.url, apiKey: server.adminKey });
-    program = await programStack(path.join(TEST_PROGRAMS, "sources"), STACK, { baseUrl: server.url, apiKey: server.adminKey });
+    // The passphrase's own: a wrong one is among the failures tested below.
+    program = await programStack(path.join(TEST_PROGRAMS, "sources"), STACK, { baseUrl: server.url, apiKey: server.adminKey }, undefined, {
+      PULUMI_CONFIG_PASSPHRASE: DEV_CONFIG_PASSPHRASE,
+    });
     await program.set({ sources: declared, secretFields: { photos: ["password"], assets: ["s3SecretKey", "s3AccessKey"] } });
     await program.setSecret({
       secretValues: { photos: { password: PHOTOS_PASSWORD }, assets: { s3SecretKey: ASSETS_S3_SECRET, s3AccessKey: ASSETS_ACCESS_KEY } },

@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { pulumiBinDir, pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { pulumiBinDir, pulumiEnv, pulumiWorkDir, repoRoot, stackInitArgs, type StackSecrets } from "../support/pulumi";
 
 export const PLUGIN_BIN_DIR = path.join(repoRoot(), "provider", "bin");
 
@@ -56,6 +56,8 @@ export interface YamlStackOptions {
   credentials?: { baseUrl: string; apiKey: string };
   /** The project's runtime (default `yaml`); for another, the program's files are written beside Pulumi.yaml. */
   runtime?: string | { name: string; options?: Record<string, unknown> };
+  /** Where the stack keeps its secrets (default `"vault"`, the tests' engine). */
+  secrets?: StackSecrets;
 }
 
 export function runCli(args: readonly string[], cwd: string, env: Record<string, string>): Promise<CliResult> {
@@ -98,7 +100,7 @@ export async function exampleDevStack(
 ): Promise<(args: readonly string[]) => Promise<CliResult>> {
   const env = pulumiEnv({ stateDir: path.join(workDir, ".state") });
   const cli = async (args: readonly string[]) => succeeded(args, await runCli([...args, "--stack", "dev"], workDir, env));
-  succeeded(["stack", "init"], await runCli(["stack", "init", "dev"], workDir, env));
+  succeeded(["stack", "init"], await runCli(stackInitArgs("dev", "vault"), workDir, env));
   await cli(["config", "set", "baseUrl", credentials.baseUrl]);
   await cli(["config", "set", "--secret", "apiKey", credentials.apiKey]);
   await cli(["config", "set", "--secret", "originPassword", originPassword]);
@@ -147,7 +149,7 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
   const run = (args: readonly string[], more?: { env?: Record<string, string> }) =>
     runCli([...args, "--stack", stackName], workDir, { ...env, ...more?.env });
   const ok = async (args: readonly string[], more?: { env?: Record<string, string> }) => succeeded(args, await run(args, more));
-  const init = await runCli(["stack", "init", stackName], workDir, env);
+  const init = await runCli(stackInitArgs(stackName, options.secrets ?? "vault"), workDir, env);
   if (init.code !== 0) throw new Error(`pulumi stack init failed:\n${init.stdout}\n${init.stderr}`);
   if (options.credentials) {
     await ok(["config", "set", "assetdelivery:baseUrl", options.credentials.baseUrl]);

@@ -242,7 +242,8 @@ async function userStack(
     `release-${language}`,
     "dev",
     {},
-    { runtime, workDir, env, pluginPath: false, credentials: { baseUrl: server.url, apiKey: server.adminKey } },
+    // A user's stack keeps its secrets with a passphrase.
+    { runtime, workDir, env, pluginPath: false, credentials: { baseUrl: server.url, apiKey: server.adminKey }, secrets: "passphrase" },
   );
   stacks.push(stack);
   await stack.ok(["config", "set", "ttl", "86400"]);

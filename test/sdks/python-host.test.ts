@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiEnv, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { pulumiEnv, pulumiWorkDir, repoRoot, stackInitArgs } from "../support/pulumi";
 import { runCli, type CliResult } from "../plugin/yaml-stack";
 import { installPythonVenv, PYTHON_VENV } from "./python-project";
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
   env.XDG_CACHE_HOME = path.join(workDir, "cache");
   fs.mkdirSync(tmpDir());
   fs.writeFileSync(path.join(workDir, "Pulumi.yaml"), JSON.stringify({ name: "python-host", runtime: "python" }));
-  const init = await runCli(["stack", "init", "dev"], workDir, env);
+  const init = await runCli(stackInitArgs("dev", "vault"), workDir, env);
   expect(init.code, init.stderr).toBe(0);
   for (const args of [
     ["config", "set", "greeting", "hello"],
@@ -120,7 +120,7 @@ pulumi.export("tokenIsSecret", pulumi.runtime.is_config_secret("python-host:toke
     "runs a stack that has no config at all",
     async () => {
       writeProject({ runtime: "python" }, { "__main__.py": 'import pulumi\n\npulumi.export("config", pulumi.Config().get("missing"))\n' });
-      expect((await runCli(["stack", "init", "bare"], workDir, env)).code).toBe(0);
+      expect((await runCli(stackInitArgs("bare", "vault"), workDir, env)).code).toBe(0);
       const preview = await runCli(["preview", "--stack", "bare"], workDir, env);
       expect(preview.code, preview.stdout + preview.stderr).toBe(0);
       await runCli(["stack", "rm", "--yes", "--force", "--stack", "bare"], workDir, env);

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
 import type { AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiCommand, pulumiEnv, pulumiWorkDir } from "./pulumi";
+import { pulumiCommand, pulumiEnv, pulumiWorkDir, stackSecretsProvider } from "./pulumi";
 import type { TestServer } from "./server";
 
 export interface ProgramStack {
@@ -31,6 +31,8 @@ export const TEST_PROGRAMS = path.join(__dirname, "..", "provider", "programs");
  * `programDir`: the program's folder; `files`: only these of its files (default: all of them).
  * The stack's `Pulumi.<stack>.yaml`, if copied, is its starting configuration. `env`: more of the
  * environment its commands run in, over pulumiEnv's (another backend: `PULUMI_BACKEND_URL` and its credentials).
+ * A stack given a passphrase there (`PULUMI_CONFIG_PASSPHRASE`) keeps its secrets with it, as a
+ * user's; any other with the tests' Vault transit engine (StackSecrets in ./pulumi).
  */
 export async function programStack(
   programDir: string,
@@ -49,7 +51,11 @@ export async function programStack(
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...env,
   };
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, { pulumiCommand: await pulumiCommand(), envVars });
+  const secretsProvider = stackSecretsProvider(env.PULUMI_CONFIG_PASSPHRASE === undefined ? "vault" : "passphrase");
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName, workDir },
+    { pulumiCommand: await pulumiCommand(), envVars, ...(secretsProvider && { secretsProvider }) },
+  );
   await stack.setAllConfig({
     "assetdelivery:baseUrl": { value: credentials.baseUrl },
     "assetdelivery:apiKey": { value: credentials.apiKey, secret: true },

@@ -29,6 +29,33 @@ function pinnedCliVersion(module: "newest" | "oldest"): string {
 /** Dev stacks only: the well-known passphrase used when PULUMI_CONFIG_PASSPHRASE is not set. Not a secret. */
 export const DEV_CONFIG_PASSPHRASE = "asset-delivery-dev";
 
+/**
+ * Where a test's stack keeps its secrets: `"vault"`, Pulumi's hashivault provider against the tests'
+ * Vault transit engine (test/support/vault-transit.ts, started by vitest's globalSetup: it saves the
+ * passphrase's key derivation, 1.0 s of CPU in every command); `"passphrase"`, as a user's stack
+ * does, for the tests that meet Pulumi as a user does or are about the passphrase itself.
+ */
+export type StackSecrets = "vault" | "passphrase";
+
+/** The tests' Vault transit key that Pulumi's hashivault provider names. */
+const VAULT_SECRETS_PROVIDER = "hashivault://asset-delivery-tests";
+
+/** `--secrets-provider` for `pulumi stack init`, or the Automation API's `secretsProvider`: undefined for the passphrase. */
+export function stackSecretsProvider(secrets: StackSecrets): string | undefined {
+  if (secrets === "passphrase") return undefined;
+  if (!process.env.VAULT_ADDR || !process.env.VAULT_TOKEN)
+    throw new Error(
+      "VAULT_ADDR and VAULT_TOKEN are not set: run the tests through vitest.config.ts, whose globalSetup starts the Vault transit engine",
+    );
+  return VAULT_SECRETS_PROVIDER;
+}
+
+/** `pulumi stack init NAME` with its secrets provider. */
+export function stackInitArgs(stackName: string, secrets: StackSecrets): string[] {
+  const provider = stackSecretsProvider(secrets);
+  return ["stack", "init", stackName, ...(provider ? ["--secrets-provider", provider] : [])];
+}
+
 /** Absolute path of the repository root. */
 export function repoRoot(): string {
   return path.resolve(__dirname, "..", "..");
@@ -65,7 +92,8 @@ export interface PulumiEnvOptions {
  * Environment for running the repo-local CLI, as an object for `LocalWorkspace`'s `envVars`
  * (or `child_process` `env`, merged over `process.env`). Mirrors tools/pulumi-env.sh:
  * PATH (CLI folder first), PULUMI_HOME, PULUMI_BACKEND_URL, PULUMI_SKIP_UPDATE_CHECK and
- * PULUMI_CONFIG_PASSPHRASE, plus NODE_PATH (repo node_modules, for the dynamic-provider plugin).
+ * PULUMI_CONFIG_PASSPHRASE, plus NODE_PATH (repo node_modules, for the dynamic-provider plugin) and,
+ * when the run has them, VAULT_ADDR and VAULT_TOKEN (StackSecrets).
  * PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK is never set.
  * Creates PULUMI_HOME and the state folder if they do not exist.
  */
@@ -91,6 +119,9 @@ export function pulumiEnv(opts: PulumiEnvOptions = {}): Record<string, string> {
     // cwd: with the repo's node_modules on NODE_PATH it works from anywhere.
     NODE_PATH: [path.join(root, "node_modules"), process.env.NODE_PATH ?? ""].filter((p) => p !== "").join(path.delimiter),
   };
+  // The tests' Vault transit engine, for the stacks that keep their secrets there (StackSecrets).
+  if (process.env.VAULT_ADDR) env.VAULT_ADDR = process.env.VAULT_ADDR;
+  if (process.env.VAULT_TOKEN) env.VAULT_TOKEN = process.env.VAULT_TOKEN;
   if (opts.passphrase !== undefined) {
     env.PULUMI_CONFIG_PASSPHRASE = opts.passphrase;
   } else if (process.env.PULUMI_CONFIG_PASSPHRASE) {
