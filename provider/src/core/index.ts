@@ -2,8 +2,9 @@
 // resource's dynamic/runtime.ts and the native plugin's gRPC server) and the CLI's drift review and
 // import apply outside a run of the shells' engine. Released with the provider; its users are of the same version.
 //
-// - Settings (settings.ts): `resolveSettings(config, env)` finds the API's address and key, pacing
-//   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
+// - Settings (settings.ts): `resolveSettings(config, env, instructions)` finds the API's address and
+//   key, pacing and delivery domain in the configuration (by name: `SETTING_NAMES`; a stack's keys
+//   are `@asset-delivery/provider`'s `CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
 // - The provider object (provider.ts): `createSourceProvider({ warn, info, env })`
 //   owns its configuration and connections; `configure`, `check`, `diff`, `create`, `read`,
@@ -15,7 +16,17 @@
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
 //   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and resource (camelCase) names, type, default,
 //   description, secret, write-only and read-only marks, for schemas.
-export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
+export {
+  resolveSettings,
+  MissingSettingsError,
+  SettingError,
+  SETTING_NAMES,
+  ENV_VARS,
+  type ConfigName,
+  type ConfigReader,
+  type ProviderSettings,
+  type SettingName,
+} from "./settings";
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { CancelledError } from "./cancellation";
@@ -48,4 +59,4 @@ export {
 export { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 export { pathsOverlap, UNKNOWN } from "./unknowns";
 export { WriteBudget, hourlyEstimate, leastTimeMs } from "./write-budget";
-export { parseTrustedSecrets, TRUSTED_SECRETS_KEY, TrustedSecretsError } from "./trusted-secrets";
+export { parseTrustedSecrets, TRUSTED_SECRETS_NAME, TrustedSecretsError } from "./trusted-secrets";

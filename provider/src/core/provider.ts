@@ -24,7 +24,7 @@ import { updateSource } from "./lifecycle/update";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
 import { WriteBudget } from "./write-budget";
-import { TRUSTED_SECRETS_KEY, trustedSecretsCache } from "./trusted-secrets";
+import { TRUSTED_SECRETS_NAME, trustedSecretsCache } from "./trusted-secrets";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export interface SourceProviderOptions {
@@ -87,7 +87,7 @@ export function createSourceProvider({
   let config: ConfigReader = () => undefined;
   // The secrets the user declared the server holds (trusted-secrets.ts): from the same configuration.
   let trustedSetting: () => unknown = () => undefined;
-  const trustedSecrets = trustedSecretsCache();
+  const trustedSecrets = trustedSecretsCache(instructions);
   const cancellation = new Cancellation();
   const writes = new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
@@ -131,11 +131,11 @@ export function createSourceProvider({
   return {
     configure(reader) {
       config = reader;
-      trustedSetting = () => reader(TRUSTED_SECRETS_KEY);
+      trustedSetting = () => reader(TRUSTED_SECRETS_NAME);
     },
     check: (news, isNew = false) => {
       writes.checked(isNew);
-      refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
+      refuseInsecureBaseUrl(config, env, instructions); // before any request: a preview refuses it too
       return checkSource(news);
     },
     diff: (id, olds, news) => {

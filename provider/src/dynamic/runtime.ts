@@ -14,6 +14,7 @@ import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
+import { pulumiConfigReader } from "../pulumi-names/config-keys";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
@@ -69,7 +70,7 @@ async function written<T extends { outs: object }>(inputs: DynamicValues, write:
 
 export const sourceProvider = {
   async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    core.configure((key) => request.config.get(key));
+    core.configure(pulumiConfigReader((key) => request.config.get(key)));
   },
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
