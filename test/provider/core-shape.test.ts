@@ -48,14 +48,14 @@ const programDeclaration = (subdomain: string) => ({
   deployment: { type: "webproxy", serviceSubdomains: [subdomain], password: "origin-password" },
 });
 
-/** The provider's own options: one name, in no shape of the API's. */
+/** The provider's own options: one name, in no shape of the API's, kept apart from its fields (in `options`). */
 const OPTIONS = new Set(["waitForDeployment", "deploymentTimeoutSeconds", "adoptSourceId", "purgeAfterUpdate"]);
 
-/** Every key of a Source's values but the options', nested ones included. */
+/** Every key of a Source's values but those of its options (apart, in `options`), nested ones included. */
 function keysOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(keysOf);
   if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => (OPTIONS.has(key) ? [] : [key, ...keysOf(inner)]));
+  return Object.entries(value).flatMap(([key, inner]) => (key === "options" ? [] : [key, ...keysOf(inner)]));
 }
 
 /**
@@ -64,6 +64,8 @@ function keysOf(value: unknown): string[] {
  */
 function expectCoreShape(values: unknown, secret: string | undefined = "origin-password"): void {
   expect(JSON.stringify(values)).not.toContain("deploymentSecrets");
+  // The options apart from the Source's fields, and only they there.
+  expect(Object.keys((values as { options: object }).options).every((key) => OPTIONS.has(key))).toBe(true);
   expect(keysOf(values).filter((key) => /[A-Z]/.test(key))).toEqual([]);
   expect(values).toMatchObject({ deployment: { service_subdomains: [expect.any(String)] } });
   if (secret !== undefined) expect(values).toMatchObject({ deployment: { password: secret } });
@@ -80,8 +82,9 @@ describe("the core's entry points", () => {
   it("give the core's shape from check, create, update and read", async () => {
     const checked = core.check(declaration("shape-core"));
     expect(checked.failures).toEqual([]);
-    expectCoreShape(checked.inputs);
-    const inputs = checked.inputs as SourceInputs;
+    const inputs = (checked as { inputs: SourceInputs }).inputs;
+    expectCoreShape(inputs);
+    expect(inputs.options).toEqual({ waitForDeployment: true, deploymentTimeoutSeconds: 300 });
 
     const { id, outs } = await core.create(inputs);
     expectCoreShape(outs);
@@ -107,7 +110,8 @@ describe("the core's entry points", () => {
     const provider = createSourceProvider({ warn: async () => undefined, env: {} });
     provider.configure((name) => ({ baseUrl: slow.url, apiKey: slow.adminKey })[name as string]);
     try {
-      const inputs = { ...(provider.check(declaration("shape-slow")).inputs as SourceInputs), deploymentTimeoutSeconds: 1 };
+      const checked = (provider.check(declaration("shape-slow")) as { inputs: SourceInputs }).inputs;
+      const inputs = { ...checked, options: { ...checked.options, deploymentTimeoutSeconds: 1 } };
       const error: unknown = await provider.create(inputs).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SourceNotReadyError);
       expectCoreShape((error as SourceNotReadyError).properties);

@@ -1,6 +1,8 @@
 // The provider's own inputs of a Source: how to wait for its deployment, and which existing Source
 // to adopt. Never sent to the API. This schema is their one list: `check` parses them with it, the
-// resource's arguments and the state take their names and types from it.
+// resource's arguments and the state take their names and types from it. In the core they live
+// apart from the Source's fields, in `options` (codec.ts); the shells put them beside those fields,
+// where the resource has them (pulumi-names/source.ts).
 import { z } from "zod";
 import { describeFields, expected, isHttpUrl, pick, sourceIdSchema, type FieldDescriptor } from "@asset-delivery/sdk";
 
@@ -46,6 +48,10 @@ export type ProviderOptionKey = keyof ProviderOptions;
 
 export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOptionsSchema.keyof().options;
 
+export function isProviderOptionKey(key: string): key is ProviderOptionKey {
+  return (PROVIDER_OPTION_KEYS as readonly string[]).includes(key);
+}
+
 /**
  * The options a program declares: their descriptors (names, types, defaults, descriptions), for
  * schemas: the sdk's rules applied to this schema.
@@ -55,14 +61,7 @@ export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeF
 /** The options' defaults: what parsing fills in for absent options (the schema's `.default`s, their one statement). */
 export const PROVIDER_OPTION_DEFAULTS: Readonly<ProviderOptions> = Object.freeze(providerOptionsSchema.parse({}));
 
-/** The provider options of a set of inputs or a state, absent ones left out. */
+/** The provider options among a set of values, absent ones left out. */
 export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {
   return pick(from, PROVIDER_OPTION_KEYS);
-}
-
-/** Everything but the provider options. */
-export function withoutProviderOptions<T extends object>(from: T): Omit<T, ProviderOptionKey> {
-  const rest: Partial<Record<string, unknown>> = { ...from };
-  for (const key of PROVIDER_OPTION_KEYS) delete rest[key];
-  return rest as Omit<T, ProviderOptionKey>;
 }

@@ -74,14 +74,16 @@ export const sourceProvider = {
   },
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
-    const { inputs, failures } = core.check(toCore(news, { declared: true }), isNew);
+    const result = core.check(toCore(news, { declared: true }), isNew);
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =
       urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
-    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures.map(pulumiCheckFailure)] };
+    // Refused: the engine stops, and gets back what it gave.
+    const inputs = "inputs" in result ? toDynamic(result.inputs, news) : news;
+    return { inputs, failures: [...urnFailures, ...result.failures.map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));
