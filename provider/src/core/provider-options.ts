@@ -19,13 +19,13 @@ export const providerOptionsSchema = z.object({
   waitForDeployment: z
     .boolean(expected("true or false"))
     .default(true)
-    .describe("Wait after create and update until the Source is deployed. Default true."),
+    .describe("Wait after create and update until the Source is deployed."),
   deploymentTimeoutSeconds: z
     .int(expected("a whole number of seconds"))
     .min(1, { error: "must be from 1 to 3600 seconds" })
     .max(3600, { error: "must be from 1 to 3600 seconds" })
     .default(300)
-    .describe("How long to wait for the deployment, in seconds (1 to 3600). Default 300."),
+    .describe("How long to wait for the deployment, in seconds (1 to 3600)."),
   adoptSourceId: sourceIdSchema
     .optional()
     .describe(
@@ -58,7 +58,7 @@ export function isProviderOptionKey(key: string): key is ProviderOptionKey {
  */
 export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeFields(providerOptionsSchema.shape);
 
-/** The options' defaults: what parsing fills in for absent options (the schema's `.default`s, their one statement). */
+/** The options' defaults: what parsing fills in for absent options (the schema's `.default`s, their one statement; descriptions never restate them: a schema writes each from its descriptor). */
 export const PROVIDER_OPTION_DEFAULTS: Readonly<ProviderOptions> = Object.freeze(providerOptionsSchema.parse({}));
 
 /** The provider options among a set of values, absent ones left out. */
