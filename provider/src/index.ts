@@ -8,7 +8,7 @@ export { ENV_VARS } from "./core/settings";
 export { CONFIG_KEYS, TRUSTED_SECRETS_KEY, pulumiConfigReader } from "./pulumi-names/config-keys";
 /** What the core's messages tell a user to do, in Pulumi's words: for `resolveSettings` of `@asset-delivery/provider/core` on a stack's configuration. */
 export { PULUMI_INSTRUCTIONS } from "./pulumi-names/instructions";
-export { toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+export { coreInputs, toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
 export { camelCase } from "./pulumi-names/rename";
 export { declarationOf } from "./pulumi-names/declaration";
 export { pulumiPath } from "./pulumi-names/paths";

@@ -277,4 +277,22 @@ describe("the core's own files", () => {
     // PropertyDiff's kinds as a type or as the engine's enum.
     expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
   });
+
+  it("take the engine's values as the core's types in one place, beside the shells' codec (pulumi-names/source.ts)", () => {
+    const root = path.resolve(__dirname, "../..");
+    const casts = ["provider/src", "cli/src", "policy/src"].flatMap((part) =>
+      fs
+        .readdirSync(path.join(root, part), { recursive: true, encoding: "utf8" })
+        .filter((file) => file.endsWith(".ts") && !path.join(part, file).endsWith(path.join("pulumi-names", "source.ts")))
+        .filter((file) => !path.join(part, file).includes(`${path.sep}core${path.sep}`))
+        .flatMap((file) =>
+          fs
+            .readFileSync(path.join(root, part, file), "utf8")
+            .split("\n")
+            .filter((line) => /\bas (SourceInputs|SourceState|UncheckedInputs)\b/.test(line))
+            .map((line) => `${part}/${file}: ${line.trim()}`),
+        ),
+    );
+    expect(casts).toEqual([]);
+  });
 });

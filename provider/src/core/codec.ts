@@ -30,8 +30,6 @@ import type { ProviderOptions } from "./provider-options";
  */
 export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: StoredDeployment };
 
-/** What a Source is declared to be, and what is compared to find a change. */
-export type SourceDeclaration = DeclaredAttributes;
 
 /**
  * The resource's inputs as `check` returned them: every rule met, the API's defaults filled in.
@@ -81,8 +79,8 @@ export function declarableDeployment(source: Source): Deployment {
 }
 
 /** What the server has, as a declaration to compare with (its read-only flags in the deployment): its secrets cannot be read, so none are known. */
-export function liveDeclaration(source: Source): SourceDeclaration {
-  return { ...pick(source.attributes, WRITABLE_SOURCE_ATTRIBUTES), deployment: source.attributes.deployment } as SourceDeclaration;
+export function liveDeclaration(source: Source): DeclaredAttributes {
+  return { ...pick(source.attributes, WRITABLE_SOURCE_ATTRIBUTES), deployment: source.attributes.deployment } as DeclaredAttributes;
 }
 
 /** What only the program knows, carried from the inputs (or an earlier state) into the state: the declared secrets, the options. */

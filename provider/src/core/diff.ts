@@ -7,11 +7,11 @@ import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags, WRITABLE_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { withoutMark } from "./create-mark";
 import { PROVIDER_OPTION_KEYS, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
-import { isSourceType, WRITE_ONLY_FIELDS, type SourceDeclaration, type SourceInputs } from "./codec";
+import { isSourceType, WRITE_ONLY_FIELDS, type DeclaredAttributes, type SourceInputs } from "./codec";
 import { containsUnknown, isUnknown } from "./unknowns";
 
 /** The attributes sent to the API. */
-export type SourceAttributeKey = keyof SourceDeclaration;
+export type SourceAttributeKey = keyof DeclaredAttributes;
 
 export interface SourceDiff {
   changes: boolean;
@@ -27,7 +27,7 @@ export interface SourceDiff {
 export type ComparedDeployment = { type: string; annotation?: string };
 
 /** A state (or a Source as the server has it) to compare a declaration with: its read-only flags in its deployment. */
-export type Compared = Omit<SourceDeclaration, "deployment"> & { deployment: ComparedDeployment; options?: Partial<ProviderOptions> };
+export type Compared = Omit<DeclaredAttributes, "deployment"> & { deployment: ComparedDeployment; options?: Partial<ProviderOptions> };
 
 export function diffSource(id: string, olds: Compared, news: SourceInputs): SourceDiff {
   const { changed, deploymentFields } = changedAttributes(olds, news);
@@ -79,15 +79,13 @@ export interface SecretFlagMismatch {
   liveSet: boolean;
 }
 
-/** A Source as the server has it (a state, or a live Source): its deployment's type and read-only flags. */
-export type LiveFlags = { deployment: ComparedDeployment };
 
 /**
  * Declared secrets against the read-only flags of a Source as the server has it: a declared value
  * means set, a declared null means cleared, and an undeclared secret is the server's to keep.
  * After a type change the declared secrets belong to the other type, so nothing is compared.
  */
-export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaration): SecretFlagMismatch[] {
+export function secretFlagMismatches(live: Pick<Compared, "deployment">, declared: DeclaredAttributes): SecretFlagMismatch[] {
   if (declared.deployment.type !== live.deployment.type || !isSourceType(live.deployment.type)) return [];
   const flags: Readonly<Record<string, unknown>> = live.deployment;
   const secrets: Readonly<Record<string, unknown>> = declared.deployment;

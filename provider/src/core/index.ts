@@ -50,7 +50,6 @@ export {
   inputsFromSource,
   sourceOutputs,
   type DeclaredAttributes,
-  type SourceDeclaration,
   type StateDeployment,
   type SourceInputs,
   type SourceState,

@@ -16,11 +16,11 @@ import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { pulumiConfigReader } from "../pulumi-names/config-keys";
 import { isSourceNotReady } from "../core/lifecycle/settle";
-import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isEngineUnknown } from "../engine/unknowns";
-import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { nativeShape, toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { coreInputs, coreState } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
@@ -37,8 +37,8 @@ if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filen
 
 // The engine hands back what `check` returned as the inputs of diff, create and update, and what
 // create, update and read returned as the state: in the core's shape, those are its types.
-const inputsOf = (values: DynamicValues) => toCore(values) as SourceInputs;
-const stateOf = (values: DynamicValues) => toCore(values) as SourceState;
+const inputsOf = (values: DynamicValues) => coreInputs(nativeShape(values));
+const stateOf = (values: DynamicValues) => coreState(nativeShape(values));
 
 /**
  * A Source written but not ready, as the host reads it: an error with `id` (and `properties`,
