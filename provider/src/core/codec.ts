@@ -30,7 +30,6 @@ import type { ProviderOptions } from "./provider-options";
  */
 export type DeclaredAttributes = Pick<SourceAttributes, WritableSourceAttribute> & { deployment: StoredDeployment };
 
-
 /**
  * The resource's inputs as `check` returned them: every rule met, the API's defaults filled in.
  * The engine hands exactly these back (renamed by the shell) to diff, create and update (during a

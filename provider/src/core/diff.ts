@@ -79,7 +79,6 @@ export interface SecretFlagMismatch {
   liveSet: boolean;
 }
 
-
 /**
  * Declared secrets against the read-only flags of a Source as the server has it: a declared value
  * means set, a declared null means cleared, and an undeclared secret is the server's to keep.
