@@ -10,7 +10,8 @@
 //   owns its configuration and connections; `configure`, `check`, `diff`, `create`, `read`,
 //   `import`, `update`, `delete`, `connection`, `finalEstimate`, `cancel`, `close`.
 // - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
-//   (`deployment.password`): `UncheckedInputs` (what a shell passes to check) -> `SourceInputs`
+//   (`deployment.password`), the provider's options apart in `options`: `UncheckedInputs` (what a
+//   shell passes to check) -> `SourceInputs`
 //   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
 //   (what the engine keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here

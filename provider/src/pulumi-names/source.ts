@@ -100,10 +100,15 @@ export function toApiNames(values: Record<string, unknown>, { declared = false }
   const options: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (key === "deployment") continue;
-    // Values already in the core's shape pass as they are; a program's own `options` goes in with the options, for check to refuse.
-    if (key === OPTIONS_KEY && !declared && isPlainObject(value)) Object.assign(options, value);
-    else if (APART.has(key)) options[key] = value;
-    if (APART.has(key)) continue;
+    // Values already in the core's shape keep their options; a program's own `options` goes in with them, for check to refuse by its name.
+    if (key === OPTIONS_KEY && !declared && isPlainObject(value)) {
+      Object.assign(options, value);
+      continue;
+    }
+    if (APART.has(key)) {
+      options[key] = value;
+      continue;
+    }
     const readOnlyField = !declared && isPlainObject(deployment) ? LIFTED_TO_API.get(key) : undefined;
     if (readOnlyField !== undefined) lifted[readOnlyField] = value;
     else out[TOP_LEVEL_TO_API.get(key) ?? key] = value;
