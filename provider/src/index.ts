@@ -3,10 +3,12 @@
 // the walker of Pulumi's secret envelopes is `@asset-delivery/provider/secret-envelopes`.
 export { Source, type SourceArgs } from "./dynamic/source";
 export type * from "./dynamic/source-types";
-export { CONFIG_KEYS, ENV_VARS } from "./core/settings";
+export { ENV_VARS } from "./core/settings";
+/** The settings' keys in a stack's configuration (`assetdelivery:apiKey`), and the core's reader of a configuration by those keys. */
+export { CONFIG_KEYS, TRUSTED_SECRETS_KEY, pulumiConfigReader } from "./pulumi-names/config-keys";
 /** What the core's messages tell a user to do, in Pulumi's words: for `resolveSettings` of `@asset-delivery/provider/core` on a stack's configuration. */
 export { PULUMI_INSTRUCTIONS } from "./pulumi-names/instructions";
-export { toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
+export { coreInputs, toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pulumi-names/source";
 export { camelCase } from "./pulumi-names/rename";
 export { declarationOf } from "./pulumi-names/declaration";
 export { pulumiPath } from "./pulumi-names/paths";

@@ -67,7 +67,7 @@ export class Source extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly deploymentStatus: pulumi.Output<string>;
     /**
-     * How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+     * How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
      */
     declare public readonly deploymentTimeoutSeconds: pulumi.Output<number>;
     /**
@@ -99,7 +99,7 @@ export class Source extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly secureUrlToken: pulumi.Output<string | undefined>;
     /**
-     * Wait after create and update until the Source is deployed. Default true.
+     * Wait after create and update until the Source is deployed. Default `true`.
      */
     declare public readonly waitForDeployment: pulumi.Output<boolean>;
 
@@ -170,7 +170,7 @@ export interface SourceArgs {
      */
     deployment: pulumi.Input<inputs.AzureDeploymentArgs | inputs.GcsDeploymentArgs | inputs.S3DeploymentArgs | inputs.WebfolderDeploymentArgs | inputs.WebproxyDeploymentArgs | inputs.S3CompatibleDeploymentArgs>;
     /**
-     * How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+     * How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
      */
     deploymentTimeoutSeconds?: pulumi.Input<number | undefined>;
     /**
@@ -186,7 +186,7 @@ export interface SourceArgs {
      */
     purgeAfterUpdate?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Wait after create and update until the Source is deployed. Default true.
+     * Wait after create and update until the Source is deployed. Default `true`.
      */
     waitForDeployment?: pulumi.Input<boolean | undefined>;
 }

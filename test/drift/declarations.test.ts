@@ -25,8 +25,7 @@ function liveDeclared(
       name,
       enabled: true,
       deployment: deploymentCreateSchema.parse(deployment),
-      waitForDeployment: true,
-      deploymentTimeoutSeconds: 600,
+      options: { waitForDeployment: true, deploymentTimeoutSeconds: 600 },
     },
     secretPaths,
   };

@@ -39,6 +39,7 @@ describe("declaredSources", () => {
       name: "Photos",
       enabled: true,
       deployment: { type: "webfolder", service_subdomains: ["photos"], password: "hunter2" },
+      options: {},
     });
     expect(sources[1]!.secretPaths).toEqual([["deployment", "password"]]);
   });
@@ -107,6 +108,7 @@ describe("declaredSources", () => {
       name: "Docs",
       enabled: true,
       deployment: { type: "webfolder", service_subdomains: ["docs"], password: "hunter2", custom_domains: ["docs.example.com"] },
+      options: {},
     });
     expect(sources[0]!.secretPaths).toEqual([["deployment", "password"]]);
     expect(resourceNames(exported([photos, native]))).toEqual(["photos", "docs"]);

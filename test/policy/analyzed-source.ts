@@ -36,7 +36,9 @@ export function propertiesOf(shape: SourceShape, declaration: Declaration): Reco
   const deploymentSecrets = Object.values(secrets).includes(UNKNOWN_VALUE) ? UNKNOWN_VALUE : secrets;
   // The dynamic shell's check (dynamic/runtime.ts), without the host.
   const news = { name: declaration.name, deployment, deploymentSecrets };
-  return toDynamic(checkSource(toCore(news)).inputs, news);
+  const checked = checkSource(toCore(news));
+  if (!("inputs" in checked)) throw new Error(`refused: ${JSON.stringify(checked.failures)}`);
+  return toDynamic(checked.inputs, news);
 }
 
 export function typeOf(shape: SourceShape): string {

@@ -9,8 +9,9 @@ import { pulumiCheckFailure } from "../../provider/src/pulumi-names/paths";
 
 /** The dynamic shell's check (dynamic/runtime.ts), without the host. */
 function checkSource(news: Record<string, unknown>) {
-  const { inputs, failures } = coreCheck(toCore(news));
-  return { inputs: toDynamic(inputs, news), failures: failures.map(pulumiCheckFailure) };
+  const result = coreCheck(toCore(news, { declared: true }));
+  // Refused: the shell hands back what it was given.
+  return { inputs: "inputs" in result ? toDynamic(result.inputs, news) : news, failures: result.failures.map(pulumiCheckFailure) };
 }
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
@@ -202,5 +203,17 @@ describe("check", () => {
 
   it("tolerates a deployment whose type is not known yet", () => {
     expect(reasons({ name: "x", deployment: { ...webfolder, type: unknownValue } })).toEqual([]);
+  });
+});
+
+describe("check of the provider's options", () => {
+  it("refuses a program's own property named as the core keeps the options (`options`), by that name", () => {
+    const { failures } = checkSource({
+      name: "Photos",
+      deployment: webfolder,
+      deploymentSecrets: {},
+      options: { waitForDeployment: false },
+    });
+    expect(failures).toEqual([{ property: "options", reason: "options: not a property of a Source" }]);
   });
 });

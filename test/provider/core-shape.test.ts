@@ -24,7 +24,7 @@ let core: SourceProvider;
 beforeAll(async () => {
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   core = createSourceProvider({ warn: async () => undefined, env: {} });
-  core.configure((key) => ({ "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey })[key]);
+  core.configure((name) => ({ baseUrl: server.url, apiKey: server.adminKey })[name as string]);
   await configureSourceProvider(server);
 });
 afterAll(async () => {
@@ -48,14 +48,14 @@ const programDeclaration = (subdomain: string) => ({
   deployment: { type: "webproxy", serviceSubdomains: [subdomain], password: "origin-password" },
 });
 
-/** The provider's own options: one name, in no shape of the API's. */
+/** The provider's own options: one name, in no shape of the API's, kept apart from its fields (in `options`). */
 const OPTIONS = new Set(["waitForDeployment", "deploymentTimeoutSeconds", "adoptSourceId", "purgeAfterUpdate"]);
 
-/** Every key of a Source's values but the options', nested ones included. */
+/** Every key of a Source's values but those of its options (apart, in `options`), nested ones included. */
 function keysOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(keysOf);
   if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => (OPTIONS.has(key) ? [] : [key, ...keysOf(inner)]));
+  return Object.entries(value).flatMap(([key, inner]) => (key === "options" ? [] : [key, ...keysOf(inner)]));
 }
 
 /**
@@ -64,6 +64,9 @@ function keysOf(value: unknown): string[] {
  */
 function expectCoreShape(values: unknown, secret: string | undefined = "origin-password"): void {
   expect(JSON.stringify(values)).not.toContain("deploymentSecrets");
+  // The options apart from the Source's fields, and only they there.
+  expect(Object.keys(values as object).filter((key) => OPTIONS.has(key))).toEqual([]);
+  expect(Object.keys((values as { options?: object }).options ?? {}).filter((key) => !OPTIONS.has(key))).toEqual([]);
   expect(keysOf(values).filter((key) => /[A-Z]/.test(key))).toEqual([]);
   expect(values).toMatchObject({ deployment: { service_subdomains: [expect.any(String)] } });
   if (secret !== undefined) expect(values).toMatchObject({ deployment: { password: secret } });
@@ -80,8 +83,9 @@ describe("the core's entry points", () => {
   it("give the core's shape from check, create, update and read", async () => {
     const checked = core.check(declaration("shape-core"));
     expect(checked.failures).toEqual([]);
-    expectCoreShape(checked.inputs);
-    const inputs = checked.inputs as SourceInputs;
+    const inputs = (checked as { inputs: SourceInputs }).inputs;
+    expectCoreShape(inputs);
+    expect(inputs.options).toEqual({ waitForDeployment: true, deploymentTimeoutSeconds: 300 });
 
     const { id, outs } = await core.create(inputs);
     expectCoreShape(outs);
@@ -105,9 +109,10 @@ describe("the core's entry points", () => {
   it("hand back a Source not ready in time in the core's shape", async () => {
     const slow = await startTestServer({ deployDelayMs: 60_000, deployLagMs: 0 });
     const provider = createSourceProvider({ warn: async () => undefined, env: {} });
-    provider.configure((key) => ({ "assetdelivery:baseUrl": slow.url, "assetdelivery:apiKey": slow.adminKey })[key]);
+    provider.configure((name) => ({ baseUrl: slow.url, apiKey: slow.adminKey })[name as string]);
     try {
-      const inputs = { ...(provider.check(declaration("shape-slow")).inputs as SourceInputs), deploymentTimeoutSeconds: 1 };
+      const checked = (provider.check(declaration("shape-slow")) as { inputs: SourceInputs }).inputs;
+      const inputs = { ...checked, options: { ...checked.options, deploymentTimeoutSeconds: 1 } };
       const error: unknown = await provider.create(inputs).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SourceNotReadyError);
       expectCoreShape((error as SourceNotReadyError).properties);
@@ -262,7 +267,8 @@ describe("the core's own files", () => {
   it("import no shell and hold none of their tokens or options", () => {
     // Any line: prettier wraps a long import, its `} from "../plugin/..."` on a line of its own.
     expect(matching(/\bfrom "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
-    expect(matching(/assetdelivery:index:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
+    // The package's namespace (its tokens, a stack's config keys `assetdelivery:apiKey`) is the shells' (pulumi-names/config-keys.ts).
+    expect(matching(/assetdelivery:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
   });
 
   it("speak no Pulumi: no `pulumi`, no URN, none of its protocol's values, no PropertyDiff kind (a comment may name a shell)", () => {
@@ -271,5 +277,23 @@ describe("the core's own files", () => {
     expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
     // PropertyDiff's kinds as a type or as the engine's enum.
     expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
+  });
+
+  it("take the engine's values as the core's types in one place, beside the shells' codec (pulumi-names/source.ts)", () => {
+    const root = path.resolve(__dirname, "../..");
+    const casts = ["provider/src", "cli/src", "policy/src"].flatMap((part) =>
+      fs
+        .readdirSync(path.join(root, part), { recursive: true, encoding: "utf8" })
+        .filter((file) => file.endsWith(".ts") && !path.join(part, file).endsWith(path.join("pulumi-names", "source.ts")))
+        .filter((file) => !path.join(part, file).includes(`${path.sep}core${path.sep}`))
+        .flatMap((file) =>
+          fs
+            .readFileSync(path.join(root, part, file), "utf8")
+            .split("\n")
+            .filter((line) => /\bas (SourceInputs|SourceState|UncheckedInputs)\b/.test(line))
+            .map((line) => `${part}/${file}: ${line.trim()}`),
+        ),
+    );
+    expect(casts).toEqual([]);
   });
 });

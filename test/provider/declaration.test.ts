@@ -38,8 +38,9 @@ describe("declarationOf", () => {
     });
     const { args } = declarationOf(source);
     expect(args).toMatchObject({ enabled: false, deployment: { type: "webproxy", serviceSubdomains: ["p"], robotsTxt: "disallow-all" } });
-    const { inputs, failures } = checkSource(toApiNames(args));
-    expect(failures).toEqual([]);
+    const checked = checkSource(toApiNames(args));
+    expect(checked.failures).toEqual([]);
+    const inputs = "inputs" in checked ? checked.inputs : undefined;
     expect(inputs).toMatchObject({
       enabled: false,
       deployment: { "robots.txt": "disallow-all", cache_ttl_error: 300, custom_domains: [] },

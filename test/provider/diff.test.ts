@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { diffSource } from "../../provider/src/core/diff";
 import { detailedDiff } from "../../provider/src/plugin/detailed-diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
-import { withoutProviderOptions } from "../../provider/src/core/provider-options";
+import { declaredAttributes } from "../../provider/src/core/codec";
 import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";
 import { UNKNOWN } from "../../provider/src/core/unknowns";
 import { toApiNames, toPulumiNames } from "../../provider/src/pulumi-names/source";
@@ -98,7 +98,7 @@ describe("diff", () => {
     it("sends the declared secrets again, in the whole deployment", () => {
       const inputs = declared({}, { password: "pw-declared" });
       const diff = diffSource(ID, refreshedState(inputs, { password_set: false }), inputs);
-      expect(planPatches(diff, withoutProviderOptions(inputs), true)).toEqual({
+      expect(planPatches(diff, declaredAttributes(inputs), true)).toEqual({
         deploys: false, // a secret alone starts no deployment
         patches: [{ deployment: expect.objectContaining({ type: "webfolder", password: "pw-declared" }) }],
       });
@@ -137,8 +137,10 @@ describe("diff", () => {
 
   it("replaces only when another Source is to be adopted", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), { ...inputs, adoptSourceId: ID }).replaces).toEqual([]);
-    expect(diffSource(ID, stateOf(inputs), { ...inputs, adoptSourceId: "c".repeat(24) }).replaces).toEqual(["adoptSourceId"]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, options: { ...inputs.options, adoptSourceId: ID } }).replaces).toEqual([]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, options: { ...inputs.options, adoptSourceId: "c".repeat(24) } }).replaces).toEqual([
+      "adoptSourceId",
+    ]);
   });
 
   it("counts a value not known yet as a change", () => {
@@ -148,6 +150,8 @@ describe("diff", () => {
 
   it("notices a change of how to wait, without it touching the Source", () => {
     const inputs = declared();
-    expect(diffSource(ID, stateOf(inputs), { ...inputs, waitForDeployment: false }).changed).toEqual(["waitForDeployment"]);
+    expect(diffSource(ID, stateOf(inputs), { ...inputs, options: { ...inputs.options, waitForDeployment: false } }).changed).toEqual([
+      "waitForDeployment",
+    ]);
   });
 });

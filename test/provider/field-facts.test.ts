@@ -4,7 +4,16 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { DYNAMIC_SECRETS_KEY, sourceAttributeDescriptors } from "@asset-delivery/sdk";
+import {
+  deploymentFieldDescriptors,
+  DYNAMIC_SECRETS_KEY,
+  REQUIRED_SOURCE_CREATE_ATTRIBUTES,
+  sourceAttributeDescriptors,
+  sourceCreateAttributesSchema,
+  SOURCE_TYPES,
+  type FieldDescriptor,
+} from "@asset-delivery/sdk";
+import { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema } from "../../provider/src/core/provider-options";
 import type { Source } from "../../provider/src/dynamic/source";
 import { packageSchema } from "../../provider/src/plugin/schema";
 import { SECRET_PATHS } from "../../provider/src/pulumi-names/secret-paths";
@@ -70,5 +79,59 @@ describe("a field fact", () => {
     expectTypeOf<Source>().toHaveProperty(DYNAMIC_SECRETS_KEY);
     const named = matching(/["'`]deploymentSecrets["'`]|\bdeploymentSecrets\s*:|\.deploymentSecrets\b/);
     expect(named.filter((line) => !line.includes("declare readonly deploymentSecrets:"))).toEqual([]);
+  });
+
+  describe("in the plugin's schema, written once from the descriptor", () => {
+    /** Every descriptor a schema property is made of: each type's deployment fields, the Source's attributes, the options. */
+    const descriptors: FieldDescriptor[] = [
+      ...SOURCE_TYPES.flatMap((type) => deploymentFieldDescriptors(type)),
+      ...sourceAttributeDescriptors,
+      ...PROVIDER_OPTION_DESCRIPTORS,
+    ];
+    type Property = { default?: unknown; description?: string };
+    const schema = packageSchema("0.0.0") as {
+      resources: Record<string, { inputProperties: Record<string, Property>; requiredInputs: string[] }>;
+      types: Record<string, { properties: Record<string, Property> }>;
+    };
+    const properties: [string, Property][] = [
+      ...Object.entries(schema.resources[SOURCE_TOKEN]!.inputProperties),
+      ...Object.entries(schema.types).flatMap(([token, type]) =>
+        Object.entries(type.properties).map(([name, p]): [string, Property] => [`${token}.${name}`, p]),
+      ),
+    ];
+
+    it("a default: the descriptor's, which no description restates (the schema writes it once, `Default ...`)", () => {
+      expect(
+        descriptors.filter((field) => field.default !== undefined && /\bDefault\b/.test(field.description ?? "")).map((f) => f.name),
+      ).toEqual([]);
+      const withDefault = properties.filter(([, property]) => property.default !== undefined);
+      expect(withDefault.length).toBeGreaterThan(0);
+      for (const [name, property] of withDefault) expect(property.description?.match(/\bDefault\b/g), name).toHaveLength(1);
+      expect(schema.resources[SOURCE_TOKEN]!.inputProperties.deploymentTimeoutSeconds!.description).toBe(
+        "How long to wait for the deployment, in seconds (1 to 3600). Default `300`.",
+      );
+    });
+
+    it("that a write-only field is never returned: its mark, which no description restates", () => {
+      const writeOnly = descriptors.filter((field) => field.writeOnly);
+      expect(writeOnly.length).toBeGreaterThan(0);
+      expect(writeOnly.filter((field) => /never returned/i.test(field.description ?? "")).map((f) => f.name)).toEqual([]);
+      const stated = properties.filter(([, property]) => /never return/i.test(property.description ?? ""));
+      expect(stated.length).toBeGreaterThan(0);
+      for (const [name, property] of stated) expect(property.description?.match(/never return/gi), name).toHaveLength(1);
+    });
+
+    it("what a create must give: one rule (what the schemas cannot parse absent), which the descriptors' `required` agrees with", () => {
+      expect(schema.resources[SOURCE_TOKEN]!.requiredInputs).toEqual(["name", "deployment"]);
+      const absentRefused = (member: { safeParse(value: unknown): { success: boolean } }) => !member.safeParse(undefined).success;
+      for (const field of PROVIDER_OPTION_DESCRIPTORS)
+        expect(field.required, field.name).toBe(
+          absentRefused(providerOptionsSchema.shape[field.name as keyof typeof providerOptionsSchema.shape]),
+        );
+      for (const field of sourceAttributeDescriptors.filter((f) => !f.readOnly)) {
+        expect(field.required, field.name).toBe(REQUIRED_SOURCE_CREATE_ATTRIBUTES.includes(field.apiName));
+        expect(field.required, field.name).toBe(absentRefused(sourceCreateAttributesSchema.shape[field.apiName as "name"]));
+      }
+    });
   });
 });

@@ -7,7 +7,7 @@ import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { createSource } from "../../provider/src/core/lifecycle/create";
 import { updateSource } from "../../provider/src/core/lifecycle/update";
 import type { Session } from "../../provider/src/core/session";
-import { withoutProviderOptions } from "../../provider/src/core/provider-options";
+import { declaredAttributes } from "../../provider/src/core/codec";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
 import { connect } from "../../provider/src/core/connection";
 import { pulumiCreator } from "../../provider/src/engine/creator";
@@ -314,7 +314,7 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
   it("finds the holder by looking up every declared hostname, not by reading the refusal", async () => {
     const subdomain = label("lookup");
     const declared = webfolder(subdomain, { deployment: { customDomains: [`${subdomain}.example.com`] } });
-    const retired = await session.client.sources.create({ ...withoutProviderOptions(declared), enabled: false });
+    const retired = await session.client.sources.create({ ...declaredAttributes(declared), enabled: false });
     minimal.resetRequestCount();
     const { id, outs } = await createSource(session, declared);
     expect(id).toBe(retired.id);
@@ -361,7 +361,7 @@ describe("adoption of the Source holding the declared hostnames: retired, or cre
     );
     // Without a mark at all (made by hand, or by an older provider), same name is no evidence either.
     const bare = label("bare");
-    await session.client.sources.create(withoutProviderOptions(webfolder(bare)));
+    await session.client.sources.create(declaredAttributes(webfolder(bare)));
     await expect(createSource(session, webfolder(bare), by("prod", "photos"))).rejects.toThrow(/: not a Source created for this resource/);
   });
 

@@ -66,14 +66,14 @@ describe("field names", () => {
 });
 
 describe("a Source's values between the core's names and the resource's", () => {
-  /** A state as the core keeps it: the API's names, the read-only flags inside the deployment. */
+  /** A state as the core keeps it: the API's names, the read-only flags inside the deployment, the provider's options apart. */
   const core = {
     name: "Photos",
     enabled: true,
     deployment_status: "deployed",
     date_deployed: 1_700_000_000,
     deployment: { type: "webfolder", service_subdomains: ["photos"], "robots.txt": "origin", password: "pw", password_set: true },
-    waitForDeployment: true,
+    options: { waitForDeployment: true },
   };
   /** The same state as the engine keeps it: camelCase, the read-only flags at the top level. */
   const pulumi = {
@@ -116,7 +116,7 @@ describe("a Source's values between the core's names and the resource's", () => 
   });
 
   it("passes a deployment that is not an object, and unknown keys, as they are", () => {
-    expect(toApiNames({ name: "x", deployment: UNKNOWN, fooBar: 1 })).toEqual({ name: "x", deployment: UNKNOWN, fooBar: 1 });
+    expect(toApiNames({ name: "x", deployment: UNKNOWN, fooBar: 1 })).toEqual({ name: "x", deployment: UNKNOWN, fooBar: 1, options: {} });
     expect(toPulumiNames({ deployment: UNKNOWN, deployment_status: UNKNOWN })).toEqual({ deployment: UNKNOWN, deploymentStatus: UNKNOWN });
   });
 

@@ -16,8 +16,8 @@ const providers: SourceProvider[] = [];
 
 function providerFor(server: TestServer | undefined): SourceProvider {
   const provider = createSourceProvider({ warn: async (message) => void warnings.push(message), env: {} });
-  const config: Record<string, string> = server ? { "assetdelivery:baseUrl": server.url, "assetdelivery:apiKey": server.adminKey } : {};
-  provider.configure((key) => config[key]);
+  const config: Record<string, string> = server ? { baseUrl: server.url, apiKey: server.adminKey } : {};
+  provider.configure((name) => config[name]);
   providers.push(provider);
   return provider;
 }

@@ -114,7 +114,11 @@ describe("purgeAfterUpdate", () => {
   });
 
   it("refuses a list entry that is neither a path nor an http(s) URL, naming it", () => {
-    const result = checkSource({ name: "x", deployment: { type: "webproxy", service_subdomains: ["x"] }, purgeAfterUpdate: ["hero.jpg"] });
+    const result = checkSource({
+      name: "x",
+      deployment: { type: "webproxy", service_subdomains: ["x"] },
+      options: { purgeAfterUpdate: ["hero.jpg"] },
+    });
     expect(result.failures.map((f) => pulumiCheckFailure(f).reason)).toEqual([
       expect.stringMatching(/^purgeAfterUpdate\[0\]: must be a path starting with \//),
     ]);

@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
-import { parseTrustedSecrets, TRUSTED_SECRETS_KEY } from "../../provider/src/core/trusted-secrets";
+import { parseTrustedSecrets } from "../../provider/src/core/trusted-secrets";
+import { pulumiConfigReader, TRUSTED_SECRETS_KEY } from "../../provider/src/pulumi-names/config-keys";
+import { PULUMI_INSTRUCTIONS } from "../../provider/src/pulumi-names/instructions";
 import { checkProviderConfig } from "../../provider/src/plugin/config-check";
 import { NativeProvider } from "../../provider/src/plugin/provider";
 import { checkedSource } from "../support/checked-source";
@@ -40,14 +42,14 @@ function apiNamed(trusted: Record<string, Record<string, string>>): Record<strin
 
 /** A provider configured as the engine would, with this `trustedSecrets` setting (JSON text), or none. */
 function providerTrusting(trusted?: Record<string, Record<string, string>>): SourceProvider {
-  const provider = createSourceProvider({ warn: async () => {} });
+  const provider = createSourceProvider({ warn: async () => {}, instructions: PULUMI_INSTRUCTIONS });
   const config: Record<string, string> = {
     "assetdelivery:baseUrl": server.url,
     "assetdelivery:apiKey": server.adminKey,
     // The record speaks the API's names, as the import writes it.
     ...(trusted && { [TRUSTED_SECRETS_KEY]: JSON.stringify(apiNamed(trusted)) }),
   };
-  provider.configure((key) => config[key]);
+  provider.configure(pulumiConfigReader((key) => config[key]));
   return provider;
 }
 
@@ -208,18 +210,18 @@ describe("a bad record is refused, naming where", () => {
     ],
     ["an empty value", `{"${id}": {"password": ""}}`, new RegExp(`${id}\\.password: must be a non-empty string`)],
   ])("%s", (_, text, message) => {
-    expect(() => parseTrustedSecrets(text)).toThrow(message);
+    expect(() => parseTrustedSecrets(text, PULUMI_INSTRUCTIONS)).toThrow(message);
   });
 
   it("by the steps that read it only: a refresh still works, an adoption fails naming the key", async () => {
     const source = await made("s3");
-    const provider = createSourceProvider({ warn: async () => {} });
+    const provider = createSourceProvider({ warn: async () => {}, instructions: PULUMI_INSTRUCTIONS });
     const config: Record<string, string> = {
       "assetdelivery:baseUrl": server.url,
       "assetdelivery:apiKey": server.adminKey,
       [TRUSTED_SECRETS_KEY]: "{",
     };
-    provider.configure((key) => config[key]);
+    provider.configure(pulumiConfigReader((key) => config[key]));
     const imported = await providerTrusting().import(source.id);
     expect((await provider.read(source.id, imported.outputs)).id).toBe(source.id);
     await expect(provider.create(declared(source, TYPES.s3.secrets))).rejects.toThrow(/^assetdelivery:trustedSecrets: must be JSON/);

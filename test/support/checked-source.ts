@@ -11,7 +11,7 @@ import { pulumiCheckFailure } from "../../provider/src/pulumi-names/paths";
 /** The core's shape: the API's names, each secret where it lives in the deployment. */
 export function checkedSource(news: Record<string, unknown>): SourceInputs {
   const result = checkSource(toCore(news));
-  if (result.failures.length > 0) throw new Error(result.failures.map((f) => pulumiCheckFailure(f).reason).join("; "));
+  if (!("inputs" in result)) throw new Error(result.failures.map((f) => pulumiCheckFailure(f).reason).join("; "));
   if (containsUnknown(news)) throw new Error("a declaration with values not known yet is not parsed");
   return result.inputs as SourceInputs;
 }

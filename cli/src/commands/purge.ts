@@ -1,7 +1,7 @@
 // `asset-delivery purge URL...`: removes assets and all their derivatives from the caches, through
 // the API (the call follows the vendor's public docs; the spec does not show it).
 import { parseArgs } from "node:util";
-import { CONFIG_KEYS, connect, MissingSettingsError, resolveSettings, type ProviderSettings } from "@asset-delivery/provider/core";
+import { connect, MissingSettingsError, resolveSettings, type ProviderSettings, type SettingName } from "@asset-delivery/provider/core";
 import { UsageError, type Command } from "../command";
 
 const usage = `asset-delivery purge URL [URL ...] [--sub-image --source-id ID] [--base-url URL] [--api-key KEY]
@@ -34,13 +34,10 @@ export const purgeCommand: Command = {
     });
     if (positionals.length === 0) throw new UsageError("give at least one URL to purge");
     // The provider's settings (core/settings.ts): the flags where given, else ASSET_DELIVERY_*, with the pacing.
-    const flags: Record<string, string | undefined> = {
-      [CONFIG_KEYS.baseUrl]: values["base-url"],
-      [CONFIG_KEYS.apiKey]: values["api-key"],
-    };
+    const flags: Partial<Record<SettingName, string>> = { baseUrl: values["base-url"], apiKey: values["api-key"] };
     let settings: ProviderSettings;
     try {
-      settings = resolveSettings((key) => flags[key]);
+      settings = resolveSettings((name) => (name === "trustedSecrets" ? undefined : flags[name]));
     } catch (error) {
       if (!(error instanceof MissingSettingsError)) throw new UsageError((error as Error).message);
       if (error.missing.includes("baseUrl")) throw new UsageError("the API's address is needed: --base-url URL or ASSET_DELIVERY_BASE_URL");

@@ -1,7 +1,7 @@
 // The one reader of the Sources a stack manages, for drift review and import: each Source resource
 // of the state, as its inputs were last recorded (the program's declaration, checked and with the
 // API's defaults filled in), its inputs in the provider core's shape: the API's names, renamed once
-// here (`toApiNames`, the shells' own conversion); its secret paths in the resource's names, as
+// here (`coreInputs`, the shells' own conversion); its secret paths in the resource's names, as
 // the program wrote them. Both resource shapes are read:
 // - the native plugin's `assetdelivery:index:Source` (YAML, Python, Go, and TypeScript on the
 //   generated @asset-delivery/pulumi), whose inputs have each write-only value inside
@@ -12,7 +12,7 @@
 // The state comes from `pulumi stack export --show-secrets`: secrets arrive decrypted inside
 // Pulumi's secret envelopes, opened by the provider's one walker (`openSecretEnvelopes`).
 import { DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
-import { dynamicToCore, NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE, toApiNames } from "@asset-delivery/provider";
+import { coreInputs, dynamicToCore, NATIVE_SOURCE_TYPE, SOURCE_RESOURCE_TYPE } from "@asset-delivery/provider";
 import type { SourceInputs } from "@asset-delivery/provider/core";
 import { EncryptedSecretError, openSecretEnvelopes } from "@asset-delivery/provider/secret-envelopes";
 
@@ -54,7 +54,7 @@ export function declaredSources(exported: unknown): DeclaredSource[] {
       const shape = SHAPES[resource.type as string]!;
       const recorded = opened(resource.inputs, urn);
       // In the core's names, as the plugin's and the dynamic shell's edges rename them.
-      const inputs = toApiNames(shape === "dynamic" ? dynamicToCore(recorded.value) : recorded.value) as SourceInputs;
+      const inputs = coreInputs(shape === "dynamic" ? dynamicToCore(recorded.value) : recorded.value);
       const secretPaths =
         shape === "dynamic" ? recorded.secretPaths.flatMap((path) => inCoreShape(path, recorded.value)) : recorded.secretPaths;
       return { name: resourceName(urn), urn, shape, id: resource.id, inputs, secretPaths };

@@ -1,7 +1,8 @@
 // Why a drift review could not be made, in words a CI log reader acts on. Never the API key: the
 // sdk's errors name the method and path only.
 import { AuthenticationError, ConnectionError, PermissionError, TimeoutError } from "@asset-delivery/sdk";
-import { CONFIG_KEYS, ENV_VARS } from "@asset-delivery/provider/core";
+import { ENV_VARS } from "@asset-delivery/provider/core";
+import { CONFIG_KEYS } from "@asset-delivery/provider";
 
 /** A failure already explained: its message is printed as is. */
 export class DriftError extends Error {

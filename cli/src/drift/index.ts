@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import type { Source } from "@asset-delivery/sdk";
 import { connect, resolveSettings, type ProviderSettings } from "@asset-delivery/provider/core";
-import { PULUMI_INSTRUCTIONS } from "@asset-delivery/provider";
+import { PULUMI_INSTRUCTIONS, pulumiConfigReader } from "@asset-delivery/provider";
 import type { SourceQuery } from "../sources/filters";
 import { acceptIntoConfig } from "./accept";
 import { acceptedFields, compareSources } from "./compare";
@@ -104,7 +104,15 @@ async function reviewStack(stack: string, workDir: string, env: NodeJS.ProcessEn
     throw new DriftError(`the state of stack "${stack}" cannot be read: ${(error as Error).message}`, { cause: error });
   }
   try {
-    return { snapshot, declared, settings: resolveSettings((key) => snapshot.config[key], env, PULUMI_INSTRUCTIONS) };
+    return {
+      snapshot,
+      declared,
+      settings: resolveSettings(
+        pulumiConfigReader((key) => snapshot.config[key]),
+        env,
+        PULUMI_INSTRUCTIONS,
+      ),
+    };
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }

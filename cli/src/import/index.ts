@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isPlainObject, type Source } from "@asset-delivery/sdk";
-import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS } from "@asset-delivery/provider";
+import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS, pulumiConfigReader } from "@asset-delivery/provider";
 import { connect, resolveSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../drift/failure";
 import { readStack } from "../drift/stack";
@@ -125,7 +125,11 @@ export function parsedDeclarations(value: string | undefined, key: string): Reco
 async function listAccount(options: ImportOptions, config: Record<string, string>): Promise<Source[]> {
   let settings;
   try {
-    settings = resolveSettings((key) => config[key], options.env ?? process.env, PULUMI_INSTRUCTIONS);
+    settings = resolveSettings(
+      pulumiConfigReader((key) => config[key]),
+      options.env ?? process.env,
+      PULUMI_INSTRUCTIONS,
+    );
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }

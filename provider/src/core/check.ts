@@ -32,22 +32,28 @@ export interface CheckFailure {
 export type CheckResult =
   /** Parsed: what diff, create and update receive. */
   | { inputs: SourceInputs; failures: [] }
-  /** Refused (the engine stops): as given. Or partly unknown during a preview (only diff sees these): normalized where known. */
-  | { inputs: UncheckedInputs; failures: CheckFailure[] };
+  /** Partly unknown during a preview (only diff sees these): normalized where known. */
+  | { inputs: UncheckedInputs; failures: [] }
+  /** Refused (the engine stops): the shell hands back what it was given. */
+  | { failures: CheckFailure[] };
 
 // An adopted Source keeps the secrets stored on the server unless the program declares them.
 const adoptedSourceSchema = sourceCreateAttributesSchema.extend({ deployment: deploymentPatchSchema });
 
-/** The properties a Source has: its writable attributes, its deployment and the provider's options. */
-export const SOURCE_PROPERTIES: ReadonlySet<string> = new Set([...WRITABLE_SOURCE_ATTRIBUTES, "deployment", ...PROVIDER_OPTION_KEYS]);
+/** The properties a Source has: its writable attributes and its deployment (the provider's options apart). */
+export const SOURCE_PROPERTIES: ReadonlySet<string> = new Set([...WRITABLE_SOURCE_ATTRIBUTES, "deployment"]);
+const OPTION_KEYS: ReadonlySet<string> = new Set(PROVIDER_OPTION_KEYS);
 
-export function checkSource(news: UncheckedInputs): CheckResult {
-  const unknownProperties = Object.keys(news).filter((key) => !SOURCE_PROPERTIES.has(key));
+export function checkSource({ options = {}, ...news }: UncheckedInputs): CheckResult {
+  const unknownProperties = [
+    ...Object.keys(news).filter((key) => !SOURCE_PROPERTIES.has(key)),
+    ...Object.keys(options).filter((key) => !OPTION_KEYS.has(key)),
+  ];
   if (unknownProperties.length > 0)
-    return { inputs: news, failures: unknownProperties.map((key) => ({ path: [key], rule: "not a property of a Source" })) };
-  const parse = parseDeclaration(news);
+    return { failures: unknownProperties.map((key) => ({ path: [key], rule: "not a property of a Source" })) };
+  const parse = parseDeclaration(news, options);
   if ("inputs" in parse) return { inputs: parse.inputs, failures: [] };
-  if (parse.failures.length > 0) return { inputs: news, failures: parse.failures };
+  if (parse.failures.length > 0) return { failures: parse.failures };
   return { inputs: normalizedWhereKnown(parse.attributes, parse.options), failures: [] };
 }
 
@@ -56,18 +62,17 @@ type Parse =
   | { failures: CheckFailure[]; unknown: (string | number)[][]; attributes: Record<string, unknown>; options: Record<string, unknown> };
 
 /** The schemas' parse: typed inputs, or the failures at known paths and the paths not known yet. */
-function parseDeclaration(news: UncheckedInputs): Parse {
+function parseDeclaration(news: Record<string, unknown>, options: Record<string, unknown>): Parse {
   const attributes = declaredAttributes(news);
-  const options = providerOptions(news);
   const unknown = unknownPaths({ ...attributes, ...options });
-  const schema = news.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
+  const schema = options.adoptSourceId === undefined ? sourceCreateAttributesSchema : adoptedSourceSchema;
   const source = schema.safeParse(attributes);
   const parsedOptions = providerOptionsSchema.safeParse(options);
   if (unknown.length === 0 && source.success && parsedOptions.success) {
     // The adoption schema's deployment is a PATCH's (secrets may be left out, to keep the stored
     // ones), which the API takes as a declaration too.
     const declared = { ...pick(source.data, WRITABLE_SOURCE_ATTRIBUTES), deployment: source.data.deployment } as DeclaredAttributes;
-    return { inputs: { ...declared, ...providerOptions(parsedOptions.data) } };
+    return { inputs: { ...declared, options: providerOptions(parsedOptions.data) } };
   }
 
   const issues = [...(source.success ? [] : fieldIssues(source.error)), ...(parsedOptions.success ? [] : fieldIssues(parsedOptions.error))];
@@ -78,7 +83,7 @@ function parseDeclaration(news: UncheckedInputs): Parse {
 }
 
 /** The declared attributes (writable ones and the deployment), as the schemas read them; absent ones left out. */
-function declaredAttributes(news: UncheckedInputs): Record<string, unknown> {
+function declaredAttributes(news: Record<string, unknown>): Record<string, unknown> {
   return withoutUndefined({ ...pick(news, WRITABLE_SOURCE_ATTRIBUTES), deployment: news.deployment });
 }
 
@@ -95,5 +100,10 @@ function normalizedWhereKnown(attributes: Record<string, unknown>, options: Reco
     for (const name of readOnlyFields(declared.type)) delete filled[name];
     deployment = filled;
   }
-  return { ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS, ...writable, deployment, ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) };
+  return {
+    ...WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
+    ...writable,
+    deployment,
+    options: { ...PROVIDER_OPTION_DEFAULTS, ...withoutUndefined(options) },
+  };
 }

@@ -6,18 +6,19 @@
 import deepEqual from "fast-deep-equal";
 import { readOnlyFields, secretPresenceFlags, WRITABLE_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
 import { withoutMark } from "./create-mark";
-import { PROVIDER_OPTION_KEYS, type ProviderOptions } from "./provider-options";
-import { isSourceType, WRITE_ONLY_FIELDS, type SourceDeclaration, type SourceInputs } from "./codec";
+import { PROVIDER_OPTION_KEYS, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
+import { isSourceType, WRITE_ONLY_FIELDS, type DeclaredAttributes, type SourceInputs } from "./codec";
 import { containsUnknown, isUnknown } from "./unknowns";
 
 /** The attributes sent to the API. */
-export type SourceAttributeKey = keyof SourceDeclaration;
+export type SourceAttributeKey = keyof DeclaredAttributes;
 
 export interface SourceDiff {
   changes: boolean;
-  replaces: string[];
-  /** The top-level inputs that differ. */
-  changed: (SourceAttributeKey | keyof ProviderOptions)[];
+  /** What makes it a replacement: another adopted Source (`adoptSourceId`, an option). */
+  replaces: ProviderOptionKey[];
+  /** The attributes that differ, and the options that do (by their names). */
+  changed: (SourceAttributeKey | ProviderOptionKey)[];
   /** The deployment's fields that differ, secrets included (empty when the deployment is not known as a whole yet). */
   deploymentFields: string[];
 }
@@ -26,18 +27,19 @@ export interface SourceDiff {
 export type ComparedDeployment = { type: string; annotation?: string };
 
 /** A state (or a Source as the server has it) to compare a declaration with: its read-only flags in its deployment. */
-export type Compared = Omit<SourceDeclaration, "deployment"> & { deployment: ComparedDeployment } & Partial<ProviderOptions>;
+export type Compared = Omit<DeclaredAttributes, "deployment"> & { deployment: ComparedDeployment; options?: Partial<ProviderOptions> };
 
 export function diffSource(id: string, olds: Compared, news: SourceInputs): SourceDiff {
   const { changed, deploymentFields } = changedAttributes(olds, news);
-  const options: SourceDiff["changed"] = [];
+  const options: ProviderOptionKey[] = [];
   for (const key of PROVIDER_OPTION_KEYS) {
     // Another adopted Source is a replacement (below).
     if (key === "adoptSourceId") continue;
-    if (containsUnknown(news[key]) || !deepEqual(olds[key], news[key])) options.push(key);
+    if (containsUnknown(news.options[key]) || !deepEqual(olds.options?.[key], news.options[key])) options.push(key);
   }
   // Adopting a different Source means managing another object: the API cannot move an id.
-  const replaces = news.adoptSourceId !== undefined && news.adoptSourceId !== id ? ["adoptSourceId"] : [];
+  const adopted = news.options.adoptSourceId;
+  const replaces: ProviderOptionKey[] = adopted !== undefined && adopted !== id ? ["adoptSourceId"] : [];
   return {
     changes: changed.length + options.length + replaces.length > 0,
     replaces,
@@ -77,15 +79,12 @@ export interface SecretFlagMismatch {
   liveSet: boolean;
 }
 
-/** A Source as the server has it (a state, or a live Source): its deployment's type and read-only flags. */
-export type LiveFlags = { deployment: ComparedDeployment };
-
 /**
  * Declared secrets against the read-only flags of a Source as the server has it: a declared value
  * means set, a declared null means cleared, and an undeclared secret is the server's to keep.
  * After a type change the declared secrets belong to the other type, so nothing is compared.
  */
-export function secretFlagMismatches(live: LiveFlags, declared: SourceDeclaration): SecretFlagMismatch[] {
+export function secretFlagMismatches(live: Pick<Compared, "deployment">, declared: DeclaredAttributes): SecretFlagMismatch[] {
   if (declared.deployment.type !== live.deployment.type || !isSourceType(live.deployment.type)) return [];
   const flags: Readonly<Record<string, unknown>> = live.deployment;
   const secrets: Readonly<Record<string, unknown>> = declared.deployment;

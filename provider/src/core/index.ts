@@ -2,20 +2,32 @@
 // resource's dynamic/runtime.ts and the native plugin's gRPC server) and the CLI's drift review and
 // import apply outside a run of the shells' engine. Released with the provider; its users are of the same version.
 //
-// - Settings (settings.ts): `resolveSettings(config, env)` finds the API's address and key, pacing
-//   and delivery domain in the configuration (`CONFIG_KEYS`), else the environment (`ENV_VARS`);
+// - Settings (settings.ts): `resolveSettings(config, env, instructions)` finds the API's address and
+//   key, pacing and delivery domain in the configuration (by name: `SETTING_NAMES`; a stack's keys
+//   are `@asset-delivery/provider`'s `CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
 // - The provider object (provider.ts): `createSourceProvider({ warn, info, env })`
 //   owns its configuration and connections; `configure`, `check`, `diff`, `create`, `read`,
 //   `import`, `update`, `delete`, `connection`, `finalEstimate`, `cancel`, `close`.
 // - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
-//   (`deployment.password`): `UncheckedInputs` (what a shell passes to check) -> `SourceInputs`
+//   (`deployment.password`), the provider's options apart in `options`: `UncheckedInputs` (what a
+//   shell passes to check) -> `SourceInputs`
 //   (the create attributes as parsed, defaults filled in); a `Source` from the API -> `SourceState`
 //   (what the engine keeps, once a shell renamed it: `@asset-delivery/provider`'s `toPulumiNames`).
 // - Fields (the sdk's `deploymentFieldDescriptors`, `sourceAttributeDescriptors`, and here
 //   `PROVIDER_OPTION_DESCRIPTORS`): every field's API and resource (camelCase) names, type, default,
 //   description, secret, write-only and read-only marks, for schemas.
-export { resolveSettings, MissingSettingsError, CONFIG_KEYS, ENV_VARS, type ConfigReader, type ProviderSettings } from "./settings";
+export {
+  resolveSettings,
+  MissingSettingsError,
+  SettingError,
+  SETTING_NAMES,
+  ENV_VARS,
+  type ConfigName,
+  type ConfigReader,
+  type ProviderSettings,
+  type SettingName,
+} from "./settings";
 export { connect, type Connection } from "./connection";
 export { createSourceProvider, type SourceProvider, type SourceProviderOptions } from "./provider";
 export { CancelledError } from "./cancellation";
@@ -39,7 +51,6 @@ export {
   inputsFromSource,
   sourceOutputs,
   type DeclaredAttributes,
-  type SourceDeclaration,
   type StateDeployment,
   type SourceInputs,
   type SourceState,
@@ -48,4 +59,4 @@ export {
 export { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema, type ProviderOptions } from "./provider-options";
 export { pathsOverlap, UNKNOWN } from "./unknowns";
 export { WriteBudget, hourlyEstimate, leastTimeMs } from "./write-budget";
-export { parseTrustedSecrets, TRUSTED_SECRETS_KEY, TrustedSecretsError } from "./trusted-secrets";
+export { parseTrustedSecrets, TRUSTED_SECRETS_NAME, TrustedSecretsError } from "./trusted-secrets";

@@ -1,6 +1,8 @@
 // The provider's own inputs of a Source: how to wait for its deployment, and which existing Source
 // to adopt. Never sent to the API. This schema is their one list: `check` parses them with it, the
-// resource's arguments and the state take their names and types from it.
+// resource's arguments and the state take their names and types from it. In the core they live
+// apart from the Source's fields, in `options` (codec.ts); the shells put them beside those fields,
+// where the resource has them (pulumi-names/source.ts).
 import { z } from "zod";
 import { describeFields, expected, isHttpUrl, pick, sourceIdSchema, type FieldDescriptor } from "@asset-delivery/sdk";
 
@@ -17,13 +19,13 @@ export const providerOptionsSchema = z.object({
   waitForDeployment: z
     .boolean(expected("true or false"))
     .default(true)
-    .describe("Wait after create and update until the Source is deployed. Default true."),
+    .describe("Wait after create and update until the Source is deployed."),
   deploymentTimeoutSeconds: z
     .int(expected("a whole number of seconds"))
     .min(1, { error: "must be from 1 to 3600 seconds" })
     .max(3600, { error: "must be from 1 to 3600 seconds" })
     .default(300)
-    .describe("How long to wait for the deployment, in seconds (1 to 3600). Default 300."),
+    .describe("How long to wait for the deployment, in seconds (1 to 3600)."),
   adoptSourceId: sourceIdSchema
     .optional()
     .describe(
@@ -46,23 +48,20 @@ export type ProviderOptionKey = keyof ProviderOptions;
 
 export const PROVIDER_OPTION_KEYS: readonly ProviderOptionKey[] = providerOptionsSchema.keyof().options;
 
+export function isProviderOptionKey(key: string): key is ProviderOptionKey {
+  return (PROVIDER_OPTION_KEYS as readonly string[]).includes(key);
+}
+
 /**
  * The options a program declares: their descriptors (names, types, defaults, descriptions), for
  * schemas: the sdk's rules applied to this schema.
  */
 export const PROVIDER_OPTION_DESCRIPTORS: readonly FieldDescriptor[] = describeFields(providerOptionsSchema.shape);
 
-/** The options' defaults: what parsing fills in for absent options (the schema's `.default`s, their one statement). */
+/** The options' defaults: what parsing fills in for absent options (the schema's `.default`s, their one statement; descriptions never restate them: a schema writes each from its descriptor). */
 export const PROVIDER_OPTION_DEFAULTS: Readonly<ProviderOptions> = Object.freeze(providerOptionsSchema.parse({}));
 
-/** The provider options of a set of inputs or a state, absent ones left out. */
+/** The provider options among a set of values, absent ones left out. */
 export function providerOptions<T extends Partial<Record<ProviderOptionKey, unknown>>>(from: T): Pick<T, ProviderOptionKey> {
   return pick(from, PROVIDER_OPTION_KEYS);
-}
-
-/** Everything but the provider options. */
-export function withoutProviderOptions<T extends object>(from: T): Omit<T, ProviderOptionKey> {
-  const rest: Partial<Record<string, unknown>> = { ...from };
-  for (const key of PROVIDER_OPTION_KEYS) delete rest[key];
-  return rest as Omit<T, ProviderOptionKey>;
 }

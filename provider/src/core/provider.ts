@@ -22,9 +22,9 @@ import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import type { Session } from "./session";
-import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader } from "./settings";
+import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
 import { WriteBudget } from "./write-budget";
-import { TRUSTED_SECRETS_KEY, trustedSecretsCache } from "./trusted-secrets";
+import { TRUSTED_SECRETS_NAME, trustedSecretsCache } from "./trusted-secrets";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export interface SourceProviderOptions {
@@ -87,24 +87,29 @@ export function createSourceProvider({
   let config: ConfigReader = () => undefined;
   // The secrets the user declared the server holds (trusted-secrets.ts): from the same configuration.
   let trustedSetting: () => unknown = () => undefined;
-  const trustedSecrets = trustedSecretsCache();
+  const trustedSecrets = trustedSecretsCache(instructions);
   const cancellation = new Cancellation();
   const writes = new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
-  // share requests and pacing covers every call; settings are resolved for each operation (the
-  // configuration may come after the first check, the environment may change in between).
+  // share requests and pacing covers every call. The settings are resolved once per configuration,
+  // when an operation first needs them (the configuration may come after the first check); one
+  // that fails (a setting missing or bad) is resolved again by the next operation, to fail the same
+  // way or to find what has been set since.
   const connections = new Map<string, Connection>();
+  let configured: { settings: ProviderSettings; connection: Connection } | undefined;
 
   /** The settings, for what needs only some of them (the pacing of a preview's estimate). */
   function settingsOrUndefined() {
     try {
-      return resolveSettings(config, env, instructions);
+      return resolved().settings;
     } catch {
       return undefined;
     }
   }
 
-  function connection(): Connection {
+  /** The configuration's settings and their connection, resolved once per configuration. */
+  function resolved(): { settings: ProviderSettings; connection: Connection } {
+    if (configured) return configured;
     const settings = resolveSettings(config, env, instructions);
     const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain, settings.maxWait]);
     let opened = connections.get(key);
@@ -112,7 +117,12 @@ export function createSourceProvider({
       opened = connect(settings, { onResponse: writes.onResponse, onPacingWait: writes.onPacingWait });
       connections.set(key, opened);
     }
-    return opened;
+    configured = { settings, connection: opened };
+    return configured;
+  }
+
+  function connection(): Connection {
+    return resolved().connection;
   }
 
   function session(): Session {
@@ -131,11 +141,12 @@ export function createSourceProvider({
   return {
     configure(reader) {
       config = reader;
-      trustedSetting = () => reader(TRUSTED_SECRETS_KEY);
+      configured = undefined;
+      trustedSetting = () => reader(TRUSTED_SECRETS_NAME);
     },
     check: (news, isNew = false) => {
       writes.checked(isNew);
-      refuseInsecureBaseUrl(config, env); // before any request: a preview refuses it too
+      refuseInsecureBaseUrl(config, env, instructions); // before any request: a preview refuses it too
       return checkSource(news);
     },
     diff: (id, olds, news) => {
@@ -155,6 +166,7 @@ export function createSourceProvider({
     async close() {
       const open = [...connections.values()];
       connections.clear();
+      configured = undefined;
       await Promise.all(open.map((connection) => connection.close()));
     },
   };

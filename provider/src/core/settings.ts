@@ -1,22 +1,17 @@
 // The provider's settings (the API's address and key, pacing, delivery domain) and the one way to
 // find them, used by every caller: the Source resource's provider, the data-source functions, the
-// native plugin, and the CLI's drift, import and purge. Each comes from the configuration
-// (`assetdelivery:baseUrl`, `assetdelivery:apiKey` set with --secret, `assetdelivery:pacing`,
-// `assetdelivery:deliveryDomain`, `assetdelivery:allowInsecureHttp`, `assetdelivery:maxWait`; a CLI
-// maps its flags to these keys), else the environment (`ASSET_DELIVERY_*`). Read when needed, never captured into the
-// serialized provider. An http:// address other than loopback is refused here, by the sdk's rule,
-// before anything is sent: unless allowed, the key would travel in clear text.
+// native plugin, and the CLI's drift, import and purge. Each comes from the configuration, read by
+// the setting's name (`baseUrl`, `apiKey`, `pacing`, `deliveryDomain`, `allowInsecureHttp`,
+// `maxWait`: the caller knows where its configuration keeps them, a CLI maps its flags to them),
+// else the environment (`ASSET_DELIVERY_*`). A message names a setting as the caller's
+// `Instructions` say (instructions.ts). Read when needed, never captured into the serialized
+// provider. An http:// address other than loopback is refused here, by the sdk's rule, before
+// anything is sent: unless allowed, the key would travel in clear text.
 import { domainNameSchema, insecureBaseUrlProblem, parseDuration, type ClientOptions, type PacingOptions } from "@asset-delivery/sdk";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
+import type { TRUSTED_SECRETS_NAME } from "./trusted-secrets";
 
-export const CONFIG_KEYS = {
-  baseUrl: "assetdelivery:baseUrl",
-  apiKey: "assetdelivery:apiKey",
-  pacing: "assetdelivery:pacing",
-  deliveryDomain: "assetdelivery:deliveryDomain",
-  allowInsecureHttp: "assetdelivery:allowInsecureHttp",
-  maxWait: "assetdelivery:maxWait",
-} as const;
+/** Each setting's environment variable; its keys are the settings' names. */
 export const ENV_VARS = {
   baseUrl: "ASSET_DELIVERY_BASE_URL",
   apiKey: "ASSET_DELIVERY_API_KEY",
@@ -26,8 +21,11 @@ export const ENV_VARS = {
   maxWait: "ASSET_DELIVERY_MAX_WAIT",
 } as const;
 
+export type SettingName = keyof typeof ENV_VARS;
+export const SETTING_NAMES = Object.keys(ENV_VARS) as SettingName[];
+
 /** The settings that are secret wherever a provider keeps or declares them (its state, its schema). */
-export const SECRET_SETTINGS: ReadonlySet<keyof typeof CONFIG_KEYS> = new Set(["apiKey"] as const);
+export const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(["apiKey"] as const);
 
 /** The settings as parsed: what each is, its default and its form as given are in SETTING_DESCRIPTIONS (plugin/schema/config.ts, the users' reference). */
 export interface ProviderSettings {
@@ -41,8 +39,11 @@ export interface ProviderSettings {
   maxWait?: number;
 }
 
-/** Reads a full config key such as `assetdelivery:apiKey`. */
-export type ConfigReader = (key: string) => string | undefined;
+/** What a configuration may hold: the settings, and the secrets the server is trusted to hold (trusted-secrets.ts). */
+export type ConfigName = SettingName | typeof TRUSTED_SECRETS_NAME;
+
+/** Reads a configuration's value by name (`apiKey`), not by any key the configuration files it under. */
+export type ConfigReader = (name: ConfigName) => string | undefined;
 
 /** The settings without which no request can be made: which are missing, for a caller that names its own flags. */
 export class MissingSettingsError extends Error {
@@ -56,8 +57,20 @@ export class MissingSettingsError extends Error {
 }
 
 /** One setting: the stack's config first, then the environment; blank counts as unset. */
-function setting(config: ConfigReader, env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_KEYS): string | undefined {
-  return nonEmpty(config(CONFIG_KEYS[name])) ?? nonEmpty(env[ENV_VARS[name]]);
+function setting(config: ConfigReader, env: NodeJS.ProcessEnv, name: SettingName): string | undefined {
+  return nonEmpty(config(name)) ?? nonEmpty(env[ENV_VARS[name]]);
+}
+
+/** A setting that is set but bad, by name: its message names it as the caller's instructions do. */
+export class SettingError extends Error {
+  override readonly name = "SettingError";
+  constructor(
+    readonly setting: SettingName,
+    readonly rule: string,
+    instructions: Instructions,
+  ) {
+    super(`${instructions.settingName(setting)} (or ${ENV_VARS[setting]}): ${rule}`);
+  }
 }
 
 /** The settings; `instructions` say how to set a missing one (core/instructions.ts). */
@@ -66,7 +79,7 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv = process.env,
   instructions: Instructions = PLAIN_INSTRUCTIONS,
 ): ProviderSettings {
-  const pick = (name: keyof typeof CONFIG_KEYS) => setting(config, env, name);
+  const pick = (name: SettingName) => setting(config, env, name);
   const baseUrl = pick("baseUrl");
   const apiKey = pick("apiKey");
   const pacing = pick("pacing");
@@ -74,22 +87,22 @@ export function resolveSettings(
   const maxWait = pick("maxWait");
   const missing = [
     baseUrl === undefined &&
-      `the API address (${instructions.setSetting(CONFIG_KEYS.baseUrl, { secret: false, placeholder: "<url>" })} or ${ENV_VARS.baseUrl})`,
+      `the API address (${instructions.setSetting("baseUrl", { secret: false, placeholder: "<url>" })} or ${ENV_VARS.baseUrl})`,
     apiKey === undefined &&
-      `the API key (${instructions.setSetting(CONFIG_KEYS.apiKey, { secret: true, placeholder: "<key>" })} or ${ENV_VARS.apiKey})`,
+      `the API key (${instructions.setSetting("apiKey", { secret: true, placeholder: "<key>" })} or ${ENV_VARS.apiKey})`,
   ].filter(Boolean);
   if (baseUrl === undefined || apiKey === undefined) {
     const names = [...(baseUrl === undefined ? ["baseUrl" as const] : []), ...(apiKey === undefined ? ["apiKey" as const] : [])];
     throw new MissingSettingsError(`Asset Delivery credentials missing: set ${missing.join(" and ")}`, names);
   }
-  const allowed = refuseInsecureBaseUrl(config, env);
+  const allowed = refuseInsecureBaseUrl(config, env, instructions);
   return {
     baseUrl,
     apiKey,
     ...(allowed && { allowInsecureHttp: true }),
-    ...(pacing !== undefined && { pacing: parsePacing(pacing) }),
-    ...(deliveryDomain !== undefined && { deliveryDomain: parseDeliveryDomain(deliveryDomain) }),
-    ...(maxWait !== undefined && { maxWait: parseMaxWait(maxWait) }),
+    ...(pacing !== undefined && { pacing: parsePacing(pacing, instructions) }),
+    ...(deliveryDomain !== undefined && { deliveryDomain: parseDeliveryDomain(deliveryDomain, instructions) }),
+    ...(maxWait !== undefined && { maxWait: parseMaxWait(maxWait, instructions) }),
   };
 }
 
@@ -98,16 +111,19 @@ export function resolveSettings(
  * allowed (the sdk's rule); returns whether it is allowed. Needs no API key, so that a check at
  * preview can refuse it before anything else happens.
  */
-export function refuseInsecureBaseUrl(config: ConfigReader, env: NodeJS.ProcessEnv = process.env): boolean {
-  const pick = (name: keyof typeof CONFIG_KEYS) => setting(config, env, name);
+export function refuseInsecureBaseUrl(
+  config: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+  instructions: Instructions = PLAIN_INSTRUCTIONS,
+): boolean {
+  const pick = (name: SettingName) => setting(config, env, name);
   const baseUrl = pick("baseUrl");
   const allowInsecureHttp = pick("allowInsecureHttp");
-  const allowed = allowInsecureHttp !== undefined && parseAllowInsecureHttp(allowInsecureHttp);
+  const allowed = allowInsecureHttp !== undefined && parseAllowInsecureHttp(allowInsecureHttp, instructions);
   const insecure = baseUrl !== undefined && insecureBaseUrlProblem(baseUrl, allowed);
   if (insecure) {
-    throw new Error(
-      `${CONFIG_KEYS.baseUrl} (or ${ENV_VARS.baseUrl}): ${insecure}. Use https://, or to send it anyway set ${CONFIG_KEYS.allowInsecureHttp} to true (or ${ENV_VARS.allowInsecureHttp}=true)`,
-    );
+    const allow = `${instructions.settingName("allowInsecureHttp")} to true (or ${ENV_VARS.allowInsecureHttp}=true)`;
+    throw new SettingError("baseUrl", `${insecure}. Use https://, or to send it anyway set ${allow}`, instructions);
   }
   return allowed;
 }
@@ -120,30 +136,30 @@ export function clientOptionsOf({ deliveryDomain: _notAClientOption, maxWait, ..
 }
 
 /** A duration (the sdk's rule), checked here once, in milliseconds. */
-function parseMaxWait(text: string): number {
+function parseMaxWait(text: string, instructions: Instructions): number {
   const ms = parseDuration(text);
   if (ms !== undefined) return ms;
-  throw new Error(`${CONFIG_KEYS.maxWait} (or ${ENV_VARS.maxWait}): must be a duration such as 90s, 10m or 2h, not "${text}"`);
+  throw new SettingError("maxWait", `must be a duration such as 90s, 10m or 2h, not "${text}"`, instructions);
 }
 
 /** Checked here, once, with the sdk's domain rule: a bad one would otherwise surface as refused purges. */
-function parseDeliveryDomain(text: string): string {
+function parseDeliveryDomain(text: string, instructions: Instructions): string {
   const parsed = domainNameSchema.safeParse(text);
   if (parsed.success) return parsed.data;
-  throw new Error(`${CONFIG_KEYS.deliveryDomain} (or ${ENV_VARS.deliveryDomain}): ${parsed.error.issues[0]!.message}, not "${text}"`);
+  throw new SettingError("deliveryDomain", `${parsed.error.issues[0]!.message}, not "${text}"`, instructions);
 }
 
-function parseAllowInsecureHttp(text: string): boolean {
+function parseAllowInsecureHttp(text: string, instructions: Instructions): boolean {
   if (text === "true" || text === "false") return text === "true";
-  throw new Error(`${CONFIG_KEYS.allowInsecureHttp} (or ${ENV_VARS.allowInsecureHttp}): must be true or false, not "${text}"`);
+  throw new SettingError("allowInsecureHttp", `must be true or false, not "${text}"`, instructions);
 }
 
 /** The pacing setting is JSON; its members are checked by the client, which names a bad one. */
-function parsePacing(text: string): boolean | PacingOptions {
+function parsePacing(text: string, instructions: Instructions): boolean | PacingOptions {
   try {
     return JSON.parse(text) as boolean | PacingOptions;
   } catch {
-    throw new Error(`${CONFIG_KEYS.pacing} (or ${ENV_VARS.pacing}): must be JSON: false, true or {"limits": {...}}`);
+    throw new SettingError("pacing", `must be JSON: false, true or {"limits": {...}}`, instructions);
   }
 }
 

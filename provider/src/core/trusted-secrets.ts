@@ -1,4 +1,4 @@
-// Secrets the server is trusted to hold: `assetdelivery:trustedSecrets`, a Pulumi secret that
+// Secrets the server is trusted to hold: the `trustedSecrets` configuration, a Pulumi secret that
 // `asset-delivery import --from-terraform --trust-state-secrets` writes from a Terraform state,
 // which holds the secret Terraform last sent to each Source. The API never returns a secret, so
 // without this the provider cannot know the server has one, and the first `up` after a migration
@@ -10,9 +10,9 @@
 // to it is not sent). A declared value that differs is sent as any change; a field the Source's
 // type does not have is ignored; once the state records the secret, this is no longer read for it.
 import { isPlainObject, sourceIdSchema, WRITE_ONLY_DEPLOYMENT_FIELDS, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
-/** The config key, and the name of the native provider's input that carries it. */
-export const TRUSTED_SECRETS_KEY = "assetdelivery:trustedSecrets";
+/** The configuration's name of the record (a ConfigReader's, settings.ts), and of the native provider's input that carries it. */
 export const TRUSTED_SECRETS_NAME = "trustedSecrets";
 
 /**
@@ -28,29 +28,31 @@ const NONE: TrustedSecrets = new Map();
  * provider's arguments); absent or blank is none. A bad one is refused, naming where: a secret
  * silently not trusted would cost the writes the user opted out of, one silently trusted worse.
  */
-export function parseTrustedSecrets(setting: unknown): TrustedSecrets {
+export function parseTrustedSecrets(setting: unknown, instructions: Instructions = PLAIN_INSTRUCTIONS): TrustedSecrets {
+  const where = instructions.settingName(TRUSTED_SECRETS_NAME);
   if (setting === undefined || setting === null || (typeof setting === "string" && setting.trim() === "")) return NONE;
   let value: unknown = setting;
   if (typeof setting === "string") {
     try {
       value = JSON.parse(setting);
     } catch {
-      throw new TrustedSecretsError("must be JSON: an object of Source ids, each an object of write-only fields and their values");
+      throw new TrustedSecretsError(where, "must be JSON: an object of Source ids, each an object of write-only fields and their values");
     }
   }
   if (!isPlainObject(value))
-    throw new TrustedSecretsError("must be an object of Source ids, each an object of write-only fields and their values");
+    throw new TrustedSecretsError(where, "must be an object of Source ids, each an object of write-only fields and their values");
   const trusted = new Map<string, Record<string, string>>();
   for (const [id, fields] of Object.entries(value)) {
     const checkedId = sourceIdSchema.safeParse(id);
-    if (!checkedId.success) throw new TrustedSecretsError(`${JSON.stringify(id)}: ${checkedId.error.issues[0]!.message}`);
-    if (!isPlainObject(fields)) throw new TrustedSecretsError(`${id}: must be an object of write-only fields and their values`);
+    if (!checkedId.success) throw new TrustedSecretsError(where, `${JSON.stringify(id)}: ${checkedId.error.issues[0]!.message}`);
+    if (!isPlainObject(fields)) throw new TrustedSecretsError(where, `${id}: must be an object of write-only fields and their values`);
     for (const [field, secret] of Object.entries(fields)) {
       if (!WRITE_ONLY_DEPLOYMENT_FIELDS.has(field))
         throw new TrustedSecretsError(
+          where,
           `${id}.${field}: not a write-only field of any Source type (${[...WRITE_ONLY_DEPLOYMENT_FIELDS].join(", ")})`,
         );
-      if (typeof secret !== "string" || secret === "") throw new TrustedSecretsError(`${id}.${field}: must be a non-empty string`);
+      if (typeof secret !== "string" || secret === "") throw new TrustedSecretsError(where, `${id}.${field}: must be a non-empty string`);
     }
     trusted.set(id, fields as Record<string, string>);
   }
@@ -59,8 +61,9 @@ export function parseTrustedSecrets(setting: unknown): TrustedSecrets {
 
 export class TrustedSecretsError extends Error {
   override readonly name = "TrustedSecretsError";
-  constructor(problem: string) {
-    super(`${TRUSTED_SECRETS_KEY}: ${problem}`);
+  /** `where`: the setting as the caller's instructions name it (settings.ts). */
+  constructor(where: string, problem: string) {
+    super(`${where}: ${problem}`);
   }
 }
 
@@ -77,10 +80,10 @@ export function trustedSecretsOf(trusted: (() => TrustedSecrets) | undefined, so
 }
 
 /** A parse kept while its setting stays the same (one per operation would parse the whole record each time). */
-export function trustedSecretsCache(): (setting: unknown) => TrustedSecrets {
+export function trustedSecretsCache(instructions: Instructions): (setting: unknown) => TrustedSecrets {
   let last: { setting: unknown; parsed: TrustedSecrets } | undefined;
   return (setting) => {
-    if (last === undefined || last.setting !== setting) last = { setting, parsed: parseTrustedSecrets(setting) };
+    if (last === undefined || last.setting !== setting) last = { setting, parsed: parseTrustedSecrets(setting, instructions) };
     return last.parsed;
   };
 }

@@ -28,7 +28,6 @@ import {
 } from "@asset-delivery/sdk";
 import type { Info, Warn } from "./log";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
-import { CONFIG_KEYS } from "./settings";
 
 export type HourlyClass = "createSource" | "updateSource";
 
@@ -99,10 +98,11 @@ export class WriteBudget {
     if (!(error instanceof RateBudgetError) || !isHourly(error.endpointClass)) return error;
     // What the engine has asked for so far and was not sent: it asks for more only as earlier writes end.
     const remaining = Math.max(1, this.planned[error.endpointClass] - this.sent[error.endpointClass]);
+    const instructions = this.options.instructions ?? PLAIN_INSTRUCTIONS;
     return new Error(
       `the hourly ${NOUNS[error.endpointClass].one} budget is spent; at least ${remaining} writes remain; ` +
-        `${(this.options.instructions ?? PLAIN_INSTRUCTIONS).runAgain} after ${clockTime(error.readyAt(remaining), false)} ` +
-        `(${CONFIG_KEYS.maxWait} ran out at ${clockTime(error.deadline, true)}; what was written is in the state)`,
+        `${instructions.runAgain} after ${clockTime(error.readyAt(remaining), false)} ` +
+        `(${instructions.settingName("maxWait")} ran out at ${clockTime(error.deadline, true)}; what was written is in the state)`,
     );
   }
 

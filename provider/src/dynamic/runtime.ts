@@ -14,12 +14,13 @@ import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
+import { pulumiConfigReader } from "../pulumi-names/config-keys";
 import { isSourceNotReady } from "../core/lifecycle/settle";
-import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isEngineUnknown } from "../engine/unknowns";
-import { toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { nativeShape, toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { coreInputs, coreState } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
@@ -36,8 +37,8 @@ if (/[\\/]cmd[\\/]dynamic-provider(?:[\\/]index\.js)?$/.test(require.main?.filen
 
 // The engine hands back what `check` returned as the inputs of diff, create and update, and what
 // create, update and read returned as the state: in the core's shape, those are its types.
-const inputsOf = (values: DynamicValues) => toCore(values) as SourceInputs;
-const stateOf = (values: DynamicValues) => toCore(values) as SourceState;
+const inputsOf = (values: DynamicValues) => coreInputs(nativeShape(values));
+const stateOf = (values: DynamicValues) => coreState(nativeShape(values));
 
 /**
  * A Source written but not ready, as the host reads it: an error with `id` (and `properties`,
@@ -69,18 +70,20 @@ async function written<T extends { outs: object }>(inputs: DynamicValues, write:
 
 export const sourceProvider = {
   async configure(request: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    core.configure((key) => request.config.get(key));
+    core.configure(pulumiConfigReader((key) => request.config.get(key)));
   },
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
-    const { inputs, failures } = core.check(toCore(news, { declared: true }), isNew);
+    const result = core.check(toCore(news, { declared: true }), isNew);
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =
       urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
-    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures.map(pulumiCheckFailure)] };
+    // Refused: the engine stops, and gets back what it gave.
+    const inputs = "inputs" in result ? toDynamic(result.inputs, news) : news;
+    return { inputs, failures: [...urnFailures, ...result.failures.map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));

@@ -31,7 +31,12 @@ export function urnOf(values: DynamicValues): string | undefined {
  * `__provider` taken off, the API's names (`declared`: a program's arguments, check's: pulumi-names/source.ts).
  */
 export function toCore(values: DynamicValues, options: { declared?: boolean } = {}): Record<string, unknown> {
-  return toApiNames(withCoreUnknowns(withSecretsInPlace(values)), options);
+  return toApiNames(nativeShape(values), options);
+}
+
+/** The host's values in the native resource's shape (resource's names, secrets in place), the core's unknowns: what pulumi-names/source.ts takes to the core. */
+export function nativeShape(values: DynamicValues): Record<string, unknown> {
+  return withCoreUnknowns(withSecretsInPlace(values));
 }
 
 /**

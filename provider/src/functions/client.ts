@@ -6,10 +6,17 @@ import type { AssetDeliveryClient } from "@asset-delivery/sdk";
 import { connect } from "../core/connection";
 import { resolveSettings } from "../core/settings";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
+import { pulumiConfigReader } from "../pulumi-names/config-keys";
 
 export async function withClient<T>(use: (client: AssetDeliveryClient) => Promise<T>): Promise<T> {
   // runtime.getConfig reads a secret's value without the warning Config.get gives: it never leaves this call.
-  const connection = connect(resolveSettings((key) => pulumi.runtime.getConfig(key), process.env, PULUMI_INSTRUCTIONS));
+  const connection = connect(
+    resolveSettings(
+      pulumiConfigReader((key) => pulumi.runtime.getConfig(key)),
+      process.env,
+      PULUMI_INSTRUCTIONS,
+    ),
+  );
   try {
     return await use(connection.client);
   } finally {

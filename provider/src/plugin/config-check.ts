@@ -5,15 +5,22 @@
 // configuration when an operation needs it (core/settings.ts), without this check.
 import deepEqual from "fast-deep-equal";
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
-import { clientOptionsOf, CONFIG_KEYS, ENV_VARS, resolveSettings, type ConfigReader, type ProviderSettings } from "../core/settings";
+import {
+  clientOptionsOf,
+  ENV_VARS,
+  resolveSettings,
+  SettingError,
+  SETTING_NAMES,
+  type ConfigReader,
+  type ProviderSettings,
+  type SettingName,
+} from "../core/settings";
 import { isUnknown } from "../core/unknowns";
-import { parseTrustedSecrets, TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME, TrustedSecretsError } from "../core/trusted-secrets";
-
-export type ConfigName = keyof typeof CONFIG_KEYS;
-export const CONFIG_NAMES = Object.keys(CONFIG_KEYS) as ConfigName[];
+import { parseTrustedSecrets, TRUSTED_SECRETS_NAME, TrustedSecretsError } from "../core/trusted-secrets";
+import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 
 export interface ConfigFailure {
-  property: ConfigName | "trustedSecrets" | "";
+  property: SettingName | typeof TRUSTED_SECRETS_NAME | "";
   reason: string;
 }
 
@@ -23,18 +30,16 @@ function settingText(value: unknown): string | undefined {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** Reads `assetdelivery:<name>` (and the trusted secrets) from the configuration's values: the provider's view of it. */
+/** Reads each setting (and the trusted secrets) from the configuration's values, which are by name: the provider's view of it. */
 export function settingsReader(values: Record<string, unknown>): ConfigReader {
-  const byKey = new Map<string, string | undefined>(CONFIG_NAMES.map((name) => [CONFIG_KEYS[name], settingText(values[name])]));
-  byKey.set(TRUSTED_SECRETS_KEY, settingText(values[TRUSTED_SECRETS_NAME]));
-  return (key: string) => byKey.get(key);
+  return (name) => settingText(values[name]);
 }
 
 /** A bad `trustedSecrets` value (core/trusted-secrets.ts), named as the settings' failures are. */
 function trustedSecretsFailures(setting: unknown): ConfigFailure[] {
   if (isUnknown(setting)) return [];
   try {
-    parseTrustedSecrets(setting);
+    parseTrustedSecrets(setting, PULUMI_INSTRUCTIONS);
     return [];
   } catch (error) {
     if (!(error instanceof TrustedSecretsError)) throw error;
@@ -59,14 +64,13 @@ function checkSettings(
   values: Record<string, unknown>,
   env: NodeJS.ProcessEnv = process.env,
 ): { settings?: ProviderSettings; failures: ConfigFailure[] } {
-  if (CONFIG_NAMES.some((name) => isUnknown(values[name]))) return { failures: [] };
+  if (SETTING_NAMES.some((name) => isUnknown(values[name]))) return { failures: [] };
   let settings: ProviderSettings;
   try {
-    settings = resolveSettings(settingsReader(values), env);
+    settings = resolveSettings(settingsReader(values), env, PULUMI_INSTRUCTIONS);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    const named = CONFIG_NAMES.find((name) => reason.startsWith(CONFIG_KEYS[name]));
-    return { failures: [{ property: named ?? "", reason }] };
+    return { failures: [{ property: error instanceof SettingError ? error.setting : "", reason }] };
   }
   try {
     // The client checks the address, the key's form and the pacing's members, naming each.
@@ -75,8 +79,8 @@ function checkSettings(
     if (!(error instanceof RequestValidationError)) throw error;
     return {
       failures: error.issues.map((issue) => {
-        const name = CONFIG_NAMES.find((candidate) => candidate === issue.segments[0]);
-        const where = name ? `${CONFIG_KEYS[name]} (or ${ENV_VARS[name]})` : "provider configuration";
+        const name = SETTING_NAMES.find((candidate) => candidate === issue.segments[0]);
+        const where = name ? `${PULUMI_INSTRUCTIONS.settingName(name)} (or ${ENV_VARS[name]})` : "provider configuration";
         return { property: name ?? "", reason: `${where}: ${issue.rule}` };
       }),
     };

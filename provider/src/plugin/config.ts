@@ -1,12 +1,12 @@
-// The native provider's configuration on the wire (the settings of core/settings.ts's CONFIG_KEYS:
+// The native provider's configuration on the wire (the settings of core/settings.ts, by name:
 // `baseUrl`, `apiKey`, `pacing`, ...). The engine hands them over as the provider's inputs: an
 // explicit provider's arguments, or, for the default provider, the stack's `assetdelivery:*`
 // config. config-check.ts checks and compares them; here: where Configure finds them, and the API
 // key kept secret in the provider's state, however it was given. Besides the settings, the secrets
 // the server is trusted to hold (core/trusted-secrets.ts), secret too.
-import { CONFIG_NAMES } from "./config-check";
-import { CONFIG_KEYS, SECRET_SETTINGS } from "../core/settings";
-import { TRUSTED_SECRETS_KEY, TRUSTED_SECRETS_NAME } from "../core/trusted-secrets";
+import { SECRET_SETTINGS, SETTING_NAMES } from "../core/settings";
+import { TRUSTED_SECRETS_NAME } from "../core/trusted-secrets";
+import { configKey } from "../pulumi-names/config-keys";
 import type { PropertyPath } from "./wire";
 
 /** The paths of the provider's state that are always secret. */
@@ -18,11 +18,8 @@ export const CONFIG_SECRET_PATHS: readonly PropertyPath[] = [...SECRET_SETTINGS,
  */
 export function configFromRequest(args: Record<string, unknown>, variables: ReadonlyMap<string, string>): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
-  const keys: [string, string][] = [
-    ...CONFIG_NAMES.map((name) => [name, CONFIG_KEYS[name]] as [string, string]),
-    [TRUSTED_SECRETS_NAME, TRUSTED_SECRETS_KEY],
-  ];
-  for (const [name, key] of keys) {
+  for (const name of [...SETTING_NAMES, TRUSTED_SECRETS_NAME] as const) {
+    const key = configKey(name);
     const value = args[name] ?? variables.get(key) ?? variables.get(key.replace(":", ":config:"));
     if (value !== undefined) settings[name] = value;
   }

@@ -10,6 +10,7 @@ import type { SourceInputs } from "../core/codec";
 import { comparableDeployment, secretFlagMismatches, type Compared, type SourceDiff } from "../core/diff";
 import type { PropertyPath } from "../core/property-path";
 import { isUnknown } from "../core/unknowns";
+import { isProviderOptionKey } from "../core/provider-options";
 import { describePulumiPath } from "../pulumi-names/paths";
 
 export type DiffKind = "add" | "delete" | "update";
@@ -20,10 +21,15 @@ export type DetailedDiff = Map<string, DiffKind>;
 /** The leaves of what `diff` (the core's, of these olds and news) found changed. */
 export function detailedDiff(olds: Compared, news: SourceInputs, { changed, deploymentFields, replaces }: SourceDiff): DetailedDiff {
   const out: DetailedDiff = new Map();
-  for (const key of changed) if (key !== "deployment") leafChanges(olds[key], news[key], [key], out);
+  for (const key of changed) if (key !== "deployment") leafChanges(valueOf(olds, key), valueOf(news, key), [key], out);
   if (changed.includes("deployment")) deploymentLeaves(olds, news, deploymentFields, out);
   for (const key of replaces) setLeaf(out, [key], "update");
   return out;
+}
+
+/** An attribute's value, or an option's (apart in the core's values, core/codec.ts). */
+function valueOf(values: Compared, key: SourceDiff["changed"][number]): unknown {
+  return isProviderOptionKey(key) ? values.options?.[key] : values[key];
 }
 
 function deploymentLeaves(olds: Compared, news: SourceInputs, fields: readonly string[], out: DetailedDiff): void {

@@ -8,8 +8,8 @@
 // What is the plugin's own: the Source type and function tokens of its schema, and the engine's
 // Read without a state, which is an import.
 import deepEqual from "fast-deep-equal";
-import type { SourceInputs, SourceState, UncheckedInputs } from "../core/codec";
-import { toApiNames, toPulumiNames } from "../pulumi-names/source";
+import type { UncheckedInputs } from "../core/codec";
+import { coreInputs, coreState, toApiNames, toPulumiNames, uncheckedInputs } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 import { SECRET_PATHS } from "../pulumi-names/secret-paths";
 import { detailedDiff, type DetailedDiff } from "./detailed-diff";
@@ -45,9 +45,9 @@ function marked(values: UncheckedInputs, ...programSecrets: (readonly PropertyPa
   return { values: toPulumiNames(values), secrets: [...SECRET_PATHS, ...programSecrets.flat()] };
 }
 
-/** What the engine hands back: what this provider returned (a state, check's inputs), in the core's names. */
-const inputsOf = (properties: Properties) => toApiNames(properties.values) as SourceInputs;
-const stateOf = (properties: Properties) => toApiNames(properties.values) as SourceState;
+/** What the engine hands back: what this provider returned (a state, check's inputs), in the core's shape. */
+const inputsOf = (properties: Properties) => coreInputs(properties.values);
+const stateOf = (properties: Properties) => coreState(properties.values);
 
 /** The core's diff and its detailed diff, by the resource's property paths. */
 export type NativeDiff = SourceDiff & { detailedDiff: DetailedDiff };
@@ -98,8 +98,11 @@ export class NativeProvider {
   /** `isNew`: no earlier inputs (a create). */
   check(type: string, news: Properties, isNew = false): { inputs: Properties; failures: { property: string; reason: string }[] } {
     assertSource(type);
-    const result = this.core.check(toApiNames(news.values, { declared: true }), isNew);
-    return { inputs: marked(result.inputs, news.secrets), failures: result.failures.map(pulumiCheckFailure) };
+    const result = this.core.check(uncheckedInputs(news.values), isNew);
+    // Refused: the engine stops, and gets back what it gave.
+    const inputs =
+      "inputs" in result ? marked(result.inputs, news.secrets) : { values: news.values, secrets: [...SECRET_PATHS, ...news.secrets] };
+    return { inputs, failures: result.failures.map(pulumiCheckFailure) };
   }
 
   diff(id: string, olds: Properties, news: Properties): NativeDiff {

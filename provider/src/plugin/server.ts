@@ -110,7 +110,7 @@ export function resourceProviderService(provider: NativeProvider, version: strin
         .setHasdetaileddiff(true)
         .setDeletebeforereplace(false);
       for (const [path, kind] of detailedDiff) {
-        const replace = replaces.includes(path);
+        const replace = (replaces as readonly string[]).includes(path);
         const diffKind = replace ? pb.PropertyDiff.Kind.UPDATE_REPLACE : DIFF_KINDS[kind];
         response.getDetaileddiffMap().set(path, new pb.PropertyDiff().setKind(diffKind).setInputdiff(true));
       }

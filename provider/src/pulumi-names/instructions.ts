@@ -1,8 +1,11 @@
 // What the core's messages tell a user to do, in Pulumi's words (core/instructions.ts): both shells
-// pass these, and so do the CLI's commands that read a stack's configuration.
+// pass these, and so do the CLI's commands that read a stack's configuration. A setting is named
+// by its key in the stack's configuration (config-keys.ts).
 import type { Instructions } from "../core/instructions";
+import { configKey } from "./config-keys";
 
 export const PULUMI_INSTRUCTIONS: Instructions = {
-  setSetting: (key, { secret, placeholder }) => `\`pulumi config set ${secret ? "--secret " : ""}${key} ${placeholder}\``,
+  settingName: configKey,
+  setSetting: (name, { secret, placeholder }) => `\`pulumi config set ${secret ? "--secret " : ""}${configKey(name)} ${placeholder}\``,
   runAgain: "run `pulumi up` again",
 };

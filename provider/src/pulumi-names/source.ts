@@ -4,8 +4,9 @@
 // `deploymentStatus`, and the read-only deployment fields lifted to the top level, `passwordSet`).
 // Each shell converts once at its edge: `toApiNames` for what the engine hands over, `toPulumiNames`
 // for what goes back (plugin/provider.ts, dynamic/shape.ts). The names are the sdk's descriptors';
-// the provider's own options (`waitForDeployment`, ...) have one name and pass unchanged, as do
-// unknown keys, so that check names them as the program wrote them. Beside it, in the same names:
+// the provider's own options (`waitForDeployment`, ...) have one name, and sit beside the Source's
+// fields in the resource but apart in the core (`options`, core/codec.ts): moved here too. Unknown
+// keys pass unchanged, so that check names them as the program wrote them. Beside it, in the same names:
 // secret-paths.ts (where secrets are), paths.ts (a path as the program wrote it, check's failures),
 // declaration.ts (what to declare for a Source made elsewhere).
 import {
@@ -18,7 +19,15 @@ import {
   type SourceAttributes,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import { isSourceType, READ_ONLY_FIELDS, WRITE_ONLY_FIELDS } from "../core/codec";
+import {
+  isSourceType,
+  READ_ONLY_FIELDS,
+  WRITE_ONLY_FIELDS,
+  type SourceInputs,
+  type SourceState,
+  type UncheckedInputs,
+} from "../core/codec";
+import { PROVIDER_OPTION_KEYS } from "../core/provider-options";
 import { camelCase, renameDeployment, type CamelNamed } from "./rename";
 import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
 
@@ -46,14 +55,22 @@ export const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
 const TOP_LEVEL_TO_API: ReadonlyMap<string, string> = new Map([...TOP_LEVEL_TO_PULUMI].map(([api, pulumi]) => [pulumi, api]));
 const LIFTED_TO_API: ReadonlyMap<string, string> = new Map([...READ_ONLY_FIELDS].map((name) => [camelCase(name), name]));
 
+/** The core's key of the provider's options (core/codec.ts); a program's own property of that name goes in with them, for check to refuse by its name. */
+const OPTIONS_KEY = "options";
+const APART: ReadonlySet<string> = new Set([...PROVIDER_OPTION_KEYS, OPTIONS_KEY]);
+
 /**
  * The core's values (inputs, a state, a preview's outputs) as the resource's properties: renamed,
- * the read-only deployment fields lifted to the top level. A deployment that is not an object (not
+ * the read-only deployment fields lifted to the top level, the provider's options beside the fields. A deployment that is not an object (not
  * known yet, or refused by check) passes as it is.
  */
 export function toPulumiNames(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
+    if (key === OPTIONS_KEY && isPlainObject(value)) {
+      Object.assign(out, value);
+      continue;
+    }
     if (key !== "deployment" || !isPlainObject(value)) {
       out[TOP_LEVEL_TO_PULUMI.get(key) ?? key] = value;
       continue;
@@ -70,7 +87,8 @@ export function toPulumiNames(values: Record<string, unknown>): Record<string, u
 
 /**
  * The resource's properties (the engine's values: a program's, or what `toPulumiNames` gave it) in
- * the core's names: the top-level read-only deployment fields put back inside the deployment (over
+ * the core's names and shape: the provider's options apart in `options`, the top-level read-only
+ * deployment fields put back inside the deployment (over
  * copies that states written by 0.1.0 also kept there). `declared`: a program's arguments, as check
  * takes them, where an output's name (`passwordSet`) is no argument: it stays where the program put
  * it, for check to refuse by that name.
@@ -79,14 +97,25 @@ export function toApiNames(values: Record<string, unknown>, { declared = false }
   const { deployment } = values;
   const out: Record<string, unknown> = {};
   const lifted: Record<string, unknown> = {};
+  const options: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (key === "deployment") continue;
+    // Values already in the core's shape keep their options; a program's own `options` goes in with them, for check to refuse by its name.
+    if (key === OPTIONS_KEY && !declared && isPlainObject(value)) {
+      Object.assign(options, value);
+      continue;
+    }
+    if (APART.has(key)) {
+      options[key] = value;
+      continue;
+    }
     const readOnlyField = !declared && isPlainObject(deployment) ? LIFTED_TO_API.get(key) : undefined;
     if (readOnlyField !== undefined) lifted[readOnlyField] = value;
     else out[TOP_LEVEL_TO_API.get(key) ?? key] = value;
   }
   if (deployment !== undefined)
     out.deployment = isPlainObject(deployment) ? { ...renameDeployment(deployment, "toApi"), ...lifted } : deployment;
+  out[OPTIONS_KEY] = options;
   return out;
 }
 
@@ -102,3 +131,14 @@ export function sourceAttributes(source: Source): ReturnedAttributes {
   const attributes = Object.fromEntries(Object.entries(source.attributes).filter(([, value]) => value !== undefined));
   return toPulumiNames(attributes) as ReturnedAttributes;
 }
+
+/**
+ * What the engine hands back to the core (check's inputs, for diff, create and update; a state this
+ * provider returned), in the core's shape: the engine keeps what the core gave it, so it is taken
+ * as that type here, at the edge, and nowhere else. The dynamic shell first merges its secrets in
+ * (dynamic/shape.ts).
+ */
+export const coreInputs = (values: Record<string, unknown>) => toApiNames(values) as SourceInputs;
+export const coreState = (values: Record<string, unknown>) => toApiNames(values) as SourceState;
+/** A program's arguments, for check (an output's name stays where the program put it: see toApiNames). */
+export const uncheckedInputs = (values: Record<string, unknown>) => toApiNames(values, { declared: true }) as UncheckedInputs;

@@ -23,7 +23,7 @@ type AzureDeployment struct {
 	AzureBucket string `pulumi:"azureBucket"`
 	// Folder prefix prepended to the image path; null for none.
 	AzurePrefix *string `pulumi:"azurePrefix"`
-	// Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
 	AzureSasString string `pulumi:"azureSasString"`
 	// The storage service: blob or file. One of `blob`, `file`.
 	AzureServiceType string `pulumi:"azureServiceType"`
@@ -55,7 +55,7 @@ type AzureDeployment struct {
 	ServiceSubdomains []string `pulumi:"serviceSubdomains"`
 	// The deployment type: `azure`.
 	Type string `pulumi:"type"`
-	// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 	UploadCredentials *UploadCredentials `pulumi:"uploadCredentials"`
 }
 
@@ -121,7 +121,7 @@ type AzureDeploymentArgs struct {
 	AzureBucket pulumi.StringInput `pulumi:"azureBucket"`
 	// Folder prefix prepended to the image path; null for none.
 	AzurePrefix pulumi.StringPtrInput `pulumi:"azurePrefix"`
-	// Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
 	AzureSasString pulumi.StringInput `pulumi:"azureSasString"`
 	// The storage service: blob or file. One of `blob`, `file`.
 	AzureServiceType pulumi.StringInput `pulumi:"azureServiceType"`
@@ -153,7 +153,7 @@ type AzureDeploymentArgs struct {
 	ServiceSubdomains pulumi.StringArrayInput `pulumi:"serviceSubdomains"`
 	// The deployment type: `azure`.
 	Type pulumi.StringInput `pulumi:"type"`
-	// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 	UploadCredentials UploadCredentialsPtrInput `pulumi:"uploadCredentials"`
 }
 
@@ -236,7 +236,7 @@ func (o AzureDeploymentOutput) AzurePrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v AzureDeployment) *string { return v.AzurePrefix }).(pulumi.StringPtrOutput)
 }
 
-// Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o AzureDeploymentOutput) AzureSasString() pulumi.StringOutput {
 	return o.ApplyT(func(v AzureDeployment) string { return v.AzureSasString }).(pulumi.StringOutput)
 }
@@ -316,7 +316,7 @@ func (o AzureDeploymentOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v AzureDeployment) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o AzureDeploymentOutput) UploadCredentials() UploadCredentialsPtrOutput {
 	return o.ApplyT(func(v AzureDeployment) *UploadCredentials { return v.UploadCredentials }).(UploadCredentialsPtrOutput)
 }
@@ -343,7 +343,7 @@ type GcsDeployment struct {
 	GcsBucket string `pulumi:"gcsBucket"`
 	// Folder prefix prepended to the image path; null for none.
 	GcsPrefix *string `pulumi:"gcsPrefix"`
-	// Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
 	GcsSecretKey string `pulumi:"gcsSecretKey"`
 	// Absolute URL of an image served when a request results in an error; null for none.
 	ImageError *string `pulumi:"imageError"`
@@ -361,7 +361,7 @@ type GcsDeployment struct {
 	ServiceSubdomains []string `pulumi:"serviceSubdomains"`
 	// The deployment type: `gcs`.
 	Type string `pulumi:"type"`
-	// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 	UploadCredentials *UploadCredentials `pulumi:"uploadCredentials"`
 }
 
@@ -439,7 +439,7 @@ type GcsDeploymentArgs struct {
 	GcsBucket pulumi.StringInput `pulumi:"gcsBucket"`
 	// Folder prefix prepended to the image path; null for none.
 	GcsPrefix pulumi.StringPtrInput `pulumi:"gcsPrefix"`
-	// Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
 	GcsSecretKey pulumi.StringInput `pulumi:"gcsSecretKey"`
 	// Absolute URL of an image served when a request results in an error; null for none.
 	ImageError pulumi.StringPtrInput `pulumi:"imageError"`
@@ -457,7 +457,7 @@ type GcsDeploymentArgs struct {
 	ServiceSubdomains pulumi.StringArrayInput `pulumi:"serviceSubdomains"`
 	// The deployment type: `gcs`.
 	Type pulumi.StringInput `pulumi:"type"`
-	// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 	UploadCredentials UploadCredentialsPtrInput `pulumi:"uploadCredentials"`
 }
 
@@ -570,7 +570,7 @@ func (o GcsDeploymentOutput) GcsPrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GcsDeployment) *string { return v.GcsPrefix }).(pulumi.StringPtrOutput)
 }
 
-// Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o GcsDeploymentOutput) GcsSecretKey() pulumi.StringOutput {
 	return o.ApplyT(func(v GcsDeployment) string { return v.GcsSecretKey }).(pulumi.StringOutput)
 }
@@ -615,7 +615,7 @@ func (o GcsDeploymentOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v GcsDeployment) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o GcsDeploymentOutput) UploadCredentials() UploadCredentialsPtrOutput {
 	return o.ApplyT(func(v GcsDeployment) *UploadCredentials { return v.UploadCredentials }).(UploadCredentialsPtrOutput)
 }
@@ -738,7 +738,7 @@ type S3CompatibleDeployment struct {
 	Region string `pulumi:"region"`
 	// What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
 	RobotsTxt *string `pulumi:"robotsTxt"`
-	// Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
 	SecretKey string `pulumi:"secretKey"`
 	// Whether requests must be signed with the Source's secure URL token. Default `false`.
 	SecureUrlEnabled *bool `pulumi:"secureUrlEnabled"`
@@ -836,7 +836,7 @@ type S3CompatibleDeploymentArgs struct {
 	Region pulumi.StringInput `pulumi:"region"`
 	// What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
 	RobotsTxt pulumi.StringPtrInput `pulumi:"robotsTxt"`
-	// Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
 	SecretKey pulumi.StringInput `pulumi:"secretKey"`
 	// Whether requests must be signed with the Source's secure URL token. Default `false`.
 	SecureUrlEnabled pulumi.BoolPtrInput `pulumi:"secureUrlEnabled"`
@@ -987,7 +987,7 @@ func (o S3CompatibleDeploymentOutput) RobotsTxt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v S3CompatibleDeployment) *string { return v.RobotsTxt }).(pulumi.StringPtrOutput)
 }
 
-// Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o S3CompatibleDeploymentOutput) SecretKey() pulumi.StringOutput {
 	return o.ApplyT(func(v S3CompatibleDeployment) string { return v.SecretKey }).(pulumi.StringOutput)
 }
@@ -1044,7 +1044,7 @@ type S3Deployment struct {
 	S3Bucket string `pulumi:"s3Bucket"`
 	// Folder prefix prepended to the image path; null for none.
 	S3Prefix *string `pulumi:"s3Prefix"`
-	// Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
 	S3SecretKey string `pulumi:"s3SecretKey"`
 	// Whether requests must be signed with the Source's secure URL token. Default `false`.
 	SecureUrlEnabled *bool `pulumi:"secureUrlEnabled"`
@@ -1052,7 +1052,7 @@ type S3Deployment struct {
 	ServiceSubdomains []string `pulumi:"serviceSubdomains"`
 	// The deployment type: `s3`.
 	Type string `pulumi:"type"`
-	// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 	UploadCredentials *UploadCredentials `pulumi:"uploadCredentials"`
 }
 
@@ -1140,7 +1140,7 @@ type S3DeploymentArgs struct {
 	S3Bucket pulumi.StringInput `pulumi:"s3Bucket"`
 	// Folder prefix prepended to the image path; null for none.
 	S3Prefix pulumi.StringPtrInput `pulumi:"s3Prefix"`
-	// Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
 	S3SecretKey pulumi.StringInput `pulumi:"s3SecretKey"`
 	// Whether requests must be signed with the Source's secure URL token. Default `false`.
 	SecureUrlEnabled pulumi.BoolPtrInput `pulumi:"secureUrlEnabled"`
@@ -1148,7 +1148,7 @@ type S3DeploymentArgs struct {
 	ServiceSubdomains pulumi.StringArrayInput `pulumi:"serviceSubdomains"`
 	// The deployment type: `s3`.
 	Type pulumi.StringInput `pulumi:"type"`
-	// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 	UploadCredentials UploadCredentialsPtrInput `pulumi:"uploadCredentials"`
 }
 
@@ -1286,7 +1286,7 @@ func (o S3DeploymentOutput) S3Prefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v S3Deployment) *string { return v.S3Prefix }).(pulumi.StringPtrOutput)
 }
 
-// Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o S3DeploymentOutput) S3SecretKey() pulumi.StringOutput {
 	return o.ApplyT(func(v S3Deployment) string { return v.S3SecretKey }).(pulumi.StringOutput)
 }
@@ -1306,7 +1306,7 @@ func (o S3DeploymentOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v S3Deployment) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o S3DeploymentOutput) UploadCredentials() UploadCredentialsPtrOutput {
 	return o.ApplyT(func(v S3Deployment) *UploadCredentials { return v.UploadCredentials }).(UploadCredentialsPtrOutput)
 }
@@ -1630,11 +1630,11 @@ type WebfolderDeployment struct {
 	ImageMissing *string `pulumi:"imageMissing"`
 	// Whether the request's query parameters are passed to the missing image's URL. Default `false`.
 	ImageMissingAppendQs *bool `pulumi:"imageMissingAppendQs"`
-	// Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	Password *string `pulumi:"password"`
-	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestHandshake *string `pulumi:"requestHandshake"`
-	// 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestSigningKey *string `pulumi:"requestSigningKey"`
 	// What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
 	RobotsTxt *string `pulumi:"robotsTxt"`
@@ -1726,11 +1726,11 @@ type WebfolderDeploymentArgs struct {
 	ImageMissing pulumi.StringPtrInput `pulumi:"imageMissing"`
 	// Whether the request's query parameters are passed to the missing image's URL. Default `false`.
 	ImageMissingAppendQs pulumi.BoolPtrInput `pulumi:"imageMissingAppendQs"`
-	// Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	Password pulumi.StringPtrInput `pulumi:"password"`
-	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestHandshake pulumi.StringPtrInput `pulumi:"requestHandshake"`
-	// 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestSigningKey pulumi.StringPtrInput `pulumi:"requestSigningKey"`
 	// What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
 	RobotsTxt pulumi.StringPtrInput `pulumi:"robotsTxt"`
@@ -1860,17 +1860,17 @@ func (o WebfolderDeploymentOutput) ImageMissingAppendQs() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WebfolderDeployment) *bool { return v.ImageMissingAppendQs }).(pulumi.BoolPtrOutput)
 }
 
-// Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o WebfolderDeploymentOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebfolderDeployment) *string { return v.Password }).(pulumi.StringPtrOutput)
 }
 
-// 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+// 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o WebfolderDeploymentOutput) RequestHandshake() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebfolderDeployment) *string { return v.RequestHandshake }).(pulumi.StringPtrOutput)
 }
 
-// 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+// 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o WebfolderDeploymentOutput) RequestSigningKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebfolderDeployment) *string { return v.RequestSigningKey }).(pulumi.StringPtrOutput)
 }
@@ -1929,11 +1929,11 @@ type WebproxyDeployment struct {
 	ImageMissing *string `pulumi:"imageMissing"`
 	// Whether the request's query parameters are passed to the missing image's URL. Default `false`.
 	ImageMissingAppendQs *bool `pulumi:"imageMissingAppendQs"`
-	// Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	Password *string `pulumi:"password"`
-	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestHandshake *string `pulumi:"requestHandshake"`
-	// 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestSigningKey *string `pulumi:"requestSigningKey"`
 	// What /robots.txt answers: allow-all or disallow-all. One of `allow-all`, `disallow-all`. Default `"allow-all"`.
 	RobotsTxt *string `pulumi:"robotsTxt"`
@@ -2023,11 +2023,11 @@ type WebproxyDeploymentArgs struct {
 	ImageMissing pulumi.StringPtrInput `pulumi:"imageMissing"`
 	// Whether the request's query parameters are passed to the missing image's URL. Default `false`.
 	ImageMissingAppendQs pulumi.BoolPtrInput `pulumi:"imageMissingAppendQs"`
-	// Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	Password pulumi.StringPtrInput `pulumi:"password"`
-	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestHandshake pulumi.StringPtrInput `pulumi:"requestHandshake"`
-	// 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+	// 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 	RequestSigningKey pulumi.StringPtrInput `pulumi:"requestSigningKey"`
 	// What /robots.txt answers: allow-all or disallow-all. One of `allow-all`, `disallow-all`. Default `"allow-all"`.
 	RobotsTxt pulumi.StringPtrInput `pulumi:"robotsTxt"`
@@ -2155,17 +2155,17 @@ func (o WebproxyDeploymentOutput) ImageMissingAppendQs() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v WebproxyDeployment) *bool { return v.ImageMissingAppendQs }).(pulumi.BoolPtrOutput)
 }
 
-// Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+// Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o WebproxyDeploymentOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebproxyDeployment) *string { return v.Password }).(pulumi.StringPtrOutput)
 }
 
-// 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+// 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o WebproxyDeploymentOutput) RequestHandshake() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebproxyDeployment) *string { return v.RequestHandshake }).(pulumi.StringPtrOutput)
 }
 
-// 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+// 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
 func (o WebproxyDeploymentOutput) RequestSigningKey() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v WebproxyDeployment) *string { return v.RequestSigningKey }).(pulumi.StringPtrOutput)
 }

@@ -26,7 +26,7 @@ type Source struct {
 	Deployment pulumi.AnyOutput `pulumi:"deployment"`
 	// deploying, deployed, disabled or deleted. One of `deploying`, `deployed`, `disabled`, `deleted`.
 	DeploymentStatus pulumi.StringOutput `pulumi:"deploymentStatus"`
-	// How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+	// How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
 	DeploymentTimeoutSeconds pulumi.IntOutput `pulumi:"deploymentTimeoutSeconds"`
 	// Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
@@ -42,7 +42,7 @@ type Source struct {
 	RequestSigningKeySet pulumi.BoolPtrOutput `pulumi:"requestSigningKeySet"`
 	// Signing token for securing assets; present only while secure URLs are enabled.
 	SecureUrlToken pulumi.StringPtrOutput `pulumi:"secureUrlToken"`
-	// Wait after create and update until the Source is deployed. Default true.
+	// Wait after create and update until the Source is deployed. Default `true`.
 	WaitForDeployment pulumi.BoolOutput `pulumi:"waitForDeployment"`
 }
 
@@ -115,7 +115,7 @@ type sourceArgs struct {
 	AdoptSourceId *string `pulumi:"adoptSourceId"`
 	// Where the images come from and how they are served, by `type`.
 	Deployment interface{} `pulumi:"deployment"`
-	// How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+	// How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
 	DeploymentTimeoutSeconds *int `pulumi:"deploymentTimeoutSeconds"`
 	// Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
 	Enabled *bool `pulumi:"enabled"`
@@ -123,7 +123,7 @@ type sourceArgs struct {
 	Name string `pulumi:"name"`
 	// Paths or URLs purged once an update that changes rendering (default parameters, error and missing images, caching, secure URLs) has deployed; never on create or on other updates. A failed purge is a warning, not a failed update.
 	PurgeAfterUpdate []string `pulumi:"purgeAfterUpdate"`
-	// Wait after create and update until the Source is deployed. Default true.
+	// Wait after create and update until the Source is deployed. Default `true`.
 	WaitForDeployment *bool `pulumi:"waitForDeployment"`
 }
 
@@ -133,7 +133,7 @@ type SourceArgs struct {
 	AdoptSourceId pulumi.StringPtrInput
 	// Where the images come from and how they are served, by `type`.
 	Deployment pulumi.Input
-	// How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+	// How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
 	DeploymentTimeoutSeconds pulumi.IntPtrInput
 	// Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
 	Enabled pulumi.BoolPtrInput
@@ -141,7 +141,7 @@ type SourceArgs struct {
 	Name pulumi.StringInput
 	// Paths or URLs purged once an update that changes rendering (default parameters, error and missing images, caching, secure URLs) has deployed; never on create or on other updates. A failed purge is a warning, not a failed update.
 	PurgeAfterUpdate pulumi.StringArrayInput
-	// Wait after create and update until the Source is deployed. Default true.
+	// Wait after create and update until the Source is deployed. Default `true`.
 	WaitForDeployment pulumi.BoolPtrInput
 }
 
@@ -257,7 +257,7 @@ func (o SourceOutput) DeploymentStatus() pulumi.StringOutput {
 	return o.ApplyT(func(v *Source) pulumi.StringOutput { return v.DeploymentStatus }).(pulumi.StringOutput)
 }
 
-// How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+// How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
 func (o SourceOutput) DeploymentTimeoutSeconds() pulumi.IntOutput {
 	return o.ApplyT(func(v *Source) pulumi.IntOutput { return v.DeploymentTimeoutSeconds }).(pulumi.IntOutput)
 }
@@ -297,7 +297,7 @@ func (o SourceOutput) SecureUrlToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Source) pulumi.StringPtrOutput { return v.SecureUrlToken }).(pulumi.StringPtrOutput)
 }
 
-// Wait after create and update until the Source is deployed. Default true.
+// Wait after create and update until the Source is deployed. Default `true`.
 func (o SourceOutput) WaitForDeployment() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Source) pulumi.BoolOutput { return v.WaitForDeployment }).(pulumi.BoolOutput)
 }

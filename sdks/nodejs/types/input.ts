@@ -28,7 +28,7 @@ export interface AzureDeploymentArgs {
      */
     azurePrefix?: pulumi.Input<string | undefined>;
     /**
-     * Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     azureSasString: pulumi.Input<string>;
     /**
@@ -92,7 +92,7 @@ export interface AzureDeploymentArgs {
      */
     type: pulumi.Input<"azure">;
     /**
-     * Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     uploadCredentials?: pulumi.Input<inputs.UploadCredentialsArgs | undefined>;
 }
@@ -158,7 +158,7 @@ export interface GcsDeploymentArgs {
      */
     gcsPrefix?: pulumi.Input<string | undefined>;
     /**
-     * Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     gcsSecretKey: pulumi.Input<string>;
     /**
@@ -194,7 +194,7 @@ export interface GcsDeploymentArgs {
      */
     type: pulumi.Input<"gcs">;
     /**
-     * Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     uploadCredentials?: pulumi.Input<inputs.UploadCredentialsArgs | undefined>;
 }
@@ -284,7 +284,7 @@ export interface S3CompatibleDeploymentArgs {
      */
     robotsTxt?: pulumi.Input<string | undefined>;
     /**
-     * Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     secretKey: pulumi.Input<string>;
     /**
@@ -386,7 +386,7 @@ export interface S3DeploymentArgs {
      */
     s3Prefix?: pulumi.Input<string | undefined>;
     /**
-     * Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     s3SecretKey: pulumi.Input<string>;
     /**
@@ -402,7 +402,7 @@ export interface S3DeploymentArgs {
      */
     type: pulumi.Input<"s3">;
     /**
-     * Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     uploadCredentials?: pulumi.Input<inputs.UploadCredentialsArgs | undefined>;
 }
@@ -481,15 +481,15 @@ export interface WebfolderDeploymentArgs {
      */
     imageMissingAppendQs?: pulumi.Input<boolean | undefined>;
     /**
-     * Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     password?: pulumi.Input<string | undefined>;
     /**
-     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestHandshake?: pulumi.Input<string | undefined>;
     /**
-     * 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestSigningKey?: pulumi.Input<string | undefined>;
     /**
@@ -583,15 +583,15 @@ export interface WebproxyDeploymentArgs {
      */
     imageMissingAppendQs?: pulumi.Input<boolean | undefined>;
     /**
-     * Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     password?: pulumi.Input<string | undefined>;
     /**
-     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestHandshake?: pulumi.Input<string | undefined>;
     /**
-     * 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestSigningKey?: pulumi.Input<string | undefined>;
     /**

@@ -28,7 +28,7 @@ export interface AzureDeployment {
      */
     azurePrefix?: string;
     /**
-     * Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     azureSasString: string;
     /**
@@ -92,7 +92,7 @@ export interface AzureDeployment {
      */
     type: "azure";
     /**
-     * Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     uploadCredentials?: outputs.UploadCredentials;
 }
@@ -158,7 +158,7 @@ export interface GcsDeployment {
      */
     gcsPrefix?: string;
     /**
-     * Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     gcsSecretKey: string;
     /**
@@ -194,7 +194,7 @@ export interface GcsDeployment {
      */
     type: "gcs";
     /**
-     * Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     uploadCredentials?: outputs.UploadCredentials;
 }
@@ -312,7 +312,7 @@ export interface S3CompatibleDeployment {
      */
     robotsTxt?: string;
     /**
-     * Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     secretKey: string;
     /**
@@ -414,7 +414,7 @@ export interface S3Deployment {
      */
     s3Prefix?: string;
     /**
-     * Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     s3SecretKey: string;
     /**
@@ -430,7 +430,7 @@ export interface S3Deployment {
      */
     type: "s3";
     /**
-     * Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     uploadCredentials?: outputs.UploadCredentials;
 }
@@ -568,15 +568,15 @@ export interface WebfolderDeployment {
      */
     imageMissingAppendQs?: boolean;
     /**
-     * Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     password?: string;
     /**
-     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestHandshake?: string;
     /**
-     * 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestSigningKey?: string;
     /**
@@ -670,15 +670,15 @@ export interface WebproxyDeployment {
      */
     imageMissingAppendQs?: boolean;
     /**
-     * Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     password?: string;
     /**
-     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestHandshake?: string;
     /**
-     * 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+     * 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
      */
     requestSigningKey?: string;
     /**

@@ -45,7 +45,7 @@ class AzureDeploymentArgsDict(TypedDict):
     """
     azure_sas_string: pulumi.Input[_builtins.str]
     """
-    Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     azure_service_type: pulumi.Input[_builtins.str]
     """
@@ -117,7 +117,7 @@ class AzureDeploymentArgsDict(TypedDict):
     """
     upload_credentials: NotRequired[pulumi.Input[Optional['UploadCredentialsArgsDict']]]
     """
-    Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
 
 @pulumi.input_type
@@ -149,7 +149,7 @@ class AzureDeploymentArgs:
 
         :param pulumi.Input[_builtins.str] azure_account: Storage account name.
         :param pulumi.Input[_builtins.str] azure_bucket: Storage container name.
-        :param pulumi.Input[_builtins.str] azure_sas_string: Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] azure_sas_string: Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param pulumi.Input[_builtins.str] azure_service_type: The storage service: blob or file. One of `blob`, `file`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param pulumi.Input[Literal['azure']] type: The deployment type: `azure`.
@@ -167,7 +167,7 @@ class AzureDeploymentArgs:
         :param pulumi.Input[_builtins.bool] image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
         :param pulumi.Input[_builtins.str] robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param pulumi.Input[_builtins.bool] secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
-        :param pulumi.Input['UploadCredentialsArgs'] upload_credentials: Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input['UploadCredentialsArgs'] upload_credentials: Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         pulumi.set(__self__, "azure_account", azure_account)
         pulumi.set(__self__, "azure_bucket", azure_bucket)
@@ -250,7 +250,7 @@ class AzureDeploymentArgs:
     @pulumi.getter(name="azureSasString")
     def azure_sas_string(self) -> pulumi.Input[_builtins.str]:
         """
-        Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "azure_sas_string")
 
@@ -466,7 +466,7 @@ class AzureDeploymentArgs:
     @pulumi.getter(name="uploadCredentials")
     def upload_credentials(self) -> pulumi.Input[Optional['UploadCredentialsArgs']]:
         """
-        Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "upload_credentials")
 
@@ -489,7 +489,7 @@ class GcsDeploymentArgsDict(TypedDict):
     """
     gcs_secret_key: pulumi.Input[_builtins.str]
     """
-    Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     service_subdomains: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
     """
@@ -557,7 +557,7 @@ class GcsDeploymentArgsDict(TypedDict):
     """
     upload_credentials: NotRequired[pulumi.Input[Optional['UploadCredentialsArgsDict']]]
     """
-    Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
 
 @pulumi.input_type
@@ -588,7 +588,7 @@ class GcsDeploymentArgs:
 
         :param pulumi.Input[_builtins.str] gcs_access_key: Access key.
         :param pulumi.Input[_builtins.str] gcs_bucket: Bucket name.
-        :param pulumi.Input[_builtins.str] gcs_secret_key: Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] gcs_secret_key: Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param pulumi.Input[Literal['gcs']] type: The deployment type: `gcs`.
         :param pulumi.Input[_builtins.str] annotation: Comment on the deployment. Default: a text the service generates naming the acting user.
@@ -605,7 +605,7 @@ class GcsDeploymentArgs:
         :param pulumi.Input[_builtins.bool] image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
         :param pulumi.Input[_builtins.str] robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param pulumi.Input[_builtins.bool] secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
-        :param pulumi.Input['UploadCredentialsArgs'] upload_credentials: Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input['UploadCredentialsArgs'] upload_credentials: Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         pulumi.set(__self__, "gcs_access_key", gcs_access_key)
         pulumi.set(__self__, "gcs_bucket", gcs_bucket)
@@ -687,7 +687,7 @@ class GcsDeploymentArgs:
     @pulumi.getter(name="gcsSecretKey")
     def gcs_secret_key(self) -> pulumi.Input[_builtins.str]:
         """
-        Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "gcs_secret_key")
 
@@ -891,7 +891,7 @@ class GcsDeploymentArgs:
     @pulumi.getter(name="uploadCredentials")
     def upload_credentials(self) -> pulumi.Input[Optional['UploadCredentialsArgs']]:
         """
-        Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "upload_credentials")
 
@@ -922,7 +922,7 @@ class S3CompatibleDeploymentArgsDict(TypedDict):
     """
     secret_key: pulumi.Input[_builtins.str]
     """
-    Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     service_subdomains: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
     """
@@ -1020,7 +1020,7 @@ class S3CompatibleDeploymentArgs:
         :param pulumi.Input[_builtins.str] bucket_name: Bucket name.
         :param pulumi.Input[_builtins.str] endpoint_url: Endpoint of the storage provider's API.
         :param pulumi.Input[_builtins.str] region: Location of the data center.
-        :param pulumi.Input[_builtins.str] secret_key: Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] secret_key: Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param pulumi.Input[_builtins.str] storage_provider: The storage provider: DigitalOcean, Wasabi, Linode. One of `DigitalOcean`, `Wasabi`, `Linode`.
         :param pulumi.Input[Literal['s3_compatible']] type: The deployment type: `s3_compatible`.
@@ -1141,7 +1141,7 @@ class S3CompatibleDeploymentArgs:
     @pulumi.getter(name="secretKey")
     def secret_key(self) -> pulumi.Input[_builtins.str]:
         """
-        Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "secret_key")
 
@@ -1356,7 +1356,7 @@ class S3DeploymentArgsDict(TypedDict):
     """
     s3_secret_key: pulumi.Input[_builtins.str]
     """
-    Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     service_subdomains: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
     """
@@ -1424,7 +1424,7 @@ class S3DeploymentArgsDict(TypedDict):
     """
     upload_credentials: NotRequired[pulumi.Input[Optional['UploadCredentialsArgsDict']]]
     """
-    Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
 
 @pulumi.input_type
@@ -1455,7 +1455,7 @@ class S3DeploymentArgs:
 
         :param pulumi.Input[_builtins.str] s3_access_key: Access key id.
         :param pulumi.Input[_builtins.str] s3_bucket: Bucket name.
-        :param pulumi.Input[_builtins.str] s3_secret_key: Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] s3_secret_key: Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param pulumi.Input[Literal['s3']] type: The deployment type: `s3`.
         :param pulumi.Input[_builtins.str] annotation: Comment on the deployment. Default: a text the service generates naming the acting user.
@@ -1472,7 +1472,7 @@ class S3DeploymentArgs:
         :param pulumi.Input[_builtins.str] robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param pulumi.Input[_builtins.str] s3_prefix: Folder prefix prepended to the image path; null for none.
         :param pulumi.Input[_builtins.bool] secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
-        :param pulumi.Input['UploadCredentialsArgs'] upload_credentials: Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input['UploadCredentialsArgs'] upload_credentials: Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         pulumi.set(__self__, "s3_access_key", s3_access_key)
         pulumi.set(__self__, "s3_bucket", s3_bucket)
@@ -1554,7 +1554,7 @@ class S3DeploymentArgs:
     @pulumi.getter(name="s3SecretKey")
     def s3_secret_key(self) -> pulumi.Input[_builtins.str]:
         """
-        Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "s3_secret_key")
 
@@ -1758,7 +1758,7 @@ class S3DeploymentArgs:
     @pulumi.getter(name="uploadCredentials")
     def upload_credentials(self) -> pulumi.Input[Optional['UploadCredentialsArgs']]:
         """
-        Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "upload_credentials")
 
@@ -1881,15 +1881,15 @@ class WebfolderDeploymentArgsDict(TypedDict):
     """
     password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     request_handshake: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+    32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     request_signing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+    32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     robots_txt: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -1944,9 +1944,9 @@ class WebfolderDeploymentArgs:
         :param pulumi.Input[_builtins.bool] image_error_append_qs: Whether the request's query parameters are passed to the error image's URL. Default `false`.
         :param pulumi.Input[_builtins.str] image_missing: Absolute URL of an image served when the requested image is missing; null for none.
         :param pulumi.Input[_builtins.bool] image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
-        :param pulumi.Input[_builtins.str] password: Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param pulumi.Input[_builtins.str] request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param pulumi.Input[_builtins.str] request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] password: Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param pulumi.Input[_builtins.str] robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param pulumi.Input[_builtins.bool] secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
         :param pulumi.Input[_builtins.str] username: Basic authentication toward the origin: the user name (no ":" or control characters); null for none.
@@ -2177,7 +2177,7 @@ class WebfolderDeploymentArgs:
     @pulumi.getter
     def password(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "password")
 
@@ -2189,7 +2189,7 @@ class WebfolderDeploymentArgs:
     @pulumi.getter(name="requestHandshake")
     def request_handshake(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_handshake")
 
@@ -2201,7 +2201,7 @@ class WebfolderDeploymentArgs:
     @pulumi.getter(name="requestSigningKey")
     def request_signing_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_signing_key")
 
@@ -2304,15 +2304,15 @@ class WebproxyDeploymentArgsDict(TypedDict):
     """
     password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+    Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     request_handshake: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+    32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     request_signing_key: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
-    32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+    32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
     """
     robots_txt: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -2365,9 +2365,9 @@ class WebproxyDeploymentArgs:
         :param pulumi.Input[_builtins.bool] image_error_append_qs: Whether the request's query parameters are passed to the error image's URL. Default `false`.
         :param pulumi.Input[_builtins.str] image_missing: Absolute URL of an image served when the requested image is missing; null for none.
         :param pulumi.Input[_builtins.bool] image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
-        :param pulumi.Input[_builtins.str] password: Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param pulumi.Input[_builtins.str] request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param pulumi.Input[_builtins.str] request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] password: Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param pulumi.Input[_builtins.str] request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param pulumi.Input[_builtins.str] robots_txt: What /robots.txt answers: allow-all or disallow-all. One of `allow-all`, `disallow-all`. Default `"allow-all"`.
         :param pulumi.Input[_builtins.bool] secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
         :param pulumi.Input[_builtins.str] username: Basic authentication toward the origin: the user name (no ":" or control characters); null for none.
@@ -2585,7 +2585,7 @@ class WebproxyDeploymentArgs:
     @pulumi.getter
     def password(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "password")
 
@@ -2597,7 +2597,7 @@ class WebproxyDeploymentArgs:
     @pulumi.getter(name="requestHandshake")
     def request_handshake(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_handshake")
 
@@ -2609,7 +2609,7 @@ class WebproxyDeploymentArgs:
     @pulumi.getter(name="requestSigningKey")
     def request_signing_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_signing_key")
 

@@ -112,7 +112,7 @@ class AzureDeployment(dict):
 
         :param _builtins.str azure_account: Storage account name.
         :param _builtins.str azure_bucket: Storage container name.
-        :param _builtins.str azure_sas_string: Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str azure_sas_string: Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param _builtins.str azure_service_type: The storage service: blob or file. One of `blob`, `file`.
         :param Sequence[_builtins.str] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param Literal['azure'] type: The deployment type: `azure`.
@@ -130,7 +130,7 @@ class AzureDeployment(dict):
         :param _builtins.bool image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
         :param _builtins.str robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param _builtins.bool secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
-        :param 'UploadCredentials' upload_credentials: Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param 'UploadCredentials' upload_credentials: Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         pulumi.set(__self__, "azure_account", azure_account)
         pulumi.set(__self__, "azure_bucket", azure_bucket)
@@ -205,7 +205,7 @@ class AzureDeployment(dict):
     @pulumi.getter(name="azureSasString")
     def azure_sas_string(self) -> _builtins.str:
         """
-        Shared access signature string. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Shared access signature string. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "azure_sas_string")
 
@@ -349,7 +349,7 @@ class AzureDeployment(dict):
     @pulumi.getter(name="uploadCredentials")
     def upload_credentials(self) -> Optional['outputs.UploadCredentials']:
         """
-        Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "upload_credentials")
 
@@ -436,7 +436,7 @@ class GcsDeployment(dict):
 
         :param _builtins.str gcs_access_key: Access key.
         :param _builtins.str gcs_bucket: Bucket name.
-        :param _builtins.str gcs_secret_key: Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str gcs_secret_key: Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param Sequence[_builtins.str] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param Literal['gcs'] type: The deployment type: `gcs`.
         :param _builtins.str annotation: Comment on the deployment. Default: a text the service generates naming the acting user.
@@ -453,7 +453,7 @@ class GcsDeployment(dict):
         :param _builtins.bool image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
         :param _builtins.str robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param _builtins.bool secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
-        :param 'UploadCredentials' upload_credentials: Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param 'UploadCredentials' upload_credentials: Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         pulumi.set(__self__, "gcs_access_key", gcs_access_key)
         pulumi.set(__self__, "gcs_bucket", gcs_bucket)
@@ -527,7 +527,7 @@ class GcsDeployment(dict):
     @pulumi.getter(name="gcsSecretKey")
     def gcs_secret_key(self) -> _builtins.str:
         """
-        Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "gcs_secret_key")
 
@@ -663,7 +663,7 @@ class GcsDeployment(dict):
     @pulumi.getter(name="uploadCredentials")
     def upload_credentials(self) -> Optional['outputs.UploadCredentials']:
         """
-        Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "upload_credentials")
 
@@ -834,7 +834,7 @@ class S3CompatibleDeployment(dict):
         :param _builtins.str bucket_name: Bucket name.
         :param _builtins.str endpoint_url: Endpoint of the storage provider's API.
         :param _builtins.str region: Location of the data center.
-        :param _builtins.str secret_key: Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str secret_key: Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param Sequence[_builtins.str] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param _builtins.str storage_provider: The storage provider: DigitalOcean, Wasabi, Linode. One of `DigitalOcean`, `Wasabi`, `Linode`.
         :param Literal['s3_compatible'] type: The deployment type: `s3_compatible`.
@@ -939,7 +939,7 @@ class S3CompatibleDeployment(dict):
     @pulumi.getter(name="secretKey")
     def secret_key(self) -> _builtins.str:
         """
-        Secret access key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Secret access key. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "secret_key")
 
@@ -1154,7 +1154,7 @@ class S3Deployment(dict):
 
         :param _builtins.str s3_access_key: Access key id.
         :param _builtins.str s3_bucket: Bucket name.
-        :param _builtins.str s3_secret_key: Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str s3_secret_key: Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param Sequence[_builtins.str] service_subdomains: Subdomain labels on the service's delivery domain ("foo" for foo.<delivery domain>): at least one, each unique across all Sources.
         :param Literal['s3'] type: The deployment type: `s3`.
         :param _builtins.str annotation: Comment on the deployment. Default: a text the service generates naming the acting user.
@@ -1171,7 +1171,7 @@ class S3Deployment(dict):
         :param _builtins.str robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param _builtins.str s3_prefix: Folder prefix prepended to the image path; null for none.
         :param _builtins.bool secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
-        :param 'UploadCredentials' upload_credentials: Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param 'UploadCredentials' upload_credentials: Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         pulumi.set(__self__, "s3_access_key", s3_access_key)
         pulumi.set(__self__, "s3_bucket", s3_bucket)
@@ -1245,7 +1245,7 @@ class S3Deployment(dict):
     @pulumi.getter(name="s3SecretKey")
     def s3_secret_key(self) -> _builtins.str:
         """
-        Secret key. Never returned. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Secret key. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "s3_secret_key")
 
@@ -1381,7 +1381,7 @@ class S3Deployment(dict):
     @pulumi.getter(name="uploadCredentials")
     def upload_credentials(self) -> Optional['outputs.UploadCredentials']:
         """
-        Credentials the service uses to upload to the storage origin. Never returned; null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Credentials the service uses to upload to the storage origin. Null clears them. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "upload_credentials")
 
@@ -1668,9 +1668,9 @@ class WebfolderDeployment(dict):
         :param _builtins.bool image_error_append_qs: Whether the request's query parameters are passed to the error image's URL. Default `false`.
         :param _builtins.str image_missing: Absolute URL of an image served when the requested image is missing; null for none.
         :param _builtins.bool image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
-        :param _builtins.str password: Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param _builtins.str request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param _builtins.str request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str password: Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param _builtins.str robots_txt: What /robots.txt answers: the origin's (origin), allow-all or disallow-all. One of `origin`, `allow-all`, `disallow-all`. Default `"origin"`.
         :param _builtins.bool secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
         :param _builtins.str username: Basic authentication toward the origin: the user name (no ":" or control characters); null for none.
@@ -1845,7 +1845,7 @@ class WebfolderDeployment(dict):
     @pulumi.getter
     def password(self) -> Optional[_builtins.str]:
         """
-        Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "password")
 
@@ -1853,7 +1853,7 @@ class WebfolderDeployment(dict):
     @pulumi.getter(name="requestHandshake")
     def request_handshake(self) -> Optional[_builtins.str]:
         """
-        32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_handshake")
 
@@ -1861,7 +1861,7 @@ class WebfolderDeployment(dict):
     @pulumi.getter(name="requestSigningKey")
     def request_signing_key(self) -> Optional[_builtins.str]:
         """
-        32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_signing_key")
 
@@ -1976,9 +1976,9 @@ class WebproxyDeployment(dict):
         :param _builtins.bool image_error_append_qs: Whether the request's query parameters are passed to the error image's URL. Default `false`.
         :param _builtins.str image_missing: Absolute URL of an image served when the requested image is missing; null for none.
         :param _builtins.bool image_missing_append_qs: Whether the request's query parameters are passed to the missing image's URL. Default `false`.
-        :param _builtins.str password: Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param _builtins.str request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
-        :param _builtins.str request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str password: Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str request_handshake: 32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        :param _builtins.str request_signing_key: 32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         :param _builtins.str robots_txt: What /robots.txt answers: allow-all or disallow-all. One of `allow-all`, `disallow-all`. Default `"allow-all"`.
         :param _builtins.bool secure_url_enabled: Whether requests must be signed with the Source's secure URL token. Default `false`.
         :param _builtins.str username: Basic authentication toward the origin: the user name (no ":" or control characters); null for none.
@@ -2144,7 +2144,7 @@ class WebproxyDeployment(dict):
     @pulumi.getter
     def password(self) -> Optional[_builtins.str]:
         """
-        Basic authentication toward the origin: the password. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        Basic authentication toward the origin: the password. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "password")
 
@@ -2152,7 +2152,7 @@ class WebproxyDeployment(dict):
     @pulumi.getter(name="requestHandshake")
     def request_handshake(self) -> Optional[_builtins.str]:
         """
-        32 latin-1 characters the service sends in a header to authenticate to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters the service sends in a header to authenticate to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_handshake")
 
@@ -2160,7 +2160,7 @@ class WebproxyDeployment(dict):
     @pulumi.getter(name="requestSigningKey")
     def request_signing_key(self) -> Optional[_builtins.str]:
         """
-        32 latin-1 characters with which the service signs each request to the origin. Never returned; null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
+        32 latin-1 characters with which the service signs each request to the origin. Null clears it. Write-only: the API never returns it, so it is kept from the program; always secret.
         """
         return pulumi.get(self, "request_signing_key")
 

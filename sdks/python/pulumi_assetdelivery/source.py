@@ -34,10 +34,10 @@ class SourceArgs:
         :param pulumi.Input[Union['AzureDeploymentArgs', 'GcsDeploymentArgs', 'S3DeploymentArgs', 'WebfolderDeploymentArgs', 'WebproxyDeploymentArgs', 'S3CompatibleDeploymentArgs']] deployment: Where the images come from and how they are served, by `type`.
         :param pulumi.Input[_builtins.str] name: Display name; does not affect how assets are served.
         :param pulumi.Input[_builtins.str] adopt_source_id: Take over this existing Source (its 24-character id) instead of creating one, and bring it to the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
-        :param pulumi.Input[_builtins.int] deployment_timeout_seconds: How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+        :param pulumi.Input[_builtins.int] deployment_timeout_seconds: How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
         :param pulumi.Input[_builtins.bool] enabled: Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] purge_after_update: Paths or URLs purged once an update that changes rendering (default parameters, error and missing images, caching, secure URLs) has deployed; never on create or on other updates. A failed purge is a warning, not a failed update.
-        :param pulumi.Input[_builtins.bool] wait_for_deployment: Wait after create and update until the Source is deployed. Default true.
+        :param pulumi.Input[_builtins.bool] wait_for_deployment: Wait after create and update until the Source is deployed. Default `true`.
         """
         pulumi.set(__self__, "deployment", deployment)
         pulumi.set(__self__, "name", name)
@@ -98,7 +98,7 @@ class SourceArgs:
     @pulumi.getter(name="deploymentTimeoutSeconds")
     def deployment_timeout_seconds(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+        How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
         """
         return pulumi.get(self, "deployment_timeout_seconds")
 
@@ -134,7 +134,7 @@ class SourceArgs:
     @pulumi.getter(name="waitForDeployment")
     def wait_for_deployment(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Wait after create and update until the Source is deployed. Default true.
+        Wait after create and update until the Source is deployed. Default `true`.
         """
         return pulumi.get(self, "wait_for_deployment")
 
@@ -164,11 +164,11 @@ class Source(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_source_id: Take over this existing Source (its 24-character id) instead of creating one, and bring it to the declared state: the import path. Its write-only secrets may be left out to keep the stored ones.
         :param pulumi.Input[Union[Union['AzureDeploymentArgs', 'AzureDeploymentArgsDict', 'outputs.AzureDeployment'], Union['GcsDeploymentArgs', 'GcsDeploymentArgsDict', 'outputs.GcsDeployment'], Union['S3DeploymentArgs', 'S3DeploymentArgsDict', 'outputs.S3Deployment'], Union['WebfolderDeploymentArgs', 'WebfolderDeploymentArgsDict', 'outputs.WebfolderDeployment'], Union['WebproxyDeploymentArgs', 'WebproxyDeploymentArgsDict', 'outputs.WebproxyDeployment'], Union['S3CompatibleDeploymentArgs', 'S3CompatibleDeploymentArgsDict', 'outputs.S3CompatibleDeployment']]] deployment: Where the images come from and how they are served, by `type`.
-        :param pulumi.Input[_builtins.int] deployment_timeout_seconds: How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+        :param pulumi.Input[_builtins.int] deployment_timeout_seconds: How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
         :param pulumi.Input[_builtins.bool] enabled: Whether the Source serves traffic; a disabled one answers 410 Gone for assets not cached. Default `true`.
         :param pulumi.Input[_builtins.str] name: Display name; does not affect how assets are served.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] purge_after_update: Paths or URLs purged once an update that changes rendering (default parameters, error and missing images, caching, secure URLs) has deployed; never on create or on other updates. A failed purge is a warning, not a failed update.
-        :param pulumi.Input[_builtins.bool] wait_for_deployment: Wait after create and update until the Source is deployed. Default true.
+        :param pulumi.Input[_builtins.bool] wait_for_deployment: Wait after create and update until the Source is deployed. Default `true`.
         """
         ...
     @overload
@@ -324,7 +324,7 @@ class Source(pulumi.CustomResource):
     @pulumi.getter(name="deploymentTimeoutSeconds")
     def deployment_timeout_seconds(self) -> pulumi.Output[_builtins.int]:
         """
-        How long to wait for the deployment, in seconds (1 to 3600). Default 300.
+        How long to wait for the deployment, in seconds (1 to 3600). Default `300`.
         """
         return pulumi.get(self, "deployment_timeout_seconds")
 
@@ -388,7 +388,7 @@ class Source(pulumi.CustomResource):
     @pulumi.getter(name="waitForDeployment")
     def wait_for_deployment(self) -> pulumi.Output[_builtins.bool]:
         """
-        Wait after create and update until the Source is deployed. Default true.
+        Wait after create and update until the Source is deployed. Default `true`.
         """
         return pulumi.get(self, "wait_for_deployment")
 

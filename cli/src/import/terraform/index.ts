@@ -22,15 +22,8 @@ import {
   writeOnlyFields,
   type Source,
 } from "@asset-delivery/sdk";
-import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS } from "@asset-delivery/provider";
-import {
-  connect,
-  parseTrustedSecrets,
-  resolveSettings,
-  TRUSTED_SECRETS_KEY,
-  TrustedSecretsError,
-  type ProviderSettings,
-} from "@asset-delivery/provider/core";
+import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS, pulumiConfigReader, TRUSTED_SECRETS_KEY } from "@asset-delivery/provider";
+import { connect, parseTrustedSecrets, resolveSettings, TrustedSecretsError, type ProviderSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../../drift/failure";
 import { readStack } from "../../drift/stack";
 import { fromDeclarations, fromImportFile, fromState, type Existing } from "../existing";
@@ -207,7 +200,7 @@ function trustedRecord(
   if (withSecrets.length === 0) return undefined;
   let earlier;
   try {
-    earlier = parseTrustedSecrets(existing);
+    earlier = parseTrustedSecrets(existing, PULUMI_INSTRUCTIONS);
   } catch (error) {
     if (!(error instanceof TrustedSecretsError)) throw error;
     throw new DriftError(`the stack's ${error.message}: fix or remove it, then run the import again`, { cause: error });
@@ -225,7 +218,11 @@ function trustedRecord(
 
 function settingsOf(config: Record<string, string>, env: NodeJS.ProcessEnv): ProviderSettings {
   try {
-    return resolveSettings((key) => config[key], env, PULUMI_INSTRUCTIONS);
+    return resolveSettings(
+      pulumiConfigReader((key) => config[key]),
+      env,
+      PULUMI_INSTRUCTIONS,
+    );
   } catch (error) {
     throw new DriftError(explainFailure(error, undefined), { cause: error });
   }

@@ -4,7 +4,8 @@
 // over or not, and the next steps on both sides: Pulumi's, then Terraform's (forget the Sources
 // without destroying them).
 import { intervalName, type RateTable, type Source } from "@asset-delivery/sdk";
-import { hourlyEstimate, TRUSTED_SECRETS_KEY } from "@asset-delivery/provider/core";
+import { hourlyEstimate } from "@asset-delivery/provider/core";
+import { TRUSTED_SECRETS_KEY } from "@asset-delivery/provider";
 import type { CarriedSettings } from "./settings";
 import type { TerraformSource } from "./state";
 import { removedBlocks, stateRmCommands } from "./forget";

@@ -4,8 +4,7 @@
 // resource's create mark (a create of a run that was killed, see create-mark.ts), or it is a
 // retired Source of this account (left by a `destroy`). Then wait until deployed.
 import type { Session } from "../session";
-import { sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
-import { withoutProviderOptions } from "../provider-options";
+import { declaredAttributes, sourceOutputs, type DeclaredAttributes, type SourceInputs, type SourceState } from "../codec";
 import { annotationWithMark, type Creator } from "../create-mark";
 import { adoptById, bringToDeclaredState, reclaimableHolder } from "./adopt";
 import { settle, type Written } from "./settle";
@@ -24,10 +23,11 @@ export async function createSource(
   options: WriteOptions = {},
 ): Promise<{ id: string; outs: SourceState }> {
   // Check's parse, handed back by the engine: sent without another (the sdk's createParsed).
-  const attributes: DeclaredAttributes = withoutProviderOptions(inputs);
+  const attributes = declaredAttributes(inputs);
+  const { adoptSourceId } = inputs.options;
   const written =
-    inputs.adoptSourceId !== undefined
-      ? await adoptById(session, inputs.adoptSourceId, inputs, attributes)
+    adoptSourceId !== undefined
+      ? await adoptById(session, adoptSourceId, inputs, attributes)
       : await createOrReclaim(session, inputs, attributes, options.creator);
   const source = await settle(session, written, inputs, options.timeoutSeconds);
   session.reads.remember(source);

@@ -21,6 +21,6 @@ export async function importSource(session: Session, id: string): Promise<Import
   if (!source)
     throw new Error(`Source "${id}" does not exist in the account of the API key: import needs the 24-character id of one of its Sources`);
   const { adoptSourceId: _adopted, ...inputs } = declarationOf(source).args;
-  const declared = { ...PROVIDER_OPTION_DEFAULTS, deployment: trustedSecretsOf(session.trustedSecrets, source) };
+  const declared = { options: PROVIDER_OPTION_DEFAULTS, deployment: trustedSecretsOf(session.trustedSecrets, source) };
   return { id: source.id, outputs: sourceOutputs(source, declared), inputs };
 }

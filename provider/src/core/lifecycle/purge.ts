@@ -22,10 +22,10 @@ export function purgeUrl(target: string, source: Source, deliveryDomain: string)
 }
 
 export async function purgeAfterUpdate(session: Session, olds: StateDeployment, news: SourceInputs, source: Source): Promise<void> {
-  const targets = news.purgeAfterUpdate ?? [];
+  const targets = news.options.purgeAfterUpdate ?? [];
   if (targets.length === 0 || !changesRendering(olds, news.deployment)) return;
   // Without the wait, the Source may still be deploying the old configuration.
-  if (!news.waitForDeployment) {
+  if (!news.options.waitForDeployment) {
     await session.warn(
       `Source ${source.id}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`,
     );

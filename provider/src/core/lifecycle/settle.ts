@@ -50,8 +50,8 @@ export async function settle(
   inputs: SourceInputs,
   timeoutSeconds = 0,
 ): Promise<Source> {
-  if (!inputs.waitForDeployment) return source;
-  const declared = inputs.deploymentTimeoutSeconds;
+  if (!inputs.options.waitForDeployment) return source;
+  const declared = inputs.options.deploymentTimeoutSeconds;
   const seconds = timeoutSeconds > 0 ? Math.max(1, Math.floor(Math.min(declared, timeoutSeconds))) : declared;
   try {
     const options = { timeoutMs: seconds * 1000, deployedBefore, written: source, signal: session.signal };

@@ -3,8 +3,7 @@
 // change of the provider's own options alone (how to wait, what to purge) needs no request.
 import type { Session } from "../session";
 import { diffSource } from "../diff";
-import { providerOptions, withoutProviderOptions } from "../provider-options";
-import { sourceOutputs, type SourceInputs, type SourceState } from "../codec";
+import { declaredAttributes, sourceOutputs, type SourceInputs, type SourceState } from "../codec";
 import type { WriteOptions } from "./create";
 import { planPatches, sendPatches } from "./patch";
 import { purgeAfterUpdate } from "./purge";
@@ -17,9 +16,9 @@ export async function updateSource(
   news: SourceInputs,
   options: Pick<WriteOptions, "timeoutSeconds"> = {},
 ): Promise<{ outs: SourceState }> {
-  const plan = planPatches(diffSource(id, olds, news), withoutProviderOptions(news), olds.enabled);
+  const plan = planPatches(diffSource(id, olds, news), declaredAttributes(news), olds.enabled);
   const patched = await sendPatches(session, id, plan.patches);
-  if (!patched) return { outs: { ...withoutProviderOptions(olds), ...providerOptions(news) } };
+  if (!patched) return { outs: { ...olds, options: news.options } };
   // The state holds the Source as last read: its deployment predates these PATCHes.
   const source = await settle(
     session,

@@ -1,12 +1,11 @@
 // The provider's configuration in the schema: its config variables (`assetdelivery:baseUrl`, ...)
 // and the explicit provider's inputs and outputs: each setting's description, and its secrecy
 // (the core's).
-import { CONFIG_NAMES, type ConfigName } from "../config-check";
-import { ENV_VARS, SECRET_SETTINGS } from "../../core/settings";
+import { ENV_VARS, SECRET_SETTINGS, SETTING_NAMES, type SettingName } from "../../core/settings";
 import type { PulumiProperty } from "./format";
 
 /** What each setting is: the one statement of it, which the schema's config variables and provider inputs carry (and docs/reference.md from them). */
-export const SETTING_DESCRIPTIONS: Readonly<Record<ConfigName, string>> = {
+export const SETTING_DESCRIPTIONS: Readonly<Record<SettingName, string>> = {
   baseUrl: `The Management API's address, e.g. \`https://api.example.com\`. Or the environment variable \`${ENV_VARS.baseUrl}\`.`,
   apiKey: `An API key with the Sources permission (and Analytics for the reports functions). Or \`${ENV_VARS.apiKey}\`.`,
   deliveryDomain: `The service's delivery domain, for \`purgeAfterUpdate\` paths. Or \`${ENV_VARS.deliveryDomain}\`.`,
@@ -17,7 +16,7 @@ export const SETTING_DESCRIPTIONS: Readonly<Record<ConfigName, string>> = {
 
 function configVariables(): Record<string, PulumiProperty> {
   return Object.fromEntries(
-    CONFIG_NAMES.map((name) => [
+    SETTING_NAMES.map((name) => [
       name,
       { type: "string", description: SETTING_DESCRIPTIONS[name], ...(SECRET_SETTINGS.has(name) && { secret: true }) },
     ]),
@@ -33,7 +32,7 @@ export function configuration() {
       description: "The provider: one account of the service (an explicit provider per account).",
       inputProperties: variables,
       // A secret setting is an input only: the provider's outputs never hold it.
-      properties: Object.fromEntries(CONFIG_NAMES.filter((name) => !SECRET_SETTINGS.has(name)).map((name) => [name, variables[name]])),
+      properties: Object.fromEntries(SETTING_NAMES.filter((name) => !SECRET_SETTINGS.has(name)).map((name) => [name, variables[name]])),
     },
   };
 }

@@ -32,8 +32,8 @@ function typeOf(shape: ValueShape, nameForObjects: string, types: SchemaTypes): 
 function ruleText(field: FieldDescriptor): string[] {
   const words: string[] = field.description ? [field.description] : [];
   if (field.type === "string" && field.enum) words.push(`One of ${field.enum.map((value) => `\`${value}\``).join(", ")}.`);
-  const statesDefault = field.description?.includes("Default") ?? false;
-  if (field.default !== undefined && field.default !== null && !statesDefault) words.push(`Default \`${JSON.stringify(field.default)}\`.`);
+  // The default and the write-only mark are the descriptor's, written here once: no description restates them (field-facts.test.ts).
+  if (field.default !== undefined && field.default !== null) words.push(`Default \`${JSON.stringify(field.default)}\`.`);
   if (field.writeOnly) words.push("Write-only: the API never returns it, so it is kept from the program; always secret.");
   return words;
 }

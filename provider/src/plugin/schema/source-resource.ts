@@ -9,12 +9,13 @@ import {
   camelCase,
   deploymentFieldDescriptors,
   REQUIRED_SOURCE_CREATE_ATTRIBUTES,
+  requiredMembers,
   sourceAttributeDescriptors,
   SOURCE_TYPES,
   type FieldDescriptor,
   type SourceType,
 } from "@asset-delivery/sdk";
-import { PROVIDER_OPTION_DESCRIPTORS } from "../../core/provider-options";
+import { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema } from "../../core/provider-options";
 import { PACKAGE_NAME, SOURCE_TOKEN, TYPE_TOKENS } from "../../tokens";
 import type { PulumiProperty, SchemaTypes } from "./format";
 import { objectTypeOf, pascalCase, propertyOf } from "./properties";
@@ -107,7 +108,8 @@ export function sourceResource(types: SchemaTypes): Record<string, unknown> {
         deployment: deploymentIn,
         ...options,
       },
-      requiredInputs: [...REQUIRED_SOURCE_CREATE_ATTRIBUTES.map(camelCase), ...optionNames((field) => field.required)],
+      // One rule for the Source's attributes and the options: what their schemas cannot parse absent.
+      requiredInputs: [...REQUIRED_SOURCE_CREATE_ATTRIBUTES.map(camelCase), ...requiredMembers(providerOptionsSchema)],
       properties: { ...outputs, ...options },
       // An option with a default is always in the state.
       required: [...alwaysReturned, ...optionNames((field) => field.required || field.default !== undefined)],

@@ -173,8 +173,13 @@ function membersWhere(schema: z.ZodObject, holds: (member: z.ZodType) => boolean
 const absentParses = (member: z.ZodType) => member.safeParse(undefined).success;
 const nullParses = (member: z.ZodType) => member.safeParse(null).success;
 
+/** The members of an object schema a value must give: neither optional nor defaulted (an absent value does not parse). */
+export function requiredMembers(schema: z.ZodObject): readonly string[] {
+  return membersWhere(schema, (member) => !absentParses(member));
+}
+
 /** The attributes a create must give: neither optional nor defaulted (`name`, `deployment`). */
-export const REQUIRED_SOURCE_CREATE_ATTRIBUTES = membersWhere(sourceCreateAttributesSchema, (member) => !absentParses(member));
+export const REQUIRED_SOURCE_CREATE_ATTRIBUTES = requiredMembers(sourceCreateAttributesSchema);
 
 /** The attributes every returned Source holds, with a value (`name`, `enabled`, `deployment`, `deployment_status`). */
 export const ALWAYS_RETURNED_SOURCE_ATTRIBUTES = membersWhere(

@@ -53,7 +53,8 @@ function described<T extends z.ZodType>(description: string, schema: T): T {
 }
 
 const prefixField = () => described("Folder prefix prepended to the image path; null for none.", prefixSchema.default(null));
-const NEVER_RETURNED = "Never returned; null clears it.";
+/** A nullable write-only field: that it is never returned is its `writeOnly` mark, which every reader states. */
+const NULL_CLEARS = "Null clears it.";
 
 const defaultParamValueSchema = z.union([z.string(), z.number(), z.boolean()], {
   error: "must be a string, number or boolean (the value as it would appear in a rendering URL)",
@@ -151,7 +152,7 @@ export type HostnameField = (typeof HOSTNAME_FIELDS)[number];
 // Credentials the service uses to upload to a storage origin. Only the update example shows this
 // object; we accept it on storage types and report its presence through `allows_upload`.
 const uploadCredentialsSchema = described(
-  "Credentials the service uses to upload to the storage origin. Never returned; null clears them.",
+  "Credentials the service uses to upload to the storage origin. Null clears them.",
   writeOnly(
     z
       .strictObject(
@@ -184,17 +185,17 @@ const webAuthFields = {
     basicAuthPartSchema.nullable().default(null),
   ),
   password: described(
-    `Basic authentication toward the origin: the password. ${NEVER_RETURNED}`,
+    `Basic authentication toward the origin: the password. ${NULL_CLEARS}`,
     writeOnly(basicAuthPartSchema.nullable().optional()),
   ),
   password_set: described("Whether a password is set.", presenceFlag("password")),
   request_handshake: described(
-    `32 latin-1 characters the service sends in a header to authenticate to the origin. ${NEVER_RETURNED}`,
+    `32 latin-1 characters the service sends in a header to authenticate to the origin. ${NULL_CLEARS}`,
     writeOnly(latin1Key32Schema.nullable().optional()),
   ),
   request_handshake_set: described("Whether a request handshake is set.", presenceFlag("request_handshake")),
   request_signing_key: described(
-    `32 latin-1 characters with which the service signs each request to the origin. ${NEVER_RETURNED}`,
+    `32 latin-1 characters with which the service signs each request to the origin. ${NULL_CLEARS}`,
     writeOnly(latin1Key32Schema.nullable().optional()),
   ),
   request_signing_key_set: described("Whether a request signing key is set.", presenceFlag("request_signing_key")),
@@ -208,7 +209,7 @@ export const deploymentFieldsByType = {
     s3_access_key: described("Access key id.", credentialSchema),
     s3_bucket: described("Bucket name.", s3BucketSchema),
     s3_prefix: prefixField(),
-    s3_secret_key: described("Secret key. Never returned.", writeOnly(credentialSchema)),
+    s3_secret_key: described("Secret key.", writeOnly(credentialSchema)),
   },
   gcs: {
     ...commonDeploymentFields,
@@ -216,7 +217,7 @@ export const deploymentFieldsByType = {
     gcs_access_key: described("Access key.", credentialSchema),
     gcs_bucket: described("Bucket name.", gcsBucketSchema),
     gcs_prefix: prefixField(),
-    gcs_secret_key: described("Secret key. Never returned.", writeOnly(credentialSchema)),
+    gcs_secret_key: described("Secret key.", writeOnly(credentialSchema)),
   },
   azure: {
     ...commonDeploymentFields,
@@ -224,7 +225,7 @@ export const deploymentFieldsByType = {
     azure_account: described("Storage account name.", azureAccountSchema),
     azure_bucket: described("Storage container name.", azureContainerSchema),
     azure_prefix: prefixField(),
-    azure_sas_string: described("Shared access signature string. Never returned.", writeOnly(sasStringSchema)),
+    azure_sas_string: described("Shared access signature string.", writeOnly(sasStringSchema)),
     azure_service_type: described("The storage service: blob or file.", oneOf(["blob", "file"])),
   },
   webfolder: {
@@ -248,7 +249,7 @@ export const deploymentFieldsByType = {
     bucket_name: described("Bucket name.", s3BucketSchema),
     endpoint_url: described("Endpoint of the storage provider's API.", httpUrlSchema),
     region: described("Location of the data center.", regionSchema),
-    secret_key: described("Secret access key. Never returned.", writeOnly(credentialSchema)),
+    secret_key: described("Secret access key.", writeOnly(credentialSchema)),
     storage_provider: described(`The storage provider: ${STORAGE_PROVIDERS.join(", ")}.`, oneOf(STORAGE_PROVIDERS)),
     "robots.txt": robotsTxt,
   },

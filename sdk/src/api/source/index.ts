@@ -22,6 +22,7 @@ export {
   deploymentPatchSchema,
   deploymentSchema,
   REQUIRED_SOURCE_CREATE_ATTRIBUTES,
+  requiredMembers,
   selectedSourceSchema,
   sourceAttributesSchema,
   sourceCreateAttributesSchema,
