@@ -14,6 +14,7 @@ import { createSourceProvider } from "../core/provider";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
+import { withOrderHint, withRenameHint } from "../engine/rename-hint";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import type { SourceInputs, SourceState } from "../core/codec";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
@@ -74,13 +75,18 @@ export const sourceProvider = {
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
     const { inputs, failures } = core.check(toCore(news, { declared: true }), isNew);
+    // A valid declaration's host names, against who holds them (one listing of the account a run).
+    const held =
+      failures.length > 0
+        ? []
+        : await core.checkHandOvers(inputs as SourceInputs, isNew ? undefined : toCore(olds as DynamicValues, { declared: true }));
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =
       urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
-    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...failures.map(pulumiCheckFailure)] };
+    return { inputs: toDynamic(inputs, news), failures: [...urnFailures, ...[...failures, ...held].map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));
@@ -88,7 +94,13 @@ export const sourceProvider = {
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
     const urn = urnOf(inputs);
-    return written(inputs, core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) }));
+    const create = core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) });
+    return written(
+      inputs,
+      create.catch((error: unknown): never => {
+        throw withRenameHint(error);
+      }),
+    );
   },
   async read(id: string, state: DynamicValues): Promise<pulumi.dynamic.ReadResult> {
     const result = await core.read(id, stateOf(state));
@@ -96,7 +108,12 @@ export const sourceProvider = {
     return { id: result.id, props: toDynamic(result.props, state), ...(result.inputs && { inputs: toDynamic(result.inputs, state) }) };
   },
   async update(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.UpdateResult> {
-    return written(news, core.update(id, stateOf(olds), inputsOf(news)));
+    return written(
+      news,
+      core.update(id, stateOf(olds), inputsOf(news)).catch((error: unknown): never => {
+        throw withOrderHint(error);
+      }),
+    );
   },
   async delete(id: string): Promise<void> {
     await core.delete(id);
