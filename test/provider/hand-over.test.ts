@@ -255,6 +255,51 @@ describe("HandOvers", () => {
     expect(account.writes).toHaveLength(4);
   });
 
+  /** Two cycles in one run: a swap of a and b, and a cycle of 3 (c, d, e). */
+  const twoCycles = {
+    before: { a: lists(["a", "x"]), b: lists(["b", "y"]), c: lists(["c", "p"]), d: lists(["d", "q"]), e: lists(["e", "r"]) },
+    after: { a: lists(["a", "y"]), b: lists(["b", "x"]), c: lists(["c", "q"]), d: lists(["d", "r"]), e: lists(["e", "p"]) },
+  };
+  const permutations = (ids: string[]): string[][] =>
+    ids.length <= 1 ? [ids] : ids.flatMap((id) => permutations(ids.filter((other) => other !== id)).map((rest) => [id, ...rest]));
+
+  it("sends each Source's release-only PATCH at most once a run: two cycles at once, in every write order, each write declaring its change again", async () => {
+    for (const order of permutations(Object.keys(twoCycles.after))) {
+      for (const together of [true, false]) {
+        const account = memoryAccount(twoCycles.before);
+        const handOvers = new HandOvers<void>({ listSources: account.listSources, quietMs: 200 });
+        const releases: string[] = [];
+        const declare = (id: string) => {
+          const after = twoCycles.after[id as keyof typeof twoCycles.after];
+          const facts = change(id, twoCycles.before[id as keyof typeof twoCycles.before], after);
+          handOvers.declare(facts, {
+            change: async () => account.write(id, after),
+            releaseFirst: async () => (releases.push(id), account.write(id, releaseOnlyDeployment(after, facts.takes)!)),
+          });
+        };
+        for (const id of order) declare(id);
+        // The engine's Update of a Source declares its change again (RunHandOvers.update): the same change, kept.
+        const update = (id: string) => (declare(id), handOvers.update(id));
+        if (together) await Promise.all(order.map(update));
+        else for (const id of order) await update(id);
+        expect(Object.fromEntries(account.sources)).toEqual(twoCycles.after);
+        expect(new Set(releases).size, `${order.join()} ${together ? "at once" : "one at a time"}`).toBe(releases.length);
+        expect(releases, `${order.join()} ${together ? "at once" : "one at a time"}`).toHaveLength(2); // one per cycle
+        expect(account.writes).toHaveLength(7);
+      }
+    }
+  });
+
+  it("a preview's write estimate counts one release-only PATCH per cycle, none for a move, and sends nothing", async () => {
+    const account = memoryAccount({ ...twoCycles.before, web: lists(["web", "img"]), shop: lists(["shop"]) });
+    const { handOvers, declare } = run(account, { ...twoCycles.after, web: lists(["web"]), shop: lists(["shop", "img"]) });
+    expect(await handOvers.releasesFirstPlanned()).toBe(0);
+    for (const id of ["shop", "web", ...Object.keys(twoCycles.after)]) declare(id);
+    expect(await handOvers.releasesFirstPlanned()).toBe(2);
+    expect(await handOvers.releasesFirstPlanned()).toBe(2); // planned on copies: nothing marked sent
+    expect(account.writes).toEqual([]);
+  });
+
   it("a create taking what an update releases waits for it", async () => {
     const account = memoryAccount({ web: lists(["web", "img"]) });
     const { handOvers, declare, update } = run(account, { web: lists(["web"]) });

@@ -79,7 +79,7 @@ export interface SourceProvider {
   /**
    * The engine is ending the process (both shells call this then): a preview whose writes exceed
    * the hourly budgets warns of the least time they take (write-budget.ts, counted by `check` and
-   * `diff`), delivered before this resolves; and a preview's host names that a check let pass for
+   * `diff`, and the release-only PATCHes of the run's hand-overs), delivered before this resolves; and a preview's host names that a check let pass for
    * a holder not shown then and that no change of the run releases (hand-over/), one warning each.
    */
   finalEstimate(): Promise<void>;
@@ -179,7 +179,7 @@ export function createSourceProvider({
     delete: async (id) => retireSource(session(), id),
     connection,
     async finalEstimate() {
-      await writes.finalEstimate();
+      await writes.finalEstimate(await handOvers.releasesFirstPlanned());
       for (const message of await handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
     },
     cancel: () => cancellation.cancel(),

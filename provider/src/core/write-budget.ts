@@ -109,18 +109,20 @@ export class WriteBudget {
   /**
    * The engine is ending this provider process: the estimate of a preview whose writes exceed what
    * the limits allow at once, delivered before this resolves (nothing once writes were sent: a run
-   * that writes says so as it waits).
+   * that writes says so as it waits). `releasesFirst`: the updates the run's hand-overs add to its
+   * diffs' (one release-only PATCH per cycle of Sources taking each other's names: hand-over/).
    */
-  async finalEstimate(): Promise<void> {
-    const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage() : undefined;
+  async finalEstimate(releasesFirst = 0): Promise<void> {
+    const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage(releasesFirst) : undefined;
     if (message === undefined || this.estimateGiven) return;
     this.estimateGiven = true;
     await this.options.warn(message);
   }
 
-  private estimateMessage(): string | undefined {
+  private estimateMessage(releasesFirst: number): string | undefined {
     const limits = this.options.limits();
-    return limits ? hourlyEstimate(this.planned, limits) : undefined;
+    const planned = { ...this.planned, updateSource: this.planned.updateSource + releasesFirst };
+    return limits ? hourlyEstimate(planned, limits) : undefined;
   }
 }
 

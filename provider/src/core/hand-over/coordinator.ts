@@ -129,6 +129,28 @@ export class HandOvers<Sent> {
     return own ? { ...checked, id: own.id } : checked;
   }
 
+  /**
+   * The release-only PATCHes the declared changes need (one per cycle), for a preview's write
+   * estimate: the writes planned one after another as `update` plans them, on copies, sending nothing.
+   */
+  async releasesFirstPlanned(): Promise<number> {
+    const holders = (await this.holders?.catch(() => undefined)) ?? new Map<string, Holder>();
+    const copies = this.facts()
+      .map((facts) => ({ ...facts, progress: { ...facts.progress } }))
+      .sort((a, b) => (a.id ?? "").localeCompare(b.id ?? ""));
+    let releases = 0;
+    for (const target of copies) {
+      const plan = planFor(target, copies, holders);
+      if (plan.kind !== "ready") continue;
+      for (const step of plan.steps) {
+        if (step.kind === "release-first" && !step.change.progress.released) releases++;
+        step.change.progress.released = true;
+      }
+      target.progress.released = true;
+    }
+    return releases;
+  }
+
   /** A preview's write: refused as the write would be, without sending anything. */
   async preview(target: ChangeFacts): Promise<void> {
     await this.ready(target, false);
@@ -169,7 +191,11 @@ export class HandOvers<Sent> {
       }
       if (!send || plan.steps.length === 0) return;
       try {
-        for (const step of plan.steps) await this.perform(step);
+        // A release-only PATCH takes nothing, so they all start at once: a write planning meanwhile
+        // then sees each of these cycles broken (progress.releasing) and breaks none of them again.
+        const firsts = plan.steps.filter((step) => step.kind === "release-first");
+        await Promise.all(firsts.map(async (step) => this.perform(step)));
+        for (const step of plan.steps) if (step.kind === "change") await this.perform(step);
       } catch (error) {
         // A change refused by the server is marked failed (perform): the next plan names it.
         if (!plan.steps.some((step) => step.change.progress.failed !== undefined)) throw error;

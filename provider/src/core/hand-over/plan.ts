@@ -142,6 +142,8 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
     const refusals: Refusal[] = [];
     const visiting: ChangeFacts[] = [];
     const visited = new Set<ChangeFacts>();
+    /** The changes releasing first that this walk takes from: only these are the target's steps. */
+    const takenFromFirst = new Set<ChangeFacts>();
     let cycle: ChangeFacts[] | undefined;
 
     const visit = (change: ChangeFacts): void => {
@@ -158,7 +160,11 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
             refusals.push({ kind: "failed", hostname, releaser, error: releaser.progress.failed, by: change });
             continue;
           }
-          if (releaser.progress.released || releasedFirst.includes(releaser)) continue;
+          if (releaser.progress.released) continue;
+          if (releasedFirst.includes(releaser)) {
+            takenFromFirst.add(releaser);
+            continue;
+          }
           if (visiting.includes(releaser)) {
             cycle = visiting.slice(visiting.indexOf(releaser));
             return;
@@ -189,7 +195,8 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
     }
     if (refusals.length > 0) return { kind: "refused", refusals };
     if (waits.length > 0) return { kind: "wait", waits };
-    const firsts: Step[] = releasedFirst.map((change) => ({ kind: "release-first", change }));
+    // Another cycle's release under way is not the target's to wait for.
+    const firsts: Step[] = releasedFirst.filter((change) => takenFromFirst.has(change)).map((change) => ({ kind: "release-first", change }));
     return { kind: "ready", steps: [...firsts, ...steps] };
   }
 }

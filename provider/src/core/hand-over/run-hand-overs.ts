@@ -85,6 +85,11 @@ export class RunHandOvers {
     return this.wrote ? [] : this.handOvers.unresolved().catch(() => []);
   }
 
+  /** The release-only PATCHes this run's declared changes need (one per cycle): updates a preview's estimate counts. */
+  releasesFirstPlanned(): Promise<number> {
+    return this.handOvers.releasesFirstPlanned().catch(() => 0);
+  }
+
   /** A create: what it takes released first. */
   create<Created>(inputs: SourceInputs, creator: Creator | undefined, send: () => Promise<Created>): Promise<Created> {
     this.wrote = true;
