@@ -179,7 +179,8 @@ export function createSourceProvider({
     delete: async (id) => retireSource(session(), id),
     connection,
     async finalEstimate() {
-      await writes.finalEstimate(await handOvers.releasesFirstPlanned());
+      writes.releasesFirst(await handOvers.releasesFirstPlanned());
+      await writes.finalEstimate();
       for (const message of await handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
     },
     cancel: () => cancellation.cancel(),

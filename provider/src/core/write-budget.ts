@@ -53,6 +53,7 @@ export interface WriteBudgetOptions {
 export class WriteBudget {
   private readonly planned: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
   private readonly sent: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
+  private releasesFirstPlanned = 0;
   private estimateGiven = false;
   private lastProgress = -Infinity;
   private readonly now: () => number;
@@ -107,21 +108,28 @@ export class WriteBudget {
   }
 
   /**
+   * The updates the run's hand-overs send besides its diffs' (one release-only PATCH per cycle of
+   * Sources taking each other's host names: hand-over/), as planned when the estimate is made.
+   */
+  releasesFirst(count: number): void {
+    this.releasesFirstPlanned = count;
+  }
+
+  /**
    * The engine is ending this provider process: the estimate of a preview whose writes exceed what
    * the limits allow at once, delivered before this resolves (nothing once writes were sent: a run
-   * that writes says so as it waits). `releasesFirst`: the updates the run's hand-overs add to its
-   * diffs' (one release-only PATCH per cycle of Sources taking each other's names: hand-over/).
+   * that writes says so as it waits).
    */
-  async finalEstimate(releasesFirst = 0): Promise<void> {
-    const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage(releasesFirst) : undefined;
+  async finalEstimate(): Promise<void> {
+    const message = this.sent.createSource + this.sent.updateSource === 0 ? this.estimateMessage() : undefined;
     if (message === undefined || this.estimateGiven) return;
     this.estimateGiven = true;
     await this.options.warn(message);
   }
 
-  private estimateMessage(releasesFirst: number): string | undefined {
+  private estimateMessage(): string | undefined {
     const limits = this.options.limits();
-    const planned = { ...this.planned, updateSource: this.planned.updateSource + releasesFirst };
+    const planned = { ...this.planned, updateSource: this.planned.updateSource + this.releasesFirstPlanned };
     return limits ? hourlyEstimate(planned, limits) : undefined;
   }
 }
