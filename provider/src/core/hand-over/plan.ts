@@ -196,7 +196,9 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
     if (refusals.length > 0) return { kind: "refused", refusals };
     if (waits.length > 0) return { kind: "wait", waits };
     // Another cycle's release under way is not the target's to wait for.
-    const firsts: Step[] = releasedFirst.filter((change) => takenFromFirst.has(change)).map((change) => ({ kind: "release-first", change }));
+    const firsts: Step[] = releasedFirst
+      .filter((change) => takenFromFirst.has(change))
+      .map((change) => ({ kind: "release-first", change }));
     return { kind: "ready", steps: [...firsts, ...steps] };
   }
 }
