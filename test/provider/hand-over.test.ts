@@ -290,6 +290,28 @@ describe("HandOvers", () => {
     }
   });
 
+  it("a write taking from two cycles starts both releases at once: a write of either cycle planning meanwhile breaks it no second time", async () => {
+    // t takes t1 from x (x and y swap) and t2 from z (z and w swap).
+    const before = { t: lists(["t"]), x: lists(["x", "t1", "a"]), y: lists(["y", "b"]), z: lists(["z", "t2", "c"]), w: lists(["w", "d"]) };
+    const after = { t: lists(["t", "t1", "t2"]), x: lists(["x", "b"]), y: lists(["y", "a"]), z: lists(["z", "d"]), w: lists(["w", "c"]) };
+    for (const order of permutations(Object.keys(after))) {
+      const account = memoryAccount(before);
+      const handOvers = new HandOvers<void>({ listSources: account.listSources, quietMs: 200 });
+      const releases: string[] = [];
+      for (const id of order) {
+        const declared = after[id as keyof typeof after];
+        const facts = change(id, before[id as keyof typeof before], declared);
+        handOvers.declare(facts, {
+          change: async () => account.write(id, declared),
+          releaseFirst: async () => (releases.push(id), account.write(id, releaseOnlyDeployment(declared, facts.takes)!)),
+        });
+      }
+      await Promise.all(order.map((id) => handOvers.update(id)));
+      expect(Object.fromEntries(account.sources)).toEqual(after);
+      expect(releases, order.join()).toHaveLength(2); // one per cycle
+    }
+  });
+
   it("a preview's write estimate counts one release-only PATCH per cycle, none for a move, and sends nothing", async () => {
     const account = memoryAccount({ ...twoCycles.before, web: lists(["web", "img"]), shop: lists(["shop"]) });
     const { handOvers, declare } = run(account, { ...twoCycles.after, web: lists(["web"]), shop: lists(["shop", "img"]) });
