@@ -140,6 +140,7 @@ export class HandOvers<Sent> {
       .sort((a, b) => (a.id ?? "").localeCompare(b.id ?? ""));
     let releases = 0;
     for (const target of copies) {
+      if (target.takes.length === 0) continue; // a change that takes nothing waits for no release
       const plan = planFor(target, copies, holders);
       if (plan.kind !== "ready") continue;
       for (const step of plan.steps) {
