@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import {
   countWrites,
+  createOutsideHolder,
   expectHandOverWrites,
   expectHeldAsDeclared,
   HAND_OVER_PAIRS,
   HAND_OVER_ROUNDS,
+  heldOnServer,
   pairsInTurn,
   type SourceArgs,
 } from "../support/hand-overs";
@@ -54,15 +56,7 @@ afterAll(async () => {
 
 const ids = async () => (await stack.outputs()) as Record<string, string>;
 
-async function held(): Promise<Record<string, { serviceSubdomains: string[]; customDomains: string[] }>> {
-  const entries = await Promise.all(
-    Object.entries(await ids()).map(async ([name, id]) => {
-      const { deployment } = (await client.sources.get(id)).attributes;
-      return [name, { serviceSubdomains: deployment.service_subdomains, customDomains: deployment.custom_domains }] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
-}
+const held = async () => heldOnServer(client, await ids());
 
 async function expectNoChangeAfter(): Promise<void> {
   const preview = await countWrites(server, () => stack.ok(["preview", "--expect-no-changes"]), ids);
@@ -143,15 +137,7 @@ describe("native plugin: host names moving between Sources in one up", () => {
   it(
     "a domain held by a Source outside the stack fails the preview, naming the holder, with no write",
     async () => {
-      const outside = await client.sources.create({
-        name: "Outside",
-        deployment: {
-          type: "webfolder",
-          service_subdomains: ["ho-outside"],
-          custom_domains: ["outside.ho.example"],
-          webfolder_base_url: "https://origin.example.com/outside/",
-        },
-      });
+      const outside = await createOutsideHolder(client);
       const before = await ids();
       const { shop, ...rest } = HAND_OVER_ROUNDS[2]!;
       stack.write(program({ shop: { ...shop!, deployment: { ...shop!.deployment, customDomains: ["Outside.ho.example"] } }, ...rest }));

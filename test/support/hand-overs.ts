@@ -3,6 +3,7 @@
 // declarations (a Source's arguments in the resource's names, which a YAML program and the
 // dynamic `Source` share), and the writes each Source got, counted by the server.
 import { expect } from "vitest";
+import type { AssetDeliveryClient, Source } from "@asset-delivery/sdk";
 import type { TestServer } from "./server";
 
 const ORIGIN = "https://origin.example.com/images/";
@@ -133,8 +134,38 @@ export function expectHandOverWrites({ patches, posts }: Writes, round: 1 | 2): 
   expect(Math.max(patches.swapA!, patches.swapB!)).toBe(2);
 }
 
+/** The host names a Source holds on the server, in the resource's names. */
+export interface Held {
+  serviceSubdomains: string[];
+  customDomains: string[];
+}
+
+/** What each of `ids`' Sources (resource name -> id) holds on the server. */
+export async function heldOnServer(client: AssetDeliveryClient, ids: Record<string, string>): Promise<Record<string, Held>> {
+  const entries = await Promise.all(
+    Object.entries(ids).map(async ([name, id]) => {
+      const { deployment } = (await client.sources.get(id)).attributes;
+      return [name, { serviceSubdomains: deployment.service_subdomains, customDomains: deployment.custom_domains }] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+/** A Source made by hand, outside the stack, holding `outside.ho.example`. */
+export function createOutsideHolder(client: AssetDeliveryClient): Promise<Source> {
+  return client.sources.create({
+    name: "Outside",
+    deployment: {
+      type: "webfolder",
+      service_subdomains: ["ho-outside"],
+      custom_domains: ["outside.ho.example"],
+      webfolder_base_url: "https://origin.example.com/outside/",
+    },
+  });
+}
+
 /** Who holds each name on the server after a round: the declared Source of each. */
-export function expectHeldAsDeclared(held: Record<string, { serviceSubdomains: string[]; customDomains: string[] }>, round: number): void {
+export function expectHeldAsDeclared(held: Record<string, Held>, round: number): void {
   const declared = HAND_OVER_ROUNDS[round]!;
   expect(held).toEqual(
     Object.fromEntries(

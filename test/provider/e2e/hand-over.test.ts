@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import {
   countWrites,
+  createOutsideHolder,
   expectHandOverWrites,
   expectHeldAsDeclared,
   HAND_OVER_PAIRS,
   HAND_OVER_ROUNDS,
+  heldOnServer,
   pairsInTurn,
   type SourceArgs,
 } from "../../support/hand-overs";
@@ -39,15 +41,7 @@ afterAll(() => removeStacksAndServer({ stacks: [program], client, server }));
 
 const ids = async () => (await program.stack.outputs()).ids!.value as Record<string, string>;
 
-async function held(): Promise<Record<string, { serviceSubdomains: string[]; customDomains: string[] }>> {
-  const entries = await Promise.all(
-    Object.entries(await ids()).map(async ([name, id]) => {
-      const { deployment } = (await client.sources.get(id)).attributes;
-      return [name, { serviceSubdomains: deployment.service_subdomains, customDomains: deployment.custom_domains }] as const;
-    }),
-  );
-  return Object.fromEntries(entries);
-}
+const held = async () => heldOnServer(client, await ids());
 
 async function expectNoChangeAfter(): Promise<void> {
   const preview = await countWrites(server, () => program.stack.preview({ expectNoChanges: true }), ids);
@@ -122,27 +116,19 @@ describe("dynamic Source: host names moving between Sources in one up", () => {
   it(
     "a domain held by a Source outside the stack: the up fails before any write, naming the holder",
     async () => {
-      const outside = await client.sources.create({
-        name: "Outside",
-        deployment: {
-          type: "webfolder",
-          service_subdomains: ["ho-outside"],
-          custom_domains: ["outside.ho.example"],
-          webfolder_base_url: "https://origin.example.com/outside/",
-        },
-      });
+      const outside = await createOutsideHolder(client);
       const before = await ids();
       const { shop, ...rest } = HAND_OVER_ROUNDS[2]!;
       await declare({ shop: { ...shop!, deployment: { ...shop!.deployment, customDomains: ["Outside.ho.example"] } }, ...rest });
-      const held = `it is held by Source ${outside.id} ("Outside"), and no change of this run releases it`;
+      const heldBy = `it is held by Source ${outside.id} ("Outside"), and no change of this run releases it`;
       // The preview warns as the engine ends the provider: the dynamic host asks for no preview write to fail.
       let warned = "";
       const preview = await countWrites(server, async () => (warned = (await program.stack.preview()).stdout), before);
-      expect(warned).toContain(`"Outside.ho.example": ${held}: the update will refuse it`);
+      expect(warned).toContain(`"Outside.ho.example": ${heldBy}: the update will refuse it`);
       expect(preview.posts + Object.values(preview.patches).reduce((a, b) => a + b, 0)).toBe(0);
       let output = "";
       const writes = await countWrites(server, async () => (output = await failedUp()), before);
-      expect(output).toContain(`Source ${before.shop} ("Shop") cannot take deployment.custom_domains "Outside.ho.example": ${held}`);
+      expect(output).toContain(`Source ${before.shop} ("Shop") cannot take deployment.custom_domains "Outside.ho.example": ${heldBy}`);
       expect(writes).toEqual({ patches: Object.fromEntries(Object.keys(before).map((name) => [name, 0])), posts: 0 });
       await declare(HAND_OVER_ROUNDS[2]!);
       await expectNoChangeAfter();
