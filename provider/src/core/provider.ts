@@ -79,8 +79,9 @@ export interface SourceProvider {
   /**
    * The engine is ending the process (both shells call this then): a preview whose writes exceed
    * the hourly budgets warns of the least time they take (write-budget.ts, counted by `check` and
-   * `diff`, and the release-only PATCHes of the run's hand-overs), delivered before this resolves; and a preview's host names that a check let pass for
-   * a holder not shown then and that no change of the run releases (hand-over/), one warning each.
+   * `diff`, with the release-only PATCHes of the run's hand-overs), delivered before this
+   * resolves; and a preview's host names that a check let pass for a holder not shown then and
+   * that no change of the run releases (hand-over/), one warning each.
    */
   finalEstimate(): Promise<void>;
   /**
