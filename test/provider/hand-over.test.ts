@@ -315,10 +315,10 @@ describe("HandOvers", () => {
   it("a preview's write estimate counts one release-only PATCH per cycle, none for a move, and sends nothing", async () => {
     const account = memoryAccount({ ...twoCycles.before, web: lists(["web", "img"]), shop: lists(["shop"]) });
     const { handOvers, declare } = run(account, { ...twoCycles.after, web: lists(["web"]), shop: lists(["shop", "img"]) });
-    expect(await handOvers.releasesFirstPlanned()).toBe(0);
+    expect(handOvers.releasesFirstPlanned()).toBe(0);
     for (const id of ["shop", "web", ...Object.keys(twoCycles.after)]) declare(id);
-    expect(await handOvers.releasesFirstPlanned()).toBe(2);
-    expect(await handOvers.releasesFirstPlanned()).toBe(2); // planned on copies: nothing marked sent
+    expect(handOvers.releasesFirstPlanned()).toBe(2);
+    expect(handOvers.releasesFirstPlanned()).toBe(2); // planned on copies: nothing marked sent
     expect(account.writes).toEqual([]);
   });
 

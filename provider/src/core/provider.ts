@@ -180,7 +180,7 @@ export function createSourceProvider({
     delete: async (id) => retireSource(session(), id),
     connection,
     async finalEstimate() {
-      writes.releasesFirst(await handOvers.releasesFirstPlanned());
+      writes.releasesFirst(handOvers.releasesFirstPlanned());
       await writes.finalEstimate();
       for (const message of await handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
     },

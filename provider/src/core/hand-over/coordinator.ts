@@ -59,6 +59,8 @@ interface Declared<Sent> {
 export class HandOvers<Sent> {
   private readonly changes = new Map<string, Declared<Sent>>();
   private holders: Promise<Map<string, Holder>> | undefined;
+  /** The listing's answer once it came (a listing still under way is not awaited at the end of a run). */
+  private listedHolders: Map<string, Holder> | undefined;
   private readonly quietMs: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
@@ -133,8 +135,8 @@ export class HandOvers<Sent> {
    * The release-only PATCHes the declared changes need (one per cycle), for a preview's write
    * estimate: the writes planned one after another as `update` plans them, on copies, sending nothing.
    */
-  async releasesFirstPlanned(): Promise<number> {
-    const holders = (await this.holders?.catch(() => undefined)) ?? new Map<string, Holder>();
+  releasesFirstPlanned(): number {
+    const holders = this.listedHolders ?? new Map<string, Holder>();
     const copies = this.facts()
       .map((facts) => ({ ...facts, progress: { ...facts.progress } }))
       .sort((a, b) => (a.id ?? "").localeCompare(b.id ?? ""));
@@ -264,7 +266,10 @@ export class HandOvers<Sent> {
   /** Who holds each name: one listing of the account per run, made when first needed. */
   private holderMap(): Promise<Map<string, Holder>> {
     if (!this.holders) {
-      this.holders = this.options.listSources().then(holdersOf);
+      this.holders = this.options
+        .listSources()
+        .then(holdersOf)
+        .then((holders) => (this.listedHolders = holders));
       // A failed listing is not kept: the next need lists again.
       this.holders.catch(() => (this.holders = undefined));
     }

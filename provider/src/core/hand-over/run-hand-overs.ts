@@ -86,8 +86,8 @@ export class RunHandOvers {
   }
 
   /** The release-only PATCHes this run's declared changes need (one per cycle): updates a preview's estimate counts. */
-  releasesFirstPlanned(): Promise<number> {
-    return this.handOvers.releasesFirstPlanned().catch(() => 0);
+  releasesFirstPlanned(): number {
+    return this.handOvers.releasesFirstPlanned();
   }
 
   /** A create: what it takes released first. */
