@@ -103,7 +103,7 @@ export default defineConfig({
         test: {
           name: "minimal",
           include: ["test/{sdk,cli,provider,drift}/**/*.test.ts"],
-          exclude: ["test/provider/e2e/source-lifecycle*.test.ts", "test/drift/drift-*.test.ts"],
+          exclude: ["test/provider/e2e/source-lifecycle*.test.ts", "test/provider/e2e/hand-over.test.ts", "test/drift/drift-*.test.ts"],
           env: { ASSET_DELIVERY_PROFILE: "minimal" },
         },
       },

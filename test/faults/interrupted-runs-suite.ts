@@ -444,7 +444,9 @@ export function interruptedRunsSuite(profile: Profile, shell: Shell = "dynamic")
         await copy.declare(sources);
         const refused = await pulumi(copy, "up", "--yes", "--skip-preview");
         expect(refused.code).not.toBe(0);
-        expect(refused.output).toMatch(/holds "kc-\d": not a Source created for this resource by an interrupted run/);
+        expect(refused.output).toMatch(
+          /"kc-\d": it is held by Source \w+ \("Source \d round 1"\), and no change of this run releases it.*not a Source created for this resource by an interrupted run/,
+        );
         expect(rows()).toEqual(before);
         expect(await sourcesInState(copy)).toEqual([]);
       },

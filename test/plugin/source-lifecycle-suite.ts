@@ -21,12 +21,15 @@ interface Declared {
   cacheTtlValue?: number;
   customDomains?: string[];
   photosName?: string;
+  /** Assets registered only once photos is (`dependsOn`): a preview that photos fails never shows assets. */
+  assetsAfterPhotos?: boolean;
 }
 
 function program({
   cacheTtlValue = 86400,
   customDomains = ["a.plugin.example", "b.plugin.example"],
   photosName = "Photos",
+  assetsAfterPhotos = false,
 }: Declared = {}): YamlProgram {
   return {
     config: {
@@ -62,6 +65,7 @@ function program({
             secureUrlEnabled: true,
           },
         },
+        ...(assetsAfterPhotos && { options: { dependsOn: ["${photos}"] } }),
       },
     },
     outputs: { photosId: "${photos.id}", assetsId: "${assets.id}", token: "${assets.secureUrlToken}" },
@@ -161,7 +165,9 @@ export function pluginLifecycleSuite(profile: Profile): void {
     it(
       "refuses a bad Source at preview with the property path and the rule, sending no request",
       async () => {
-        stack.write(program({ cacheTtlValue: 10 }));
+        // Only the bad Source is shown: a valid new one's check would read who holds its names (one
+        // listing GET, as the next tests count), and the engine checks the two in no fixed order.
+        stack.write(program({ cacheTtlValue: 10, assetsAfterPhotos: true }));
         const { result, requests } = await counted(() => stack.pulumi(["preview"]));
         expect(result.code).not.toBe(0);
         expect(result.stdout + result.stderr).toContain("deployment.cacheTtlValue: must be from 1800 to 31536000 seconds");
@@ -187,11 +193,14 @@ export function pluginLifecycleSuite(profile: Profile): void {
     );
 
     it(
-      "`preview --diff` names only the changed nested fields, and the update sends one PATCH",
+      "`preview --diff` names only the changed nested fields, its one request check's listing of who holds the added domain; the update sends one PATCH",
       async () => {
         stack.write(program({ cacheTtlValue: 7200, customDomains: ["a.plugin.example", "c.plugin.example"] }));
         const { result: preview, requests: previewRequests } = await counted(() => stack.ok(["preview", "--diff"]));
-        expect(previewRequests).toEqual({});
+        // c.plugin.example is new to photos: its check lists the account once (docs/provider.md,
+        // "Moving domains between Sources"); nothing else is read, nothing written.
+        expect(previewRequests).toEqual({ GET: 1 });
+        expect(server.requestCount("GET", "/api/v1/sources")).toBe(1);
         expect(preview.stdout).toMatch(/~ cacheTtlValue\s*: 86400 => 7200/);
         expect(preview.stdout).toMatch(/~ \[1\]: "b\.plugin\.example" => "c\.plugin\.example"/);
         for (const untouched of ["webfolderBaseUrl", "serviceSubdomains", "password", "robotsTxt", "s3Bucket"]) {

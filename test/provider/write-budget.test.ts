@@ -62,6 +62,14 @@ describe("WriteBudget", () => {
     ]);
   });
 
+  it("counts the release-only PATCHes of the run's hand-overs (one per cycle) with the diffs' updates", async () => {
+    const { writes, warnings } = budget();
+    for (let i = 0; i < 59; i++) writes.diffed(true, false);
+    writes.releasesFirst(1);
+    await writes.finalEstimate();
+    expect(warnings).toEqual(["60 updates: at 60 per hour this update takes at least 1 min (59 at once, then one every 1 min)"]);
+  });
+
   it("says nothing without pacing", async () => {
     const { writes, warnings } = budget(false);
     for (let i = 0; i < 100; i++) writes.diffed(true, false);

@@ -7,8 +7,9 @@
 //   are `@asset-delivery/provider`'s `CONFIG_KEYS`), else the environment (`ENV_VARS`);
 //   `connect(settings)` opens a `Connection` (client and read coalescer) that its opener closes.
 // - The provider object (provider.ts): `createSourceProvider({ warn, info, env })`
-//   owns its configuration and connections; `configure`, `check`, `diff`, `create`, `read`,
-//   `import`, `update`, `delete`, `connection`, `finalEstimate`, `cancel`, `close`.
+//   owns its configuration and connections; `configure`, `check`, `checkHandOvers`,
+//   `previewHandOvers`, `diff`, `create`, `read`, `import`, `update`, `delete`, `connection`,
+//   `finalEstimate`, `cancel`, `close`.
 // - Values (codec.ts): the sdk's types in the API's names, each secret where it lives
 //   (`deployment.password`), the provider's options apart in `options`: `UncheckedInputs` (what a
 //   shell passes to check) -> `SourceInputs`

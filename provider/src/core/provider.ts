@@ -10,8 +10,9 @@
 // DiffConfig, Configure), shows a preview's outputs and keeps an unchanged Read's Structs; the
 // dynamic shell checks the URN input its Source class adds.
 import { Cancellation } from "./cancellation";
-import { checkSource, type CheckResult } from "./check";
+import { checkSource, type CheckFailure, type CheckResult } from "./check";
 import type { SourceInputs, SourceState, UncheckedInputs } from "./codec";
+import type { Creator } from "./create-mark";
 import { connect, type Connection } from "./connection";
 import { diffSource, type SourceDiff } from "./diff";
 import { pacingLimits } from "@asset-delivery/sdk";
@@ -21,6 +22,7 @@ import { importSource, type ImportedSource } from "./lifecycle/import";
 import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
+import { RunHandOvers } from "./hand-over/run-hand-overs";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
 import { WriteBudget } from "./write-budget";
@@ -47,6 +49,17 @@ export interface SourceProvider {
    * `isNew` (no earlier inputs: a create) counts it in the run's write budget.
    */
   check(news: UncheckedInputs, isNew?: boolean): CheckResult;
+  /**
+   * Check's failures for host names the declaration takes that another Source holds and no change
+   * of this run releases (hand-over/): through the read coalescer's listing of the account, once a
+   * run. `oldInputs`: the earlier inputs (none for a create). None without configuration.
+   */
+  checkHandOvers(inputs: SourceInputs | UncheckedInputs, oldInputs?: UncheckedInputs): Promise<CheckFailure[]>;
+  /**
+   * A preview's write (the native plugin's preview Create and Update): refused as the write would
+   * be for a host name another Source holds, waiting for the engine to show the holder's change.
+   */
+  previewHandOvers(news: UncheckedInputs, olds?: UncheckedInputs, id?: string, creator?: Creator): Promise<void>;
   /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
   diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
   /** A write (create, update) raced against `cancel`. */
@@ -66,7 +79,9 @@ export interface SourceProvider {
   /**
    * The engine is ending the process (both shells call this then): a preview whose writes exceed
    * the hourly budgets warns of the least time they take (write-budget.ts, counted by `check` and
-   * `diff`), delivered before this resolves.
+   * `diff`, with the release-only PATCHes of the run's hand-overs), delivered before this
+   * resolves; and a preview's host names that a check let pass for a holder not shown then and
+   * that no change of the run releases (hand-over/), one warning each.
    */
   finalEstimate(): Promise<void>;
   /**
@@ -129,6 +144,9 @@ export function createSourceProvider({
     return { ...connection(), warn, instructions, signal: cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
   }
 
+  // The run's host names moving between its Sources: writes in release-before-take order.
+  const handOvers = new RunHandOvers(session);
+
   /** A write refused under maxWait fails with the budget's own message. */
   async function explained<T>(write: () => Promise<T>): Promise<T> {
     try {
@@ -146,22 +164,37 @@ export function createSourceProvider({
     },
     check: (news, isNew = false) => {
       writes.checked(isNew);
+      handOvers.checked();
       refuseInsecureBaseUrl(config, env, instructions); // before any request: a preview refuses it too
       return checkSource(news);
     },
     diff: (id, olds, news) => {
       const diff = diffSource(id, olds, news);
       writes.diffed(diff.changes, diff.replaces.length > 0);
+      if (diff.replaces.length === 0) handOvers.diffed(id, olds, news);
       return diff;
     },
-    create: async (inputs, options = {}) => cancellation.untilCancelled(explained(() => createSource(session(), inputs, options))),
+    checkHandOvers: async (inputs, oldInputs) => (settingsOrUndefined() ? handOvers.checkFailures(inputs, oldInputs) : []),
+    previewHandOvers: async (news, olds, id, creator) => {
+      if (settingsOrUndefined()) await handOvers.preview(news, olds, id, creator);
+    },
+    create: async (inputs, options = {}) =>
+      cancellation.untilCancelled(
+        explained(() => handOvers.create(inputs, options.creator, () => createSource(session(), inputs, options))),
+      ),
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
     update: async (id, olds, news, options = {}) =>
-      cancellation.untilCancelled(explained(() => updateSource(session(), id, olds, news, options))),
+      cancellation.untilCancelled(
+        explained(() => updateSource(session(), id, olds, news, { ...options, send: () => handOvers.update(id, olds, news) })),
+      ),
     delete: async (id) => retireSource(session(), id),
     connection,
-    finalEstimate: () => writes.finalEstimate(),
+    async finalEstimate() {
+      writes.releasesFirst(handOvers.releasesFirstPlanned());
+      await writes.finalEstimate();
+      for (const message of await handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
+    },
     cancel: () => cancellation.cancel(),
     async close() {
       const open = [...connections.values()];

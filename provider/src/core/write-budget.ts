@@ -52,6 +52,7 @@ export interface WriteBudgetOptions {
 export class WriteBudget {
   private readonly planned: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
   private readonly sent: Record<HourlyClass, number> = { createSource: 0, updateSource: 0 };
+  private releasesFirstPlanned = 0;
   private estimateGiven = false;
   private lastProgress = -Infinity;
   private readonly now: () => number;
@@ -107,6 +108,14 @@ export class WriteBudget {
   }
 
   /**
+   * The updates the run's hand-overs send besides its diffs' (one release-only PATCH per cycle of
+   * Sources taking each other's host names: hand-over/), as planned when the estimate is made.
+   */
+  releasesFirst(count: number): void {
+    this.releasesFirstPlanned = count;
+  }
+
+  /**
    * The engine is ending this provider process: the estimate of a preview whose writes exceed what
    * the limits allow at once, delivered before this resolves (nothing once writes were sent: a run
    * that writes says so as it waits).
@@ -120,7 +129,8 @@ export class WriteBudget {
 
   private estimateMessage(): string | undefined {
     const limits = this.options.limits();
-    return limits ? hourlyEstimate(this.planned, limits) : undefined;
+    const planned = { ...this.planned, updateSource: this.planned.updateSource + this.releasesFirstPlanned };
+    return limits ? hourlyEstimate(planned, limits) : undefined;
   }
 }
 

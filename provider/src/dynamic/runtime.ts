@@ -15,12 +15,13 @@ import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { pulumiConfigReader } from "../pulumi-names/config-keys";
+import { withOrderHint, withRenameHint } from "../engine/rename-hint";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isEngineUnknown } from "../engine/unknowns";
 import { nativeShape, toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
-import { coreInputs, coreState } from "../pulumi-names/source";
+import { coreInputs, coreState, uncheckedInputs } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 
 // Warnings and progress messages go to the engine's log (the host passes its address last).
@@ -75,6 +76,11 @@ export const sourceProvider = {
   async check(olds: object, news: DynamicValues): Promise<pulumi.dynamic.CheckResult> {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
     const result = core.check(toCore(news, { declared: true }), isNew);
+    // A valid declaration's host names, against who holds them (one listing of the account a run).
+    const held =
+      "inputs" in result
+        ? await core.checkHandOvers(result.inputs, isNew ? undefined : uncheckedInputs(toCore(olds as DynamicValues, { declared: true })))
+        : [];
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
     const urnFailures =
@@ -83,7 +89,7 @@ export const sourceProvider = {
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
     // Refused: the engine stops, and gets back what it gave.
     const inputs = "inputs" in result ? toDynamic(result.inputs, news) : news;
-    return { inputs, failures: [...urnFailures, ...result.failures.map(pulumiCheckFailure)] };
+    return { inputs, failures: [...urnFailures, ...[...result.failures, ...held].map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));
@@ -91,7 +97,13 @@ export const sourceProvider = {
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
     const urn = urnOf(inputs);
-    return written(inputs, core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) }));
+    const create = core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) });
+    return written(
+      inputs,
+      create.catch((error: unknown): never => {
+        throw withRenameHint(error);
+      }),
+    );
   },
   async read(id: string, state: DynamicValues): Promise<pulumi.dynamic.ReadResult> {
     const result = await core.read(id, stateOf(state));
@@ -99,7 +111,12 @@ export const sourceProvider = {
     return { id: result.id, props: toDynamic(result.props, state), ...(result.inputs && { inputs: toDynamic(result.inputs, state) }) };
   },
   async update(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.UpdateResult> {
-    return written(news, core.update(id, stateOf(olds), inputsOf(news)));
+    return written(
+      news,
+      core.update(id, stateOf(olds), inputsOf(news)).catch((error: unknown): never => {
+        throw withOrderHint(error);
+      }),
+    );
   },
   async delete(id: string): Promise<void> {
     await core.delete(id);

@@ -16,6 +16,7 @@ import { detailedDiff, type DetailedDiff } from "./detailed-diff";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
+import { withOrderHint, withRenameHint } from "../engine/rename-hint";
 import { isSourceNotReady } from "../core/lifecycle/settle";
 import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
@@ -105,6 +106,16 @@ export class NativeProvider {
     return { inputs, failures: result.failures.map(pulumiCheckFailure) };
   }
 
+  /**
+   * Check's failures for host names that another Source holds and no change of this run releases
+   * (core/hand-over/), once check passed the declaration: `inputs` are check's, `olds` the earlier
+   * inputs (none for a create).
+   */
+  async checkHandOvers(inputs: Properties, olds?: Properties): Promise<{ property: string; reason: string }[]> {
+    const failures = await this.core.checkHandOvers(inputsOf(inputs), olds && toApiNames(olds.values, { declared: true }));
+    return failures.map(pulumiCheckFailure);
+  }
+
   diff(id: string, olds: Properties, news: Properties): NativeDiff {
     const [state, inputs] = [stateOf(olds), inputsOf(news)];
     const diff = this.core.diff(id, state, inputs);
@@ -115,16 +126,38 @@ export class NativeProvider {
     inputs: Properties,
     options: { preview: boolean; timeoutSeconds: number; urn: string },
   ): Promise<{ id: string; outputs: Properties }> {
-    if (options.preview) return { id: "", outputs: marked(previewOutputs(toApiNames(inputs.values)), inputs.secrets) };
+    const creator = pulumiCreator(options.urn);
+    if (options.preview) {
+      await this.core.previewHandOvers(toApiNames(inputs.values), undefined, undefined, creator).catch((error: unknown): never => {
+        throw withRenameHint(error);
+      });
+      return { id: "", outputs: marked(previewOutputs(toApiNames(inputs.values)), inputs.secrets) };
+    }
     // The request's URN makes the create mark; its timeout (the resource's customTimeouts) bounds the wait.
-    const write = this.core.create(inputsOf(inputs), { creator: pulumiCreator(options.urn), timeoutSeconds: options.timeoutSeconds });
-    const { id, outs } = await written(write, inputs);
+    const write = this.core.create(inputsOf(inputs), { creator, timeoutSeconds: options.timeoutSeconds });
+    const { id, outs } = await written(
+      write.catch((error: unknown): never => {
+        throw withRenameHint(error);
+      }),
+      inputs,
+    );
     return { id, outputs: marked(outs, inputs.secrets) };
   }
 
   async update(id: string, olds: Properties, news: Properties, options: { preview: boolean; timeoutSeconds: number }): Promise<Properties> {
-    if (options.preview) return marked(previewOutputs(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
-    const { outs } = await written(this.core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds: options.timeoutSeconds }), news);
+    if (options.preview) {
+      await this.core.previewHandOvers(toApiNames(news.values), toApiNames(olds.values), id).catch((error: unknown): never => {
+        throw withOrderHint(error);
+      });
+      return marked(previewOutputs(toApiNames(news.values), toApiNames(olds.values)), news.secrets);
+    }
+    const write = this.core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds: options.timeoutSeconds });
+    const { outs } = await written(
+      write.catch((error: unknown): never => {
+        throw withOrderHint(error);
+      }),
+      news,
+    );
     return marked(outs, news.secrets);
   }
 

@@ -92,10 +92,12 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       await provider.configure(configFromRequest(decodeStruct(request.getArgs()).values, variables));
       return new pb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
     }),
-    check: unary((request: providerPb.CheckRequest) => {
+    check: unary(async (request: providerPb.CheckRequest) => {
       const isNew = (request.getOlds()?.getFieldsMap().getLength() ?? 0) === 0;
       const { inputs, failures } = provider.check(request.getType(), decodeStruct(request.getNews()), isNew);
-      return checkResponse(inputs, failures);
+      // A valid declaration's host names, against who holds them (one listing of the account a run).
+      const held = failures.length > 0 ? [] : await provider.checkHandOvers(inputs, isNew ? undefined : decodeStruct(request.getOlds()));
+      return checkResponse(inputs, [...failures, ...held]);
     }),
     diff: unary((request: providerPb.DiffRequest) => {
       const { changes, replaces, detailedDiff } = provider.diff(

@@ -134,6 +134,14 @@ export const domainNameSchema = z
 export const MAX_HOSTNAMES_PER_SOURCE = 100;
 
 /**
+ * How the API compares host names (service subdomain labels, custom domains) for uniqueness within
+ * a list and across Sources: case-insensitively, as DNS does. Names equal under this key are one name.
+ */
+export function hostnameKey(name: string): string {
+  return name.toLowerCase();
+}
+
+/**
  * A list of at least `min` and at most `max` names, unique compared case-insensitively (DNS
  * names). The length is checked before any member is: an oversized list (85,000 names in one
  * request) is refused at once instead of after checking each name.
@@ -151,7 +159,7 @@ export function uniqueNames<T extends z.ZodType<string>>(
       const seen = new Set<string>();
       values.forEach((value, index) => {
         if (typeof value !== "string") return;
-        const key = value.toLowerCase();
+        const key = hostnameKey(value);
         if (seen.has(key))
           ctx.addIssue({ code: "custom", path: [index], message: `must not repeat "${value}" (names are compared case-insensitively)` });
         seen.add(key);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   domainNameSchema,
   expected,
+  hostnameKey,
   MAX_PAGE_SIZE,
   sourceListSpec,
   subdomainLabelSchema,
@@ -123,10 +124,10 @@ export class SourcesResource extends Collection<typeof sourceListSpec, Source, S
   }
 
   private async holderOf(field: HostnameField, given: string): Promise<Source | undefined> {
-    const wanted = given.toLowerCase();
+    const wanted = hostnameKey(given);
     const matches = this.iterate({ filter: { [`deployment.${field}`]: given }, page: { size: MAX_PAGE_SIZE } });
     for await (const source of matches) {
-      if (source.attributes.deployment[field].some((s) => s.toLowerCase() === wanted)) {
+      if (source.attributes.deployment[field].some((s) => hostnameKey(s) === wanted)) {
         await matches.return?.();
         return source;
       }

@@ -7,6 +7,7 @@
 //   secretValues  (secret) name -> field -> value
 //   nameFromIdOf  name -> the name of a Source declared before it, whose id this one's name is made
 //                 of: a value not known during the preview of that Source's creation
+//   dependsOn     name -> names of Sources declared before it that it depends on (registered after them)
 import * as pulumi from "@pulumi/pulumi";
 import { Source, type SourceArgs } from "@asset-delivery/provider";
 
@@ -16,6 +17,7 @@ const secretFields = config.getObject<Record<string, string[]>>("secretFields") 
 const plainFields = config.getObject<Record<string, string[]>>("plainFields") ?? {};
 const secretValues = config.getSecretObject<Record<string, Record<string, string>>>("secretValues");
 const nameFromIdOf = config.getObject<Record<string, string>>("nameFromIdOf") ?? {};
+const dependsOn = config.getObject<Record<string, string[]>>("dependsOn") ?? {};
 
 const valueOf = (name: string, field: string) => secretValues!.apply((all) => all[name]![field]!);
 
@@ -25,7 +27,12 @@ const sources = Object.entries(declared).map(([name, args]) => {
   const plain = Object.fromEntries((plainFields[name] ?? []).map((field) => [field, pulumi.unsecret(valueOf(name, field))]));
   const namedAfter = nameFromIdOf[name] === undefined ? undefined : byName.get(nameFromIdOf[name]);
   const sourceName = namedAfter ? pulumi.interpolate`${args.name} ${namedAfter.id}` : args.name;
-  const source = new Source(name, { ...args, name: sourceName, deployment: { ...args.deployment, ...secrets, ...plain } });
+  const after = (dependsOn[name] ?? []).map((other) => byName.get(other)!);
+  const source = new Source(
+    name,
+    { ...args, name: sourceName, deployment: { ...args.deployment, ...secrets, ...plain } },
+    { dependsOn: after },
+  );
   byName.set(name, source);
   return source;
 });

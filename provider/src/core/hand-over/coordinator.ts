@@ -1,0 +1,294 @@
+// The run's hand-overs of host names, sent in the order plan.ts decides. One per provider object,
+// so one per provider process: the native plugin's process serves every Source of its provider in
+// a run, and the dynamic provider's host loads the runtime once per process (its provider cache),
+// so the Sources of a program share one too.
+//
+// The engine shows a run's changes one resource at a time (check, then diff: never two at once,
+// and never while waiting: a check or diff that waited would hold up every later one), and runs the
+// writes as it pleases: with `--parallel 1` one at a time, so a write that waited for another write
+// to release a name could wait for ever. So the writes do not wait for each other: a write that
+// takes a name a diffed change of this run releases sends that change itself (its PATCHes as its own
+// update would, once: when the engine then asks for that update, it gets what was sent), or, in a
+// cycle, that change's release-only PATCH first. A wait is only for what the engine has not shown
+// yet (the holder's diff), and it ends when the engine has shown nothing new for `quietMs`, or after
+// `maxWaitMs`, with the holder named.
+import type { Source } from "@asset-delivery/sdk";
+import { holdersOf } from "./holders";
+import { refusalMessage, waitMessage } from "./messages";
+import { planFor, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
+
+/** How long the engine may show nothing new before a wait for a holder's change ends. */
+export const QUIET_MS = 5_000;
+/** The longest wait for a holder's change, however busy the engine. */
+export const MAX_WAIT_MS = 5 * 60_000;
+
+export interface HandOverOptions {
+  /** The account's Sources, for who holds each name: the read coalescer's listing (one pass per run). */
+  listSources: () => Promise<Source[]>;
+  quietMs?: number;
+  maxWaitMs?: number;
+  now?: () => number;
+}
+
+/** How a declared change is sent: its own PATCHes, and its release-only PATCH when it can have one. */
+export interface ChangeSender<Sent> {
+  change: () => Promise<Sent>;
+  releaseFirst?: () => Promise<void>;
+}
+
+/** A write refused for a name another Source holds: the message names both and the name. */
+export class HandOverError extends Error {
+  override readonly name = "HandOverError";
+  constructor(
+    message: string,
+    /** The wait for a holder's change ended without one: the holder is outside the run's changes. */
+    readonly waited = false,
+  ) {
+    super(message);
+  }
+}
+
+interface Declared<Sent> {
+  facts: ChangeFacts;
+  values: string;
+  sender: ChangeSender<Sent>;
+  sent?: Promise<Sent>;
+  releasedFirst?: Promise<void>;
+}
+
+export class HandOvers<Sent> {
+  private readonly changes = new Map<string, Declared<Sent>>();
+  private holders: Promise<Map<string, Holder>> | undefined;
+  /** The listing's answer once it came (a listing still under way is not awaited at the end of a run). */
+  private listedHolders: Map<string, Holder> | undefined;
+  private readonly quietMs: number;
+  private readonly maxWaitMs: number;
+  private readonly now: () => number;
+  private lastActivity: number;
+  private readonly wakers = new Set<() => void>();
+  /** Check's targets that found a holder whose change was not shown yet. */
+  private readonly checkedWaiting: ChangeFacts[] = [];
+
+  constructor(private readonly options: HandOverOptions) {
+    this.quietMs = options.quietMs ?? QUIET_MS;
+    this.maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
+    this.now = options.now ?? Date.now;
+    this.lastActivity = this.now();
+  }
+
+  /** The engine checked or diffed a resource: it is still showing the run's changes. */
+  noteActivity(): void {
+    this.lastActivity = this.now();
+    this.wake();
+  }
+
+  /**
+   * An update of this run (its diff; its Update again, with the same values): kept once, by Source
+   * id. `values` tells a later change of the same Source (a process serving several operations)
+   * from the same one declared again: a later one replaces it.
+   */
+  declare(facts: ChangeFacts & { id: string }, sender: ChangeSender<Sent>, values = ""): void {
+    if (this.changes.get(facts.id)?.values !== values) this.changes.set(facts.id, { facts, sender, values });
+    this.noteActivity();
+  }
+
+  /**
+   * Refusals known now (a check: never waits). A name whose holder's change is not shown yet is
+   * not one; it is kept for `unresolved`.
+   */
+  async refusalsNow(target: ChangeFacts): Promise<Refusal[]> {
+    if (target.takes.length === 0) return [];
+    const plan = planFor(target, this.facts(), await this.holderMap());
+    if (plan.kind === "wait") this.checkedWaiting.push(target);
+    return plan.kind === "refused" ? plan.refusals : [];
+  }
+
+  /**
+   * What checks let pass for a holder not shown then, and still not released by any change the
+   * run has shown: said as the engine ends the provider process (a preview has no other end).
+   */
+  async unresolved(): Promise<string[]> {
+    if (this.checkedWaiting.length === 0) return [];
+    const holders = await this.holderMap();
+    return this.checkedWaiting.flatMap((checked) => {
+      const target = this.withOwnId(checked);
+      const plan = planFor(target, this.facts(), holders);
+      if (plan.kind === "wait") return plan.waits.map((wait) => waitMessage(wait, target));
+      return plan.kind === "refused" ? plan.refusals.map((refusal) => refusalMessage(refusal, target)) : [];
+    });
+  }
+
+  /**
+   * A check of an update is not told the Source's id: its own diff, shown after it, declares the
+   * same names (a service subdomain among them, which no other Source can hold), and gives it, so
+   * that a name the Source itself holds on the server is no take from another.
+   */
+  private withOwnId(checked: ChangeFacts): ChangeFacts {
+    if (checked.creates || checked.id !== undefined) return checked;
+    const same = (change: ChangeFacts) =>
+      change.declares.size === checked.declares.size && [...change.declares].every((id) => checked.declares.has(id));
+    const own = this.facts().find((change) => change.id !== undefined && same(change));
+    return own ? { ...checked, id: own.id } : checked;
+  }
+
+  /**
+   * The release-only PATCHes the declared changes need (one per cycle), for a preview's write
+   * estimate: the writes planned one after another as `update` plans them, on copies, sending nothing.
+   */
+  releasesFirstPlanned(): number {
+    const holders = this.listedHolders ?? new Map<string, Holder>();
+    const copies = this.facts()
+      .map((facts) => ({ ...facts, progress: { ...facts.progress } }))
+      .sort((a, b) => (a.id ?? "").localeCompare(b.id ?? ""));
+    let releases = 0;
+    for (const target of copies) {
+      if (target.takes.length === 0) continue; // a change that takes nothing waits for no release
+      const plan = planFor(target, copies, holders);
+      if (plan.kind !== "ready") continue;
+      for (const step of plan.steps) {
+        if (step.kind === "release-first" && !step.change.progress.released) releases++;
+        step.change.progress.released = true;
+      }
+      target.progress.released = true;
+    }
+    return releases;
+  }
+
+  /** A preview's write: refused as the write would be, without sending anything. */
+  async preview(target: ChangeFacts): Promise<void> {
+    await this.ready(target, false);
+  }
+
+  /** A create: what it takes is released first (sent here if need be), then `send`. */
+  async create<Created>(target: ChangeFacts, send: () => Promise<Created>): Promise<Created> {
+    await this.ready(target, true);
+    return send();
+  }
+
+  /** A declared update: what it takes is released first, then its change is sent (once, whoever sends it). */
+  async update(id: string): Promise<Sent> {
+    const declared = this.changes.get(id);
+    if (!declared) throw new Error(`no change of Source ${id} was declared in this run`);
+    await this.ready(declared.facts, true);
+    return this.sendChange(declared);
+  }
+
+  /** Waits, and with `send` sends the steps, until the target may go; throws a HandOverError when it may not. */
+  private async ready(target: ChangeFacts, send: boolean): Promise<void> {
+    if (target.takes.length === 0) return;
+    const started = this.now();
+    for (;;) {
+      if (target.progress.failed !== undefined) throw target.progress.failed;
+      // Who holds what, as check listed it: a write lists nothing itself (a process whose check did
+      // not list, a test's, goes by the changes declared).
+      const plan = planFor(target, this.facts(), (await this.holders?.catch(() => undefined)) ?? new Map<string, Holder>());
+      if (plan.kind === "refused") throw new HandOverError(plan.refusals.map((refusal) => refusalMessage(refusal, target)).join("; "));
+      if (plan.kind === "wait") {
+        const now = this.now();
+        const quietFor = now - this.lastActivity;
+        const waited = now - started;
+        if (quietFor >= this.quietMs || waited >= this.maxWaitMs)
+          throw new HandOverError(plan.waits.map((wait) => waitMessage(wait, target, Math.round(waited / 1000))).join("; "), true);
+        await this.nextActivity(Math.min(this.quietMs - quietFor, this.maxWaitMs - waited));
+        continue;
+      }
+      if (!send || plan.steps.length === 0) return;
+      try {
+        // A release-only PATCH takes nothing, so they all start at once: a write planning meanwhile
+        // then sees each of these cycles broken (progress.releasing) and breaks none of them again.
+        const firsts = plan.steps.filter((step) => step.kind === "release-first");
+        await Promise.all(firsts.map(async (step) => this.perform(step)));
+        for (const step of plan.steps) if (step.kind === "change") await this.perform(step);
+      } catch (error) {
+        // A change refused by the server is marked failed (perform): the next plan names it.
+        if (!plan.steps.some((step) => step.change.progress.failed !== undefined)) throw error;
+      }
+    }
+  }
+
+  private perform(step: Step): Promise<unknown> {
+    const declared = step.change.id === undefined ? undefined : this.changes.get(step.change.id);
+    if (!declared) throw new Error(`no change of Source ${step.change.id} was declared in this run`);
+    return step.kind === "change" ? this.sendChange(declared) : this.releaseFirst(declared);
+  }
+
+  /** The change's own PATCHes, sent once; what it releases is released when they are accepted. */
+  private sendChange(declared: Declared<Sent>): Promise<Sent> {
+    if (!declared.sent) {
+      const { progress } = declared.facts;
+      progress.sending = true;
+      declared.sent = (async () => {
+        await declared.releasedFirst;
+        return declared.sender.change();
+      })().then(
+        (sent) => {
+          progress.released = true;
+          this.wake();
+          return sent;
+        },
+        (error: unknown) => {
+          progress.failed = error instanceof Error ? error : new Error(String(error));
+          this.wake();
+          throw error;
+        },
+      );
+      declared.sent.catch(() => undefined); // reaches whoever awaits it; not reported twice
+    }
+    return declared.sent;
+  }
+
+  private releaseFirst(declared: Declared<Sent>): Promise<void> {
+    const { progress } = declared.facts;
+    if (!declared.releasedFirst) {
+      const release = declared.sender.releaseFirst;
+      if (!release) throw new Error(`Source ${declared.facts.id} has no release-only part to send`);
+      progress.releasing = true;
+      declared.releasedFirst = release().then(
+        () => {
+          progress.released = true;
+          this.wake();
+        },
+        (error: unknown) => {
+          progress.failed = error instanceof Error ? error : new Error(String(error));
+          this.wake();
+          throw error;
+        },
+      );
+      declared.releasedFirst.catch(() => undefined);
+    }
+    return declared.releasedFirst;
+  }
+
+  private facts(): ChangeFacts[] {
+    return [...this.changes.values()].map((declared) => declared.facts);
+  }
+
+  /** Who holds each name: one listing of the account per run, made when first needed. */
+  private holderMap(): Promise<Map<string, Holder>> {
+    if (!this.holders) {
+      this.holders = this.options
+        .listSources()
+        .then(holdersOf)
+        .then((holders) => (this.listedHolders = holders));
+      // A failed listing is not kept: the next need lists again.
+      this.holders.catch(() => (this.holders = undefined));
+    }
+    return this.holders;
+  }
+
+  private nextActivity(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.wakers.add(done);
+    });
+  }
+
+  private wake(): void {
+    for (const waker of [...this.wakers]) waker();
+  }
+}

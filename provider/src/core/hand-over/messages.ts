@@ -1,0 +1,66 @@
+// What a refused or timed-out hand-over says: the field, the name, and the other Source by id and
+// name (and its error, when its change failed), in the API's names. The shells add the engine's
+// own words where they fit (a rename without aliases: engine/rename-hint.ts).
+import type { ChangeFacts, Hostname, Holder, Refusal, Wait } from "./plan";
+
+function named({ field, name }: Hostname): string {
+  return `deployment.${field} "${name}"`;
+}
+
+function who(change: Pick<ChangeFacts, "id" | "name">): string {
+  return change.id === undefined ? `Source "${change.name}"` : `Source ${change.id} ("${change.name}")`;
+}
+
+function holderOf(holder: Holder): string {
+  return `Source ${holder.id} ("${holder.name}"${holder.enabled ? "" : ", retired"})`;
+}
+
+/** When the refused take is another change's, which the target waits for: that chain, named. */
+function via(by: ChangeFacts, target: ChangeFacts): string {
+  return by === target ? "" : ` (${who(target)} waits for ${who(by)}, which releases what it takes)`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
+  switch (refusal.kind) {
+    case "kept":
+      return (
+        `${who(refusal.by)} cannot take ${named(refusal.hostname)}: it is held by ${holderOf(refusal.holder)}, which this run ` +
+        `does not release (its declaration keeps it). Remove it from that Source in the same change${via(refusal.by, target)}`
+      );
+    case "failed":
+      return (
+        `${who(refusal.by)} cannot take ${named(refusal.hostname)}: ${who(refusal.releaser)} was to release it, ` +
+        `and its update failed: ${errorText(refusal.error)}${via(refusal.by, target)}`
+      );
+    case "unbreakable-cycle":
+      return (
+        `${refusal.cycle.map(who).join(", ")} take each other's host names, and none can release its own first ` +
+        `(each would be left without a service subdomain, or is disabled): give one of them a service subdomain it keeps for this run`
+      );
+  }
+}
+
+/** A holder no change of the run released: after a write's wait of `seconds`, or (none) at the end of a preview. */
+export function waitMessage(wait: Wait, target: ChangeFacts, seconds?: number): string {
+  const when =
+    seconds === undefined ? "" : ` (none was shown in the ${seconds} s this write waited: the holder's change may not have been shown yet)`;
+  // A create takes over only the Source its own interrupted create left (its create mark) or a retired one.
+  const notOurs =
+    wait.by === target && target.creates
+      ? "; it is not a Source created for this resource by an interrupted run, nor a retired one: to take it over, set adoptSourceId to its id"
+      : "";
+  return (
+    `${who(wait.by)} cannot take ${named(wait.hostname)}: it is held by ${holderOf(wait.holder)}, and no change of this run ` +
+    `releases it${when}${via(wait.by, target)}${notOurs}`
+  );
+}
+
+/** A check failure's rule for a name that cannot be taken (its path is the name's place in the declaration). */
+export function checkRule(refusal: Refusal): string {
+  if (refusal.kind === "kept") return `"${refusal.hostname.name}" is held by ${holderOf(refusal.holder)}, which this run does not release`;
+  return refusalMessage(refusal, refusal.kind === "unbreakable-cycle" ? refusal.cycle[0]! : refusal.by);
+}
