@@ -35,19 +35,20 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
 
 /**
  * The slow files, from the root, longest first: their times in `npm test` on 2 cores
- * (docs/contributing.md, 2026-11-28, and the files' own comments). Each must exist: a renamed file
+ * (the rehearsal of 2026-11-28 in docs/contributing.md). Each must exist: a renamed file
  * fails the run's start rather than drop to the end unseen.
  */
 const SLOW_FILES = [
-  "test/faults/hourly-budget.test.ts", // 280 s with its two shells one after the other
-  "test/release/release.test.ts", // 249 s
-  "test/consumer/consumer.test.ts", // about 3 min
-  "test/faults/schemathesis.test.ts", // 95-299 s alone, by the machine's load
-  "test/faults/interrupted-runs.test.ts", // two suites of 100-165 s side by side
-  "test/faults/interrupted-runs-minimal.test.ts",
-  "test/upgrade/upgrade.test.ts", // 126 s
-  "test/release/arm64-plugin.test.ts", // 107 s
-  "test/toolchain/language-hosts-go.test.ts", // 74 s
+  "test/faults/interrupted-runs.test.ts", // 197 s: two suites side by side
+  "test/release/release.test.ts", // 196 s
+  "test/faults/interrupted-runs-minimal.test.ts", // 173 s
+  "test/faults/hourly-budget.test.ts", // 158 s with its two shells side by side
+  "test/upgrade/upgrade.test.ts", // 149 s
+  "test/plugin/terraform-migration.test.ts", // 146 s
+  "test/release/arm64-plugin.test.ts", // 106 s
+  "test/faults/schemathesis.test.ts", // 70-300 s, by the machine's load
+  "test/consumer/consumer.test.ts", // 80 s
+  "test/toolchain/language-hosts-go.test.ts", // 70 s
 ];
 for (const file of SLOW_FILES) {
   if (!existsSync(`${root}${file}`)) throw new Error(`vitest.config.ts: SLOW_FILES names ${file}, which does not exist`);
