@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { enableCompileCache } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -25,6 +26,14 @@ function sourceAliases(): { find: RegExp; replacement: string }[] {
       });
   });
 }
+
+// Node's compile cache (V8's code for each module, on disk, used only while the file's content is the
+// same), for this process, the workers, and everything the tests start, which inherits the variable:
+// the tests start thousands of Node processes (Pulumi programs and hosts, the plugin, the CLI, the
+// servers) that load the same modules, @pulumi/pulumi alone 0.8 s of CPU uncached, 0.5 s cached.
+// Measured 2026-11-28 on the plugin's lifecycle file: 40.8 s of CPU without, 34.6 s with.
+process.env["NODE_COMPILE_CACHE"] ??= path.join(root, ".tools", "node-compile-cache");
+enableCompileCache(process.env["NODE_COMPILE_CACHE"]);
 
 // The order vitest starts test files in: the files known to take minutes first, the longest first,
 // so that the two workers end together instead of one of them starting a 3-minute file when
