@@ -1,6 +1,7 @@
 // The request core: one HTTP exchange over undici, with the API key, the overall timeout, the
 // hooks, and every failure turned into the client's errors. Pacing and retry wrap it.
-import { Agent, type Dispatcher } from "undici";
+import type * as Undici from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { errorDocumentSchema, errorObjectSchema, type EndpointClass, type ErrorObject, type HttpMethod } from "../api";
 import { apiErrorFor, ConnectionError, TimeoutError, type FailurePhase } from "./errors";
 
@@ -61,8 +62,15 @@ export interface HttpResponse<T> {
 /** Sends one request; resolves with a 2xx response, its body read by `read`; rejects with the client's errors. */
 export type Send = <T>(request: HttpRequest<T>) => Promise<HttpResponse<T>>;
 
-/** The keep-alive connection pool a client owns when none is injected. */
+/**
+ * The keep-alive connection pool a client owns when none is injected. undici loads here, with the
+ * first client, not with the package: most processes that load the sdk never send a request (a
+ * Pulumi program declaring dynamic Sources, the `serve` command), and undici is a tenth of a
+ * second of CPU to load, about a third of what the sdk costs.
+ */
 export function createAgent(timeoutMs: number): Agent {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: loaded on first use
+  const { Agent } = require("undici") as typeof Undici;
   return new Agent({
     connections: 16,
     keepAliveTimeout: 10_000,
