@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the tests that prove the low end of what we support: the consumer test (packed packages in a
-# project outside the repo) and the provider's end-to-end tests, on the oldest supported pair —
-# Node 22, @pulumi/pulumi at the bottom of the provider's peer range and the matching CLI.
+# project outside the repo), the provider's end-to-end tests and the examples' type-check, on the
+# oldest supported pair — Node 22, @pulumi/pulumi at the bottom of the provider's peer range and the
+# matching CLI.
 # The whole suite runs on the primary pair (Node 24, the newest @pulumi/pulumi, CLI) in `npm test`.
 #
 #   bash tools/test-oldest-pair.sh     # after `npm ci` and `npm run build`
@@ -30,5 +31,5 @@ npm install --no-save --no-audit --no-fund "@pulumi/pulumi@${OLDEST_PULUMI}"
 # tools/pulumi-cli, the same Go and code whatever Node.js, @pulumi/pulumi and CLI run beside it;
 # npm test runs them.
 PULUMI_CLI_ROOT="$PWD/.tools/pulumi-oldest" CONSUMER_PULUMI_VERSION="$OLDEST_PULUMI" \
-  npx vitest run --project full test/consumer test/provider/e2e test/toolchain \
+  npx vitest run --project full test/consumer test/provider/e2e test/provider/examples-types.test.ts test/toolchain \
   --exclude test/toolchain/language-hosts-go.test.ts
