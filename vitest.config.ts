@@ -89,6 +89,12 @@ export default defineConfig({
   test: {
     pool: "forks",
     maxWorkers: 2,
+    // Each worker runs its files one after another in one process, so that the modules they share
+    // (the server, the sdk, zod, Fastify, the test support) load once a worker, not once a file: the
+    // suite's files spent 224 s importing them, isolated. The tests leave no state behind them (each
+    // closes what it started, restores what it spied on, sets back the env it set); measured
+    // 2026-11-29 on test/sdk, server and dashboard (75 files): 454 -> 388 s of CPU, all passing.
+    isolate: false,
     // The slowest files start first, so that the two workers end together.
     sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
