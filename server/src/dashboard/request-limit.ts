@@ -33,7 +33,8 @@ const MAX_TRACKED = 50_000;
 export type RequestLimit = ReturnType<typeof createRequestLimit>;
 
 export function createRequestLimit(
-  now: () => number = Date.now,
+  // Date.now read at each call, not kept: a test's fake Date holds the buckets still.
+  now: () => number = () => Date.now(),
   rates = { session: SESSION_RATE, address: ADDRESS_RATE, widerNetworks: WIDER_NETWORK_RATES },
 ) {
   const refillMs = (rate: RequestRate) => Math.ceil((rate.burst / rate.perSecond) * 1000);
