@@ -19,6 +19,13 @@ async function settled<T>(promise: Promise<T>, ms = 0): Promise<{ value: T } | "
   return result;
 }
 
+/** The release of a slot granted once `ms` of fake time has passed: fails while the sign-in waits, and when it was turned away. */
+async function granted(acquiring: Promise<(() => void) | undefined>, ms = 0): Promise<() => void> {
+  const result = await settled(acquiring, ms);
+  expect(result, "a slot granted (a release), not a wait or a refusal").toEqual({ value: expect.any(Function) });
+  return (result as { value: () => void }).value;
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -35,10 +42,10 @@ describe("createHashingSlots", () => {
     expect(await settled(third, A_MINUTE)).toBe("pending");
     first();
     first(); // a second call releases nothing more
-    const got = await settled(third);
-    expect(got).not.toBe("pending");
+    const releaseThird = await granted(third);
     expect(await settled(slots.acquire("d"), A_MINUTE)).toBe("pending");
     second();
+    releaseThird();
   });
 
   it("serves first whoever asked longest ago before, not the first in line: a flooding address goes behind quiet ones", async () => {
@@ -118,13 +125,12 @@ describe("the slot kept for known browsers", () => {
     const busy = [(await slots.acquire("flood-1"))!, (await slots.acquire("flood-2"))!];
     const waiting = slots.acquire("flood-3");
     expect(await settled(waiting, A_MINUTE)).toBe("pending");
-    const known = await settled(slots.acquire("user", { knownDeviceOf: "user-1" }));
-    expect(known).not.toBe("pending");
+    const known = await granted(slots.acquire("user", { knownDeviceOf: "user-1" }));
     // Released, the kept slot goes to no one without a device cookie: flood-3 still waits for one of the others.
-    (known as { value: () => void }).value();
+    known();
     expect(await settled(waiting, A_MINUTE)).toBe("pending");
     busy[0]!();
-    expect(await settled(waiting)).not.toBe("pending");
+    (await granted(waiting))();
     busy[1]!();
   });
 });
@@ -133,8 +139,7 @@ describe("a user's known browser", () => {
   it("goes first for one sign-in of that user at a time: an account signing in again and again cannot make every slot its own", async () => {
     const slots = createHashingSlots({ max: 2, reserved: 1, maxWaiting: 10 });
     const holding = (await slots.acquire("other"))!;
-    const first = await settled(slots.acquire("net-1", { knownDeviceOf: "mallory" }));
-    expect(first).not.toBe("pending");
+    const first = await granted(slots.acquire("net-1", { knownDeviceOf: "mallory" }));
     const stranger = slots.acquire("stranger");
     expect(await settled(stranger, A_MINUTE)).toBe("pending");
     // Mallory signs in again, from another network, while her first sign-in is under way: she waits
@@ -142,17 +147,15 @@ describe("a user's known browser", () => {
     const again = slots.acquire("net-2", { knownDeviceOf: "mallory" });
     expect(await settled(again, A_MINUTE)).toBe("pending");
     holding();
-    const strangerSlot = await settled(stranger);
-    expect(strangerSlot).not.toBe("pending");
+    const strangerSlot = await granted(stranger);
     expect(await settled(again, A_MINUTE)).toBe("pending");
-    (strangerSlot as { value: () => void }).value();
-    const second = await settled(again);
-    expect(second).not.toBe("pending");
+    strangerSlot();
+    const second = await granted(again);
     // Both done: her next sign-in is a known browser's again, and may take the kept slot.
-    (first as { value: () => void }).value();
-    (second as { value: () => void }).value();
+    first();
+    second();
     const busy = [(await slots.acquire("busy-1"))!, (await slots.acquire("busy-2"))!];
-    expect(await settled(slots.acquire("net-3", { knownDeviceOf: "mallory" }))).not.toBe("pending");
+    (await granted(slots.acquire("net-3", { knownDeviceOf: "mallory" })))();
     for (const release of busy) release();
   });
 });
