@@ -4,7 +4,7 @@
 // adoption by id), for every type's secrets; a bad record refused by name. Against a real server,
 // counting the PATCHes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createClient, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
+import { createClient, deploymentFieldDescriptors, SOURCE_TYPES, type AssetDeliveryClient, type Source } from "@asset-delivery/sdk";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { parseTrustedSecrets } from "../../provider/src/core/trusted-secrets";
 import { pulumiConfigReader, TRUSTED_SECRETS_KEY } from "../../provider/src/pulumi-names/config-keys";
@@ -85,6 +85,19 @@ type TypeName = keyof typeof TYPES;
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
+/** Each type's each secret: the controls below show that every one of them is sent unless trusted. */
+const SECRET_FIELDS = (Object.keys(TYPES) as TypeName[]).flatMap((type) =>
+  Object.keys(TYPES[type].secrets).map((field) => [type, field] as const),
+);
+
+it("TYPES declares every type, each with every write-only string field it has (the field table's; a record holds strings only)", () => {
+  expect(Object.keys(TYPES).sort()).toEqual([...SOURCE_TYPES].sort());
+  for (const type of SOURCE_TYPES) {
+    const strings = deploymentFieldDescriptors(type).filter((field) => field.writeOnly && field.type === "string");
+    expect(Object.keys(TYPES[type].secrets).map(snake).sort(), type).toEqual(strings.map((field) => field.apiName).sort());
+  }
+});
+
 /** A Source of this type made with its secrets, as Terraform made it. */
 async function made(type: TypeName): Promise<Source> {
   const { deployment, secrets } = TYPES[type];
@@ -125,11 +138,13 @@ describe("adoption by id (sourcesFromConfig, the dynamic Source)", () => {
     },
   );
 
-  it("a declared secret that differs from the trusted one is sent, alone", async () => {
-    const source = await made("webfolder");
-    const provider = providerTrusting({ [source.id]: TYPES.webfolder.secrets });
+  // The controls of "no PATCH" above: each secret would be sent were it not trusted.
+  it.each(SECRET_FIELDS)("%s.%s: declared other than the trusted value, it is sent: one PATCH", async (type, field) => {
+    const source = await made(type);
+    const { secrets } = TYPES[type];
+    const provider = providerTrusting({ [source.id]: secrets });
     server.resetRequestCount();
-    await provider.create(declared(source, { ...TYPES.webfolder.secrets, password: "changed-since" }));
+    await provider.create(declared(source, { ...secrets, [field]: K32("c") }));
     expect(server.requestCount("PATCH")).toBe(1);
     await provider.close();
   });
