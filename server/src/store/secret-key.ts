@@ -33,8 +33,13 @@ export interface SealedSample {
  * is refused when its key file is missing (copied or restored without it: a new key would open
  * none of them, so none is written) and when the key does not open them (another database's key).
  */
-export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = process.env, sample?: SealedSample): Buffer {
-  const key = loadKey(dbPath, env, sample);
+export function loadOrCreateSecretKey(
+  dbPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+  sample?: SealedSample,
+  narrowMode: NarrowMode = fs.fchmodSync,
+): Buffer {
+  const key = loadKey(dbPath, env, sample, narrowMode);
   if (sample) {
     try {
       createSecretBox(key).open(sample.sealed, sample.associatedData);
@@ -50,7 +55,13 @@ export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = p
 
 const BACKUPS = "docs/emulator.md, Backups";
 
-function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | undefined): Buffer {
+/**
+ * Changes an open file's mode: fs.fchmodSync. A parameter so that tests can stand in a file system
+ * that refuses the change (a read-only mount, an immutable file), which no test can make everywhere.
+ */
+export type NarrowMode = (fd: number, mode: number) => void;
+
+function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | undefined, narrowMode: NarrowMode): Buffer {
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv) return parseSecretKey(fromEnv, SECRET_KEY_ENV);
   if (dbPath === ":memory:") return randomBytes(32);
@@ -66,14 +77,14 @@ function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  return parseSecretKey(readKeyFile(file), file);
+  return parseSecretKey(readKeyFile(file, narrowMode), file);
 }
 
 /**
  * The key file's text, through one descriptor opened without following a link (O_NOFOLLOW) and
  * without blocking on a FIFO (O_NONBLOCK), so what is checked is what is read.
  */
-function readKeyFile(file: string): string {
+function readKeyFile(file: string, narrowMode: NarrowMode): string {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -100,7 +111,7 @@ function readKeyFile(file: string): string {
     // Narrowed, never widened: 0644 and 0755 become 0600, 0400 stays.
     if ((stat.mode & 0o177) !== 0) {
       try {
-        fs.fchmodSync(fd, stat.mode & 0o600);
+        narrowMode(fd, stat.mode & 0o600);
       } catch (error) {
         const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
         throw new Error(
