@@ -6,7 +6,7 @@
 // has it. Two changes are allowed, each shown for what it is: `sourceCommit` added to a manifest
 // recorded before the field existed, and a file derived again from the source commit's code by a
 // newer version of its generator (the API reports, api-report.ts), acknowledged by its content's
-// hash in REDERIVED.
+// hash in REDERIVED, with every line of the version it derives again kept and lines only added.
 //
 // This needs the repository's history. A shallow clone (actions/checkout's default, fetch-depth 1)
 // lacks it; there the folder is checked against a digest of its files pinned in the test
@@ -25,6 +25,11 @@ export interface Rederived {
   file: string;
   /** sha256 of the content kept now. */
   sha256: string;
+  /**
+   * The commit whose version of the file this one derives again: each of its lines is kept,
+   * unchanged and in order; lines are only added (a generator that reports more, never otherwise).
+   */
+  linesOf: string;
   /** How it was derived again, and why. */
   why: string;
 }
@@ -141,7 +146,15 @@ export function changesSinceRecorded(version: string, rederived: readonly Rederi
     if (file === `${folder}/manifest.json` && manifestWithSourceCommitAdded(git(["show", `${commit}:${file}`]), content.toString("utf8")))
       continue;
     const acknowledged = rederived.find((entry) => entry.file === file);
-    if (acknowledged?.sha256 === sha256(content)) continue;
+    if (acknowledged?.sha256 === sha256(content)) {
+      const { linesOf } = acknowledged;
+      const lost = linesNotKept(git(["show", `${linesOf}:${file}`]), content.toString("utf8"));
+      if (lost.length === 0) continue;
+      changes.push(
+        `${where}: derived again, but ${lost.length} of the lines ${linesOf.slice(0, 12)} has are not kept, unchanged and in order, as REDERIVED says (the first: ${JSON.stringify(lost[0])})`,
+      );
+      continue;
+    }
     changes.push(
       acknowledged
         ? `${where}, and not as acknowledged in REDERIVED (sha256 ${sha256(content)}, acknowledged ${acknowledged.sha256})`
@@ -149,6 +162,19 @@ export function changesSinceRecorded(version: string, rederived: readonly Rederi
     );
   }
   return changes.sort();
+}
+
+/** The lines of `before` that `after` does not keep, unchanged and in order (none: only lines were added). */
+function linesNotKept(before: string, after: string): string[] {
+  const kept = after.split("\n");
+  const lost: string[] = [];
+  let from = 0;
+  for (const line of before.split("\n")) {
+    const at = kept.indexOf(line, from);
+    if (at === -1) lost.push(line);
+    else from = at + 1;
+  }
+  return lost;
 }
 
 /** Whether `now` is the manifest `then` with only `sourceCommit` added (then had none). */
