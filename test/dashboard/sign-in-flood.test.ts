@@ -105,10 +105,14 @@ describe("the hashing slots under a flood from many addresses", () => {
   it("let a sign-in from a quiet address through while the flood keeps them busy", async () => {
     let flooding = true;
     const answered: number[] = [];
+    // When each flood request was sent and answered, and whether it was turned away because its
+    // address already had a sign-in waiting for a slot: one waits only while every slot is busy.
+    const turnedAway: { sentAt: number; answeredAt: number }[] = [];
     const floodFrom = async (address: string) => {
       const form = await openPage(server.url, undefined, "/dashboard/login", from(address));
       const tab = async (tabIndex: number) => {
         for (let i = 0; flooding; i++) {
+          const sentAt = performance.now();
           const answer = await postForm(
             server.url,
             form.session,
@@ -116,8 +120,10 @@ describe("the hashing slots under a flood from many addresses", () => {
             { email: `flood${tabIndex}-${i}@example.com`, password: "a wrong password" },
             from(address),
           );
-          await answer.arrayBuffer();
+          const body = await answer.text();
           answered.push(answer.status);
+          if (answer.status === 429 && body.includes("checking many sign-ins at once"))
+            turnedAway.push({ sentAt, answeredAt: performance.now() });
           // Turned away (its address already waits, or has used its free tries): try again soon.
           if (answer.status === 429) await new Promise((resolve) => setTimeout(resolve, 20));
         }
@@ -129,8 +135,16 @@ describe("the hashing slots under a flood from many addresses", () => {
       // Under way: both slots have been busy and handed on.
       while (answered.filter((status) => status === 401).length < 4) await new Promise((resolve) => setTimeout(resolve, 20));
       const quiet = [];
-      for (let i = 0; i < 3; i++) quiet.push((await signInFrom(`192.0.2.${50 + i}`, "quiet@example.com", PASSWORD)).status);
+      const saturated = [];
+      for (let i = 0; i < 3; i++) {
+        const startedAt = performance.now();
+        quiet.push((await signInFrom(`192.0.2.${50 + i}`, "quiet@example.com", PASSWORD)).status);
+        const endedAt = performance.now();
+        // Sent and answered within this sign-in: the slots were all busy, with a line, while it ran.
+        saturated.push(turnedAway.some(({ sentAt, answeredAt }) => sentAt >= startedAt && answeredAt <= endedAt));
+      }
       expect(quiet).toEqual([303, 303, 303]);
+      expect(saturated, "a flood request turned away for want of a slot during each quiet sign-in").toEqual([true, true, true]);
       expect(answered.filter((status) => status === 429).length).toBeGreaterThan(0); // the flood was turned away meanwhile
     } finally {
       flooding = false;
