@@ -1,27 +1,25 @@
 // `check` applies every rule of the sdk's schemas before any API call and names the property as
 // the program wrote it; values unknown during a preview are tolerated. Here as the dynamic resource
 // runs it (secrets apart in `deploymentSecrets`, merged and split at the dynamic shell's edge).
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { checkSource as coreCheck } from "../../provider/src/core/check";
-import { toCore, toDynamic } from "../../provider/src/dynamic/shape";
-import { pulumiCheckFailure } from "../../provider/src/pulumi-names/paths";
+import { sourceProvider } from "../../provider/src/dynamic/runtime";
 
-/** The dynamic shell's check (dynamic/runtime.ts), without the host. */
-function checkSource(news: Record<string, unknown>) {
-  const result = coreCheck(toCore(news, { declared: true }));
-  // Refused: the shell hands back what it was given.
-  return { inputs: "inputs" in result ? toDynamic(result.inputs, news) : news, failures: result.failures.map(pulumiCheckFailure) };
-}
+// Not configured: check needs no configuration, and without one it looks no host name up (the
+// hand-over checks list the account). A file run before this one in the worker may have configured it.
+beforeAll(() => sourceProvider.configure({ config: { get: () => undefined, require: (key: string) => key } }));
+
+/** The dynamic shell's check (dynamic/runtime.ts), as the host calls it for a new resource. */
+const checkSource = (news: Record<string, unknown>) => sourceProvider.check({}, news);
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
 const s3 = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "my-bucket" };
 
-const reasons = (inputs: Parameters<typeof checkSource>[0]) => checkSource(inputs).failures.map((f) => f.reason);
+const reasons = async (inputs: Record<string, unknown>) => ((await checkSource(inputs)).failures ?? []).map((f) => f.reason);
 
 describe("check", () => {
-  it("accepts a valid Source and fills in the API's defaults", () => {
-    const { inputs, failures } = checkSource({ name: "Photos", deployment: webfolder, deploymentSecrets: {} });
+  it("accepts a valid Source and fills in the API's defaults", async () => {
+    const { inputs, failures } = await checkSource({ name: "Photos", deployment: webfolder, deploymentSecrets: {} });
     expect(failures).toEqual([]);
     expect(inputs).toMatchObject({
       name: "Photos",
@@ -43,8 +41,8 @@ describe("check", () => {
     expect(inputs.deployment).not.toHaveProperty("annotation");
   });
 
-  it("names each broken rule by the camelCase path the user wrote", () => {
-    const failures = reasons({
+  it("names each broken rule by the camelCase path the user wrote", async () => {
+    const failures = await reasons({
       name: " ",
       deployment: {
         ...webfolder,
@@ -70,33 +68,38 @@ describe("check", () => {
     expect(failures).toHaveLength(7);
   });
 
-  it("refuses more than 100 hostnames at preview, naming the field and the rule", () => {
+  it("refuses more than 100 hostnames at preview, naming the field and the rule", async () => {
     const domains = (count: number) => Array.from({ length: count }, (_, i) => `d${i}.example.com`);
-    expect(reasons({ name: "Photos", deployment: { ...webfolder, customDomains: domains(99) }, deploymentSecrets: {} })).toEqual([]);
-    expect(reasons({ name: "Photos", deployment: { ...webfolder, customDomains: domains(100) }, deploymentSecrets: {} })).toEqual([
+    expect(await reasons({ name: "Photos", deployment: { ...webfolder, customDomains: domains(99) }, deploymentSecrets: {} })).toEqual([]);
+    expect(await reasons({ name: "Photos", deployment: { ...webfolder, customDomains: domains(100) }, deploymentSecrets: {} })).toEqual([
       "deployment.customDomains: must name at most 100 hostnames: a Source has at most 100, service_subdomains and custom_domains together (101 given)",
     ]);
   });
 
-  it("requires a type's write-only secrets at creation, and names them where they were declared", () => {
-    expect(reasons({ name: "Assets", deployment: s3, deploymentSecrets: {} })).toEqual(["deployment.s3SecretKey: is required"]);
+  it("requires a type's write-only secrets at creation, and names them where they were declared", async () => {
+    expect(await reasons({ name: "Assets", deployment: s3, deploymentSecrets: {} })).toEqual(["deployment.s3SecretKey: is required"]);
   });
 
-  it("lets an adopted Source keep the secrets stored on the server", () => {
-    const { failures, inputs } = checkSource({ name: "Assets", deployment: s3, deploymentSecrets: {}, adoptSourceId: "a".repeat(24) });
+  it("lets an adopted Source keep the secrets stored on the server", async () => {
+    const { failures, inputs } = await checkSource({
+      name: "Assets",
+      deployment: s3,
+      deploymentSecrets: {},
+      adoptSourceId: "a".repeat(24),
+    });
     expect(failures).toEqual([]);
     expect(inputs.adoptSourceId).toBe("a".repeat(24));
   });
 
-  it("rejects an unknown deployment type with the list of types", () => {
-    expect(reasons({ name: "x", deployment: { type: "ftp", serviceSubdomains: ["a"] } })).toEqual([
+  it("rejects an unknown deployment type with the list of types", async () => {
+    expect(await reasons({ name: "x", deployment: { type: "ftp", serviceSubdomains: ["a"] } })).toEqual([
       "deployment.type: must be one of azure, gcs, s3, webfolder, webproxy, s3_compatible",
     ]);
   });
 
-  it("validates the provider's own inputs", () => {
+  it("validates the provider's own inputs", async () => {
     expect(
-      reasons({ name: "x", deployment: webfolder, waitForDeployment: "yes", deploymentTimeoutSeconds: 0, adoptSourceId: "short" }),
+      await reasons({ name: "x", deployment: webfolder, waitForDeployment: "yes", deploymentTimeoutSeconds: 0, adoptSourceId: "short" }),
     ).toEqual([
       "waitForDeployment: must be true or false",
       "deploymentTimeoutSeconds: must be from 1 to 3600 seconds",
@@ -104,8 +107,8 @@ describe("check", () => {
     ]);
   });
 
-  it("keeps secrets apart from the public deployment in the checked inputs", () => {
-    const { inputs } = checkSource({
+  it("keeps secrets apart from the public deployment in the checked inputs", async () => {
+    const { inputs } = await checkSource({
       name: "Assets",
       deployment: s3,
       deploymentSecrets: { s3SecretKey: "SECRET", uploadCredentials: { type: "s3", s3AccessKey: "UA", s3SecretKey: "US" } },
@@ -118,8 +121,8 @@ describe("check", () => {
     expect(JSON.stringify(inputs.deployment)).not.toContain("US");
   });
 
-  it("tolerates values not known during a preview, and still reports the known mistakes", () => {
-    const { inputs, failures } = checkSource({
+  it("tolerates values not known during a preview, and still reports the known mistakes", async () => {
+    const { inputs, failures } = await checkSource({
       name: unknownValue,
       deployment: { ...s3, serviceSubdomains: ["assets", unknownValue], s3Bucket: unknownValue, cacheTtlValue: 10 },
       deploymentSecrets: { s3SecretKey: unknownValue },
@@ -128,14 +131,14 @@ describe("check", () => {
     expect(inputs.name).toBe(unknownValue);
   });
 
-  it("fills the defaults and normalizes every known path when one value is not known yet (a preview's diff shows only that one)", () => {
+  it("fills the defaults and normalizes every known path when one value is not known yet (a preview's diff shows only that one)", async () => {
     const declared = {
       name: "Photos",
       deployment: { ...webfolder, cacheTtlError: 600 },
       deploymentSecrets: { password: "origin-password" },
       purgeAfterUpdate: ["/a.jpg"],
     };
-    const known = checkSource(declared);
+    const known = await checkSource(declared);
     expect(known.failures).toEqual([]);
     for (const [path, partly] of [
       ["name", { ...declared, name: unknownValue }],
@@ -145,7 +148,7 @@ describe("check", () => {
       ["deploymentSecrets", { ...declared, deploymentSecrets: unknownValue }],
       ["deploymentTimeoutSeconds", { ...declared, deploymentTimeoutSeconds: unknownValue }],
     ] as const) {
-      const checked = checkSource(partly);
+      const checked = await checkSource(partly);
       expect(checked.failures, path).toEqual([]);
       // The same inputs as the known declaration's, but the one unknown path.
       const [top, inner] = path.split(".") as [string, string | undefined];
@@ -156,8 +159,8 @@ describe("check", () => {
     }
   });
 
-  it("drops read-only fields and fills the deployment's defaults of its type, with an unknown value elsewhere", () => {
-    const { inputs, failures } = checkSource({
+  it("drops read-only fields and fills the deployment's defaults of its type, with an unknown value elsewhere", async () => {
+    const { inputs, failures } = await checkSource({
       name: unknownValue,
       deployment: { ...s3, allowsUpload: true },
       deploymentSecrets: { s3SecretKey: "SECRET" },
@@ -188,27 +191,27 @@ describe("check", () => {
     });
   });
 
-  it("tolerates secrets not known yet as a whole, required ones included", () => {
-    const { inputs, failures } = checkSource({ name: "Assets", deployment: s3, deploymentSecrets: unknownValue });
+  it("tolerates secrets not known yet as a whole, required ones included", async () => {
+    const { inputs, failures } = await checkSource({ name: "Assets", deployment: s3, deploymentSecrets: unknownValue });
     expect(failures).toEqual([]);
     expect(inputs.deploymentSecrets).toBe(unknownValue);
     expect(inputs.deployment).toMatchObject({ ...s3, cacheTtlError: 300 });
   });
 
-  it("keeps the declared secrets of a deployment not known as a whole", () => {
-    const { inputs, failures } = checkSource({ name: "Photos", deployment: unknownValue, deploymentSecrets: { password: "pw" } });
+  it("keeps the declared secrets of a deployment not known as a whole", async () => {
+    const { inputs, failures } = await checkSource({ name: "Photos", deployment: unknownValue, deploymentSecrets: { password: "pw" } });
     expect(failures).toEqual([]);
     expect(inputs).toMatchObject({ name: "Photos", enabled: true, deployment: unknownValue, deploymentSecrets: { password: "pw" } });
   });
 
-  it("tolerates a deployment whose type is not known yet", () => {
-    expect(reasons({ name: "x", deployment: { ...webfolder, type: unknownValue } })).toEqual([]);
+  it("tolerates a deployment whose type is not known yet", async () => {
+    expect(await reasons({ name: "x", deployment: { ...webfolder, type: unknownValue } })).toEqual([]);
   });
 });
 
 describe("check of the provider's options", () => {
-  it("refuses a program's own property named as the core keeps the options (`options`), by that name", () => {
-    const { failures } = checkSource({
+  it("refuses a program's own property named as the core keeps the options (`options`), by that name", async () => {
+    const { failures } = await checkSource({
       name: "Photos",
       deployment: webfolder,
       deploymentSecrets: {},
