@@ -178,6 +178,15 @@ describe("planFor", () => {
   });
 });
 
+/**
+ * The names a deployment holds as the API tells them apart: per field, case-insensitively. Written
+ * here from the API's rule, not with hostnamesOf: the account must not share the code it tests.
+ */
+const namesOf = (held: Lists) => [
+  ...held.service_subdomains.map((name) => `subdomain ${name.toLowerCase()}`),
+  ...held.custom_domains.map((name) => `domain ${name.toLowerCase()}`),
+];
+
 /** An account in memory: each PATCH or create refused (as the API does) while another Source holds a name it declares. */
 function memoryAccount(initial: Record<string, Lists>) {
   const sources = new Map(Object.entries(initial).map(([id, held]) => [id, structuredClone(held)]));
@@ -187,7 +196,7 @@ function memoryAccount(initial: Record<string, Lists>) {
     if (refusedFor.has(id)) throw new Error(`the Source ${id} is disabled`);
     for (const [other, held] of sources) {
       if (other === id) continue;
-      const clash = [...hostnamesOf(declared).keys()].find((key) => hostnamesOf(held).has(key));
+      const clash = namesOf(declared).find((name) => namesOf(held).includes(name));
       if (clash) throw new Error(`${clash} is already used by another Source (${other})`);
     }
     sources.set(id, structuredClone(declared));
