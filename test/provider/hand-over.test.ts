@@ -240,6 +240,18 @@ describe("HandOvers", () => {
     expect(account.sources.get("shop")).toEqual(lists(["shop"], ["img.example"]));
   });
 
+  it("a move of a name written in another case is a move (the API compares names case-insensitively): the release goes first", async () => {
+    const account = memoryAccount({ web: lists(["web"], ["IMG.example"]), shop: lists(["shop"]) });
+    const { declare, checked, update } = run(account, { web: lists(["web"]), shop: lists(["shop"], ["img.example"]) });
+    await checked();
+    declare("shop");
+    const shop = update("shop");
+    declare("web");
+    await shop;
+    await update("web");
+    expect(account.writes).toEqual(["web", "shop"]);
+  });
+
   it.each([
     ["a first, one at a time", async (u: (id: string) => Promise<void>) => (await u("a"), await u("b"))],
     ["b first, one at a time", async (u: (id: string) => Promise<void>) => (await u("b"), await u("a"))],
