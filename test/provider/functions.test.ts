@@ -2,7 +2,7 @@
 // environment, filters, sorting and paging, report rows, video jobs, and the `...Output` forms.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as pulumi from "@pulumi/pulumi";
 import { createClient, type AssetDeliveryClient, type DeploymentInput, type Source } from "@asset-delivery/sdk";
 import { generateReports, seedUsage } from "@asset-delivery/server";
@@ -40,14 +40,14 @@ beforeAll(async () => {
     generateReports(server.db, { date, account: TEST_ACCOUNT, dataDir: server.app.appOptions.dataDir, now: () => NOW });
   images = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<html>not an image</html>"));
   await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", resolve));
-  process.env.ASSET_DELIVERY_BASE_URL = server.url;
-  process.env.ASSET_DELIVERY_API_KEY = server.adminKey;
+  // Stubbed, so that afterAll gives back the values they had before (set or not), not none.
+  vi.stubEnv("ASSET_DELIVERY_BASE_URL", server.url);
+  vi.stubEnv("ASSET_DELIVERY_API_KEY", server.adminKey);
   server.resetRequestCount();
 }, 120_000);
 
 afterAll(async () => {
-  delete process.env.ASSET_DELIVERY_BASE_URL;
-  delete process.env.ASSET_DELIVERY_API_KEY;
+  vi.unstubAllEnvs();
   await client.close();
   await server.close();
   images.close();
