@@ -96,10 +96,14 @@ describe("stacks on a shared PostgreSQL backend", () => {
   let devClient: AssetDeliveryClient;
   let devKey: string;
   let prodKey: string;
-  /** dev's creates are held after they commit, until released: a create that landed and is not answered yet. */
+  /** dev's (prod's) creates are held after they commit, until released: a create that landed and is not answered yet. */
   let holdDevCreates = false;
+  let holdProdCreates = false;
   const held: (() => void)[] = [];
+  /** Whose run sent each create held now ("dev", "prod"). */
+  const heldFrom: string[] = [];
   const release = () => {
+    heldFrom.length = 0;
     for (const resume of held.splice(0)) resume();
   };
 
@@ -135,7 +139,10 @@ describe("stacks on a shared PostgreSQL backend", () => {
       configure(app) {
         app.addHook("onSend", async (request, _reply, payload) => {
           const fromDev = request.headers.authorization === `Bearer ${devKey}`;
-          if (holdDevCreates && fromDev && request.method === "POST" && request.url.startsWith("/api/v1/sources")) {
+          const fromProd = request.headers.authorization === `Bearer ${prodKey}`;
+          const creates = request.method === "POST" && request.url.startsWith("/api/v1/sources");
+          if (creates && ((holdDevCreates && fromDev) || (holdProdCreates && fromProd))) {
+            heldFrom.push(fromDev ? "dev" : "prod");
             await new Promise<void>((resolve) => held.push(resolve));
           }
           return payload;
@@ -185,16 +192,22 @@ describe("stacks on a shared PostgreSQL backend", () => {
         await succeeds(second, "config", "set", "assetdelivery:baseUrl", proxy.url);
         server.resetRequestCount();
         holdDevCreates = true;
+        holdProdCreates = true;
         const devRun = startPulumi(dev, ["up", "--yes", "--skip-preview"]);
         const prodRun = startPulumi(prod, ["up", "--yes", "--skip-preview"]);
-        // dev's first create has landed, unanswered: its up is running, and holds the stack.
-        await until(() => held.length >= 1, "dev's first create");
+        // A create of each has landed, unanswered: both ups are running at once, each holding its stack.
+        await until(() => heldFrom.includes("dev") && heldFrom.includes("prod"), "a create of dev's run and one of prod's, at once");
         const database = new URL(postgres.backendUrl).pathname.slice(1);
-        expect(locks().filter((key) => key.includes("/dev/"))).toEqual([
-          expect.stringMatching(new RegExp(`^${database}/\\.pulumi/locks/organization/${PROJECT}/dev/[0-9a-f-]+\\.json$`)),
-        ]);
+        for (const stack of ["dev", "prod"])
+          expect(
+            locks().filter((key) => key.includes(`/${stack}/`)),
+            `${stack}'s lock, while both runs are under way`,
+          ).toEqual([
+            expect.stringMatching(new RegExp(`^${database}/\\.pulumi/locks/organization/${PROJECT}/${stack}/[0-9a-f-]+\\.json$`)),
+          ]);
         const refused = await pulumi(second, "up", "--yes", "--skip-preview");
         holdDevCreates = false;
+        holdProdCreates = false;
         release();
         expect(refused.code, refused.output).not.toBe(0);
         expect(refused.output).toMatch(LOCKED);
@@ -221,6 +234,7 @@ describe("stacks on a shared PostgreSQL backend", () => {
         expect(withDevPassphrase.output).toMatch(/incorrect passphrase/);
       } finally {
         holdDevCreates = false;
+        holdProdCreates = false;
         release();
         await proxy.close();
         fs.rmSync(secondDir, { recursive: true, force: true });
