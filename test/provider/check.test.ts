@@ -10,12 +10,16 @@ import { sourceProvider } from "../../provider/src/dynamic/runtime";
 beforeAll(() => sourceProvider.configure({ config: { get: () => undefined, require: (key: string) => key } }));
 
 /** The dynamic shell's check (dynamic/runtime.ts), as the host calls it for a new resource. */
-const checkSource = (news: Record<string, unknown>) => sourceProvider.check({}, news);
+async function checkSource(news: Record<string, unknown>) {
+  const { inputs, failures } = await sourceProvider.check({}, news);
+  if (!failures) throw new Error("the dynamic shell's check answered without its failures (an empty list when there are none)");
+  return { inputs, failures };
+}
 
 const webfolder = { type: "webfolder", serviceSubdomains: ["photos"], webfolderBaseUrl: "https://origin.example.com/images/" };
 const s3 = { type: "s3", serviceSubdomains: ["assets"], s3AccessKey: "AKIAEXAMPLE", s3Bucket: "my-bucket" };
 
-const reasons = async (inputs: Record<string, unknown>) => ((await checkSource(inputs)).failures ?? []).map((f) => f.reason);
+const reasons = async (inputs: Record<string, unknown>) => (await checkSource(inputs)).failures.map((f) => f.reason);
 
 describe("check", () => {
   it("accepts a valid Source and fills in the API's defaults", async () => {
