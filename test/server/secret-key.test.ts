@@ -6,8 +6,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadOrCreateSecretKey, secretKeyFileFor } from "../../server/src/store/secret-key";
+import { startTestServer } from "../support/server";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "secret-key-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -48,6 +50,23 @@ describe("the key file", () => {
     ]);
     loadOrCreateSecretKey(dbPath, {}, undefined, (message) => warnings.push(message));
     expect(warnings).toHaveLength(1);
+  });
+
+  it("is said in the server's log when the server narrows it at start", async () => {
+    const { dbPath, keyFile } = databaseWithKey(0o644);
+    const log: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log.push(chunk.toString());
+        done();
+      },
+    });
+    const server = await startTestServer({ dbPath, logger: { level: "warn", stream } });
+    await server.close();
+    const warnings = log.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringContaining(`the key file ${keyFile} had mode 0644`) }),
+    );
   });
 
   it("keeps a stricter mode as it is", () => {
