@@ -19,7 +19,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
-import { camelCase, isPlainObject, secretPresenceFlags, type Source } from "@asset-delivery/sdk";
+import { camelCase, holdsSecret, isPlainObject, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import { secretConfigKey } from "../sources/secret-config-key";
 import { ENV_VARS, NATIVE_SOURCE_TYPE, toPulumiNames, writeOnlyFieldNames } from "@asset-delivery/provider";
 import { declarableDeployment, type ProviderSettings } from "@asset-delivery/provider/core";
 import type { DeclaredSource } from "./declared-state";
@@ -91,23 +92,20 @@ interface SecretField {
 
 /** The secrets a declaration of the live Source reads from config: the write-only fields it holds, and the values the program passes as secrets. */
 export function secretsOf({ declared, live }: LiveDeclared): SecretField[] {
-  const deployment = live.attributes.deployment as Record<string, unknown> & Pick<Source["attributes"]["deployment"], "type">;
-  const flagOf = new Map(secretPresenceFlags(deployment.type).map(({ flag, secret }) => [camelCase(secret), flag]));
+  const { deployment } = live.attributes;
   // As the program declares them: the resource's names.
   const liveArgs = toPulumiNames({ name: live.attributes.name, enabled: live.attributes.enabled, deployment: declarableDeployment(live) });
   const writeOnly = writeOnlyFieldNames(deployment.type);
-  const held = writeOnly
-    .filter((field) => {
-      const flag = flagOf.get(field);
-      return flag === undefined || deployment[flag] === true;
-    })
-    .map((field) => ({ path: ["deployment", field], key: configKey(declared.name, field) }));
+  // Held unless the API says it is not: a field it does not report is kept in the declaration.
+  const held = writeOnlyFields(deployment.type)
+    .filter((field) => holdsSecret(deployment, field) !== false)
+    .map((field) => ({ path: ["deployment", camelCase(field)], key: secretConfigKey(declared.name, camelCase(field)) }));
   const passed = declared.secretPaths
     .filter((secretPath) => !(secretPath.length === 2 && secretPath[0] === "deployment" && writeOnly.includes(secretPath[1]!)))
     .flatMap((secretPath) => {
       const value = valueAt(liveArgs, secretPath);
       if (typeof value !== "string") return [];
-      return [{ path: secretPath, key: configKey(declared.name, secretPath[secretPath.length - 1]!), value }];
+      return [{ path: secretPath, key: secretConfigKey(declared.name, secretPath[secretPath.length - 1]!), value }];
     });
   return [...held, ...passed];
 }
@@ -131,12 +129,6 @@ function declaredSecretValues({ inputs: declared, secretPaths }: DeclaredSource)
 
 function valueAt(value: unknown, at: readonly string[]): unknown {
   return at.reduce<unknown>((inner, key) => (isPlainObject(inner) ? inner[key] : undefined), value);
-}
-
-/** `("my-assets", "s3AccessKey")` → `myAssetsS3AccessKey`. */
-function configKey(resource: string, field: string): string {
-  const words = [...resource.split(/[^A-Za-z0-9]+/), field].filter((word) => word !== "");
-  return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() : word.charAt(0).toUpperCase()) + word.slice(1)).join("");
 }
 
 /** One resource's code out of the generated code, and the secret config keys it reads (each once). */

@@ -1,7 +1,8 @@
 // `asset-delivery import --from-terraform STATE`: Sources managed by Terraform or OpenTofu with a
 // community provider (providers.ts), brought under a Pulumi stack with no write to the API. Each
-// Source of the state is read by its id from the service (the live Source is the truth; the state
-// gives only the address, for the name, and the secrets, which the API never returns), then declared
+// Source of the state is read from the service, in the account's listing (the live Source is the
+// truth; the state gives only the address, for the name, and the secrets, which the API never
+// returns), then declared
 // for the stack: Pulumi's bulk import file for the native resource, or `<project>:sources` with
 // `adoptSourceId` for `sourcesFromConfig`. The secrets go into the stack's configuration as Pulumi
 // secrets; Terraform's settings are carried over where Pulumi has one; and the report says how to
@@ -12,10 +13,9 @@
 // (provider/src/core/trusted-secrets.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
 import {
   camelCase,
-  NotFoundError,
+  holdsSecret,
   pacingLimits,
   requiredWriteOnlyFields,
   WRITE_ONLY_DEPLOYMENT_FIELDS,
@@ -23,20 +23,23 @@ import {
   type Source,
 } from "@asset-delivery/sdk";
 import { declarationOf, NATIVE_SOURCE_TYPE, PULUMI_INSTRUCTIONS, pulumiConfigReader, TRUSTED_SECRETS_KEY } from "@asset-delivery/provider";
-import { connect, parseTrustedSecrets, resolveSettings, TrustedSecretsError, type ProviderSettings } from "@asset-delivery/provider/core";
+import { connect, resolveSettings, type ProviderSettings } from "@asset-delivery/provider/core";
 import { DriftError, explainFailure } from "../../drift/failure";
 import { readStack } from "../../drift/stack";
 import { fromDeclarations, fromImportFile, fromState, type Existing } from "../existing";
 import { parsedDeclarations, readImportFile } from "../index";
 import { baseName, uniqueName } from "../names";
-import { addDeclarations, configSizeProblem, stackConfigFile } from "../stack-config";
+import { secretConfigKey } from "../../sources/secret-config-key";
+import { addDeclarations, configSizeProblem } from "../stack-config";
 import { carriedSettings, type CarriedSettings } from "./settings";
 import { parseTerraformState, type TerraformSource } from "./state";
 import { renderTerraformReport, type Skipped, type TerraformImported } from "./report";
-import { setSecretConfig, type SecretSetting } from "./secret-config";
+import { writeSecretConfig, type SecretSetting } from "./secret-config";
+import { earlierRecord, recordSetting, trustedRecord, writeRecord } from "./trusted-record";
 
 export { parseTerraformState, type TerraformSource } from "./state";
 export { TERRAFORM_SOURCE_KINDS, RENAMED_DEPLOYMENT_ATTRIBUTES } from "./providers";
+export { pruneTrustedSecrets } from "./trusted-record";
 
 export const TERRAFORM_IMPORT_FORMATS = ["pulumi-import", "config"] as const;
 
@@ -68,9 +71,9 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
   const inState = parseTerraformState(text, origin);
 
   const workDir = path.resolve(options.workDir);
-  const { state, config } = await readStack(options.stack, workDir);
-  const project = await (await LocalWorkspace.create({ workDir })).projectSettings();
+  const { state, config, project, configFile } = await readStack(options.stack, workDir);
   const sourcesKey = `${project.name}:sources`;
+  const secretsKey = `${project.name}:sourceSecrets`;
   const existing: Existing = { ids: new Set(), names: new Set() };
   fromState(state, existing);
   const managed = new Set(existing.ids);
@@ -85,7 +88,7 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
   const imported: TerraformImported[] = [];
   const skipped: Skipped[] = [];
   // Declared by an earlier import, not managed yet: with --trust-state-secrets, trusted all the same.
-  const declaredBefore: Pick<TerraformImported, "live" | "secrets">[] = [];
+  const declaredBefore: Pick<TerraformImported, "live" | "secrets" | "secretsNotHeld">[] = [];
   const seen = new Map<string, string>();
   for (const [index, source] of inState.entries()) {
     const found = live[index];
@@ -99,7 +102,7 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
       });
     else if (existing.ids.has(source.id)) {
       skipped.push({ source, reason: `already managed or declared by stack ${options.stack}` });
-      if (!managed.has(source.id)) declaredBefore.push({ live: found, secrets: secretsOf(source, found).secrets });
+      if (!managed.has(source.id)) declaredBefore.push({ live: found, ...secretsOf(source, found) });
     } else {
       const name = uniqueName(baseName(source.nameParts.join(" ")), existing.names);
       imported.push({ source, live: found, name, settings: carriedSettings(source), ...secretsOf(source, found) });
@@ -108,42 +111,51 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
   }
 
   const native = options.format === "pulumi-import";
-  // sourcesFromConfig reads <project>:sourceSecrets.<name>.<field>; a native program, one key per secret.
-  const secretKey = (name: string, field: string) =>
-    native
-      ? `${name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase())}${field[0]!.toUpperCase()}${field.slice(1)}`
-      : `sourceSecrets.${name}.${field}`;
+  const secretKey = (name: string, field: string) => terraformSecretKey(native, name, field);
   const secrets: SecretSetting[] = imported.flatMap(({ name, secrets: held }) =>
-    Object.entries(held).map(([field, value]) => ({ key: secretKey(name, field), value, path: !native })),
+    Object.entries(held).map(([field, value]) =>
+      native ? { key: `${project.name}:${secretKey(name, field)}`, path: [], value } : { key: secretsKey, path: [name, field], value },
+    ),
   );
 
   const trust = options.trustStateSecrets === true;
-  const trusted = trust ? trustedRecord(config[TRUSTED_SECRETS_KEY], [...imported, ...declaredBefore]) : undefined;
-  // Set with the secrets, after the checks that may refuse the import (alone when only Sources declared before are trusted).
-  const trustSetting: SecretSetting[] = trusted ? [{ key: TRUSTED_SECRETS_KEY, value: JSON.stringify(trusted), path: false }] : [];
+  // Every import drops the entries of Sources the state now manages; with --trust-state-secrets it adds the state's.
+  const earlier = earlierRecord(config[TRUSTED_SECRETS_KEY]);
+  const record = trustedRecord(earlier, managed, trust ? [...imported, ...declaredBefore] : []);
+  const recordChanged = JSON.stringify(record) !== JSON.stringify(earlier);
+  const stackConfig = { file: configFile, stack: options.stack, workDir, env };
+  const entries = Object.fromEntries(imported.map(({ name, live: source, settings }) => [name, declarationFor(source, settings)]));
 
+  // What the program will be handed, as it will be: checked before anything is written.
+  const written: Record<string, string> = { ...(Object.keys(record).length > 0 ? { [TRUSTED_SECRETS_KEY]: JSON.stringify(record) } : {}) };
+  if (native) for (const { key, value } of secrets) written[key] = value;
+  else if (imported.length > 0) {
+    written[sourcesKey] = JSON.stringify({ ...declared, ...entries });
+    written[secretsKey] = JSON.stringify(withSecrets(config[secretsKey], secrets));
+  }
+  const { [TRUSTED_SECRETS_KEY]: _replaced, ...kept } = config;
+  const problem =
+    (imported.length > 0 || recordChanged) &&
+    configSizeProblem(
+      { ...kept, ...written },
+      "This import (its declarations, the state's secrets and the trusted record)",
+      "import the state's Sources into several stacks (a state per stack, or a module's resources at a time)",
+    );
+  if (problem) throw new DriftError(problem);
+
+  writeSecretConfig(stackConfig, [...(recordChanged && Object.keys(record).length > 0 ? [recordSetting(record)] : []), ...secrets]);
+  if (recordChanged && Object.keys(record).length === 0) writeRecord(stackConfig, record);
   let target: string;
   if (native) {
     if (imported.length > 0) {
       const resources = imported.map(({ name, live: source }) => ({ type: NATIVE_SOURCE_TYPE, name, id: source.id }));
-      const whole = { resources: [...importFile!.resources, ...resources] };
-      setSecretConfig(workDir, options.stack, [...trustSetting, ...secrets], env);
-      fs.writeFileSync(outFile, JSON.stringify(whole, null, 2) + "\n");
+      fs.writeFileSync(outFile, JSON.stringify({ resources: [...importFile!.resources, ...resources] }, null, 2) + "\n");
     }
     target = path.relative(process.cwd(), outFile) || outFile;
   } else {
-    const entries = Object.fromEntries(imported.map(({ name, live: source, settings }) => [name, declarationFor(source, settings)]));
-    const stackConfigDir = "stackConfigDir" in project && typeof project.stackConfigDir === "string" ? project.stackConfigDir : undefined;
-    const configFile = stackConfigFile(workDir, options.stack, stackConfigDir);
-    if (imported.length > 0) {
-      const problem = configSizeProblem(config, sourcesKey, { ...declared, ...entries });
-      if (problem) throw new DriftError(problem);
-      setSecretConfig(workDir, options.stack, [...trustSetting, ...secrets], env);
-      addDeclarations(configFile, sourcesKey, entries);
-    }
+    if (imported.length > 0) addDeclarations(configFile, sourcesKey, entries);
     target = `${path.relative(workDir, configFile)} (${sourcesKey})`;
   }
-  if (imported.length === 0 && trustSetting.length > 0) setSecretConfig(workDir, options.stack, trustSetting, env);
   const runtime = typeof project.runtime === "string" ? project.runtime : (project.runtime?.name ?? "nodejs");
   const report = renderTerraformReport({
     origin,
@@ -156,10 +168,20 @@ export async function importFromTerraform(options: TerraformImportOptions): Prom
     secretKey,
     all: inState,
     trusted: trust,
-    declaredBefore: trusted ? declaredBefore.filter(({ secrets: held }) => Object.keys(held).length > 0).length : 0,
+    declaredBefore: trust ? declaredBefore.filter(({ live: source }) => source.id in record).length : 0,
+    recordPruned: Object.keys(earlier).filter((id) => managed.has(id)).length,
+    recordKept: Object.keys(record).length,
     limits: pacingLimits(settings.pacing),
   });
   return { imported, skipped, report };
+}
+
+/**
+ * The config key a secret of the state goes to, as the report names it: a native program reads one
+ * key per secret (the rule drift names them by); sourcesFromConfig, `<project>:sourceSecrets.<name>.<field>`.
+ */
+export function terraformSecretKey(native: boolean, name: string, field: string): string {
+  return native ? secretConfigKey(name, field) : `sourceSecrets.${name}.${field}`;
 }
 
 /** The declaration of `sourcesFromConfig`: the Source as the server has it, adopted by id, with Terraform's settings. */
@@ -168,52 +190,48 @@ function declarationFor(source: Source, settings: CarriedSettings): Record<strin
   return { ...args, ...settings.options, adoptSourceId };
 }
 
-/** The state's values of the Source's write-only fields (camelCase), where the live Source's type has them. */
-function secretsOf(source: TerraformSource, live: Source): Pick<TerraformImported, "secrets" | "secretNotes" | "secretsMissing"> {
-  const type = live.attributes.deployment.type;
+/**
+ * The state's values of the Source's write-only fields (camelCase), where the live Source's type
+ * has them, and those of them the live Source says it lacks (its presence flag, `password_set`):
+ * carried over all the same, for the first `up` to send, but never trusted as the server's.
+ */
+function secretsOf(
+  source: TerraformSource,
+  live: Source,
+): Pick<TerraformImported, "secrets" | "secretNotes" | "secretsMissing" | "secretsNotHeld"> {
+  const deployment = live.attributes.deployment;
+  const type = deployment.type;
   const secrets: Record<string, string> = {};
   const secretNotes: string[] = [];
+  const secretsNotHeld: string[] = [];
   const ofType = new Set(writeOnlyFields(type));
   const stateType = source.deployment.type;
   for (const [field, value] of Object.entries(source.deployment)) {
     if (typeof value !== "string" || value === "" || !isWriteOnlyAnywhere(field)) continue;
-    if (ofType.has(field)) secrets[camelCase(field)] = value;
-    else secretNotes.push(`${field}: not a field of a ${type} Source (the state's type is ${String(stateType)}); not carried over`);
+    if (!ofType.has(field)) {
+      secretNotes.push(`${field}: not a field of a ${type} Source (the state's type is ${String(stateType)}); not carried over`);
+      continue;
+    }
+    secrets[camelCase(field)] = value;
+    if (holdsSecret(deployment, field) === false) secretsNotHeld.push(camelCase(field));
   }
   const secretsMissing = requiredWriteOnlyFields(type)
     .map((field) => camelCase(field))
     .filter((field) => !(field in secrets));
-  return { secrets, secretNotes, secretsMissing };
+  return { secrets, secretNotes, secretsMissing, secretsNotHeld };
 }
 
 const isWriteOnlyAnywhere = (field: string) => WRITE_ONLY_DEPLOYMENT_FIELDS.has(field);
 
-/**
- * `assetdelivery:trustedSecrets` with the imported Sources' secrets added (by Source id; what an
- * earlier import recorded for other Sources kept), or undefined when none has secrets.
- */
-function trustedRecord(
-  existing: string | undefined,
-  imported: readonly Pick<TerraformImported, "live" | "secrets">[],
-): Record<string, Record<string, string>> | undefined {
-  const withSecrets = imported.filter(({ secrets }) => Object.keys(secrets).length > 0);
-  if (withSecrets.length === 0) return undefined;
-  let earlier;
-  try {
-    earlier = parseTrustedSecrets(existing, PULUMI_INSTRUCTIONS);
-  } catch (error) {
-    if (!(error instanceof TrustedSecretsError)) throw error;
-    throw new DriftError(`the stack's ${error.message}: fix or remove it, then run the import again`, { cause: error });
-  }
-  // The record speaks the API's names (`s3_secret_key`), the config keys the resource's (`s3SecretKey`).
-  const onServer = ({ live, secrets }: Pick<TerraformImported, "live" | "secrets">) =>
-    Object.fromEntries(
-      writeOnlyFields(live.attributes.deployment.type).flatMap((field) => {
-        const value = secrets[camelCase(field)];
-        return value === undefined ? [] : [[field, value]];
-      }),
-    );
-  return { ...Object.fromEntries(earlier), ...Object.fromEntries(withSecrets.map((imported) => [imported.live.id, onServer(imported)])) };
+/** The stack's `sourceSecrets` (decrypted JSON text) with these secrets set: what the program will read. */
+function withSecrets(current: string | undefined, secrets: readonly SecretSetting[]): Record<string, Record<string, string>> {
+  const all = structuredClone((current ? JSON.parse(current) : {}) as Record<string, Record<string, string>>);
+  for (const {
+    path: [name, field],
+    value,
+  } of secrets)
+    all[name!] = { ...all[name!], [field!]: value };
+  return all;
 }
 
 function settingsOf(config: Record<string, string>, env: NodeJS.ProcessEnv): ProviderSettings {
@@ -228,20 +246,17 @@ function settingsOf(config: Record<string, string>, env: NodeJS.ProcessEnv): Pro
   }
 }
 
-/** Each Source of the state as the server has it now (undefined: gone), in the state's order. */
-async function readLive(sources: readonly TerraformSource[], settings: ProviderSettings) {
+/**
+ * Each Source of the state as the server has it now (undefined: gone), in the state's order: read
+ * from the account's listing, 100 a page, as a drift review reads (provider/src/core/read-coalescer.ts),
+ * each id once.
+ */
+async function readLive(sources: readonly TerraformSource[], settings: ProviderSettings): Promise<(Source | undefined)[]> {
   const connection = connect(settings);
   try {
-    return await Promise.all(
-      sources.map(async ({ id }) => {
-        try {
-          return await connection.client.sources.get(id);
-        } catch (error) {
-          if (error instanceof NotFoundError) return undefined;
-          throw error;
-        }
-      }),
-    );
+    const ids = [...new Set(sources.map(({ id }) => id))];
+    const live = new Map(await Promise.all(ids.map(async (id) => [id, await connection.reads.read(id)] as const)));
+    return sources.map(({ id }) => live.get(id));
   } catch (error) {
     throw new DriftError(explainFailure(error, settings.baseUrl), { cause: error });
   } finally {
