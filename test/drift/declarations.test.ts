@@ -4,7 +4,7 @@
 // write-only keys its type requires, plus the values the program passes as secrets.
 import { describe, expect, it } from "vitest";
 import { deploymentCreateSchema, type DeploymentInput } from "@asset-delivery/sdk";
-import { secretsOf } from "../../cli/src/drift/declarations";
+import { secretsOf } from "../../cli/src/drift/declarations/secrets";
 import { terraformSecretKey } from "../../cli/src/import/terraform";
 import type { DeclaredSource } from "../../cli/src/drift/declared-state";
 import { COMPLETE, sourceResource } from "../support/api-documents";

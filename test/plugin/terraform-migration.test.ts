@@ -480,7 +480,8 @@ describe("20 S3 Sources with their secrets: --trust-state-secrets", () => {
   it(
     "the 120 KiB check counts what the import writes, the secrets and the trusted record, on both paths; nothing is written when refused",
     async () => {
-      const stack = await yamlStack("tf-size", "dev", {}, { credentials });
+      // A Node.js project: Pulumi hands its program the configuration in one environment variable.
+      const stack = await yamlStack("tf-size", "dev", {}, { credentials, runtime: "nodejs" });
       stacks.push(stack);
       // Two Sources whose secrets take 80 KiB: they fit alone, not with their copies in the record.
       const big = (i: number) => `${secretOf(i)}-${"x".repeat(40 * 1024)}`;
