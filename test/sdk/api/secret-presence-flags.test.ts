@@ -30,10 +30,16 @@ describe("secretPresenceFlags", () => {
 
 describe("holdsSecret: whether a live Source holds a write-only field, where the API says", () => {
   it("by its flag, yes for a field its type requires, undefined where the API does not say", () => {
-    expect(holdsSecret({ type: "webfolder", password_set: false } as const, "password")).toBe(false);
-    expect(holdsSecret({ type: "webfolder", password_set: true } as const, "password")).toBe(true);
+    // As the API returns them: a deployment with its flags.
+    const deployments = {
+      lacking: { type: "webfolder", password_set: false },
+      holding: { type: "webfolder", password_set: true },
+      noUpload: { type: "s3", allows_upload: false },
+    } as const;
+    expect(holdsSecret(deployments.lacking, "password")).toBe(false);
+    expect(holdsSecret(deployments.holding, "password")).toBe(true);
     expect(holdsSecret({ type: "s3" }, "s3_secret_key")).toBe(true);
-    expect(holdsSecret({ type: "s3", allows_upload: false } as const, "upload_credentials")).toBe(false);
+    expect(holdsSecret(deployments.noUpload, "upload_credentials")).toBe(false);
     expect(holdsSecret({ type: "s3_compatible" }, "upload_credentials")).toBeUndefined();
   });
 });
