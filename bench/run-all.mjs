@@ -2,7 +2,7 @@
 // them; running them side by side would measure each other). Exits non-zero when any target is
 // missed or a benchmark fails; the summary lines are repeated at the end.
 //
-//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, dashboard-flood, dashboard-soak, plugin-startup; default all but scale, plugin, dashboard-soak and plugin-startup)
+//   node bench/run-all.mjs [name ...]   (names: server, sdk, reports-stall, provider, scale, plugin, dashboard-flood, dashboard-soak, terraform-import, plugin-startup; default all but scale, plugin, dashboard-soak, terraform-import and plugin-startup)
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,12 @@ const BENCHMARKS = {
   // kind beside ordinary ones (CPU-heavy). `npm run bench -- dashboard-soak`.
   "dashboard-soak": {
     args: ["--expose-gc", "-r", "ts-node/register", path.join(here, "dashboard-soak.ts")],
+    env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
+    optIn: true,
+  },
+  // `import --from-terraform` of 1,000 S3 Sources with their secrets (a minute of Source creation first). `npm run bench -- terraform-import`.
+  "terraform-import": {
+    args: ["-r", "ts-node/register", path.join(here, "terraform-import.ts")],
     env: { TS_NODE_PROJECT: path.join(here, "tsconfig.json") },
     optIn: true,
   },

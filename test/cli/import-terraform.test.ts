@@ -73,7 +73,16 @@ describe("an Instawork/imgixyz state (Plugin Framework: deployment an object), f
     });
     expect(baseName(assets.nameParts.join(" "))).toBe("media-eu-bucket-assets");
     // upsert_by_name has no counterpart: reported, not carried.
-    expect(assets.notCarried).toEqual(["upsert_by_name = true"]);
+    expect(assets.notCarried).toEqual(["upsert_by_name"]);
+  });
+
+  it("names what is not carried over, never its value, and says which the state marks sensitive", () => {
+    const state = JSON.parse(fixtureState("instawork-imgixyz.tfstate", INSTAWORK));
+    const banners = state.resources.find((r: { name: string }) => r.name === "banners").instances[0];
+    Object.assign(banners.attributes, { origin_token: "tok-plain-value", notes: "a note", timeouts: { read: "7m" } });
+    banners.sensitive_attributes = [[{ type: "get_attr", value: "origin_token" }]];
+    const source = byAddress(parse(JSON.stringify(state)))["imgixyz_source.banners"]!;
+    expect(source.notCarried).toEqual(["origin_token (sensitive in the state)", "notes", "timeouts.read"]);
   });
 });
 
@@ -189,6 +198,7 @@ describe("the report for the native resource", () => {
             secrets: { s3SecretKey: "tj-secret" },
             secretNotes: [],
             secretsMissing: [],
+            secretsNotHeld: [],
           },
           {
             source: thumbs!,
@@ -198,6 +208,7 @@ describe("the report for the native resource", () => {
             secrets: {},
             secretNotes: [],
             secretsMissing: ["gcsSecretKey"],
+            secretsNotHeld: [],
           },
         ],
         skipped: [],

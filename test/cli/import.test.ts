@@ -147,8 +147,14 @@ describe("the size of the stack's configuration", () => {
           { name: `Source ${i}`, deployment: { type: "webproxy", serviceSubdomains: [`s-${i}`] }, adoptSourceId: "a".repeat(24) },
         ]),
       );
-    expect(configSizeProblem({ "p:region": "eu" }, "p:sources", declarations(100))).toBeUndefined();
-    expect(configSizeProblem({ "p:region": "eu" }, "p:sources", declarations(1000))).toMatch(
+    const problem = (n: number) =>
+      configSizeProblem(
+        { "p:region": "eu", "p:sources": JSON.stringify(declarations(n)) },
+        `${n} Sources' declarations`,
+        "import them as code with --format typescript --out FILE",
+      );
+    expect(problem(100)).toBeUndefined();
+    expect(problem(1000)).toMatch(
       /^1000 Sources' declarations would make the stack's configuration \d+ KiB, and Pulumi cannot start a Node\.js program whose configuration passes 120 KiB .*--format typescript --out FILE/,
     );
   });

@@ -4,6 +4,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { ORDER_HINT, RENAME_HINT } from "../../provider/src/engine/rename-hint";
+import { REPOSITORY } from "../../provider/src/repository";
 
 const ROOT = path.resolve(__dirname, "..", "..");
 const PAGES = [
@@ -84,5 +86,14 @@ describe("documentation links", () => {
     const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
     expect(readme.split("\n").length).toBeLessThanOrEqual(200);
     for (const page of PAGES.filter((p) => p.startsWith("docs/"))) expect(readme).toContain(`](${page})`);
+  });
+
+  it("the provider's messages that cite the docs name the page online, at a heading it has (the packages ship no docs)", () => {
+    for (const message of [RENAME_HINT, ORDER_HINT]) {
+      expect(message).not.toMatch(/docs\/[a-z-]+\.md(?!#)/);
+      const [, page, anchor] = /\/blob\/main\/(docs\/[a-z-]+\.md)#([a-z0-9-]+)/.exec(message) ?? [];
+      expect(message).toContain(`${REPOSITORY}/blob/main/${page}#${anchor}`);
+      expect([...anchorsOf(fs.readFileSync(path.join(ROOT, page!), "utf8"))]).toContain(anchor);
+    }
   });
 });

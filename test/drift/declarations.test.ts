@@ -4,7 +4,8 @@
 // write-only keys its type requires, plus the values the program passes as secrets.
 import { describe, expect, it } from "vitest";
 import { deploymentCreateSchema, type DeploymentInput } from "@asset-delivery/sdk";
-import { secretsOf } from "../../cli/src/drift/declarations";
+import { secretsOf } from "../../cli/src/drift/declarations/secrets";
+import { terraformSecretKey } from "../../cli/src/import/terraform";
 import type { DeclaredSource } from "../../cli/src/drift/declared-state";
 import { COMPLETE, sourceResource } from "../support/api-documents";
 
@@ -61,5 +62,12 @@ describe("the secrets a declaration reads from config", () => {
       { path: ["deployment", "s3SecretKey"], key: "assetsS3SecretKey" },
       { path: ["deployment", "s3AccessKey"], key: "assetsS3AccessKey", value: "AKIA1" },
     ]);
+  });
+
+  it("are named as the Terraform import wrote them, whatever the resource name: one rule", () => {
+    for (const name of ["media-0", "photos_eu", "Shop.Images", "cdn--thumbs-2"]) {
+      const stored = liveDeclared(name, COMPLETE.s3);
+      expect(keys(stored)).toEqual([terraformSecretKey(true, name, "s3SecretKey")]);
+    }
   });
 });

@@ -20,12 +20,13 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import { pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { pulumiBinDir, pulumiWorkDir, repoRoot } from "../support/pulumi";
+import { startCountingProxy } from "../support/counting-proxy";
 import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { programStack, type ProgramStack } from "../support/program-stack";
 import { installPythonVenv, pythonStack, type PythonStack } from "../sdks/python-project";
 import { installNodeSdk } from "../sdks/node-sdk";
-import { fixtureState } from "../cli/terraform/fixtures";
+import { countSource, countState, fixtureState } from "../cli/terraform/fixtures";
 import { exportedSource, yamlStack, type YamlStack } from "./yaml-stack";
 
 const STEP_TIMEOUT = 300_000;
@@ -78,6 +79,13 @@ async function importBoth(env: Record<string, string>, cwd: string, stack: strin
   expect(requests.POST ?? 0).toBe(0);
   expect(requests.PATCH ?? 0).toBe(0);
   return runs;
+}
+
+/** `count` S3 Sources made through the API as Terraform made them (see countState). */
+async function makeS3Sources(label: string, count: number, secretOf: (i: number) => string): Promise<string[]> {
+  const made: string[] = [];
+  for (let i = 0; i < count; i++) made.push((await client.sources.create(countSource(label, i, secretOf(i)))).id);
+  return made;
 }
 
 beforeAll(async () => {
@@ -184,7 +192,7 @@ describe("asset-delivery import --from-terraform", () => {
       expect(teamjourney!.stdout).toContain("terraform state rm 'module.cdn.imgix_source.thumbs[0]'");
       expect(instawork!.stdout).toMatch(/module\.media\["eu"\]\.imgixyz_source\.bucket\["assets"\] +media-eu-bucket-assets /);
       expect(instawork!.stdout).toContain(`module.media["eu"].imgixyz_source.bucket["old"] (${ids.old}): retired on the server`);
-      expect(instawork!.stdout).toContain("upsert_by_name = true (no Pulumi counterpart)");
+      expect(instawork!.stdout).toContain("upsert_by_name (no Pulumi counterpart)");
 
       const configFile = fs.readFileSync(path.join(program.workDir, "Pulumi.terraform.yaml"), "utf8");
       expectNoSecret(configFile);
@@ -340,61 +348,9 @@ describe("20 S3 Sources with their secrets: --trust-state-secrets", () => {
   };
 
   beforeAll(async () => {
-    const made = [];
-    for (let i = 0; i < COUNT; i++)
-      made.push(
-        await client.sources.create({
-          name: `Media ${i}`,
-          deployment: {
-            type: "s3",
-            service_subdomains: [`tf20-media-${i}`],
-            s3_bucket: "tf20-media",
-            s3_access_key: "AKIATF20",
-            s3_secret_key: secretOf(i),
-          },
-        }),
-      );
-    ids20 = made.map((source) => source.id);
-    // `imgix_source.media` with count = 20, as teamjourney/imgix's SDKv2 writes it.
-    const instance = (i: number) => ({
-      index_key: i,
-      schema_version: 0,
-      attributes: {
-        id: ids20[i],
-        name: `Media ${i}`,
-        enabled: true,
-        type: "sources",
-        deployment_status: "deployed",
-        wait_for_deployed: true,
-        deployment: [
-          {
-            type: "s3",
-            imgix_subdomains: [`tf20-media-${i}`],
-            s3_bucket: "tf20-media",
-            s3_access_key: "AKIATF20",
-            s3_secret_key: secretOf(i),
-          },
-        ],
-      },
-      sensitive_attributes: [],
-    });
+    ids20 = await makeS3Sources("tf20-media", COUNT, secretOf);
     state20 = path.join(scratch, "tf20.tfstate");
-    fs.writeFileSync(
-      state20,
-      JSON.stringify({
-        version: 4,
-        terraform_version: "1.9.8",
-        resources: [
-          {
-            mode: "managed",
-            type: "imgix_source",
-            name: "media",
-            provider: 'provider["registry.terraform.io/teamjourney/imgix"]',
-            instances: Array.from({ length: COUNT }, (_, i) => instance(i)),
-          },
-        ],
-      }),
-    );
+    fs.writeFileSync(state20, countState("tf20-media", ids20, secretOf));
   }, STEP_TIMEOUT);
 
   /** The move into a native YAML stack: the import (no write), `pulumi import --file` (no write), the program with the secrets referenced. */
@@ -447,6 +403,12 @@ describe("20 S3 Sources with their secrets: --trust-state-secrets", () => {
       expectNoSecret20(up.stdout, up.stderr, stored, fs.readFileSync(path.join(stack.workDir, "Pulumi.dev.yaml"), "utf8"));
       const exported = JSON.stringify({ deployment: (JSON.parse(stored) as { checkpoint: { latest: unknown } }).checkpoint.latest });
       expect(exportedSource(exported, "Media 3").outputs.deployment.s3SecretKey).toHaveProperty("ciphertext");
+      // The record served the import: the state records each Source now, and the copies go.
+      expect(report).toContain("remove them: asset-delivery import --prune-trusted-secrets --stack dev");
+      const pruned = await cli(["import", "--prune-trusted-secrets", "--stack", "dev"], stack.env, stack.workDir);
+      expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
+      expect(pruned.stdout).toBe("assetdelivery:trustedSecrets: removed the secrets of 20 Sources stack dev manages; none left.\n");
+      expect(fs.readFileSync(path.join(stack.workDir, "Pulumi.dev.yaml"), "utf8")).not.toContain("assetdelivery:trustedSecrets");
       await stack.ok(["config", "set", "--secret", "media0S3SecretKey", "rotated-after-the-move"]);
       await oneSecretChanged(() => stack.ok(["up", "--yes"]));
     },
@@ -514,5 +476,150 @@ describe("20 S3 Sources with their secrets: --trust-state-secrets", () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(1100);
     },
     STEP_TIMEOUT * 2,
+  );
+  it(
+    "the 120 KiB check counts what the import writes, the secrets and the trusted record, on both paths; nothing is written when refused",
+    async () => {
+      // A Node.js project: Pulumi hands its program the configuration in one environment variable.
+      const stack = await yamlStack("tf-size", "dev", {}, { credentials, runtime: "nodejs" });
+      stacks.push(stack);
+      // Two Sources whose secrets take 80 KiB: they fit alone, not with their copies in the record.
+      const big = (i: number) => `${secretOf(i)}-${"x".repeat(40 * 1024)}`;
+      const file = path.join(scratch, "tf-size.tfstate");
+      fs.writeFileSync(file, countState("tf20-media", ids20.slice(0, 2), big));
+      const before = fs.readFileSync(path.join(stack.workDir, "Pulumi.dev.yaml"), "utf8");
+      for (const format of ["pulumi-import", "config"]) {
+        const run = await cli(
+          ["import", "--from-terraform", file, "--stack", "dev", "--format", format, "--trust-state-secrets"],
+          stack.env,
+          stack.workDir,
+        );
+        expect(run.code, run.stdout + run.stderr).toBe(1);
+        expect(run.stderr).toMatch(
+          /This import \(its declarations, the state's secrets and the trusted record\) would make the stack's configuration 16\d KiB/,
+        );
+        expect(fs.readFileSync(path.join(stack.workDir, "Pulumi.dev.yaml"), "utf8")).toBe(before);
+        expect(fs.existsSync(path.join(stack.workDir, "import.json"))).toBe(false);
+      }
+    },
+    STEP_TIMEOUT,
+  );
+  it(
+    "a secret the live Source says it lacks (password_set: false) is carried over, not trusted",
+    async () => {
+      const webfolder = (label: string, password?: string) =>
+        client.sources.create({
+          name: label,
+          deployment: {
+            type: "webfolder",
+            service_subdomains: [label],
+            webfolder_base_url: `https://origin.example.com/${label}/`,
+            ...(password ? { username: "tf", password } : {}),
+          },
+        });
+      const held = await webfolder("tf-pw-held", "tf-pw-plain-held");
+      const lacking = await webfolder("tf-pw-lacking");
+      const instance = (id: string, label: string, i: number) => ({
+        index_key: i,
+        attributes: {
+          id,
+          name: label,
+          enabled: true,
+          deployment: [
+            {
+              type: "webfolder",
+              imgix_subdomains: [label],
+              webfolder_base_url: `https://origin.example.com/${label}/`,
+              username: "tf",
+              password: `tf-pw-plain-${i}`,
+            },
+          ],
+        },
+        sensitive_attributes: [],
+      });
+      const file = path.join(scratch, "tf-pw.tfstate");
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          version: 4,
+          resources: [
+            {
+              mode: "managed",
+              type: "imgix_source",
+              name: "web",
+              instances: [instance(held.id, "tf-pw-held", 0), instance(lacking.id, "tf-pw-lacking", 1)],
+            },
+          ],
+        }),
+      );
+      const stack = await yamlStack("tf-pw", "dev", {}, { credentials });
+      stacks.push(stack);
+      const run = await cli(["import", "--from-terraform", file, "--stack", "dev", "--trust-state-secrets"], stack.env, stack.workDir);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain(
+        "Not trusted: the server says the Source holds none (its presence flag), so the first `pulumi up` sends it:\n  web-1: deployment.password\n",
+      );
+      const config = JSON.parse((await stack.ok(["config", "--json", "--show-secrets"])).stdout) as Record<string, { value: string }>;
+      expect(JSON.parse(config["assetdelivery:trustedSecrets"]!.value)).toEqual({ [held.id]: { password: "tf-pw-plain-0" } });
+      expect(config["tf-pw:web1Password"]!.value).toBe("tf-pw-plain-1");
+    },
+    STEP_TIMEOUT,
+  );
+});
+
+// The migration at scale: a state of 100 S3 Sources imported with --trust-state-secrets reads the
+// account's listing (a page of 100 per GET, counted at a proxy in front of the server) and writes
+// the 100 secrets and the trusted record into the stack's file with a constant number of Pulumi
+// commands (counted by a `pulumi` first on PATH that logs each one's arguments), none of which
+// carries a secret; Pulumi then reads every one back as a secret. A passphrase stack, as a user's.
+describe("100 S3 Sources with their secrets: what the import costs", () => {
+  const COUNT = 100;
+  const secretOf = (i: number) => `tf100-s3-secret-${i}-plain`;
+
+  it(
+    "≤ 2 GETs and ≤ 6 Pulumi commands, no secret on a command line, every secret encrypted in the stack's config",
+    async () => {
+      const ids100 = await makeS3Sources("tf100-media", COUNT, secretOf);
+      const state100 = path.join(scratch, "tf100.tfstate");
+      fs.writeFileSync(state100, countState("tf100-media", ids100, secretOf));
+      const stack = await yamlStack("tf100", "dev", {}, { secrets: "passphrase" });
+      stacks.push(stack);
+      // A `pulumi` first on PATH that logs its arguments, then runs the real one.
+      const counting = path.join(scratch, "counting-pulumi");
+      fs.mkdirSync(counting, { recursive: true });
+      const log = path.join(counting, "commands.log");
+      const real = path.join(pulumiBinDir(), "pulumi");
+      fs.writeFileSync(path.join(counting, "pulumi"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+      const proxy = await startCountingProxy(server.url);
+      try {
+        const env = {
+          ...stack.env,
+          PATH: `${counting}${path.delimiter}${stack.env.PATH}`,
+          ASSET_DELIVERY_BASE_URL: proxy.url,
+          ASSET_DELIVERY_API_KEY: server.adminKey,
+        };
+        const run = await cli(["import", "--from-terraform", state100, "--stack", "dev", "--trust-state-secrets"], env, stack.workDir);
+        expect(run.code, run.stdout + run.stderr).toBe(0);
+        expect(run.stdout).toContain(`Imported ${COUNT} Sources into import.json`);
+        expect(proxy.requests().filter(({ method }) => method !== "GET")).toEqual([]);
+        expect(proxy.requestCount("GET")).toBeLessThanOrEqual(2);
+      } finally {
+        await proxy.close();
+      }
+      const commands = fs.readFileSync(log, "utf8").trim().split("\n");
+      expect(commands.length, commands.join("\n")).toBeLessThanOrEqual(6);
+      const stackFile = fs.readFileSync(path.join(stack.workDir, "Pulumi.dev.yaml"), "utf8");
+      for (let i = 0; i < COUNT; i++) expect(commands.join("\n") + stackFile).not.toContain(secretOf(i));
+      // Pulumi reads each one back, a secret, and the record of what the server is trusted to hold.
+      const config = JSON.parse((await stack.ok(["config", "--json", "--show-secrets"])).stdout) as Record<
+        string,
+        { value: string; secret: boolean }
+      >;
+      for (let i = 0; i < COUNT; i++) expect(config[`tf100:media${i}S3SecretKey`]).toEqual({ value: secretOf(i), secret: true });
+      expect(config["assetdelivery:trustedSecrets"]!.secret).toBe(true);
+      const trusted = JSON.parse(config["assetdelivery:trustedSecrets"]!.value) as Record<string, Record<string, string>>;
+      expect(ids100.map((id) => trusted[id])).toEqual(ids100.map((_, i) => ({ s3_secret_key: secretOf(i) })));
+    },
+    STEP_TIMEOUT,
   );
 });

@@ -5,13 +5,14 @@ import { parseArgs } from "node:util";
 import { oneOfSetting, STACK_SOURCE_OPTIONS, UsageError, type Command } from "../command";
 import { DriftError } from "../drift";
 import { IMPORT_FORMATS, importSources } from "../import";
-import { importFromTerraform, TERRAFORM_IMPORT_FORMATS } from "../import/terraform";
+import { importFromTerraform, pruneTrustedSecrets, TERRAFORM_IMPORT_FORMATS } from "../import/terraform";
 import { parseFilters } from "../sources/filters";
 
 const usage = `asset-delivery import --stack NAME [--cwd DIR] [--filter FIELD=VALUE ...]
                       [--format config|typescript|pulumi-import] [--out FILE] [--dry-run]
 asset-delivery import --from-terraform STATE --stack NAME [--cwd DIR]
                       [--format pulumi-import|config] [--out FILE] [--trust-state-secrets]
+asset-delivery import --prune-trusted-secrets --stack NAME [--cwd DIR]
 
 Declares every Source of the account that the stack does not manage yet, as the server has it and
 with adoptSourceId, so that \`pulumi up\` takes it over without sending a change. Running it again
@@ -44,8 +45,10 @@ maps addresses to names and prints the removed blocks or terraform state rm comm
 Terraform forget the Sources without disabling them. Nothing is written to the API. The API never
 returns a secret, so the first \`pulumi up\` sends one update per Source with secrets (the output
 says how many and the least time the hourly budget gives them), unless --trust-state-secrets: the
-state's secrets count as what the server has (assetdelivery:trustedSecrets, by Source id), and a
-declared value equal to the state's is not sent.
+state's secrets count as what the server has (assetdelivery:trustedSecrets, by Source id; not a
+secret the Source says it lacks, as password_set does), and a declared value equal to the state's
+is not sent. Each entry is needed until the stack's state records its Source; every import drops
+those, and --prune-trusted-secrets does it alone (after \`pulumi import\` or the first \`pulumi up\`).
 
 Credentials: the stack's config assetdelivery:baseUrl and assetdelivery:apiKey, else
 ASSET_DELIVERY_BASE_URL and ASSET_DELIVERY_API_KEY.`;
@@ -55,6 +58,7 @@ export const importCommand: Command = {
   usage,
   async run(args) {
     if (args.some((arg) => arg === "--from-terraform" || arg.startsWith("--from-terraform="))) return fromTerraform(args);
+    if (args.includes("--prune-trusted-secrets")) return pruneTrusted(args);
     const options = parseOptions(args);
     return printed(async () => {
       const outcome = await importSources(options);
@@ -118,6 +122,17 @@ async function fromTerraform(args: string[]): Promise<number> {
     });
     return outcome.report;
   });
+}
+
+async function pruneTrusted(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { "prune-trusted-secrets": { type: "boolean" }, stack: { type: "string" }, cwd: { type: "string" } },
+    strict: true,
+  });
+  if (!values.stack) throw new UsageError("--stack NAME is required");
+  const { stack } = values;
+  return printed(() => pruneTrustedSecrets({ stack, workDir: values.cwd ?? process.cwd() }));
 }
 
 /** Runs an import and prints what it returns; a refusal (DriftError: bad input, a state it cannot use) is its message and exit 1. */

@@ -2,7 +2,7 @@
 // and the account's enabled Sources that the stack does not manage; for each drifted Source, the
 // way back to the declaration and the way to keep the server's values. Reads only: the stack's
 // state and config, GETs of the API, and Pulumi's import code generation into a throwaway stack
-// (declarations.ts). `acceptDrift` writes the kept values into the stack's configuration file.
+// (declarations/). `acceptDrift` writes the kept values into the stack's configuration file.
 import * as path from "node:path";
 import type { Source } from "@asset-delivery/sdk";
 import { connect, resolveSettings, type ProviderSettings } from "@asset-delivery/provider/core";

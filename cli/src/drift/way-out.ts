@@ -4,7 +4,7 @@
 // - keep the server's values: `pulumi refresh` records them, and the declaration takes them: for a
 //   Source declared in the stack's configuration (`sourcesFromConfig`), `asset-delivery drift
 //   --accept NAME` rewrites Pulumi.<stack>.yaml; for a native Source declared in the program, the
-//   declaration Pulumi's own import code generation prints (declarations.ts, added to the report
+//   declaration Pulumi's own import code generation prints (declarations/, added to the report
 //   later); for a dynamic Source in a TypeScript program, the Live column says what to write
 //   (Pulumi cannot import a dynamic resource, so it has no code generation for one).
 import type { DeclaredSource } from "./declared-state";

@@ -79,7 +79,12 @@ export async function importSources(options: ImportOptions): Promise<ImportOutco
   }
   const entries = Object.fromEntries(imported.map(({ name, declaration }) => [name, declaration.args]));
   if (imported.length > 0) {
-    const problem = configSizeProblem(config, sourcesKey, { ...declared, ...entries });
+    const all = { ...declared, ...entries };
+    const problem = configSizeProblem(
+      { ...config, [sourcesKey]: JSON.stringify(all) },
+      `${Object.keys(all).length} Sources' declarations`,
+      "import them as code with --format typescript --out FILE, or a part at a time into several stacks with --filter",
+    );
     if (problem) throw new DriftError(problem);
   }
   if (!options.dryRun && imported.length > 0) addDeclarations(configFile, sourcesKey, entries);

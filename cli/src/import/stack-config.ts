@@ -29,13 +29,19 @@ export function addDeclarations(file: string, key: string, entries: Record<strin
 // ("argument list too long"): about 500 Sources' declarations. Kept a little under, for the rest.
 const MAX_CONFIG_BYTES = 120 * 1024;
 
-/** Why these declarations would leave the stack unable to run its program, or undefined when they fit. */
-export function configSizeProblem(config: Record<string, string>, key: string, declarations: Record<string, unknown>): string | undefined {
-  const bytes = Buffer.byteLength(JSON.stringify({ ...config, [key]: JSON.stringify(declarations) }));
-  if (bytes <= MAX_CONFIG_BYTES) return undefined;
+/** The size of the configuration Pulumi hands a program (full key → value as it reads it), when over what it can hand over; else undefined. */
+export function configBytesOverLimit(config: Record<string, string>): number | undefined {
+  const bytes = Buffer.byteLength(JSON.stringify(config));
+  return bytes <= MAX_CONFIG_BYTES ? undefined : bytes;
+}
+
+/** Why `what` would make the stack's configuration (`config` once written) too large to run its program, or undefined when it fits. */
+export function configSizeProblem(config: Record<string, string>, what: string, advice: string): string | undefined {
+  const bytes = configBytesOverLimit(config);
+  if (bytes === undefined) return undefined;
   return (
-    `${Object.keys(declarations).length} Sources' declarations would make the stack's configuration ${Math.ceil(bytes / 1024)} KiB, and Pulumi ` +
+    `${what} would make the stack's configuration ${Math.ceil(bytes / 1024)} KiB, and Pulumi ` +
     `cannot start a Node.js program whose configuration passes ${MAX_CONFIG_BYTES / 1024} KiB (it is handed over in one environment variable): ` +
-    "import them as code with --format typescript --out FILE, or a part at a time into several stacks with --filter"
+    advice
   );
 }

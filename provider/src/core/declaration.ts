@@ -6,14 +6,7 @@
 // server's generated annotation too (an undeclared annotation is not compared). Undeclared secrets
 // stay as stored: adoption keeps them.
 import deepEqual from "fast-deep-equal";
-import {
-  deploymentDefaults,
-  requiredWriteOnlyFields,
-  secretPresenceFlags,
-  writeOnlyFields,
-  type Source,
-  type SourceType,
-} from "@asset-delivery/sdk";
+import { deploymentDefaults, holdsSecret, writeOnlyFields, type Source, type SourceType } from "@asset-delivery/sdk";
 import { declarableDeployment } from "./codec";
 
 export interface SourceImport {
@@ -46,11 +39,5 @@ function withoutDefaults(deployment: { type: SourceType; service_subdomains: str
 
 function secretsOf(source: Source): SourceImport["secrets"] {
   const { deployment } = source.attributes;
-  const required = new Set(requiredWriteOnlyFields(deployment.type));
-  const flagOf = new Map(secretPresenceFlags(deployment.type).map(({ flag, secret }) => [secret, flag]));
-  return writeOnlyFields(deployment.type).map((secret) => {
-    const flag = flagOf.get(secret);
-    const set = required.has(secret) ? true : flag === undefined ? undefined : (deployment as Record<string, unknown>)[flag] === true;
-    return { field: secret, set };
-  });
+  return writeOnlyFields(deployment.type).map((field) => ({ field, set: holdsSecret(deployment, field) }));
 }

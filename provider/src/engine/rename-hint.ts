@@ -3,11 +3,15 @@
 // resource renamed without `aliases`, which Pulumi creates anew before it retires the old Source,
 // still holding the names (the core speaks of Sources only: core/hand-over/).
 import { HandOverError } from "../core/hand-over/coordinator";
+import { docsUrl } from "../repository";
+
+/** Where "Moving domains between Sources" is read: the docs of the project, online. */
+export const MOVING_DOMAINS_DOCS = docsUrl("provider.md", "Moving domains between Sources");
 
 export const RENAME_HINT =
   "If this resource was renamed without aliases, Pulumi creates the new Source before it retires the old one, " +
   "which still holds these names: rename it with aliases instead (the Source is kept and changed in place), " +
-  'see "Moving domains between Sources" in docs/provider.md';
+  `see "Moving domains between Sources": ${MOVING_DOMAINS_DOCS}`;
 
 /**
  * A write waits only while Pulumi shows more changes; with `--parallel 1` it shows at most one more
@@ -17,7 +21,7 @@ export const RENAME_HINT =
 export const ORDER_HINT =
   "Pulumi may not have shown the holder's change yet (with --parallel 1 a waiting write sees at most one more, " +
   "and none that depends on it): if this run gives the name from that Source, make this resource depend on it " +
-  '(dependsOn), so that the giving Source goes first (a swap cannot be ordered so: see "Moving domains between Sources" in docs/provider.md)';
+  `(dependsOn), so that the giving Source goes first (a swap cannot be ordered so: see "Moving domains between Sources", ${MOVING_DOMAINS_DOCS})`;
 
 /** An update's error, with the order hint when its wait for a holder's change ended without one. */
 export function withOrderHint(error: unknown): unknown {

@@ -1,7 +1,7 @@
 // Which write-only field each read-only flag reports: the server computes the flags from it, and
 // drift review reads a secret's presence through it.
 import { describe, expect, it } from "vitest";
-import { readOnlyFields, SOURCE_TYPES, secretPresenceFlags, writeOnlyFields } from "@asset-delivery/sdk";
+import { holdsSecret, readOnlyFields, SOURCE_TYPES, secretPresenceFlags, writeOnlyFields } from "@asset-delivery/sdk";
 
 describe("secretPresenceFlags", () => {
   it("pairs every flag of the web types with its secret", () => {
@@ -25,5 +25,21 @@ describe("secretPresenceFlags", () => {
 
   it("has every read-only field of the table declare the secret it reports", () => {
     for (const type of SOURCE_TYPES) expect(secretPresenceFlags(type).map((f) => f.flag)).toEqual(readOnlyFields(type));
+  });
+});
+
+describe("holdsSecret: whether a live Source holds a write-only field, where the API says", () => {
+  it("by its flag, yes for a field its type requires, undefined where the API does not say", () => {
+    // As the API returns them: a deployment with its flags.
+    const deployments = {
+      lacking: { type: "webfolder", password_set: false },
+      holding: { type: "webfolder", password_set: true },
+      noUpload: { type: "s3", allows_upload: false },
+    } as const;
+    expect(holdsSecret(deployments.lacking, "password")).toBe(false);
+    expect(holdsSecret(deployments.holding, "password")).toBe(true);
+    expect(holdsSecret({ type: "s3" }, "s3_secret_key")).toBe(true);
+    expect(holdsSecret(deployments.noUpload, "upload_credentials")).toBe(false);
+    expect(holdsSecret({ type: "s3_compatible" }, "upload_credentials")).toBeUndefined();
   });
 });

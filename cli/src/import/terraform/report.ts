@@ -22,6 +22,8 @@ export interface TerraformImported {
   secretNotes: string[];
   /** Secrets the Source's type requires that the state does not hold (camelCase). */
   secretsMissing: string[];
+  /** Secrets of `secrets` the live Source says it does not hold (its presence flag): never trusted (camelCase). */
+  secretsNotHeld: string[];
 }
 
 export interface Skipped {
@@ -47,6 +49,10 @@ export interface TerraformReport {
   trusted: boolean;
   /** With `trusted`: Sources an earlier import declared whose secrets are now trusted too. */
   declaredBefore?: number;
+  /** Sources the trusted record held that the stack's state now manages: their entries removed. */
+  recordPruned?: number;
+  /** Sources the trusted record holds after this import. */
+  recordKept?: number;
   /** The limits the stack's provider paces its writes to (false: no pacing), for the first `up`'s estimate. */
   limits: RateTable | false;
 }
@@ -101,6 +107,17 @@ export function renderTerraformReport(report: TerraformReport): string {
       "",
       `Trusted as what the server holds (--trust-state-secrets; in ${TRUSTED_SECRETS_KEY}): the secrets of ${count(report.declaredBefore, "Source")}`,
       "declared by an earlier import: the first `pulumi up` sends no update for a declared secret equal to the state's.",
+    );
+  if (report.recordPruned)
+    lines.push(
+      "",
+      `Removed from ${TRUSTED_SECRETS_KEY} the secrets of ${count(report.recordPruned, "Source")} stack ${stack} now manages (its state records them).`,
+    );
+  if (report.trusted && report.recordKept)
+    lines.push(
+      "",
+      `${TRUSTED_SECRETS_KEY} keeps a copy of the trusted secrets until the stack's state records each Source: after`,
+      `${native ? "`pulumi import`" : "the first `pulumi up`"}, remove them: asset-delivery import --prune-trusted-secrets --stack ${stack}`,
     );
   const missing = imported.flatMap(({ name, secretsMissing }) =>
     secretsMissing.map(
@@ -158,12 +175,17 @@ export function renderTerraformReport(report: TerraformReport): string {
  * them (the preview's own estimate, core/write-budget.ts), and how to send none.
  */
 function firstUp(sources: number, report: TerraformReport): string[] {
-  if (report.trusted)
+  if (report.trusted) {
+    const notHeld = report.imported.flatMap(({ name, secretsNotHeld }) => secretsNotHeld.map((field) => `  ${name}: deployment.${field}`));
     return [
       `Trusted as what the server holds (--trust-state-secrets; recorded by Source id in ${TRUSTED_SECRETS_KEY}, a secret):`,
       "the first `pulumi up` sends no update for a declared secret equal to the state's; a different one is sent,",
       "as is any later change. A secret changed by hand since Terraform last wrote it stays unknown to Pulumi.",
+      ...(notHeld.length > 0
+        ? ["Not trusted: the server says the Source holds none (its presence flag), so the first `pulumi up` sends it:", ...notHeld]
+        : []),
     ];
+  }
   const updates = `${sources} update${sources === 1 ? "" : "s"}`;
   const { limits } = report;
   const estimate = !limits

@@ -30,7 +30,11 @@ export interface TerraformSource {
   waitForDeployed?: boolean;
   /** The `timeouts` block's create and update durations, in seconds, where set. */
   timeouts: { create?: number; update?: number };
-  /** Settings of the state that Pulumi has no counterpart for, as `name = value` (reported, not carried over). */
+  /**
+   * Settings of the state that Pulumi has no counterpart for, by name only (reported, not carried
+   * over): a state may hold anything there, a credential included. One the state marks sensitive
+   * (`sensitive_attributes`) says so.
+   */
   notCarried: string[];
 }
 
@@ -78,7 +82,8 @@ export function parseTerraformState(text: string, origin: string): TerraformSour
       if (!isPlainObject(instance) || !isPlainObject(instance.attributes))
         throw new DriftError(`${origin}: ${address} has no "attributes" (a state of format version 4 has them per instance)`);
       const nameParts = [...module.flatMap((m) => [m.name, ...(m.keyPart ? [m.keyPart] : [])]), resource.name, ...(key ? [key.part] : [])];
-      sources.push(sourceOf(instance.attributes, instance.private, { address, configAddress, nameParts, kind }, origin));
+      const sensitive = sensitiveAttributes(instance.sensitive_attributes);
+      sources.push(sourceOf(instance.attributes, instance.private, sensitive, { address, configAddress, nameParts, kind }, origin));
     }
   }
   if (sources.length === 0) {
@@ -121,9 +126,24 @@ function instanceKey(key: unknown): { text: string; part: string } | undefined {
   return undefined;
 }
 
+/**
+ * The top-level attributes an instance's `sensitive_attributes` marks: each entry is a path, a list
+ * of steps (`{"type": "get_attr", "value": "token"}`, then indexes), whose first step names one.
+ */
+function sensitiveAttributes(paths: unknown): ReadonlySet<string> {
+  const names = new Set<string>();
+  if (!Array.isArray(paths)) return names;
+  for (const steps of paths) {
+    const first: unknown = Array.isArray(steps) ? steps[0] : undefined;
+    if (isPlainObject(first) && first.type === "get_attr" && typeof first.value === "string") names.add(first.value);
+  }
+  return names;
+}
+
 function sourceOf(
   attributes: Record<string, unknown>,
   privateData: unknown,
+  sensitive: ReadonlySet<string>,
   at: Pick<TerraformSource, "address" | "configAddress" | "nameParts" | "kind">,
   origin: string,
 ): TerraformSource {
@@ -142,11 +162,10 @@ function sourceOf(
   const notCarried: string[] = [];
   for (const [name, value] of Object.entries(attributes)) {
     if (READ_FROM_SERVER.has(name) || CARRIED_SETTINGS.has(name) || value === null) continue;
-    notCarried.push(`${name} = ${JSON.stringify(value)}`);
+    notCarried.push(sensitive.has(name) ? `${name} (sensitive in the state)` : name);
   }
   const timeouts = timeoutsOf(attributes.timeouts, privateData, where);
-  for (const name of ["read", "delete"] as const)
-    if (timeouts.others[name]) notCarried.push(`timeouts.${name} = "${timeouts.others[name]}"`);
+  for (const name of ["read", "delete"] as const) if (timeouts.others[name]) notCarried.push(`timeouts.${name}`);
   return {
     ...at,
     id: id.data,

@@ -4,6 +4,7 @@
 // puts the parts together; each part has its module: format.ts (a model of Pulumi's schema
 // format), properties.ts (a field's descriptor as a property), source-resource.ts (the Source
 // resource), config.ts (the provider's configuration), functions.ts (the data-source functions).
+import { REPOSITORY } from "../../repository";
 import { PACKAGE_NAME } from "../../tokens";
 import { configuration } from "./config";
 import type { SchemaTypes } from "./format";
@@ -14,7 +15,6 @@ export type { PulumiProperty } from "./format";
 
 /** The engine's source for the plugin's release tarballs: this repository's GitHub releases. */
 export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/asset-delivery/asset-delivery-as-code";
-const REPOSITORY = "https://github.com/asset-delivery/asset-delivery-as-code";
 /** The logo the Registry shows: docs/images/logo.svg, served from the default branch. */
 const LOGO_URL = "https://raw.githubusercontent.com/asset-delivery/asset-delivery-as-code/main/docs/images/logo.svg";
 

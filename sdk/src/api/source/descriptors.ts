@@ -226,6 +226,17 @@ export function secretPresenceFlags(type: SourceType): { flag: string; secret: s
   );
 }
 
+/**
+ * Whether a deployment as the API returns it holds a write-only field, where the API says so: yes
+ * for one its type requires (a Source cannot lack it), its presence flag (`password_set`) for one
+ * that has a flag, undefined where the API does not say (a field it does not report).
+ */
+export function holdsSecret(deployment: { readonly type: SourceType }, field: string): boolean | undefined {
+  if (requiredWriteOnlyFields(deployment.type).includes(field)) return true;
+  const flag = secretPresenceFlags(deployment.type).find(({ secret }) => secret === field)?.flag;
+  return flag === undefined ? undefined : (deployment as Readonly<Record<string, unknown>>)[flag] === true;
+}
+
 /** Whether a value is one of the API's deployment types. */
 export function isSourceType(value: unknown): value is SourceType {
   return (SOURCE_TYPES as readonly unknown[]).includes(value);
