@@ -190,6 +190,7 @@ export function createSourceProvider({
       configured = undefined;
       trustedSetting = () => reader(TRUSTED_SECRETS_NAME);
       run = newRun();
+      for (const opened of connections.values()) opened.reads.forget();
     },
     check: (news, isNew = false) => {
       run.writes.checked(isNew);
@@ -225,8 +226,14 @@ export function createSourceProvider({
       return current.cancellation.untilCancelled(
         explained(async () => {
           const result = await current.handOvers.create(inputs, created, () =>
-            createSource(session(), inputs, { ...options, ...created, onTakeOver: (id) => current.replacements.tookOver(id) }),
+            createSource(session(), inputs, {
+              ...options,
+              ...created,
+              keepsNames: current.replacements.keepsNames(options.creator),
+              onTakeOver: (id) => current.replacements.tookOver(id),
+            }),
           );
+          if (created.replaces === result.id) current.handOvers.written(result.id, result.outs);
           // Deleted first for this replacement, which did not take it over: retired now.
           const retire = current.replacements.created(options.creator, result.id);
           if (retire !== undefined) await retireSource(session(), retire);

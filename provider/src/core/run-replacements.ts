@@ -55,6 +55,11 @@ export class RunReplacements {
     return diffed.id;
   }
 
+  /** Whether `creator`'s replacement keeps names of the Source it replaces (its create takes that Source over). */
+  keepsNames(creator: Creator | undefined): boolean {
+    return creator !== undefined && this.replaced.get(creator.resource)?.keepsNames === true;
+  }
+
   /**
    * A create of `creator`'s resource wrote Source `id`: the Source its replaced resource's delete
    * left serving, to retire now that the create did not take it over (none otherwise).

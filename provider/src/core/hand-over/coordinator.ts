@@ -97,6 +97,15 @@ export class HandOvers<Sent> {
   }
 
   /**
+   * A replacement's create wrote Source `holder.id` (it took it over): it holds `names` now, so a
+   * write waiting for a name its old declaration held may go (its diffed update was withdrawn).
+   */
+  written(holder: Holder, names: Iterable<string>): void {
+    this.listing.replace(holder, names);
+    this.activity.wake();
+  }
+
+  /**
    * Refusals known now (a check: never waits). A name whose holder's change is not shown yet is
    * not one; it is kept for `unresolved`.
    */

@@ -26,6 +26,13 @@ export class HolderListing {
     return (await this.holders?.catch(() => undefined)) ?? new Map<string, Holder>();
   }
 
+  /** A Source this run wrote (a replacement's create, which took it over): it holds `names` (by hostnameId) now. */
+  replace(holder: Holder, names: Iterable<string>): void {
+    if (!this.listed) return;
+    for (const [name, known] of this.listed) if (known.id === holder.id) this.listed.delete(name);
+    for (const name of names) this.listed.set(name, holder);
+  }
+
   /** The listing's answer if it came (a listing still under way is not awaited at the end of a run). */
   settled(): Map<string, Holder> {
     return this.listed ?? new Map<string, Holder>();

@@ -12,7 +12,7 @@ import type { Session } from "../session";
 import { knownLists, takingChange, updateChange, type NewSource } from "./changes";
 import { HandOvers, type HandOverOptions } from "./coordinator";
 import { checkRule } from "./messages";
-import { hostnameId, releaseOnlyDeployment } from "./plan";
+import { hostnameId, hostnamesOf, releaseOnlyDeployment } from "./plan";
 
 export class RunHandOvers {
   private readonly handOvers: HandOvers<SentUpdate>;
@@ -43,6 +43,12 @@ export class RunHandOvers {
   /** Source `id` is being replaced: its diff's update is not coming (none of its names is released by it). */
   replacing(id: string): void {
     this.handOvers.withdraw(id);
+  }
+
+  /** A replacement's create took Source `id` over and wrote `state`: who holds what, as waiting writes plan on. */
+  written(id: string, state: SourceState): void {
+    const lists = knownLists(state.deployment);
+    if (lists) this.handOvers.written({ id, name: state.name, enabled: state.enabled }, hostnamesOf(lists).keys());
   }
 
   /** A check: the engine is still showing the run's changes. */

@@ -21,6 +21,8 @@ export interface WriteOptions {
 /** What a create knows besides the shell's options: the Source its resource replaces in this run (run-replacements.ts). */
 export interface CreateOptions extends WriteOptions {
   replaces?: string;
+  /** The replaced Source holds names the create declares (its check listed them): taken over with no POST, which the API would refuse. */
+  keepsNames?: boolean;
   /** Told the id of a Source the create takes over, as soon as it does (before the wait for its deployment). */
   onTakeOver?: (id: string) => void;
 }
@@ -46,8 +48,14 @@ async function createOrReclaim(
   session: Session,
   inputs: SourceInputs,
   attributes: DeclaredAttributes,
-  { creator, replaces, onTakeOver }: CreateOptions,
+  { creator, replaces, keepsNames, onTakeOver }: CreateOptions,
 ): Promise<Written> {
+  // A replacement keeping names its Source holds: a POST would be refused (and counted by the hourly budget).
+  const replaced = replaces !== undefined && keepsNames === true ? await session.reads.read(replaces) : undefined;
+  if (replaced) {
+    onTakeOver?.(replaced.id);
+    return bringToDeclaredState(session, replaced, inputs, attributes);
+  }
   const annotation =
     creator === undefined ? attributes.deployment.annotation : annotationWithMark(attributes.deployment.annotation, creator);
   const marked = { ...attributes, deployment: { ...attributes.deployment, ...(annotation !== undefined && { annotation }) } };
