@@ -350,9 +350,13 @@ describe("a replacement through the core, against the server: the Source serves 
       const resource = creator(`${path === "--replace" ? "forced" : "declared"}-${deleteFirst ? "first" : "last"}`);
       newRun();
       const subdomain = `r${Math.random().toString(36).slice(2, 10)}`;
-      const inputs = inputsOf(declaration(subdomain));
-      expect(await core.checkHandOvers(inputs, undefined, resource)).toEqual([]);
-      const { id, outs } = await core.create(inputs, { creator: resource });
+      const created = inputsOf(declaration(subdomain));
+      expect(await core.checkHandOvers(created, undefined, resource)).toEqual([]);
+      const first = await core.create(created, { creator: resource });
+      const id = first.id;
+      // A deployment updated since its create keeps the create mark, by which a forced replacement finds its Source.
+      const inputs = inputsOf(declaration(subdomain, { service_subdomains: [subdomain, `${subdomain}b`] }));
+      const { outs } = await core.update(id, first.outs, inputs);
 
       newRun();
       const news = path === "replaceOnChanges" ? inputsOf({ ...declaration(subdomain), name: "Photos renamed" }) : inputs;

@@ -60,3 +60,17 @@ export function createdInScope(source: Source, { tool, scope }: Creator): boolea
   const { annotation } = source.attributes.deployment;
   return scope !== undefined && MARK.test(annotation) && annotation.startsWith(`Created by ${tool} for ${scope}`);
 }
+
+/**
+ * The annotation a deployment PATCH sends, so that the Source keeps its create mark (a PATCH
+ * without one gets the server's generated text, and a declared one is sent as declared): the
+ * declared annotation with the mark the live one ends with, or, none declared, the live one.
+ * Undefined (the server's text) when the live annotation carries no mark.
+ */
+export function annotationKeepingMark(declared: string | undefined, live: string | undefined): string | undefined {
+  const mark = live?.match(MARK)?.[0]?.trim();
+  if (mark === undefined) return declared;
+  if (declared === undefined) return live;
+  const annotation = `${declared} ${mark}`;
+  return annotationSchema.safeParse(annotation).success ? annotation : declared;
+}

@@ -33,7 +33,12 @@ export async function bringToDeclaredState(
 ): Promise<Written> {
   const live = liveDeclaration(existing);
   const known = { ...live, deployment: { ...live.deployment, ...onServer } };
-  const plan = planPatches(changedAttributes(known, inputs), attributes, existing.attributes.enabled);
+  const plan = planPatches(
+    changedAttributes(known, inputs),
+    attributes,
+    existing.attributes.enabled,
+    existing.attributes.deployment.annotation,
+  );
   const patched = await sendPatches(session, existing.id, plan.patches);
   return { source: patched ?? existing, ...deployedBefore(plan.deploys, existing.attributes.date_deployed) };
 }
