@@ -585,7 +585,10 @@ describe("HandOvers on the engine's other paths", () => {
         sources: {
           update: async (id: string, attributes: { deployment: Lists }) => {
             sent[id] = (sent[id] ?? 0) + 1;
-            account.write(id, { service_subdomains: attributes.deployment.service_subdomains, custom_domains: attributes.deployment.custom_domains });
+            account.write(id, {
+              service_subdomains: attributes.deployment.service_subdomains,
+              custom_domains: attributes.deployment.custom_domains,
+            });
             return sourceResource({ id, name: id, deployment: { ...WEBFOLDER, ...account.sources.get(id)! } });
           },
         },
@@ -595,7 +598,12 @@ describe("HandOvers on the engine's other paths", () => {
     const state = (id: string, held: Lists) =>
       ({ name: id, enabled: true, deployment: { ...WEBFOLDER, ...held }, options: { waitForDeployment: false } }) as unknown as SourceState;
     const inputs = (id: string, held: Lists) =>
-      ({ name: id, enabled: true, deployment: { ...WEBFOLDER, ...held }, options: { waitForDeployment: false } }) as unknown as SourceInputs;
+      ({
+        name: id,
+        enabled: true,
+        deployment: { ...WEBFOLDER, ...held },
+        options: { waitForDeployment: false },
+      }) as unknown as SourceInputs;
     const olds = { web: state("web", lists(["web"], ["img.example"])), shop: state("shop", lists(["shop"])) };
     const news = { web: inputs("web", lists(["web"])), shop: inputs("shop", lists(["shop"], ["img.example"])) };
     await run.checkFailures(news.shop, { deployment: olds.shop.deployment });
@@ -604,7 +612,9 @@ describe("HandOvers on the engine's other paths", () => {
     await run.update("shop", olds.shop, news.shop); // sends web's change first
     // The engine's Update of web hands back the same values, their keys in another order.
     const reversed = <T extends object>(value: T): T =>
-      JSON.parse(JSON.stringify(value, (_, inner: unknown) => (isPlainRecord(inner) ? Object.fromEntries(Object.entries(inner).reverse()) : inner)));
+      JSON.parse(
+        JSON.stringify(value, (_, inner: unknown) => (isPlainRecord(inner) ? Object.fromEntries(Object.entries(inner).reverse()) : inner)),
+      );
     await run.update("web", reversed(olds.web), reversed(news.web));
     expect(sent).toEqual({ web: 1, shop: 1 });
   });
@@ -619,7 +629,13 @@ describe("HandOvers on the engine's other paths", () => {
       const listSources = async () =>
         (await account.listSources()).map((source) =>
           source.id === "web"
-            ? { ...source, attributes: { ...source.attributes, deployment: { ...source.attributes.deployment, annotation: annotationWithMark(undefined, creator("web"))! } } }
+            ? {
+                ...source,
+                attributes: {
+                  ...source.attributes,
+                  deployment: { ...source.attributes.deployment, annotation: annotationWithMark(undefined, creator("web"))! },
+                },
+              }
             : source,
         );
       const ours = (holder: Holder) => holder.source !== undefined && createdInScope(holder.source, creator("shop"));
@@ -645,6 +661,54 @@ describe("HandOvers on the engine's other paths", () => {
       );
       await vi.advanceTimersByTimeAsync(6_000);
       expect(String(await failure)).toMatch(/cannot take deployment.service_subdomains "web": it is held by Source web \("name-web"\)/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("RunHandOvers: which holders the engine will show", () => {
+  it("a holder of the stack is waited for past the quiet time, but not by a create taking all its service subdomains (a rename without aliases)", async () => {
+    vi.useFakeTimers();
+    try {
+      const stack = "urn:pulumi:dev::site::";
+      const creatorOf = (name: string) => ({ tool: "Pulumi", resource: `${stack}assetdelivery:index:Source::${name}`, scope: stack });
+      const annotation = annotationWithMark(undefined, creatorOf("web"))!;
+      const web = sourceResource({
+        id: "web",
+        name: "Web",
+        deployment: { ...WEBFOLDER, service_subdomains: ["web"], custom_domains: ["img.example"] },
+      });
+      web.attributes.deployment.annotation = annotation;
+      const run = new RunHandOvers(() => ({ reads: { all: async () => [web] } }) as unknown as Session, { quietMs: 5_000 });
+      run.noteCreator(creatorOf("shop"));
+      const declared = (subdomains: string[], domains: string[]) =>
+        ({
+          name: "New",
+          enabled: true,
+          deployment: { ...WEBFOLDER, service_subdomains: subdomains, custom_domains: domains },
+        }) as unknown as SourceInputs;
+      const renamed = declared(["web"], ["img.example"]);
+      const taking = declared(["shop"], ["img.example"]);
+      expect(await run.checkFailures(renamed, undefined, { creator: creatorOf("site") })).toEqual([]);
+      const settled = (write: Promise<unknown>) =>
+        write.then(
+          () => "sent",
+          (error: unknown) => String(error),
+        );
+      const rename = settled(run.create(renamed, { creator: creatorOf("site") }, async () => "created"));
+      const move = settled(run.create(taking, { creator: creatorOf("shop") }, async () => "created"));
+      const outcomes: string[] = [];
+      void rename.then((outcome) => outcomes.push(`rename: ${outcome}`));
+      void move.then((outcome) => outcomes.push(`move: ${outcome}`));
+      await vi.advanceTimersByTimeAsync(6_000);
+      expect(outcomes).toEqual([
+        expect.stringMatching(
+          /^rename: HandOverError: Source "New" cannot take deployment.service_subdomains "web": it is held by Source web/,
+        ),
+      ]);
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      expect(outcomes[1]).toMatch(/^move: HandOverError: .*none was shown in the 300 s this write waited/);
     } finally {
       vi.useRealTimers();
     }

@@ -36,8 +36,8 @@ export const MAX_WAIT_MS = 5 * 60_000;
 export interface HandOverOptions {
   /** The account's Sources, for who holds each name: the read coalescer's listing (one pass per run). */
   listSources: () => Promise<Source[]>;
-  /** Whether the holder is a resource of this run, whose change the engine will show (waited for up to `maxWaitMs`). */
-  comesInThisRun?: (holder: Holder) => boolean;
+  /** Whether the holder is a resource of this run, whose change the engine will show to `taker` (waited for up to `maxWaitMs`). */
+  comesInThisRun?: (holder: Holder, taker: ChangeFacts) => boolean;
   /** The engine's Cancel: every wait ends, and nothing is sent after it. */
   signal?: AbortSignal;
   quietMs?: number;
@@ -195,7 +195,8 @@ export class HandOvers<Sent> {
         const now = this.now();
         const waited = now - started;
         // A holder of this run will be shown: no quiet time ends that wait, only the longest one.
-        const coming = this.options.comesInThisRun !== undefined && plan.waits.every((wait) => this.options.comesInThisRun!(wait.holder));
+        const coming =
+          this.options.comesInThisRun !== undefined && plan.waits.every((wait) => this.options.comesInThisRun!(wait.holder, wait.by));
         const quietLeft = coming ? Infinity : this.quietMs - (now - this.activity.lastActivity);
         const left = Math.min(quietLeft, this.maxWaitMs - waited);
         if (left <= 0)

@@ -12,7 +12,7 @@ import type { Session } from "../session";
 import { knownLists, takingChange, updateChange, type NewSource } from "./changes";
 import { HandOvers, type HandOverOptions } from "./coordinator";
 import { checkRule } from "./messages";
-import { hostnameId, hostnamesOf, releaseOnlyDeployment } from "./plan";
+import { hostnameId, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type Holder } from "./plan";
 
 export class RunHandOvers {
   private readonly handOvers: HandOvers<SentUpdate>;
@@ -31,8 +31,23 @@ export class RunHandOvers {
     this.handOvers = new HandOvers({
       ...options,
       listSources: () => this.session().reads.all(),
-      comesInThisRun: (holder) => this.creator !== undefined && holder.source !== undefined && createdInScope(holder.source, this.creator),
+      comesInThisRun: (holder, taker) => this.comesInThisRun(holder, taker),
     });
+  }
+
+  /**
+   * Whether the engine will show the holder's change: it was created for a resource of this run's
+   * stack (its default annotation says so), and the taker is not a create taking every service
+   * subdomain it has, which no giving Source can release (one must stay): that is a resource
+   * renamed without aliases, whose old resource the engine deletes at the end and never diffs.
+   */
+  private comesInThisRun(holder: Holder, taker: ChangeFacts): boolean {
+    if (this.creator === undefined || holder.source === undefined || !createdInScope(holder.source, this.creator)) return false;
+    if (!taker.creates) return true;
+    const taken = new Set(taker.takes.map(hostnameId));
+    return !holder.source.attributes.deployment.service_subdomains.every((name) =>
+      taken.has(hostnameId({ field: "service_subdomains", name })),
+    );
   }
 
   /** A resource of this run, as its check or diff names it. */
