@@ -3,10 +3,12 @@
 // and then deleting the old resource (first, when the program asks to delete before replacing).
 // Nobody tells the provider: it knows a replacement when a resource whose diff named Source X is
 // checked as new in the same run, or (a forced replacement, which has no diff) when a resource
-// checked as new finds its names held by the Source its create mark says it created. When the new declaration keeps names X holds, its
-// create takes X over (lifecycle/create.ts), and the engine's delete of the old resource, with X's
-// id, must leave X serving: X is the new resource's now. When it keeps none, the create makes a new
-// Source and the delete retires X. Kept for the run only: a provider process serves one run.
+// checked as new finds its names held by the Source its create mark says it created. When the new
+// declaration keeps names X holds, its create takes X over (lifecycle/create.ts), and the engine's
+// delete of the old resource, with X's id, must leave X serving: X is the new resource's now. When
+// it keeps none, the create makes a new Source and the delete retires X. Kept for the run only (a
+// provider process serves one run; configure starts another): a run interrupted between the
+// create and the delete leaves the delete to a run that does not know, and retires X.
 import type { Creator } from "./create-mark";
 import { knownLists } from "./hand-over/changes";
 import { hostnamesOf } from "./hand-over/plan";
