@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { createSourceProvider, type SourceProvider } from "../../provider/src/core/provider";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
+import { pulumiCreator } from "../../provider/src/engine/creator";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
