@@ -82,6 +82,12 @@ const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 /** The echo plugin: the plugin's gRPC stack answering Read and Diff with no work of ours (its header says how). */
 const ECHO_PLUGIN_DIR = path.join(__dirname, "echo-plugin");
+/**
+ * The plugin measured: provider/bin's script (the npm package's), or BENCH_PLUGIN_DIR, a folder
+ * holding another build of `pulumi-resource-assetdelivery` (the single executable users install, or
+ * bench/plugin-startup.mjs's experimental ones).
+ */
+const PLUGIN_DIR = process.env.BENCH_PLUGIN_DIR ? path.resolve(process.env.BENCH_PLUGIN_DIR) : PLUGIN_BIN_DIR;
 /** Refreshes of each plugin, alternated, for the CPU against the echo plugin (BENCH_ECHO_ROUNDS). */
 const ECHO_ROUNDS = Number(process.env.BENCH_ECHO_ROUNDS ?? 3);
 // echoCpuRatio: the plugin's CPU in a refresh over the echo plugin's, each without its start-up.
@@ -258,7 +264,7 @@ function pluginLink(): PluginLink {
     fs.symlinkSync(pluginDir, next);
     fs.renameSync(next, dir);
   };
-  use(PLUGIN_BIN_DIR);
+  use(PLUGIN_DIR);
   return { dir, use, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }
 
@@ -304,8 +310,11 @@ type EchoComparison = Awaited<ReturnType<typeof againstEcho>>;
  * the ratio: medians of the rounds.
  */
 async function againstEcho(native: YamlStack, link: PluginLink, proxy: CountingProxy) {
-  const plugins = { plugin: PLUGIN_BIN_DIR, echo: ECHO_PLUGIN_DIR } as const;
-  const runs = { plugin: { refresh: [] as number[], start: [] as number[] }, echo: { refresh: [] as number[], start: [] as number[] } };
+  const plugins = { plugin: PLUGIN_DIR, echo: ECHO_PLUGIN_DIR } as const;
+  const runs = {
+    plugin: { refresh: [] as number[], start: [] as number[], wall: [] as number[] },
+    echo: { refresh: [] as number[], start: [] as number[], wall: [] as number[] },
+  };
   const loads: number[] = [];
   let echoRequests = 0;
   try {
@@ -315,21 +324,23 @@ async function againstEcho(native: YamlStack, link: PluginLink, proxy: CountingP
         link.use(plugins[name]);
         runs[name].start.push(await startupCpu(plugins[name]));
         proxy.reset();
-        const { cpu } = await cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"]));
+        const refresh = await timed(() => cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"])));
+        const cpu = refresh.result.cpu;
         if (cpu.pluginProcesses !== 1) throw new Error(`the ${name}'s refresh ran ${cpu.pluginProcesses} plugin processes, not 1`);
         if (name === "echo") echoRequests += proxy.counts.requests;
         runs[name].refresh.push(cpu.plugin);
+        runs[name].wall.push(refresh.seconds);
         loads.push(os.loadavg()[0]!);
       }
     }
   } finally {
-    link.use(PLUGIN_BIN_DIR);
+    link.use(PLUGIN_DIR);
   }
   if (echoRequests !== 0) throw new Error(`the echo plugin's refreshes sent ${echoRequests} requests to the server`);
   const figures = (name: keyof typeof plugins) => {
     const refresh = median(runs[name].refresh);
     const start = median(runs[name].start);
-    return { refresh, start, calls: refresh - start };
+    return { refresh, start, calls: refresh - start, wall: median(runs[name].wall) };
   };
   const plugin = figures("plugin");
   const echo = figures("echo");
@@ -341,14 +352,21 @@ const describeEcho = ({ plugin, echo, ratio, loads, runs }: EchoComparison) =>
   `(start-up ${plugin.start.toFixed(2)} s), echo ${echo.refresh.toFixed(2)} s (start-up ${echo.start.toFixed(2)} s); ` +
   `without start-up ${plugin.calls.toFixed(2)} vs ${echo.calls.toFixed(2)} s = ${ratio.toFixed(2)}x; ` +
   `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} (refreshes: plugin ${runs.plugin.refresh.map((s) => s.toFixed(2)).join(", ")} s, ` +
-  `echo ${runs.echo.refresh.map((s) => s.toFixed(2)).join(", ")} s)`;
+  `echo ${runs.echo.refresh.map((s) => s.toFixed(2)).join(", ")} s); ` +
+  `wall time of the refresh, medians: plugin ${plugin.wall.toFixed(2)} s, echo ${echo.wall.toFixed(2)} s ` +
+  `(plugin ${runs.plugin.wall.map((s) => s.toFixed(2)).join(", ")} s, echo ${runs.echo.wall.map((s) => s.toFixed(2)).join(", ")} s)`;
 
 /** BENCH_REFRESH_ONLY: the native stack imported by `pulumi import` alone, then refreshed, then against the echo plugin. */
 async function measureRefreshOnly(size: number, proxy: CountingProxy, nativeStacks: YamlStack[]) {
   const seeded = await seededServer(size, proxy);
   const link = pluginLink();
   try {
-    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials: seeded.credentials, pluginPath: link.dir });
+    const native = await yamlStack(
+      `bench-plugin-${size}`,
+      `nat${size}`,
+      {},
+      { credentials: seeded.credentials, pluginPath: link.dir, secrets: "passphrase" },
+    );
     nativeStacks.push(native);
     const imported = await nativeImport(native, size, true);
     console.log(`  ${size}: pulumi import ${imported.seconds.toFixed(1)} s (no checkpoint per resource), ${describeCpu(imported.cpu)}`);
@@ -376,7 +394,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
 
     const dynamic = await programStack(IMPORTED_PROGRAM, `dyn${size}`, credentials);
     dynamicStacks.push(dynamic);
-    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials, pluginPath: link.dir });
+    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials, pluginPath: link.dir, secrets: "passphrase" });
     nativeStacks.push(native);
     const noop = await programStack(NOOP_PROGRAM, `noop${size}`, credentials);
     dynamicStacks.push(noop);
