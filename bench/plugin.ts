@@ -55,7 +55,9 @@
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
 //   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run;
 //   BENCH_REFRESH_ONLY=1: only the native `pulumi import`, its first up, a refresh and the refreshes
-//   against the echo plugin, for the CPU figure)
+//   against the echo plugin, for the CPU figure; BENCH_PLUGIN_DIR=<folder>: the plugin in that folder
+//   instead of provider/bin's script, e.g. the single executable unpacked from its tarball; figures
+//   of 2026-12-02 with it in docs/contributing.md)
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
