@@ -55,7 +55,10 @@
 //   TS_NODE_PROJECT=bench/tsconfig.json node -r ts-node/register bench/plugin.ts
 //   (as `npm run bench -- plugin` runs it; env BENCH_SIZES, default 100,1000; never the default run;
 //   BENCH_REFRESH_ONLY=1: only the native `pulumi import`, its first up, a refresh and the refreshes
-//   against the echo plugin, for the CPU figure)
+//   against the echo plugin, for the CPU figure; BENCH_PLUGIN_DIR=<folder>: the plugin in that folder
+//   instead of provider/bin's script, e.g. the single executable unpacked from its tarball;
+//   BENCH_OTHER_PLUGIN_DIR=<folder>: a second build refreshed in the same rotation; figures of
+//   2026-12-02 with both in docs/contributing.md)
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -82,6 +85,14 @@ const CLI_BIN = path.join(repoRoot(), "cli", "bin", "asset-delivery.js");
 const SERVE_ARGS = ["--deploy-delay-ms", "0", "--deploy-lag-ms", "0"];
 /** The echo plugin: the plugin's gRPC stack answering Read and Diff with no work of ours (its header says how). */
 const ECHO_PLUGIN_DIR = path.join(__dirname, "echo-plugin");
+/**
+ * The plugin measured: provider/bin's script (the npm package's), or BENCH_PLUGIN_DIR, a folder
+ * holding another build of `pulumi-resource-assetdelivery` (the single executable users install, or
+ * bench/plugin-startup.mjs's experimental ones).
+ */
+const PLUGIN_DIR = process.env.BENCH_PLUGIN_DIR ? path.resolve(process.env.BENCH_PLUGIN_DIR) : PLUGIN_BIN_DIR;
+/** BENCH_OTHER_PLUGIN_DIR: a second build of the plugin refreshed in the same rotation, e.g. with a start-up snapshot. */
+const OTHER_PLUGIN_DIR = process.env.BENCH_OTHER_PLUGIN_DIR ? path.resolve(process.env.BENCH_OTHER_PLUGIN_DIR) : undefined;
 /** Refreshes of each plugin, alternated, for the CPU against the echo plugin (BENCH_ECHO_ROUNDS). */
 const ECHO_ROUNDS = Number(process.env.BENCH_ECHO_ROUNDS ?? 3);
 // echoCpuRatio: the plugin's CPU in a refresh over the echo plugin's, each without its start-up.
@@ -258,7 +269,7 @@ function pluginLink(): PluginLink {
     fs.symlinkSync(pluginDir, next);
     fs.renameSync(next, dir);
   };
-  use(PLUGIN_BIN_DIR);
+  use(PLUGIN_DIR);
   return { dir, use, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }
 
@@ -299,56 +310,80 @@ type EchoComparison = Awaited<ReturnType<typeof againstEcho>>;
 /**
  * The plugin's CPU in a refresh of the unchanged stack against the echo plugin's (bench/echo-plugin:
  * the same gRPC server and bindings, Read echoing the state and Diff answering "no change"), the
- * two alternated on the one stack, ECHO_ROUNDS refreshes each; each plugin's start-up (CPU to its
- * first answered call, measured on its own beside each refresh) is reported apart and taken out of
- * the ratio: medians of the rounds.
+ * two alternated on the one stack, ECHO_ROUNDS refreshes each (with BENCH_OTHER_PLUGIN_DIR, that
+ * build too, in the same rotation); each plugin's start-up (CPU to its first answered call, measured
+ * on its own beside each refresh) is reported apart and taken out of the ratio: medians of the rounds.
  */
 async function againstEcho(native: YamlStack, link: PluginLink, proxy: CountingProxy) {
-  const plugins = { plugin: PLUGIN_BIN_DIR, echo: ECHO_PLUGIN_DIR } as const;
-  const runs = { plugin: { refresh: [] as number[], start: [] as number[] }, echo: { refresh: [] as number[], start: [] as number[] } };
+  const plugins: Record<PluginName, string> = { plugin: PLUGIN_DIR, echo: ECHO_PLUGIN_DIR, other: OTHER_PLUGIN_DIR ?? "" };
+  const names: PluginName[] = OTHER_PLUGIN_DIR ? ["plugin", "echo", "other"] : ["plugin", "echo"];
+  const runs = Object.fromEntries(names.map((name) => [name, { refresh: [] as number[], start: [] as number[], wall: [] as number[] }]));
   const loads: number[] = [];
   let echoRequests = 0;
   try {
     for (let round = 0; round < ECHO_ROUNDS; round++) {
-      const order = round % 2 === 0 ? (["plugin", "echo"] as const) : (["echo", "plugin"] as const);
-      for (const name of order) {
+      const shift = round % names.length;
+      for (const name of [...names.slice(shift), ...names.slice(0, shift)]) {
         link.use(plugins[name]);
-        runs[name].start.push(await startupCpu(plugins[name]));
+        runs[name]!.start.push(await startupCpu(plugins[name]));
         proxy.reset();
-        const { cpu } = await cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"]));
+        const refresh = await timed(() => cpuSplit(native.workDir, () => native.ok(["refresh", "--yes", "--skip-preview"])));
+        const cpu = refresh.result.cpu;
         if (cpu.pluginProcesses !== 1) throw new Error(`the ${name}'s refresh ran ${cpu.pluginProcesses} plugin processes, not 1`);
         if (name === "echo") echoRequests += proxy.counts.requests;
-        runs[name].refresh.push(cpu.plugin);
+        runs[name]!.refresh.push(cpu.plugin);
+        runs[name]!.wall.push(refresh.seconds);
         loads.push(os.loadavg()[0]!);
       }
     }
   } finally {
-    link.use(PLUGIN_BIN_DIR);
+    link.use(PLUGIN_DIR);
   }
   if (echoRequests !== 0) throw new Error(`the echo plugin's refreshes sent ${echoRequests} requests to the server`);
-  const figures = (name: keyof typeof plugins) => {
-    const refresh = median(runs[name].refresh);
-    const start = median(runs[name].start);
-    return { refresh, start, calls: refresh - start };
+  const figures = (name: PluginName) => {
+    const refresh = median(runs[name]!.refresh);
+    const start = median(runs[name]!.start);
+    return { refresh, start, calls: refresh - start, wall: median(runs[name]!.wall) };
   };
   const plugin = figures("plugin");
   const echo = figures("echo");
-  return { plugin, echo, ratio: plugin.calls / echo.calls, loads, runs };
+  const other = OTHER_PLUGIN_DIR ? figures("other") : undefined;
+  return { plugin, echo, other, ratio: plugin.calls / echo.calls, loads, runs };
 }
 
-const describeEcho = ({ plugin, echo, ratio, loads, runs }: EchoComparison) =>
+type PluginName = "plugin" | "echo" | "other";
+
+const seconds = (values: number[]) => `${values.map((s) => s.toFixed(2)).join(", ")} s`;
+
+const describeEcho = ({ plugin, echo, other, ratio, loads, runs }: EchoComparison) =>
   `plugin CPU against the echo plugin, median of ${ECHO_ROUNDS} refreshes each, alternated: plugin ${plugin.refresh.toFixed(2)} s ` +
   `(start-up ${plugin.start.toFixed(2)} s), echo ${echo.refresh.toFixed(2)} s (start-up ${echo.start.toFixed(2)} s); ` +
   `without start-up ${plugin.calls.toFixed(2)} vs ${echo.calls.toFixed(2)} s = ${ratio.toFixed(2)}x; ` +
-  `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} (refreshes: plugin ${runs.plugin.refresh.map((s) => s.toFixed(2)).join(", ")} s, ` +
-  `echo ${runs.echo.refresh.map((s) => s.toFixed(2)).join(", ")} s)`;
+  (other
+    ? `${OTHER_PLUGIN_DIR}: ${other.refresh.toFixed(2)} s (start-up ${other.start.toFixed(2)} s), without start-up ` +
+      `${other.calls.toFixed(2)} s = ${(other.calls / echo.calls).toFixed(2)}x the echo's; `
+    : "") +
+  `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} (refreshes' CPU: ` +
+  Object.entries(runs)
+    .map(([name, run]) => `${name} ${seconds(run.refresh)}`)
+    .join(", ") +
+  `); wall time of the refresh, medians: plugin ${plugin.wall.toFixed(2)} s, echo ${echo.wall.toFixed(2)} s` +
+  (other ? `, other ${other.wall.toFixed(2)} s` : "") +
+  ` (${Object.entries(runs)
+    .map(([name, run]) => `${name} ${seconds(run.wall)}`)
+    .join(", ")})`;
 
 /** BENCH_REFRESH_ONLY: the native stack imported by `pulumi import` alone, then refreshed, then against the echo plugin. */
 async function measureRefreshOnly(size: number, proxy: CountingProxy, nativeStacks: YamlStack[]) {
   const seeded = await seededServer(size, proxy);
   const link = pluginLink();
   try {
-    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials: seeded.credentials, pluginPath: link.dir });
+    const native = await yamlStack(
+      `bench-plugin-${size}`,
+      `nat${size}`,
+      {},
+      { credentials: seeded.credentials, pluginPath: link.dir, secrets: "passphrase" },
+    );
     nativeStacks.push(native);
     const imported = await nativeImport(native, size, true);
     console.log(`  ${size}: pulumi import ${imported.seconds.toFixed(1)} s (no checkpoint per resource), ${describeCpu(imported.cpu)}`);
@@ -376,7 +411,7 @@ async function measureSize(size: number, proxy: CountingProxy, dynamicStacks: Pr
 
     const dynamic = await programStack(IMPORTED_PROGRAM, `dyn${size}`, credentials);
     dynamicStacks.push(dynamic);
-    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials, pluginPath: link.dir });
+    const native = await yamlStack(`bench-plugin-${size}`, `nat${size}`, {}, { credentials, pluginPath: link.dir, secrets: "passphrase" });
     nativeStacks.push(native);
     const noop = await programStack(NOOP_PROGRAM, `noop${size}`, credentials);
     dynamicStacks.push(noop);
