@@ -32,14 +32,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { dbPath, host = DEFAULT_HOST, port = DEFAULT_PORT, configure, ...appOptions } = options;
   const db = openDatabase(dbPath);
   try {
+    // Said in the server's log once it has one (a key file found open to others).
+    const warnings: string[] = [];
     const app = await buildApp({
       deployDelayMs: DEFAULT_DEPLOY_DELAY_MS,
       rateLimits: "spec",
       dataDir: dbPath === ":memory:" ? process.cwd() : path.dirname(path.resolve(dbPath)),
-      secretKey: appOptions.secretKey ?? loadOrCreateSecretKey(dbPath, process.env, sealedSample(db)),
+      secretKey: appOptions.secretKey ?? loadOrCreateSecretKey(dbPath, process.env, sealedSample(db), (message) => warnings.push(message)),
       ...appOptions,
       db,
     });
+    for (const message of warnings) app.log.warn(message);
     configure?.(app);
     await app.listen({ host, port });
     const address = app.server.address();

@@ -1,5 +1,6 @@
 // `asset-delivery purge URL...` as a user runs it (a child process) against a running server:
-// each URL purged through the API, a repeat reported as already purging, failures exit 1.
+// each URL purged through the API, a repeat reported as already purging, failures exit 1; the key
+// from the environment or standard input (a key on the command line is warned of).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { DEFAULT_DELIVERY_DOMAIN } from "@asset-delivery/sdk";
@@ -67,5 +68,17 @@ describe("asset-delivery purge", () => {
     }).catch((e) => e);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("an API key is needed");
+  });
+
+  it("reads the key from standard input with --api-key-stdin, and warns when --api-key puts it on the command line", async () => {
+    const env = { ...process.env, ASSET_DELIVERY_BASE_URL: server.url, ASSET_DELIVERY_API_KEY: "" };
+    const piped = run(process.execPath, [CLI_BIN, "purge", "--api-key-stdin", `${host}/stdin.jpg`], { env });
+    piped.child.stdin!.end(`${key}\n`);
+    const fromStdin = await piped;
+    expect(fromStdin.stdout).toMatch(new RegExp(`^purging ${host}/stdin.jpg \\(purge `));
+    expect(fromStdin.stderr).toBe("");
+    const flagged = await run(process.execPath, [CLI_BIN, "purge", "--api-key", key, `${host}/flag.jpg`], { env });
+    expect(flagged.stdout).toMatch(new RegExp(`^purging ${host}/flag.jpg \\(purge `));
+    expect(flagged.stderr).toContain("warning: --api-key puts the key on the command line");
   });
 });

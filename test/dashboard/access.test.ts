@@ -136,7 +136,7 @@ describe("with a session", () => {
 });
 
 describe("over HTTPS", () => {
-  it("marks the sign-in form's and the session's cookies Secure (and keeps SameSite=Strict)", async () => {
+  it("names the sign-in form's, the session's and the device cookies __Host-, Path=/, Secure (and keeps SameSite=Strict); a bare session cookie from before is cleared, not believed", async () => {
     // TLS in front of the server's own HTTP listener: each decrypted connection is handed to it,
     // so the requests arrive on an encrypted socket, as with a server started with a certificate.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dashboard-tls-"));
@@ -181,16 +181,29 @@ describe("over HTTPS", () => {
       });
       await signedIn.body.text();
       expect(signedIn.statusCode).toBe(303);
-      const sessionCookie = [signedIn.headers["set-cookie"]].flat().find((line) => String(line).startsWith("asset_delivery_session="));
+      const set = [signedIn.headers["set-cookie"]].flat().map(String);
+      const named = (name: string) => set.find((line) => line.startsWith(`${name}=`));
       for (const [name, cookie] of [
-        ["asset_delivery_sign_in", formCookie],
-        ["asset_delivery_session", String(sessionCookie)],
+        ["__Host-asset_delivery_sign_in", formCookie],
+        ["__Host-asset_delivery_session", String(named("__Host-asset_delivery_session"))],
+        ["__Host-asset_delivery_device", String(named("__Host-asset_delivery_device"))],
       ] as const) {
         expect(cookie).toMatch(new RegExp(`^${name}=`));
+        expect(cookie).toMatch(/; Path=\/;/);
+        expect(cookie).not.toMatch(/; Domain=/);
         expect(cookie).toMatch(/; Secure/);
         expect(cookie).toMatch(/; SameSite=Strict/);
         expect(cookie).toMatch(/; HttpOnly/);
       }
+      // A session cookie under the bare name (an earlier release's, or one a sibling subdomain planted) signs nobody in over HTTPS.
+      const session = named("__Host-asset_delivery_session")!.split(";")[0]!.replace("__Host-", "");
+      const bare = await request(url.replace("/login", "/keys"), { dispatcher, headers: { cookie: session } });
+      await bare.body.text();
+      expect(bare.statusCode).toBe(303);
+      expect(bare.headers.location).toMatch(/^\/dashboard\/login/);
+      expect([bare.headers["set-cookie"]].flat().map(String)).toContainEqual(
+        expect.stringMatching(/^asset_delivery_session=;.* Max-Age=0;.* Path=\/dashboard(;|$)/),
+      );
     } finally {
       await dispatcher.close();
       await new Promise<void>((resolve) => front.close(() => resolve()));

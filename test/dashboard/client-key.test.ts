@@ -66,9 +66,18 @@ describe("trustProxy's rules", () => {
     for (const setting of ["::ffff:0:0/96", "::ffff:0.0.0.0/96", "::/64", "::ffff:a00:0/100"]) {
       expect(trustProxyProblem(setting), setting).toMatch(/would believe the X-Forwarded-For of every client in that range/);
     }
-    for (const setting of ["10.0.0.0/8", "fd00::/8", "192.0.2.0/24", "127.0.0.1", "loopback, uniquelocal", "::ffff:10.0.0.0/104"]) {
+    for (const setting of ["10.0.0.0/8", "fd00:1::/32", "192.0.2.0/24", "127.0.0.1", "loopback, uniquelocal", "::ffff:10.0.0.0/104"]) {
       expect(trustProxyProblem(setting), setting).toBeUndefined();
     }
+  });
+
+  it("refuses an IPv6 range wider than /32: a /8 of IPv6 is a large share of the internet's clients", () => {
+    for (const setting of ["2000::/8", "2001:db8::/31", "fd00::/8", "10.0.0.1, 2a00::/12"]) {
+      expect(trustProxyProblem(setting), setting).toMatch(
+        /would believe the X-Forwarded-For of every client in that range: .* \/8 \(IPv4\) or \/32 \(IPv6\)/,
+      );
+    }
+    for (const setting of ["2001:db8::/32", "2001:db8:5::/48", "2001:db8::1"]) expect(trustProxyProblem(setting), setting).toBeUndefined();
   });
 
   it("believes a hop count only from a loopback or private peer", () => {

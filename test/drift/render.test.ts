@@ -1,5 +1,6 @@
 // Rendering the report model: Markdown for a pull-request comment, JSON with the same content.
 import { describe, expect, it } from "vitest";
+import { printable } from "@asset-delivery/sdk";
 import { renderJson, renderMarkdown, type DriftReport, type SourceDrift } from "../../cli/src/drift";
 
 const ID = "a".repeat(24);
@@ -178,5 +179,30 @@ describe("renderJson", () => {
     const text = renderJson(report);
     expect(JSON.parse(text)).toEqual(report);
     expect(text).toContain('{\n          "field": "deployment.imageError",\n          "declared": null\n        }');
+  });
+});
+
+describe("a Source named with ESC, BEL and U+202E", () => {
+  const hostile = "\u001b]0;owned\u0007 shop \u202egpj.exe";
+  /** Text with nothing a terminal acts on left raw: printing it again changes nothing. */
+  const printed = (text: string) => printable(text, { keepLineBreaks: true }) === text;
+  const named: DriftReport = {
+    stack: "dev",
+    sourceCount: 2,
+    drifted: [drifted("shop", { id: ID, status: "changed", fields: [{ field: "name", declared: "Shop", live: hostile }] })],
+    unmanaged: [{ id: "u".repeat(24), name: hostile, type: "webproxy", serviceSubdomains: ["hand"] }],
+  };
+
+  it("reaches the Markdown report escaped: no control or override raw, in the table cells or the unmanaged list", () => {
+    const text = renderMarkdown(named);
+    expect(printed(text)).toBe(true);
+    expect(text).toContain('| `name` | `"Shop"` | `"\\u001b]0;owned\\u0007 shop \\u202egpj.exe"` |');
+    expect(text).toContain("| `\\u001b]0;owned\\u0007 shop \\u202egpj.exe` | webproxy |");
+  });
+
+  it("reaches the JSON report escaped, and parses back to the same name", () => {
+    const text = renderJson(named);
+    expect(printed(text)).toBe(true);
+    expect(JSON.parse(text)).toEqual(named);
   });
 });

@@ -445,6 +445,33 @@ describe("RunHandOvers (the provider's calls)", () => {
   });
 });
 
+describe("RunHandOvers: names from the server in a check failure", () => {
+  it("prints a holder named with ESC, BEL and U+202E as escapes, and its id too", async () => {
+    const hostile = "\u001b]0;owned\u0007 web \u202egpj.exe";
+    const deployment = { ...WEBFOLDER, service_subdomains: ["web"], custom_domains: ["img.example"] };
+    const web = sourceResource({ id: "web\u001b[31m", name: hostile, deployment });
+    const session = { reads: { all: async () => [web] } } as unknown as Session;
+    const run = new RunHandOvers(() => session);
+    run.diffed(
+      web.id,
+      { name: hostile, enabled: true, deployment } as unknown as SourceState,
+      {
+        name: hostile,
+        enabled: true,
+        deployment,
+      } as unknown as SourceInputs,
+    ); // keeps img.example
+    const shop = { name: "Shop", enabled: true, deployment: { ...deployment, service_subdomains: ["shop"] } } as unknown as SourceInputs;
+    const failures = await run.checkFailures(shop, { deployment: { ...deployment, service_subdomains: ["shop"], custom_domains: [] } });
+    expect(failures).toEqual([
+      {
+        path: ["deployment", "custom_domains", 0],
+        rule: '"img.example" is held by Source web\\u001b[31m ("\\u001b]0;owned\\u0007 web \\u202egpj.exe"), which this run does not release',
+      },
+    ]);
+  });
+});
+
 describe("RunHandOvers: a check of an update is no create", () => {
   it("a name a retired Source holds passes an update's check, but the end of the preview names the holder (only a create reclaims it)", async () => {
     const deployment = { ...WEBFOLDER, service_subdomains: ["old"], custom_domains: ["img.example"] };

@@ -1,7 +1,7 @@
 // The provider's operations against a real server (no Pulumi engine): what each one sends, how
 // many requests it costs, and how it handles deployment, retirement and adoption.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createClient } from "@asset-delivery/sdk";
+import { createClient, printable } from "@asset-delivery/sdk";
 import { declarationOf } from "../../provider/src";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { createSource } from "../../provider/src/core/lifecycle/create";
@@ -114,6 +114,19 @@ describe("create", () => {
     await expect(sourceProvider.create(webfolder(subdomain, { name: "Other" }))).rejects.toThrow(
       new RegExp(`Source ${id} \\("Photos", enabled\\) holds "${subdomain}": not a Source created for this resource.*adoptSourceId`),
     );
+  });
+});
+
+describe("a Source named with ESC, BEL and U+202E", () => {
+  it("is named escaped when it holds a subdomain a create is refused for", async () => {
+    const subdomain = label("hostile");
+    const { id } = await sourceProvider.create(webfolder(subdomain, { name: "\u001b]0;owned\u0007 shop \u202egpj.exe" }));
+    const refused = await sourceProvider.create(webfolder(subdomain, { name: "Other" })).then(
+      () => "created",
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(`Source ${id} ("\\u001b]0;owned\\u0007 shop \\u202egpj.exe", enabled) holds "${subdomain}"`);
+    expect(printable(refused)).toBe(refused); // nothing a terminal acts on is left raw
   });
 });
 

@@ -1,13 +1,15 @@
 // The key file beside the database (server/src/store/secret-key.ts) is read only when it is a
 // regular file of the user running the server: a symbolic link, a folder or another user's file is
 // refused, naming the file and the rule; one open to others (a restored copy at 0644) is narrowed
-// to 0600 before it is used.
+// to 0600 before it is used, and that is said (the key may have been read).
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadOrCreateSecretKey, secretKeyFileFor } from "../../server/src/store/secret-key";
+import { startTestServer } from "../support/server";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "secret-key-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -37,6 +39,34 @@ describe("the key file", () => {
     const { dbPath, keyFile } = databaseWithKey(0o755);
     expect(loadOrCreateSecretKey(dbPath, {}).toString("hex")).toBe(KEY);
     expect(modeOf(keyFile)).toBe(0o600);
+  });
+
+  it("says that it narrowed a key file open to others, whose key may have been read; says nothing of a private one", () => {
+    const { dbPath, keyFile } = databaseWithKey(0o644);
+    const warnings: string[] = [];
+    loadOrCreateSecretKey(dbPath, {}, undefined, (message) => warnings.push(message));
+    expect(warnings).toEqual([
+      `the key file ${keyFile} had mode 0644, open to other users: narrowed to 0600; whoever could read it meanwhile may hold the key, and with it the stored secrets: if that may be someone else, change those secrets (the Sources' write-only fields) (docs/emulator.md, Secrets at rest)`,
+    ]);
+    loadOrCreateSecretKey(dbPath, {}, undefined, (message) => warnings.push(message));
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("is said in the server's log when the server narrows it at start", async () => {
+    const { dbPath, keyFile } = databaseWithKey(0o644);
+    const log: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log.push(chunk.toString());
+        done();
+      },
+    });
+    const server = await startTestServer({ dbPath, logger: { level: "warn", stream } });
+    await server.close();
+    const warnings = log.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ level: 40, msg: expect.stringContaining(`the key file ${keyFile} had mode 0644`) }),
+    );
   });
 
   it("keeps a stricter mode as it is", () => {

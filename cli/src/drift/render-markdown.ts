@@ -1,6 +1,8 @@
 // The drift report as Markdown, ready to post as a pull-request comment: a summary line, then per
 // drifted Source its Pulumi name, id, status, a table of field / declared / live, and the two ways
-// out (revert, or keep the server's values, with the declaration Pulumi printed for it).
+// out (revert, or keep the server's values, with the declaration Pulumi printed for it). What the
+// server holds is printed through the sdk's `printable` (in code spans, and the declaration's lines).
+import { printable } from "@asset-delivery/sdk";
 import { isSecretDrift, type DriftReport, type FieldDrift, type SourceDrift, type WayOut } from "./report";
 
 const STATUS_TEXT = {
@@ -18,7 +20,7 @@ export function renderMarkdown(report: DriftReport): string {
   ];
   for (const source of drifted) lines.push("", ...sourceSection(source));
   if (report.declarationsUnavailable)
-    lines.push("", `Pulumi's import code generation could not print the declarations: ${report.declarationsUnavailable}`);
+    lines.push("", `Pulumi's import code generation could not print the declarations: ${printable(report.declarationsUnavailable)}`);
   lines.push(
     "",
     `<sub>Declared: the stack's state as last applied. Live: the server now. Secrets are never shown.${refreshNote(report)}</sub>`,
@@ -67,7 +69,7 @@ function wayOutLines({ revert, keep, keepNote, declaration }: WayOut): string[] 
     ...lines,
     "",
     "```" + (FENCE_LANGUAGE[declaration.language] ?? declaration.language),
-    declaration.code.trimEnd(),
+    printable(declaration.code.trimEnd(), { keepLineBreaks: true }),
     "```",
     ...(settings.length > 0 ? ["", `Its secrets come from config: ${settings.join(", ")}.`] : []),
   ];
@@ -106,7 +108,8 @@ function value(content: unknown): string {
 }
 
 /** A code span that holds any text inside a table cell: pipes escaped, a fence longer than any backtick run inside. */
-function code(text: string): string {
+function code(value: string): string {
+  const text = printable(value);
   const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longestRun + 1);
   const padded = longestRun > 0 ? ` ${text} ` : text;

@@ -1,7 +1,9 @@
 // How import shows what it adds: the TypeScript module (--format typescript), and the report on
 // stdout: each imported Source, the Sources left out, and per Source the write-only secrets the
-// server holds, which the API never returns, with the exact command that declares each.
+// server holds, which the API never returns, with the exact command that declares each. Names, ids
+// and values from the server go through the sdk's `printable` (in a literal: the same value).
 import type { SourceImport } from "@asset-delivery/provider";
+import { printable } from "@asset-delivery/sdk";
 
 export interface ImportedSource {
   /** The resource name given to it. */
@@ -23,8 +25,8 @@ export function renderModule(imported: readonly ImportedSource[], stack: string,
     const held = declaration.secrets.filter((secret) => secret.set !== false).map((secret) => secret.field);
     const note = held.length > 0 ? ` Holds write-only ${held.join(", ")} (kept as stored unless declared).` : "";
     return [
-      `// Source ${declaration.args.adoptSourceId} (${type}).${note}`,
-      `new Source(${JSON.stringify(name)}, ${literal(declaration.args, "")});`,
+      `// Source ${printable(declaration.args.adoptSourceId)} (${type}).${note}`,
+      `new Source(${printable(JSON.stringify(name))}, ${literal(declaration.args, "")});`,
       "",
     ];
   });
@@ -42,11 +44,11 @@ function literal(value: unknown, indent: string): string {
     if (entries.length === 0) return "{}";
     const inner = indent + "  ";
     const lines = entries.map(
-      ([key, item]) => `${inner}${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(item, inner)},`,
+      ([key, item]) => `${inner}${/^[A-Za-z_$][\w$]*$/.test(key) ? key : printable(JSON.stringify(key))}: ${literal(item, inner)},`,
     );
     return `{\n${lines.join("\n")}\n${indent}}`;
   }
-  return JSON.stringify(value);
+  return printable(JSON.stringify(value));
 }
 
 export interface ImportReport {
@@ -70,7 +72,9 @@ export function renderReport(report: ImportReport): string {
   if (imported.length === 0) lines.push(`Nothing to import: every matching Source is already managed by stack ${stack}.`);
   else lines.push(`${verb} ${imported.length} Source${imported.length === 1 ? "" : "s"} into ${target}:`);
   for (const { name, declaration, type } of imported)
-    lines.push(`  ${name}  ${declaration.args.adoptSourceId}  ${type}  ${JSON.stringify(declaration.args.name)}`);
+    lines.push(
+      `  ${printable(name)}  ${printable(declaration.args.adoptSourceId)}  ${type}  ${printable(JSON.stringify(declaration.args.name))}`,
+    );
   if (alreadyManaged > 0)
     lines.push(`Left out ${alreadyManaged} matching Source${alreadyManaged === 1 ? "" : "s"} the stack already manages or declares.`);
 
@@ -84,7 +88,7 @@ export function renderReport(report: ImportReport): string {
       "the server (adoption keeps them). To manage one from Pulumi, declare it:",
     );
     for (const { source, held } of holding) {
-      lines.push(`  ${source.name}:`);
+      lines.push(`  ${printable(source.name)}:`);
       for (const secret of held) {
         const known = secret.set === undefined ? " (the API does not say whether it is set)" : "";
         lines.push(

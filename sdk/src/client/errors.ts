@@ -1,10 +1,16 @@
 // Every failure the client raises: one base class, an API error chosen by status, and wrappers
 // for network, timeout and response-shape failures. No error ever carries the API key: messages
-// name the method and path only, and headers are never copied.
+// name the method and path only, and headers are never copied. A message holds what the server
+// said (titles, details, statuses, ids), so it is made printable (../printable.ts) once, here.
 import { describeIssues, type EndpointClass, type ErrorObject, type FieldIssue } from "../api";
+import { printable } from "../printable";
 
 export class AssetDeliveryError extends Error {
   override readonly name: string = "AssetDeliveryError";
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(printable(message), options);
+  }
 }
 
 export interface ApiErrorInit {

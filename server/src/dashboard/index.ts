@@ -12,7 +12,8 @@ import fastifyView from "@fastify/view";
 import { Eta } from "eta";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { clientAddress, clientNetworks } from "./client-key";
-import { createDeviceCookies } from "./device-cookie";
+import { createDeviceCookies, DEVICE_COOKIE } from "./device-cookie";
+import { useHostCookies } from "./host-cookies";
 import { definePublicPage, mayAccess, PageError } from "./page";
 import { defineKeyPages } from "./pages/keys";
 import { definePasswordPages } from "./pages/password";
@@ -24,7 +25,7 @@ import { ASSETS, FILES_DIR, renderPage } from "./render";
 import { createRequestLimit } from "./request-limit";
 import { createSessionRules, DEFAULT_SESSION_LIFETIME_HOURS } from "./session-rules";
 import { createSessionStore } from "./session-store";
-import { createSignInForms } from "./sign-in-form";
+import { createSignInForms, SIGN_IN_FORM_COOKIE } from "./sign-in-form";
 import { createSignInThrottle } from "./sign-in-throttle";
 import { createHashingSlots } from "./users/hashing-slots";
 import { createUserStore } from "./users/user-store";
@@ -91,6 +92,8 @@ export async function dashboardPlugin(app: FastifyInstance): Promise<void> {
   });
 
   await app.register(fastifyCookie);
+  // Over HTTPS, `__Host-` names (host-cookies.ts): read under the bare names from here on.
+  useHostCookies(app, [SESSION_COOKIE, SIGN_IN_FORM_COOKIE, DEVICE_COOKIE], [DEVICE_COOKIE]);
   // Before the session is read, so a refused request costs no database read or write: a session's
   // bucket is keyed by its id once the cookie's signature is checked (a made-up cookie counts only
   // in its address's buckets). The answer is plain text, without rendering a page.

@@ -13,7 +13,8 @@
 // together are counted one after another, so no more of them are checked than the policy lets
 // through. Time is an input (the app's clock). Every series lives in a fixed table indexed by an
 // HMAC of its key (failure-table.ts): a flood of junk emails or addresses can neither grow the
-// server's memory nor push a victim's count out.
+// server's memory nor push a victim's count out, and each count decays (one failure every 5
+// minutes) however often junk touches its cell, so a day of flooding locks nobody out.
 import { clientNetworks } from "./client-key";
 import { createFailureTable, type FailureTable, type Failures } from "./failure-table";
 import { canonicalEmail } from "./users/email";
@@ -26,10 +27,21 @@ export interface ThrottlePolicy {
   maxWaitMs: number;
   /** A series of attempts is forgotten this long after its last one. */
   forgetAfterMs: number;
+  /**
+   * Meanwhile it loses one failure per this long: 12 an hour, about twice what the hashing slots'
+   * bound (3 checks at once, some 40 a second) lets a flood add to each of a table's cells.
+   */
+  decayEveryMs: number;
 }
 
 /** Per email from one address (or one known browser): 5 free tries, then 1 s, 2 s, 4 s, ... up to 5 minutes. */
-export const EMAIL_POLICY: ThrottlePolicy = { freeFailures: 5, firstWaitMs: 1_000, maxWaitMs: 300_000, forgetAfterMs: 3_600_000 };
+export const EMAIL_POLICY: ThrottlePolicy = {
+  freeFailures: 5,
+  firstWaitMs: 1_000,
+  maxWaitMs: 300_000,
+  forgetAfterMs: 3_600_000,
+  decayEveryMs: 300_000,
+};
 /** Per email from all addresses together (browsers not known to be the user's): 10 times as many free tries. */
 export const EMAIL_EVERYWHERE_POLICY: ThrottlePolicy = { ...EMAIL_POLICY, freeFailures: 50 };
 /** Per address: 4 times as many free tries as per email (shared offices). */
@@ -58,13 +70,15 @@ export interface SignInAttempt {
 
 export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
 
-export function createSignInThrottle(now: () => number) {
-  // Every policy forgets after the same time, so one table per kind of key serves them all.
-  const forgetAfterMs = EMAIL_POLICY.forgetAfterMs;
-  const emailHere = createFailureTable(forgetAfterMs);
-  const emailEverywhere = createFailureTable(forgetAfterMs);
-  const device = createFailureTable(forgetAfterMs);
-  const network = createFailureTable(forgetAfterMs);
+/** `cellsPerRow`: the tables' size (failure-table.ts), smaller in tests that flood every cell. */
+export function createSignInThrottle(now: () => number, { cellsPerRow }: { cellsPerRow?: number } = {}) {
+  // Every policy forgets and decays alike, so one table per kind of key serves them all.
+  const { forgetAfterMs, decayEveryMs } = EMAIL_POLICY;
+  const table = () => createFailureTable({ forgetAfterMs, decayEveryMs, cellsPerRow });
+  const emailHere = table();
+  const emailEverywhere = table();
+  const device = table();
+  const network = table();
   const networkPolicies = [ADDRESS_POLICY, ...WIDER_NETWORK_POLICIES];
 
   /** The series this attempt counts in, each with its table, policy and key; the email's own series first. */

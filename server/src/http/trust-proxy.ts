@@ -12,8 +12,12 @@ export type TrustProxy = number | string;
 // proxy-addr's names for ranges (what Fastify compiles the setting with).
 const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 const MAX_HOPS = 10;
-/** The widest range believed: a /8 (`10.0.0.0/8`, `fd00::/8`); anything wider is most of a network's clients, or all. */
-const MIN_PREFIX_BITS = 8;
+/**
+ * The widest range believed: an IPv4 /8 (`10.0.0.0/8`), an IPv6 /32 (`2001:db8::/32`, what a
+ * registry gives one ISP); anything wider is most of a network's clients, or all. An IPv6 /8 would
+ * be a large share of the internet's clients (`2000::/8`); `uniquelocal` names the private fc00::/7.
+ */
+const MIN_PREFIX_BITS = { 4: 8, 6: 32 } as const;
 const MAX_PREFIX_BITS = { 4: 32, 6: 128 } as const;
 
 /** Why a `trustProxy` setting is refused, or undefined when it is one of the two forms. */
@@ -38,8 +42,9 @@ export function trustProxyProblem(value: unknown): string | undefined {
       const prefix = Number(bits);
       const widest = MAX_PREFIX_BITS[family as 4 | 6];
       if (prefix > widest) return `"${item}": an IPv${family} prefix has at most ${widest} bits`;
-      if (prefix < MIN_PREFIX_BITS || (family === 6 && (mappedIPv4Bits(address, prefix) ?? MIN_PREFIX_BITS) < MIN_PREFIX_BITS)) {
-        return `"${item}" would believe the X-Forwarded-For of every client in that range: give the proxies' own addresses, or ranges of at least /${MIN_PREFIX_BITS}`;
+      const mapped = family === 6 ? mappedIPv4Bits(address, prefix) : undefined;
+      if (prefix < MIN_PREFIX_BITS[family as 4 | 6] || (mapped !== undefined && mapped < MIN_PREFIX_BITS[4])) {
+        return `"${item}" would believe the X-Forwarded-For of every client in that range: give the proxies' own addresses, or ranges of at least /${MIN_PREFIX_BITS[4]} (IPv4) or /${MIN_PREFIX_BITS[6]} (IPv6)`;
       }
     }
   }

@@ -3,7 +3,8 @@
 // created with a fresh random key on first start. Losing the key makes stored secrets unreadable:
 // a database that holds some is refused without its key, never given a new one. The key file is
 // read only when it is a regular file (not a symbolic link, which could point anywhere) owned by the
-// user running the server; one open to others (a restored copy at 0644) is narrowed to 0600.
+// user running the server; one open to others (a restored copy at 0644) is narrowed to 0600, and
+// that is said (`warn`): whoever could read it meanwhile may hold the key.
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import { PRIVATE_FILE_MODE } from "./private-files";
@@ -33,8 +34,13 @@ export interface SealedSample {
  * is refused when its key file is missing (copied or restored without it: a new key would open
  * none of them, so none is written) and when the key does not open them (another database's key).
  */
-export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = process.env, sample?: SealedSample): Buffer {
-  const key = loadKey(dbPath, env, sample);
+export function loadOrCreateSecretKey(
+  dbPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+  sample?: SealedSample,
+  warn: (message: string) => void = (message) => process.emitWarning(message),
+): Buffer {
+  const key = loadKey(dbPath, env, sample, warn);
   if (sample) {
     try {
       createSecretBox(key).open(sample.sealed, sample.associatedData);
@@ -50,7 +56,7 @@ export function loadOrCreateSecretKey(dbPath: string, env: NodeJS.ProcessEnv = p
 
 const BACKUPS = "docs/emulator.md, Backups";
 
-function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | undefined): Buffer {
+function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | undefined, warn: (message: string) => void): Buffer {
   const fromEnv = env[SECRET_KEY_ENV];
   if (fromEnv) return parseSecretKey(fromEnv, SECRET_KEY_ENV);
   if (dbPath === ":memory:") return randomBytes(32);
@@ -66,14 +72,14 @@ function loadKey(dbPath: string, env: NodeJS.ProcessEnv, sample: SealedSample | 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  return parseSecretKey(readKeyFile(file), file);
+  return parseSecretKey(readKeyFile(file, warn), file);
 }
 
 /**
  * The key file's text, through one descriptor opened without following a link (O_NOFOLLOW) and
  * without blocking on a FIFO (O_NONBLOCK), so what is checked is what is read.
  */
-function readKeyFile(file: string): string {
+function readKeyFile(file: string, warn: (message: string) => void): string {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -99,15 +105,18 @@ function readKeyFile(file: string): string {
     }
     // Narrowed, never widened: 0644 and 0755 become 0600, 0400 stays.
     if ((stat.mode & 0o177) !== 0) {
+      const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
       try {
         fs.fchmodSync(fd, stat.mode & 0o600);
       } catch (error) {
-        const mode = (stat.mode & 0o777).toString(8).padStart(4, "0");
         throw new Error(
           `the key file ${file} has mode ${mode} and cannot be narrowed to 0600 (${(error as NodeJS.ErrnoException).code}): refusing it; chmod 600 it (${KEY_FILE_RULES})`,
           { cause: error },
         );
       }
+      warn(
+        `the key file ${file} had mode ${mode}, open to other users: narrowed to 0600; whoever could read it meanwhile may hold the key, and with it the stored secrets: if that may be someone else, change those secrets (the Sources' write-only fields) (${KEY_FILE_RULES})`,
+      );
     }
     return fs.readFileSync(fd, "utf8");
   } finally {

@@ -3,7 +3,7 @@
 // `pulumi up` will send for them (or that they are trusted as the server's), the settings carried
 // over or not, and the next steps on both sides: Pulumi's, then Terraform's (forget the Sources
 // without destroying them).
-import { intervalName, type RateTable, type Source } from "@asset-delivery/sdk";
+import { intervalName, printable, type RateTable, type Source } from "@asset-delivery/sdk";
 import { hourlyEstimate } from "@asset-delivery/provider/core";
 import { TRUSTED_SECRETS_KEY } from "@asset-delivery/provider";
 import type { CarriedSettings } from "./settings";
@@ -70,7 +70,7 @@ export function renderTerraformReport(report: TerraformReport): string {
   }
   if (skipped.length > 0) {
     lines.push("", `Left out ${count(skipped.length, "Source")}:`);
-    for (const { source, reason } of skipped) lines.push(`  ${source.address} (${source.id}): ${reason}`);
+    for (const { source, reason } of skipped) lines.push(`  ${printable(source.address)} (${printable(source.id)}): ${reason}`);
   }
 
   const withSecrets = imported.filter(({ secrets }) => Object.keys(secrets).length > 0);
@@ -191,7 +191,8 @@ function secretReference(runtime: string, key: string): string {
   }
 }
 
-function table(rows: string[][]): string[] {
+function table(cells: string[][]): string[] {
+  const rows = cells.map((row) => row.map((cell) => printable(cell)));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return rows.map((row) => `  ${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")}`.trimEnd());
 }

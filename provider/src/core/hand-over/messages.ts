@@ -1,18 +1,20 @@
 // What a refused or timed-out hand-over says: the field, the name, and the other Source by id and
 // name (and its error, when its change failed), in the API's names. The shells add the engine's
-// own words where they fit (a rename without aliases: engine/rename-hint.ts).
+// own words where they fit (a rename without aliases: engine/rename-hint.ts). Names and ids from
+// the server are printed through the sdk's `printable`.
+import { printable } from "@asset-delivery/sdk";
 import type { ChangeFacts, Hostname, Holder, Refusal, Wait } from "./plan";
 
 function named({ field, name }: Hostname): string {
-  return `deployment.${field} "${name}"`;
+  return `deployment.${field} "${printable(name)}"`;
 }
 
 function who(change: Pick<ChangeFacts, "id" | "name">): string {
-  return change.id === undefined ? `Source "${change.name}"` : `Source ${change.id} ("${change.name}")`;
+  return change.id === undefined ? `Source "${printable(change.name)}"` : `Source ${printable(change.id)} ("${printable(change.name)}")`;
 }
 
 function holderOf(holder: Holder): string {
-  return `Source ${holder.id} ("${holder.name}"${holder.enabled ? "" : ", retired"})`;
+  return `Source ${printable(holder.id)} ("${printable(holder.name)}"${holder.enabled ? "" : ", retired"})`;
 }
 
 /** When the refused take is another change's, which the target waits for: that chain, named. */
@@ -21,7 +23,7 @@ function via(by: ChangeFacts, target: ChangeFacts): string {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return printable(error instanceof Error ? error.message : String(error));
 }
 
 export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
@@ -61,6 +63,7 @@ export function waitMessage(wait: Wait, target: ChangeFacts, seconds?: number): 
 
 /** A check failure's rule for a name that cannot be taken (its path is the name's place in the declaration). */
 export function checkRule(refusal: Refusal): string {
-  if (refusal.kind === "kept") return `"${refusal.hostname.name}" is held by ${holderOf(refusal.holder)}, which this run does not release`;
+  if (refusal.kind === "kept")
+    return `"${printable(refusal.hostname.name)}" is held by ${holderOf(refusal.holder)}, which this run does not release`;
   return refusalMessage(refusal, refusal.kind === "unbreakable-cycle" ? refusal.cycle[0]! : refusal.by);
 }

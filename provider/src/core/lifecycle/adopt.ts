@@ -1,7 +1,7 @@
 // Taking over an existing Source and bringing it to the declared state: by id (`adoptSourceId`,
 // the import path), or the Source of this account found holding the declared hostnames when it was
 // created for this resource (create-mark.ts) or is retired.
-import { BadRequestError, HOSTNAME_FIELDS, type Source } from "@asset-delivery/sdk";
+import { BadRequestError, HOSTNAME_FIELDS, printable, type Source } from "@asset-delivery/sdk";
 import { changedAttributes } from "../diff";
 import type { Session } from "../session";
 import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../codec";
@@ -16,7 +16,7 @@ import { deployedBefore, type Written } from "./settle";
  */
 export async function adoptById(session: Session, id: string, inputs: SourceInputs, attributes: DeclaredAttributes): Promise<Written> {
   const existing = await session.reads.read(id);
-  if (!existing) throw new Error(`adoptSourceId: the account of the API key has no Source "${id}"`);
+  if (!existing) throw new Error(`adoptSourceId: the account of the API key has no Source "${printable(id)}"`);
   return bringToDeclaredState(session, existing, inputs, attributes, trustedSecretsOf(session.trustedSecrets, existing));
 }
 
@@ -75,7 +75,7 @@ export async function reclaimableHolder(
   if (others.length === 0 && (ours || !only.source.attributes.enabled)) return only.source;
   const owners = [...holders.values()].map(
     ({ source, names }) =>
-      `Source ${source.id} ("${source.attributes.name}", ${source.attributes.enabled ? "enabled" : "retired"}) holds ${names.map((n) => `"${n}"`).join(", ")}`,
+      `Source ${printable(source.id)} ("${printable(source.attributes.name)}", ${source.attributes.enabled ? "enabled" : "retired"}) holds ${names.map((n) => `"${printable(n)}"`).join(", ")}`,
   );
   throw new Error(
     `${failure.message}. In this account, ${owners.join("; ")}: not a Source created for this resource by an interrupted run, ` +

@@ -4,7 +4,7 @@
 // purging). Never on create, never after other updates; a failed purge is a warning, not a failed
 // update (the Source was updated).
 import deepEqual from "fast-deep-equal";
-import { renderingFields, type Source, type StoredDeployment } from "@asset-delivery/sdk";
+import { printable, renderingFields, type Source, type StoredDeployment } from "@asset-delivery/sdk";
 import type { Session } from "../session";
 import type { SourceInputs, StateDeployment } from "../codec";
 
@@ -27,7 +27,7 @@ export async function purgeAfterUpdate(session: Session, olds: StateDeployment, 
   // Without the wait, the Source may still be deploying the old configuration.
   if (!news.options.waitForDeployment) {
     await session.warn(
-      `Source ${source.id}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`,
+      `Source ${printable(source.id)}: purgeAfterUpdate skipped: the update's deployment was not waited for (waitForDeployment: false); purge once it has deployed (asset-delivery purge URL...)`,
     );
     return;
   }
@@ -38,7 +38,7 @@ export async function purgeAfterUpdate(session: Session, olds: StateDeployment, 
       await session.client.purges.create(url);
     } catch (error) {
       await session.warn(
-        `Source ${source.id}: purging ${url} after the update failed (the update itself succeeded): ${error instanceof Error ? error.message : String(error)}`,
+        `Source ${printable(source.id)}: purging ${printable(url)} after the update failed (the update itself succeeded): ${printable(error instanceof Error ? error.message : String(error))}`,
       );
     }
   }

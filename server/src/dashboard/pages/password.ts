@@ -1,14 +1,14 @@
 // Changing one's own password (/dashboard/password): the current password is checked as a sign-in
 // is (counted before the check, within the hashing bound), the new one must follow the rules of
 // `users create`, every other session of the user ends (session-rules.ts), and this one goes on
-// under a new session id.
+// under a new session id, its browser given a new device cookie (the change forgot every device).
 import type { FastifyInstance } from "fastify";
 import { clientKey } from "../client-key";
 import { definePage, PageError, type PageContext } from "../page";
 import { renderPage } from "../render";
 import { idHash } from "../session-store";
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem, verifyPassword } from "../users/password";
-import { attemptOf, refuseFor, type PasswordCheckParts } from "./sign-in";
+import { attemptOf, refuseFor, rememberDevice, type PasswordCheckParts } from "./sign-in";
 
 interface PasswordForm {
   current?: unknown;
@@ -39,6 +39,8 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
         reply.code(status);
         return show(context, { error });
       };
+      // No password is that long: refused before it takes a hashing slot or a count.
+      if (current.length > MAX_PASSWORD_LENGTH) return refuse(400, `Current password: at most ${MAX_PASSWORD_LENGTH} characters.`);
       const problem = passwordProblem(password);
       if (problem) return refuse(400, `New password: ${problem}.`);
       if (password !== repeat) return refuse(400, "Repeat the new password: the two do not match.");
@@ -59,7 +61,7 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
           return await show(context, { error: `Too many wrong passwords: try again in ${seconds} s.` });
         }
         const stored = users.passwordHashOf(user.id);
-        const valid = current.length <= MAX_PASSWORD_LENGTH && stored !== undefined && (await verifyPassword(current, stored));
+        const valid = stored !== undefined && (await verifyPassword(current, stored));
         if (!valid) return await refuse(401, "Current password: it is not right.");
         throttle.succeeded(attempt);
         newHash = await hashPassword(password);
@@ -72,6 +74,9 @@ export function definePasswordPages(app: FastifyInstance, { users, throttle, has
       const epoch = users.setPassword(user.id, newHash, { keepSession: idHash(request.session.sessionId) });
       if (epoch === undefined) throw new PageError(401, "Your session has ended: sign in again.");
       sessions.keep(request, epoch);
+      // The change forgot every device of the user: this browser, which has just proved to be theirs, is known again.
+      const changed = users.findById(user.id);
+      if (changed) rememberDevice(request, reply, devices, changed);
       return show(context, { changed: true });
     },
   });

@@ -3,7 +3,8 @@
 // counted before the password is checked (sign-in-throttle.ts); at most
 // MAX_CONCURRENT_PASSWORD_HASHES passwords are checked at once, shared fairly between addresses
 // (users/hashing-slots.ts), one more kept for browsers with a valid device cookie. Signing in starts
-// a new session (no fixation) and leaves the browser a device cookie (device-cookie.ts).
+// a new session (no fixation) and leaves the browser a device cookie (device-cookie.ts), its own
+// again when it brought a valid one.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { clientAddress, clientKey } from "../client-key";
 import { DEVICE_COOKIE, DEVICE_COOKIE_DAYS, type DeviceCookies } from "../device-cookie";
@@ -59,9 +60,12 @@ export function attemptOf(request: FastifyRequest, devices: DeviceCookies, email
   return { email, address: clientAddress(request), device: devices.deviceOf(user, request.cookies[DEVICE_COOKIE]) };
 }
 
-/** Leaves the browser a new device cookie for the user it has just proved to be (HttpOnly, Strict, Secure over HTTPS). */
+/**
+ * Leaves the browser a device cookie for the user it has just proved to be (HttpOnly, Strict, Secure
+ * over HTTPS): the one it holds when still valid for them, else a new one.
+ */
 export function rememberDevice(request: FastifyRequest, reply: FastifyReply, devices: DeviceCookies, user: DashboardUser): void {
-  reply.setCookie(DEVICE_COOKIE, devices.issue(user), {
+  reply.setCookie(DEVICE_COOKIE, devices.issue(user, request.cookies[DEVICE_COOKIE]), {
     path: "/dashboard",
     httpOnly: true,
     sameSite: "strict",
@@ -107,10 +111,15 @@ export function defineSignInPages(
       const email = typeof form.email === "string" ? form.email.trim() : "";
       const password = typeof form.password === "string" ? form.password : "";
       const next = safeReturnPath(form.next);
-      // Refused before it is counted or looked up: no limiter keeps anything of it.
+      // Refused before it is counted, looked up or given a hashing slot: no limiter keeps anything
+      // of it, and a password no user can have costs nothing without counting against anyone.
       if (email.length > MAX_EMAIL_LENGTH) {
         reply.code(400);
         return showForm(request, reply, forms, { email: "", next, error: `Email: at most ${MAX_EMAIL_LENGTH} characters.` });
+      }
+      if (password.length > MAX_PASSWORD_LENGTH) {
+        reply.code(400);
+        return showForm(request, reply, forms, { email, next, error: `Password: at most ${MAX_PASSWORD_LENGTH} characters.` });
       }
       // Whose device cookie the browser may hold (the slot kept for known browsers goes by it).
       const claimed = email === "" ? undefined : users.findForSignIn(email);
@@ -136,7 +145,7 @@ export function defineSignInPages(
         // Read again after the wait for a slot: the password may have changed meanwhile.
         found = email === "" ? undefined : users.findForSignIn(email);
         // An unknown email costs one scrypt too, so the answer's timing does not tell it apart.
-        const valid = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH));
+        const valid = await verifyPassword(password, found?.passwordHash ?? UNKNOWN_USER_HASH);
         if (!found || !valid) {
           reply.code(401);
           return await showForm(request, reply, forms, { email, next, error: "The email or the password is not right." });
