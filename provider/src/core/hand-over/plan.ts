@@ -14,6 +14,7 @@
 // that keeps the name, a releasing change that failed) is a refusal, named. Nothing here sends or
 // waits: the coordinator (coordinator.ts) does, and this file is tested without a server.
 import { HOSTNAME_FIELDS, hostnameKey, type HostnameField, type Source } from "@asset-delivery/sdk";
+import { takenOverHolder } from "./take-over";
 
 /** A declared host name: a service subdomain label or a custom domain, as written. */
 export interface Hostname {
@@ -87,11 +88,8 @@ export interface ChangeFacts {
   declares: ReadonlySet<string>;
   /** Whether its release-only part can be sent alone (see releaseOnlyDeployment; the Source is enabled). */
   canReleaseFirst: boolean;
-  /**
-   * A create's: whether it takes over a Source holding its names (one its interrupted create left:
-   * lifecycle/create.ts decides, after the refused POST). A retired holder always may be.
-   */
-  takesOver?: (holder: Holder) => boolean;
+  /** A create's: whether a holder is its resource's own Source (take-over.ts `isOwnSource`), which it may take over. */
+  isOwn?: (holder: Holder) => boolean;
   progress: Progress;
 }
 
@@ -100,7 +98,7 @@ export interface Holder {
   id: string;
   name: string;
   enabled: boolean;
-  /** The Source as listed (for `takesOver`). */
+  /** The Source as listed (for `isOwn`). */
   source?: Source;
 }
 
@@ -129,9 +127,17 @@ export type Plan =
  * of `changes` (an update) or not (a create).
  */
 export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], holders: ReadonlyMap<string, Holder>): Plan {
-  const releaserOf = new Map<string, ChangeFacts>();
-  for (const change of changes) for (const hostname of change.releases) releaserOf.set(hostnameId(hostname), change);
+  const releasing = new Map<string, ChangeFacts>();
+  for (const change of changes) for (const hostname of change.releases) releasing.set(hostnameId(hostname), change);
   const byId = new Map(changes.flatMap((change) => (change.id === undefined ? [] : [[change.id, change] as const])));
+  /**
+   * The change that frees a name: the one whose diff releases it, or the holder's, when its
+   * declaration drops a name the server shows on it (a PATCH replaces the list whole).
+   */
+  const releaserOf = (id: string): ChangeFacts | undefined => {
+    const holderChange = byId.get(holders.get(id)?.id ?? "");
+    return releasing.get(id) ?? (holderChange && !holderChange.declares.has(id) ? holderChange : undefined);
+  };
   const releasedFirst: ChangeFacts[] = changes.filter((change) => change.progress.releasing && !change.progress.released);
 
   // Each pass orders the changes the target depends on (post-order); a cycle found picks one of its
@@ -148,13 +154,17 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
 
     const visit = (change: ChangeFacts): void => {
       visiting.push(change);
+      // The names no change releases: a create takes their holder over when the rule lets it (take-over.ts).
+      const kept = change.takes.flatMap((hostname) => {
+        const holder = holders.get(hostnameId(hostname));
+        return holder && !releaserOf(hostnameId(hostname)) ? [holder] : [];
+      });
+      const takenOver = change.creates ? takenOverHolder(kept, change.isOwn ?? (() => false)) : undefined;
       for (const hostname of change.takes) {
         const id = hostnameId(hostname);
         const holder = holders.get(id);
         const holderChange = holder && byId.get(holder.id);
-        // The change that frees the name: the one whose diff releases it, or the holder's, when its
-        // declaration drops a name the server shows on it (a PATCH replaces the list whole).
-        const releaser = releaserOf.get(id) ?? (holderChange && !holderChange.declares.has(id) ? holderChange : undefined);
+        const releaser = releaserOf(id);
         if (releaser && releaser !== change) {
           if (releaser.progress.failed !== undefined) {
             refusals.push({ kind: "failed", hostname, releaser, error: releaser.progress.failed, by: change });
@@ -174,9 +184,8 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
           continue;
         }
         if (!holder || holder.id === change.id) continue;
-        // A create finding its names on a retired Source, or on one its interrupted create left,
-        // takes it over (lifecycle/create.ts).
-        if (change.creates && (!holder.enabled || change.takesOver?.(holder))) continue;
+        // A create takes this holder over (take-over.ts; lifecycle/create.ts does, after its refused POST).
+        if (holder.id === takenOver?.id) continue;
         if (holderChange) refusals.push({ kind: "kept", hostname, holder, by: change });
         else waits.push({ hostname, holder, by: change });
       }

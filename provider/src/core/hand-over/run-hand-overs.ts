@@ -109,7 +109,7 @@ export class RunHandOvers {
     });
   }
 
-  /** The Sources a create of `news` takes over (they hold names it declares), as check listed them. */
+  /** The resource's own Source a create of `news` takes over (it holds names the create declares), as check listed it. */
   async takenOver(news: SourceInputs | UncheckedInputs, created: NewSource): Promise<string[]> {
     const target = takingChange(news, undefined, created);
     return target ? this.handOvers.takenOver(target) : [];
