@@ -20,6 +20,7 @@ import {
 import { RunHandOvers } from "../../provider/src/core/hand-over/run-hand-overs";
 import { RunReplacements } from "../../provider/src/core/run-replacements";
 import { CancelledError } from "../../provider/src/core/cancellation";
+import { PULUMI_INSTRUCTIONS } from "../../provider/src/pulumi-names/instructions";
 import { annotationWithMark, createdInScope } from "../../provider/src/core/create-mark";
 import { withOrderHint } from "../../provider/src/engine/rename-hint";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../../provider/src/core/codec";
@@ -606,7 +607,7 @@ describe("HandOvers on the engine's other paths", () => {
       () => "sent",
       (error: unknown) => error,
     );
-    cancel.abort(new CancelledError());
+    cancel.abort(new CancelledError(PULUMI_INSTRUCTIONS));
     expect(await shop).toBeInstanceOf(CancelledError); // no quiet time (60 s) passed: the Cancel ended the wait
     // The holder's change, shown after the Cancel, would make the waiting write ready: nothing is sent.
     handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"])), {

@@ -2,7 +2,7 @@
 // the giving Source's change not shown yet (`--parallel 1`, a dependency), or, for a create, a
 // resource renamed without `aliases`, which Pulumi creates anew before it retires the old Source,
 // still holding the names (the core speaks of Sources only: core/hand-over/).
-import { HandOverError } from "../core/hand-over/coordinator";
+import { HandOverError } from "../core";
 
 export const RENAME_HINT =
   "If this resource was renamed without aliases, Pulumi creates the new Source before it retires the old one, " +

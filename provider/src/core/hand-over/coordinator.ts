@@ -22,9 +22,8 @@ import type { Source } from "@asset-delivery/sdk";
 import { EngineActivity } from "./activity";
 import { HolderListing } from "./listing";
 import { refusalMessage, waitMessage } from "./messages";
-import { hostnameId, planFor, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
+import { hostnameId, planFor, takenOverHolder, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
 import { ChangeRegistry, type ChangeSender, type Declared } from "./registry";
-import { takenOverHolder } from "./take-over";
 import { releasesFirstPlanned } from "./simulation";
 
 export type { ChangeSender } from "./registry";

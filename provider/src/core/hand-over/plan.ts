@@ -14,7 +14,6 @@
 // that keeps the name, a releasing change that failed) is a refusal, named. Nothing here sends or
 // waits: the coordinator (coordinator.ts) does, and this file is tested without a server.
 import { HOSTNAME_FIELDS, hostnameKey, type HostnameField, type Source } from "@asset-delivery/sdk";
-import { takenOverHolder } from "./take-over";
 
 /** A declared host name: a service subdomain label or a custom domain, as written. */
 export interface Hostname {
@@ -184,7 +183,7 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
           continue;
         }
         if (!holder || holder.id === change.id) continue;
-        // A create takes this holder over (take-over.ts; lifecycle/create.ts does, after its refused POST).
+        // A create takes this holder over (takenOverHolder; lifecycle/create.ts does, after its refused POST).
         if (holder.id === takenOver?.id) continue;
         if (holderChange) refusals.push({ kind: "kept", hostname, holder, by: change });
         else waits.push({ hostname, holder, by: change });
@@ -210,6 +209,21 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
       .map((change) => ({ kind: "release-first", change }));
     return { kind: "ready", steps: [...firsts, ...steps] };
   }
+}
+
+/**
+ * The take-over rule, once (the plan's, before a create is sent; the create's after the API refused its POST: lifecycle/adopt.ts).
+ * The Source a create takes over, given the holders of the names it declares that no change of the
+ * run releases: there must be one such Source (a create becomes one Source, so names held by two
+ * cannot all be its), and it must be the resource's own (`isOwn`) or retired (disabled, as a
+ * retirement leaves it). Same hostnames and same name are no evidence: a copy of a project declares both.
+ */
+export function takenOverHolder(holders: Iterable<Holder>, isOwn: (holder: Holder) => boolean): Holder | undefined {
+  const distinct = new Map<string, Holder>();
+  for (const holder of holders) distinct.set(holder.id, holder);
+  const [only, ...others] = distinct.values();
+  if (!only || others.length > 0) return undefined;
+  return isOwn(only) || !only.enabled ? only : undefined;
 }
 
 /** The change of a cycle that releases first: the target when it can (it is running), else the first that can, by id. */
