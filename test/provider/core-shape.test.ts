@@ -278,6 +278,8 @@ describe("the core's own files", () => {
     const protocolValues = [unknownValue, specialSigKey, specialSecretSig];
     expect(protocolValues.every((value) => /^[0-9a-f-]{32,36}$/.test(value))).toBe(true);
     expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
+    // Pulumi's operations in a message's words ("a refresh shows", "this update takes"): its Instructions say them (core/instructions.ts).
+    expect(matching(/["'`][^"'`]*\b(refresh|this update|the update will)\b/i)).toEqual([]);
     // PropertyDiff's kinds as a type or as the engine's enum.
     expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
   });
