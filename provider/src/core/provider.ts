@@ -23,7 +23,7 @@ import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import { RunHandOvers } from "./hand-over/run-hand-overs";
-import type { NewSource } from "./hand-over/changes";
+import type { NewSource } from "./hand-over/take-over";
 import { keptMessage, RunReplacements } from "./run-replacements";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ProviderSettings } from "./settings";

@@ -6,8 +6,6 @@ import { isUnknown } from "../unknowns";
 import { handOverOf, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type HostnameLists } from "./plan";
 import { isOwnSource, type NewSource } from "./take-over";
 
-export type { NewSource } from "./take-over";
-
 /** The deployment's host name lists when every one is known (a preview may not know them yet). */
 export function knownLists(deployment: unknown): HostnameLists | undefined {
   if (deployment === null || typeof deployment !== "object") return undefined;

@@ -153,7 +153,7 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
 
     const visit = (change: ChangeFacts): void => {
       visiting.push(change);
-      // The names no change releases: a create takes their holder over when the rule lets it (take-over.ts).
+      // The names no change releases: a create takes their holder over when the rule lets it (takenOverHolder below).
       const kept = change.takes.flatMap((hostname) => {
         const holder = holders.get(hostnameId(hostname));
         return holder && !releaserOf(hostnameId(hostname)) ? [holder] : [];

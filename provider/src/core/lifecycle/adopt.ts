@@ -48,7 +48,7 @@ export async function bringToDeclaredState(
 
 /**
  * After a create was refused (400): the Source of this account that holds the declared hostnames,
- * when the take-over rule (hand-over/take-over.ts) lets this create take it: its own (its create
+ * when the take-over rule (hand-over/plan.ts `takenOverHolder`) lets this create take it: its own (its create
  * mark, or the Source it replaces: run-replacements.ts) or retired, and the only Source holding
  * them. The refusal is not read for its cause (the spec promises no member that names the field):
  * the holders are found as the hand-over plan finds them, in a listing of the account. When no
