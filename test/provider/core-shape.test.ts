@@ -284,6 +284,10 @@ describe("the core's own files", () => {
     expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
   });
 
+  it("find who holds a host name one way: in the account's listing (hand-over/holders.ts), never by a lookup per name", () => {
+    expect(matching(/\.(findByHostname|findBySubdomain)\(/)).toEqual([]);
+  });
+
   it("take the engine's values as the core's types in one place, beside the shells' codec (pulumi-names/source.ts)", () => {
     const root = path.resolve(__dirname, "../..");
     const casts = ["provider/src", "cli/src", "policy/src"].flatMap((part) =>
