@@ -3,7 +3,7 @@
 // the walker of Pulumi's secret envelopes is `@asset-delivery/provider/secret-envelopes`.
 export { Source, type SourceArgs } from "./dynamic/source";
 export type * from "./dynamic/source-types";
-export { ENV_VARS } from "./core/settings";
+export { ENV_VARS, type SourceImport } from "./core";
 /** The settings' keys in a stack's configuration (`assetdelivery:apiKey`), and the core's reader of a configuration by those keys. */
 export { CONFIG_KEYS, TRUSTED_SECRETS_KEY, pulumiConfigReader } from "./pulumi-names/config-keys";
 /** What the core's messages tell a user to do, in Pulumi's words: for `resolveSettings` of `@asset-delivery/provider/core` on a stack's configuration. */
@@ -12,7 +12,6 @@ export { coreInputs, toApiNames, toPulumiNames, writeOnlyFieldNames } from "./pu
 export { camelCase } from "./pulumi-names/rename";
 export { declarationOf } from "./pulumi-names/declaration";
 export { pulumiPath } from "./pulumi-names/paths";
-export type { SourceImport } from "./core/declaration";
 export { SOURCE_RESOURCE_TYPE } from "./dynamic/serialized-provider";
 /**
  * A dynamic Source's recorded inputs in the native resource's shape, still in the resource's names

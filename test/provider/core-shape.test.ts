@@ -17,6 +17,7 @@ import { configureSourceProvider } from "../support/configured-provider";
 import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { createClient, sourceCreateAttributesSchema } from "@asset-delivery/sdk";
 import { NativeProvider } from "../../provider/src/plugin/provider";
+import { exportedNames, importCircles, importsOf, sourceFiles } from "../support/module-graph";
 
 let server: TestServer;
 let core: SourceProvider;
@@ -279,8 +280,14 @@ describe("the core's own files", () => {
     const protocolValues = [unknownValue, specialSigKey, specialSecretSig];
     expect(protocolValues.every((value) => /^[0-9a-f-]{32,36}$/.test(value))).toBe(true);
     expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
+    // Pulumi's operations in a message's words ("a refresh shows", "this update takes"): its Instructions say them (core/instructions.ts).
+    expect(matching(/["'`][^"'`]*\b(refresh|this update|the update will)\b/i)).toEqual([]);
     // PropertyDiff's kinds as a type or as the engine's enum.
     expect(matching(/"add"\s*\|\s*"delete"|Kind\.(ADD|DELETE|UPDATE)\b/)).toEqual([]);
+  });
+
+  it("find who holds a host name one way: in the account's listing (hand-over/holders.ts), never by a lookup per name", () => {
+    expect(matching(/\.(findByHostname|findBySubdomain)\(/)).toEqual([]);
   });
 
   it("take the engine's values as the core's types in one place, beside the shells' codec (pulumi-names/source.ts)", () => {
@@ -397,5 +404,32 @@ describe("a replacement through the core, against the server: the Source serves 
     expect(created.id).not.toBe(id);
     expect(await enabledOnServer(id)).toBe(false);
     expect(await enabledOnServer(created.id)).toBe(true);
+  });
+});
+
+describe("the core's surface: its index (provider/src/core/index.ts, `@asset-delivery/provider/core`)", () => {
+  const root = path.resolve(__dirname, "../..");
+  const coreDir = path.join(root, "provider/src/core");
+  const index = path.join(coreDir, "index");
+  const inCore = (file: string) => file.startsWith(coreDir + path.sep);
+  /** The imports of the core by the shells, the CLI and the policy pack: what reaches into the core from outside it. */
+  const fromOutside = ["provider/src", "cli/src", "policy/src"]
+    .flatMap((part) => sourceFiles(path.join(root, part)))
+    .filter((file) => !inCore(file))
+    .flatMap(importsOf)
+    .filter(({ target }) => target === "@asset-delivery/provider/core" || target === coreDir || inCore(target));
+
+  it("is the one way in: the shells and the CLI import no module of the core but its index", () => {
+    const inner = fromOutside.filter(({ target }) => target !== index && target !== "@asset-delivery/provider/core");
+    expect(inner.map(({ file, specifier }) => `${path.relative(root, file)}: ${specifier}`)).toEqual([]);
+  });
+
+  it("exports exactly what they use: no export that nothing outside the core imports (tests may import inner modules)", () => {
+    const used = new Set(fromOutside.flatMap(({ names }) => names));
+    expect(exportedNames(`${index}.ts`).filter((name) => !used.has(name))).toEqual([]);
+  });
+
+  it("has no import circle among its modules", () => {
+    expect(importCircles(coreDir, sourceFiles(coreDir))).toEqual([]);
   });
 });

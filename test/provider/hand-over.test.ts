@@ -20,6 +20,7 @@ import {
 import { RunHandOvers } from "../../provider/src/core/hand-over/run-hand-overs";
 import { RunReplacements } from "../../provider/src/core/run-replacements";
 import { CancelledError } from "../../provider/src/core/cancellation";
+import { PULUMI_INSTRUCTIONS } from "../../provider/src/pulumi-names/instructions";
 import { annotationWithMark, createdInScope } from "../../provider/src/core/create-mark";
 import { withOrderHint } from "../../provider/src/engine/rename-hint";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../../provider/src/core/codec";
@@ -171,7 +172,21 @@ describe("planFor", () => {
     const held = holders({ left: lists(["img"]) });
     const fresh = create("new", lists(["img"]));
     expect(planFor(fresh, [], held).kind).toBe("wait");
-    expect(planFor({ ...fresh, takesOver: (holder) => holder.id === "left" }, [], held)).toEqual({ kind: "ready", steps: [] });
+    expect(planFor({ ...fresh, isOwn: (holder) => holder.id === "left" }, [], held)).toEqual({ kind: "ready", steps: [] });
+  });
+
+  it("a create takes over one Source holding every held name it declares, as the create does after a refused POST (lifecycle/adopt.ts): names on two Sources, retired or its own, are a wait", () => {
+    const twoRetired = holders({ old: lists(["img"]), older: lists(["cdn"]) }, ["old", "older"]);
+    expect(planFor(create("new", lists(["img", "cdn"])), [], twoRetired)).toMatchObject({
+      kind: "wait",
+      waits: [{ holder: { id: "old" } }, { holder: { id: "older" } }],
+    });
+    const markedAndRetired = holders({ left: lists(["img"]), old: lists(["cdn"]) }, ["old"]);
+    const ours = { ...create("new", lists(["img", "cdn"])), isOwn: (holder: Holder) => holder.id === "left" };
+    expect(planFor(ours, [], markedAndRetired).kind).toBe("wait");
+    // The second Source's name released by a change of the run: the one left holding is taken over.
+    const releasing = change("old", lists(["cdn"]), lists(["old"]));
+    expect(planFor(ours, [releasing], markedAndRetired)).toEqual({ kind: "ready", steps: [{ kind: "change", change: releasing }] });
   });
 
   it("a create reclaims a retired holder; an update does not", () => {
@@ -613,7 +628,7 @@ describe("HandOvers on the engine's other paths", () => {
       () => "sent",
       (error: unknown) => error,
     );
-    cancel.abort(new CancelledError());
+    cancel.abort(new CancelledError(PULUMI_INSTRUCTIONS));
     expect(await shop).toBeInstanceOf(CancelledError); // no quiet time (60 s) passed: the Cancel ended the wait
     // The holder's change, shown after the Cancel, would make the waiting write ready: nothing is sent.
     handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"])), {

@@ -2,9 +2,11 @@
 // object's waits for deployments stop at once (its signal: no further poll), and every write under
 // way (a request, a pacing wait) is answered at once with a CancelledError, unless it hands back,
 // within a short grace, the Source it wrote.
+import type { Instructions } from "./instructions";
+
 export class CancelledError extends Error {
-  constructor() {
-    super("cancelled: the engine asked the provider to stop (the Source may still be deploying; a refresh shows where it stands)");
+  constructor(instructions: Instructions) {
+    super(`cancelled: the engine asked the provider to stop (the Source may still be deploying; ${instructions.seeWhereItStands})`);
   }
 }
 
@@ -16,7 +18,7 @@ export class Cancellation {
   /** Rejects with the CancelledError once cancelled; only raced against, never awaited alone. */
   private readonly cancelled: Promise<never>;
 
-  constructor() {
+  constructor(private readonly instructions: Instructions) {
     const { signal } = this.controller;
     this.cancelled = new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error)));
     this.cancelled.catch(() => undefined);
@@ -28,7 +30,7 @@ export class Cancellation {
   }
 
   cancel(): void {
-    this.controller.abort(new CancelledError());
+    this.controller.abort(new CancelledError(this.instructions));
   }
 
   /**

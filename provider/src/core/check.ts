@@ -16,8 +16,9 @@ import {
   WRITABLE_SOURCE_ATTRIBUTE_DEFAULTS,
   WRITABLE_SOURCE_ATTRIBUTES,
   withoutUndefined,
+  isSourceType,
 } from "@asset-delivery/sdk";
-import { isSourceType, type DeclaredAttributes, type SourceInputs, type UncheckedInputs } from "./codec";
+import type { DeclaredAttributes, SourceInputs, UncheckedInputs } from "./codec";
 import type { PropertyPath } from "./property-path";
 import { PROVIDER_OPTION_DEFAULTS, PROVIDER_OPTION_KEYS, providerOptions, providerOptionsSchema } from "./provider-options";
 import { pathsOverlap, unknownPaths } from "./unknowns";

@@ -7,8 +7,6 @@
 // a state is built from a returned Source, once.
 import {
   isPlainObject,
-  isSourceType,
-  READ_ONLY_DEPLOYMENT_FIELDS,
   READ_ONLY_SOURCE_ATTRIBUTES,
   readOnlyFields,
   WRITABLE_SOURCE_ATTRIBUTES,
@@ -57,18 +55,12 @@ export type StateDeployment = Deployment & Partial<StoredDeployment>;
  */
 export type SourceState = Omit<SourceAttributes, "deployment"> & { deployment: StateDeployment; options: ProviderOptions };
 
-/** Every deployment field that is write-only in some type: the sdk's. */
-export const WRITE_ONLY_FIELDS = WRITE_ONLY_DEPLOYMENT_FIELDS;
-
-/** Every deployment field that is read-only in some type (`password_set`; a type not known yet may have any): the sdk's. */
-export const READ_ONLY_FIELDS = READ_ONLY_DEPLOYMENT_FIELDS;
-
-export { isSourceType };
-
 /** The declared write-only values of a deployment, to be kept in the state: the API never returns them. */
 function declaredSecrets(deployment: unknown): Record<string, unknown> {
   if (!isPlainObject(deployment)) return {};
-  return Object.fromEntries(Object.entries(deployment).filter(([key, value]) => WRITE_ONLY_FIELDS.has(key) && value !== undefined));
+  return Object.fromEntries(
+    Object.entries(deployment).filter(([key, value]) => WRITE_ONLY_DEPLOYMENT_FIELDS.has(key) && value !== undefined),
+  );
 }
 
 /** The deployment a Source has on the server, without its read-only fields (and no secret: the API returns none). */

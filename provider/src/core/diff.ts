@@ -4,10 +4,16 @@
 // the program's back, seen by a refresh). Every attribute can be updated in place, so the only
 // replacement is a switch to another adopted Source.
 import deepEqual from "fast-deep-equal";
-import { readOnlyFields, secretPresenceFlags, WRITABLE_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import {
+  isSourceType,
+  readOnlyFields,
+  secretPresenceFlags,
+  WRITABLE_SOURCE_ATTRIBUTES,
+  WRITE_ONLY_DEPLOYMENT_FIELDS,
+} from "@asset-delivery/sdk";
 import { withoutMark } from "./create-mark";
 import { PROVIDER_OPTION_KEYS, type ProviderOptionKey, type ProviderOptions } from "./provider-options";
-import { isSourceType, WRITE_ONLY_FIELDS, type DeclaredAttributes, type SourceInputs } from "./codec";
+import type { DeclaredAttributes, SourceInputs } from "./codec";
 import { containsUnknown, isUnknown } from "./unknowns";
 
 /** The attributes sent to the API. */
@@ -67,7 +73,7 @@ export function changedAttributes(olds: Compared, news: SourceInputs): { changed
 
 /** Whether any of the deployment fields is one the server deploys (a secret alone changes no deployment). */
 export function redeploys(deploymentFields: readonly string[]): boolean {
-  return deploymentFields.some((field) => !WRITE_ONLY_FIELDS.has(field));
+  return deploymentFields.some((field) => !WRITE_ONLY_DEPLOYMENT_FIELDS.has(field));
 }
 
 export interface SecretFlagMismatch {

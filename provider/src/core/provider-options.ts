@@ -15,6 +15,10 @@ const purgeTargetSchema = z
       "must be a path starting with / (on the Source's first service subdomain) or an absolute http:// or https:// URL on one of its hostnames",
   });
 
+/** The longest wait for a deployment a Source may declare: an hour. */
+const MAX_DEPLOYMENT_TIMEOUT_SECONDS = 3600;
+const deploymentTimeoutRange = { error: `must be from 1 to ${MAX_DEPLOYMENT_TIMEOUT_SECONDS} seconds` };
+
 export const providerOptionsSchema = z.object({
   waitForDeployment: z
     .boolean(expected("true or false"))
@@ -22,10 +26,10 @@ export const providerOptionsSchema = z.object({
     .describe("Wait after create and update until the Source is deployed."),
   deploymentTimeoutSeconds: z
     .int(expected("a whole number of seconds"))
-    .min(1, { error: "must be from 1 to 3600 seconds" })
-    .max(3600, { error: "must be from 1 to 3600 seconds" })
+    .min(1, deploymentTimeoutRange)
+    .max(MAX_DEPLOYMENT_TIMEOUT_SECONDS, deploymentTimeoutRange)
     .default(300)
-    .describe("How long to wait for the deployment, in seconds (1 to 3600)."),
+    .describe(`How long to wait for the deployment, in seconds (1 to ${MAX_DEPLOYMENT_TIMEOUT_SECONDS}).`),
   adoptSourceId: sourceIdSchema
     .optional()
     .describe(

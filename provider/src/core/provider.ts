@@ -23,12 +23,13 @@ import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import { RunHandOvers } from "./hand-over/run-hand-overs";
-import type { NewSource } from "./hand-over/changes";
+import type { NewSource } from "./hand-over/take-over";
 import { keptMessage, RunReplacements } from "./run-replacements";
 import type { Session } from "./session";
-import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
+import { refuseInsecureBaseUrl, resolveSettings, type ProviderSettings } from "./settings";
+import { TRUSTED_SECRETS_NAME, type ConfigReader } from "./config-names";
 import { WriteBudget } from "./write-budget";
-import { TRUSTED_SECRETS_NAME, trustedSecretsCache } from "./trusted-secrets";
+import { trustedSecretsCache } from "./trusted-secrets";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
 
 export interface SourceProviderOptions {
@@ -158,7 +159,7 @@ export function createSourceProvider({
    * before its first check (a process serving several runs, a test's, starts each clean).
    */
   function newRun() {
-    const cancellation = new Cancellation();
+    const cancellation = new Cancellation(instructions);
     return {
       cancellation,
       writes: new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) }),
@@ -256,7 +257,7 @@ export function createSourceProvider({
     async finalEstimate() {
       run.writes.releasesFirst(run.handOvers.releasesFirstPlanned());
       await run.writes.finalEstimate();
-      for (const message of await run.handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
+      for (const message of await run.handOvers.unresolved()) await warn(`${message}: ${instructions.thisRun} will refuse it`);
     },
     cancel: () => run.cancellation.cancel(),
     async close() {

@@ -9,23 +9,7 @@
 // anything is sent: unless allowed, the key would travel in clear text.
 import { domainNameSchema, insecureBaseUrlProblem, parseDuration, type ClientOptions, type PacingOptions } from "@asset-delivery/sdk";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
-import type { TRUSTED_SECRETS_NAME } from "./trusted-secrets";
-
-/** Each setting's environment variable; its keys are the settings' names. */
-export const ENV_VARS = {
-  baseUrl: "ASSET_DELIVERY_BASE_URL",
-  apiKey: "ASSET_DELIVERY_API_KEY",
-  pacing: "ASSET_DELIVERY_PACING",
-  deliveryDomain: "ASSET_DELIVERY_DELIVERY_DOMAIN",
-  allowInsecureHttp: "ASSET_DELIVERY_ALLOW_INSECURE_HTTP",
-  maxWait: "ASSET_DELIVERY_MAX_WAIT",
-} as const;
-
-export type SettingName = keyof typeof ENV_VARS;
-export const SETTING_NAMES = Object.keys(ENV_VARS) as SettingName[];
-
-/** The settings that are secret wherever a provider keeps or declares them (its state, its schema). */
-export const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set(["apiKey"] as const);
+import { ENV_VARS, type ConfigReader, type SettingName } from "./config-names";
 
 /** The settings as parsed: what each is, its default and its form as given are in SETTING_DESCRIPTIONS (plugin/schema/config.ts, the users' reference). */
 export interface ProviderSettings {
@@ -38,12 +22,6 @@ export interface ProviderSettings {
   /** In milliseconds. */
   maxWait?: number;
 }
-
-/** What a configuration may hold: the settings, and the secrets the server is trusted to hold (trusted-secrets.ts). */
-export type ConfigName = SettingName | typeof TRUSTED_SECRETS_NAME;
-
-/** Reads a configuration's value by name (`apiKey`), not by any key the configuration files it under. */
-export type ConfigReader = (name: ConfigName) => string | undefined;
 
 /** The settings without which no request can be made: which are missing, for a caller that names its own flags. */
 export class MissingSettingsError extends Error {

@@ -10,10 +10,8 @@
 // to it is not sent). A declared value that differs is sent as any change; a field the Source's
 // type does not have is ignored; once the state records the secret, this is no longer read for it.
 import { isPlainObject, sourceIdSchema, WRITE_ONLY_DEPLOYMENT_FIELDS, writeOnlyFields, type Source } from "@asset-delivery/sdk";
+import { TRUSTED_SECRETS_NAME } from "./config-names";
 import { PLAIN_INSTRUCTIONS, type Instructions } from "./instructions";
-
-/** The configuration's name of the record (a ConfigReader's, settings.ts), and of the native provider's input that carries it. */
-export const TRUSTED_SECRETS_NAME = "trustedSecrets";
 
 /**
  * Source id → write-only field in the API's names (`s3_secret_key`, as the Terraform state has it)

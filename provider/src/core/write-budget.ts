@@ -130,12 +130,16 @@ export class WriteBudget {
   private estimateMessage(): string | undefined {
     const limits = this.options.limits();
     const planned = { ...this.planned, updateSource: this.planned.updateSource + this.releasesFirstPlanned };
-    return limits ? hourlyEstimate(planned, limits) : undefined;
+    return limits ? hourlyEstimate(planned, limits, this.options.instructions ?? PLAIN_INSTRUCTIONS) : undefined;
   }
 }
 
-/** "150 updates: at 60 per hour this update takes at least 1 h 31 min", or nothing within what the limits allow at once. */
-export function hourlyEstimate(planned: Readonly<Record<HourlyClass, number>>, limits: RateTable): string | undefined {
+/** "150 updates: at 60 per hour this run takes at least 1 h 31 min" (`instructions.thisRun`), or nothing within what the limits allow at once. */
+export function hourlyEstimate(
+  planned: Readonly<Record<HourlyClass, number>>,
+  limits: RateTable,
+  instructions: Instructions,
+): string | undefined {
   const over = (HOURLY_CLASSES as HourlyClass[]).filter((name) => planned[name] > burst(limits, name));
   if (over.length === 0) return undefined;
   const counts = over.map((name) => `${planned[name]} ${NOUNS[name].many}`).join(" and ");
@@ -143,10 +147,10 @@ export function hourlyEstimate(planned: Readonly<Record<HourlyClass, number>>, l
   const least = Math.max(...over.map((name) => leastTimeMs(planned[name], limits, name)));
   const [only] = over;
   if (over.length > 1 || only === undefined)
-    return `${counts}: at ${rates.join(" and ")} this update takes at least ${formatDuration(least)}`;
+    return `${counts}: at ${rates.join(" and ")} ${instructions.thisRun} takes at least ${formatDuration(least)}`;
   const { limit, intervalMs } = limits[only];
   return (
-    `${counts}: at ${limit} per ${intervalName(intervalMs)} this update takes at least ${formatDuration(least)} ` +
+    `${counts}: at ${limit} per ${intervalName(intervalMs)} ${instructions.thisRun} takes at least ${formatDuration(least)} ` +
     `(${burst(limits, only)} at once, then one every ${formatDuration(intervalMs / limit)})`
   );
 }

@@ -10,13 +10,12 @@
 import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");
 import type * as pulumi from "@pulumi/pulumi";
-import { createSourceProvider } from "../core/provider";
+import { createSourceProvider, isSourceNotReady } from "../core";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { pulumiConfigReader } from "../pulumi-names/config-keys";
 import { withOrderHint, withRenameHint } from "../engine/rename-hint";
-import { isSourceNotReady } from "../core/lifecycle/settle";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isEngineUnknown } from "../engine/unknowns";

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { DeploymentInputOf, Simplify, SourceCreateAttributes, SourceType } from "@asset-delivery/sdk";
 import type { CamelKeys } from "../pulumi-names/rename";
-import type { ProviderOptionsInput } from "../core/provider-options";
+import type { ProviderOptionsInput } from "../core";
 import type { SourceReadOnlyValues } from "../pulumi-names/source-types";
 
 export type {

@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_KEY, SERIALIZED_PROVIDER, SOURCE_RESOURCE_TYPE } from "./serialized-provider";
 import type { SourceArgs, SourceDeployment, SourceReadOnlyOutputs } from "./source-types";
 import { DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
-import { providerOptions } from "../core/provider-options";
+import { providerOptions } from "../core";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
 import { SECRET_ATTRIBUTE_NAMES } from "../pulumi-names/secret-paths";
 import { secretsApart, URN_KEY } from "./shape";

@@ -3,7 +3,7 @@
 // one every release has written: Sources created by an interrupted run of an earlier release are
 // still recognised (test/provider/create-mark.test.ts). Its scope, the URN's stack and project, lets
 // a hand-over know a holder created with the default annotation is a resource of the same stack.
-import type { Creator } from "../core/create-mark";
+import type { Creator } from "../core";
 
 export function pulumiCreator(urn: string): Creator {
   return { tool: "Pulumi", resource: urn, scope: stackScope(urn) };

@@ -2,7 +2,7 @@
 // (its stderr shows up as plain info lines), so warnings go straight to the engine's Log RPC, at
 // the address the engine gives the provider process, and appear as real warnings.
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import type { Info, Warn } from "../core/log";
+import type { Info, Warn } from "../core";
 import { engineAddress, engineGuard } from "./engine-guard";
 import { engineProtos, grpcRuntime } from "./grpc";
 

@@ -7,7 +7,7 @@
 // Each other value (a leaf) goes through `leaf`, so that the plugin maps the engine's unknowns to
 // the core's in the same walk (plugin/wire.ts).
 import { isPlainObject } from "@asset-delivery/sdk";
-import { describePath } from "../core/property-path";
+import { describePath } from "../core";
 import { specialSecretSig, specialSigKey } from "./protocol-values";
 
 export type EnvelopePath = (string | number)[];

@@ -2,7 +2,7 @@
 // the giving Source's change not shown yet (`--parallel 1`, a dependency), or, for a create, a
 // resource renamed without `aliases`, which Pulumi creates anew before it retires the old Source,
 // still holding the names (the core speaks of Sources only: core/hand-over/).
-import { HandOverError } from "../core/hand-over/coordinator";
+import { HandOverError } from "../core";
 import { docsUrl } from "../repository";
 
 /** Where "Moving domains between Sources" is read: the docs of the project, online. */

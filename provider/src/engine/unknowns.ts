@@ -3,7 +3,7 @@
 // to the engine's, at its edge: the plugin as it decodes and encodes (plugin/wire.ts), the dynamic
 // resource as it changes shapes (dynamic/shape.ts).
 import { isPlainObject } from "@asset-delivery/sdk";
-import { UNKNOWN } from "../core/unknowns";
+import { UNKNOWN } from "../core";
 import { unknownValue } from "./protocol-values";
 
 export { unknownValue };

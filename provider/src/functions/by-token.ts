@@ -2,7 +2,7 @@
 // the provider's own connection, without loading @pulumi/pulumi, and says which paths of its result
 // are secret (a Source's secret attributes, from the sdk's field table).
 import type { AssetDeliveryClient } from "@asset-delivery/sdk";
-import type { PropertyPath } from "../core/property-path";
+import type { PropertyPath } from "../core";
 import { FUNCTION_TOKENS } from "../tokens";
 import { reportOf, reportsOf } from "./reports";
 import { SECRET_RESULT_FIELDS, sourceOf, sourcesOf } from "./sources";

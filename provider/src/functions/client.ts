@@ -3,8 +3,7 @@
 // environment) and closes the connection after.
 import * as pulumi from "@pulumi/pulumi";
 import type { AssetDeliveryClient } from "@asset-delivery/sdk";
-import { connect } from "../core/connection";
-import { resolveSettings } from "../core/settings";
+import { connect, resolveSettings } from "../core";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { pulumiConfigReader } from "../pulumi-names/config-keys";
 

@@ -7,16 +7,18 @@ import deepEqual from "fast-deep-equal";
 import { createClient, RequestValidationError } from "@asset-delivery/sdk";
 import {
   clientOptionsOf,
-  ENV_VARS,
-  resolveSettings,
-  SettingError,
-  SETTING_NAMES,
   type ConfigReader,
+  ENV_VARS,
+  isUnknown,
+  parseTrustedSecrets,
   type ProviderSettings,
+  resolveSettings,
+  SETTING_NAMES,
+  SettingError,
   type SettingName,
-} from "../core/settings";
-import { isUnknown } from "../core/unknowns";
-import { parseTrustedSecrets, TRUSTED_SECRETS_NAME, TrustedSecretsError } from "../core/trusted-secrets";
+  TRUSTED_SECRETS_NAME,
+  TrustedSecretsError,
+} from "../core";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 
 export interface ConfigFailure {

@@ -4,8 +4,7 @@
 // config. config-check.ts checks and compares them; here: where Configure finds them, and the API
 // key kept secret in the provider's state, however it was given. Besides the settings, the secrets
 // the server is trusted to hold (core/trusted-secrets.ts), secret too.
-import { SECRET_SETTINGS, SETTING_NAMES } from "../core/settings";
-import { TRUSTED_SECRETS_NAME } from "../core/trusted-secrets";
+import { SECRET_SETTINGS, SETTING_NAMES, TRUSTED_SECRETS_NAME } from "../core";
 import { configKey } from "../pulumi-names/config-keys";
 import type { PropertyPath } from "./wire";
 

@@ -6,11 +6,16 @@
 // writes it). The dynamic resource's host has no detailed diff.
 import deepEqual from "fast-deep-equal";
 import { isPlainObject } from "@asset-delivery/sdk";
-import type { SourceInputs } from "../core/codec";
-import { comparableDeployment, secretFlagMismatches, type Compared, type SourceDiff } from "../core/diff";
-import type { PropertyPath } from "../core/property-path";
-import { isUnknown } from "../core/unknowns";
-import { isProviderOptionKey } from "../core/provider-options";
+import {
+  comparableDeployment,
+  type Compared,
+  isProviderOptionKey,
+  isUnknown,
+  type PropertyPath,
+  secretFlagMismatches,
+  type SourceDiff,
+  type SourceInputs,
+} from "../core";
 import { describePulumiPath } from "../pulumi-names/paths";
 
 export type DiffKind = "add" | "delete" | "update";

@@ -5,10 +5,8 @@
 // dynamic host previews by itself. In the core's shape (the API's names, as a state: the read-only
 // flags in the deployment; the core's unknown), renamed by the plugin's edge as a state is.
 import deepEqual from "fast-deep-equal";
-import { attributePresentWhile, isPlainObject, READ_ONLY_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
-import { READ_ONLY_FIELDS, type UncheckedInputs } from "../core/codec";
-import { comparableDeployment } from "../core/diff";
-import { UNKNOWN } from "../core/unknowns";
+import { attributePresentWhile, isPlainObject, READ_ONLY_DEPLOYMENT_FIELDS, READ_ONLY_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
+import { comparableDeployment, type UncheckedInputs, UNKNOWN } from "../core";
 
 type Deployment = Record<string, unknown> & { type: string; annotation?: string };
 
@@ -21,7 +19,9 @@ export function previewOutputs(inputs: UncheckedInputs, state: UncheckedInputs =
     !deepEqual(comparableDeployment(oldDeployment, deployment), comparableDeployment(deployment, deployment)) ||
     inputs.enabled !== state.enabled;
   const decided = Object.fromEntries(READ_ONLY_SOURCE_ATTRIBUTES.map((name) => [name, redeploys ? UNKNOWN : state[name]]));
-  const decidedFields = Object.fromEntries([...READ_ONLY_FIELDS].map((name) => [name, redeploys ? UNKNOWN : oldDeployment?.[name]]));
+  const decidedFields = Object.fromEntries(
+    [...READ_ONLY_DEPLOYMENT_FIELDS].map((name) => [name, redeploys ? UNKNOWN : oldDeployment?.[name]]),
+  );
   // An attribute present only while a deployment flag is on (the secure-URL token: the sdk's field
   // table says so) will be absent when the flag is declared off.
   for (const attribute of READ_ONLY_SOURCE_ATTRIBUTES) {

@@ -8,7 +8,7 @@
 // What is the plugin's own: the Source type and function tokens of its schema, and the engine's
 // Read without a state, which is an import.
 import deepEqual from "fast-deep-equal";
-import type { UncheckedInputs } from "../core/codec";
+import { createSourceProvider, isSourceNotReady, isWithin, type SourceDiff, type SourceProvider, type UncheckedInputs } from "../core";
 import { coreInputs, coreState, toApiNames, toPulumiNames, uncheckedInputs } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 import { SECRET_PATHS } from "../pulumi-names/secret-paths";
@@ -17,18 +17,14 @@ import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";
 import { withOrderHint, withRenameHint } from "../engine/rename-hint";
-import { isSourceNotReady } from "../core/lifecycle/settle";
-import { createSourceProvider, type SourceProvider } from "../core/provider";
 import { invokeFunction } from "../functions/by-token";
 import { SOURCE_TOKEN } from "../tokens";
 import { CONFIG_SECRET_PATHS } from "./config";
 import { changedSettings, checkProviderConfig, settingsReader, type ConfigFailure } from "./config-check";
 import { previewOutputs } from "./preview";
-import type { SourceDiff } from "../core/diff";
 import type { Properties, PropertyPath } from "./wire";
-import { isWithin } from "../core/property-path";
 
-export { CancelledError } from "../core/cancellation";
+export { CancelledError } from "../core";
 
 /** A created or updated Source that did not deploy in time: the engine records it as it is. */
 export class PartialSourceError extends Error {

@@ -6,12 +6,11 @@
 // own value (core/unknowns.ts) inside: mapped here both ways (engine/unknowns.ts).
 import { isPlainObject } from "@asset-delivery/sdk";
 import type * as structPb from "google-protobuf/google/protobuf/struct_pb";
-import { isWithin, type PropertyPath } from "../core/property-path";
+import { isWithin, type PropertyPath, UNKNOWN } from "../core";
 import { secretEnvelope } from "../secret-envelopes";
 import { openEnvelopes } from "../engine/envelopes";
 import { providerProtos } from "../engine/grpc";
 import { coreUnknown, unknownValue } from "../engine/unknowns";
-import { UNKNOWN } from "../core/unknowns";
 
 export { UNKNOWN };
 export type { PropertyPath };

@@ -3,8 +3,7 @@
 // The core reads a setting by its name (core/settings.ts's ConfigReader); a caller that reads
 // Pulumi's configuration maps the name to its key here, once.
 import { PULUMI_PACKAGE_NAME } from "@asset-delivery/sdk";
-import { SETTING_NAMES, type ConfigName, type ConfigReader, type SettingName } from "../core/settings";
-import { TRUSTED_SECRETS_NAME } from "../core/trusted-secrets";
+import { type ConfigName, type ConfigReader, SETTING_NAMES, type SettingName, TRUSTED_SECRETS_NAME } from "../core";
 
 /** A setting's key in a stack's configuration. */
 export function configKey<N extends ConfigName>(name: N): `${typeof PULUMI_PACKAGE_NAME}:${N}` {

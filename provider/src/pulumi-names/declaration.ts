@@ -1,7 +1,7 @@
 // What to declare for a Source made elsewhere (core/declaration.ts) in the resource's names: the
 // arguments `asset-delivery import` writes.
 import type { Source } from "@asset-delivery/sdk";
-import { declarationOf as apiDeclarationOf, type SourceImport } from "../core/declaration";
+import { declarationOf as apiDeclarationOf, type SourceImport } from "../core";
 import { camelCase } from "./rename";
 import { toPulumiNames } from "./source";
 

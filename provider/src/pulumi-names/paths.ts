@@ -1,7 +1,6 @@
 // A property's path in the core's names as the program wrote it, and check's failures as the
 // engine shows them: both shells' writing of what the core reports by path.
-import { SOURCE_PROPERTIES, type CheckFailure } from "../core/check";
-import { describePath, type PropertyPath } from "../core/property-path";
+import { type CheckFailure, describePath, type PropertyPath, SOURCE_PROPERTIES } from "../core";
 import { camelSegments } from "./rename";
 import { TOP_LEVEL_TO_PULUMI } from "./source";
 

@@ -2,7 +2,7 @@
 // `secret` mark (as the plugin's schema marks them): what the native plugin marks secret on the
 // wire, wherever the values came from.
 import { camelCase, SECRET_DEPLOYMENT_FIELDS, SECRET_SOURCE_ATTRIBUTES } from "@asset-delivery/sdk";
-import type { PropertyPath } from "../core/property-path";
+import type { PropertyPath } from "../core";
 
 /** The resource's names of the Source's secret attributes: `secureUrlToken`. */
 export const SECRET_ATTRIBUTE_NAMES: readonly string[] = SECRET_SOURCE_ATTRIBUTES.map(camelCase);

@@ -14,20 +14,15 @@ import {
   READ_ONLY_SOURCE_ATTRIBUTES,
   WRITABLE_SOURCE_ATTRIBUTES,
   writeOnlyFields,
+  isSourceType,
+  READ_ONLY_DEPLOYMENT_FIELDS,
+  WRITE_ONLY_DEPLOYMENT_FIELDS,
   type ReadOnlySourceAttribute,
   type Source,
   type SourceAttributes,
   type WritableSourceAttribute,
 } from "@asset-delivery/sdk";
-import {
-  isSourceType,
-  READ_ONLY_FIELDS,
-  WRITE_ONLY_FIELDS,
-  type SourceInputs,
-  type SourceState,
-  type UncheckedInputs,
-} from "../core/codec";
-import { PROVIDER_OPTION_KEYS } from "../core/provider-options";
+import { PROVIDER_OPTION_KEYS, type SourceInputs, type SourceState, type UncheckedInputs } from "../core";
 import { camelCase, renameDeployment, type CamelNamed } from "./rename";
 import type { SourceDeployment, SourceReadOnlyValues } from "./source-types";
 
@@ -38,10 +33,10 @@ export const WRITABLE_ATTRIBUTE_NAMES = WRITABLE_SOURCE_ATTRIBUTES.map(camelCase
 export const READ_ONLY_ATTRIBUTE_NAMES = READ_ONLY_SOURCE_ATTRIBUTES.map(camelCase);
 
 /** Every deployment field that is read-only in some type, as top-level outputs of the resource (`passwordSet`). */
-export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_FIELDS].map(camelCase);
+export const READ_ONLY_NAMES: readonly string[] = [...READ_ONLY_DEPLOYMENT_FIELDS].map(camelCase);
 
 /** Every deployment field that is write-only in some type, the resource's names (`password`, `s3SecretKey`). */
-export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set([...WRITE_ONLY_FIELDS].map(camelCase));
+export const WRITE_ONLY_NAMES: ReadonlySet<string> = new Set([...WRITE_ONLY_DEPLOYMENT_FIELDS].map(camelCase));
 
 /** The resource's write-only fields of a type (none for an unknown type: check reports it). */
 export function writeOnlyFieldNames(type: unknown): string[] {
@@ -53,7 +48,7 @@ export const TOP_LEVEL_TO_PULUMI: ReadonlyMap<string, string> = new Map(
   [...WRITABLE_SOURCE_ATTRIBUTES, ...READ_ONLY_SOURCE_ATTRIBUTES].map((name) => [name, camelCase(name)]),
 );
 const TOP_LEVEL_TO_API: ReadonlyMap<string, string> = new Map([...TOP_LEVEL_TO_PULUMI].map(([api, pulumi]) => [pulumi, api]));
-const LIFTED_TO_API: ReadonlyMap<string, string> = new Map([...READ_ONLY_FIELDS].map((name) => [camelCase(name), name]));
+const LIFTED_TO_API: ReadonlyMap<string, string> = new Map([...READ_ONLY_DEPLOYMENT_FIELDS].map((name) => [camelCase(name), name]));
 
 /** The core's key of the provider's options (core/codec.ts); a program's own property of that name goes in with them, for check to refuse by its name. */
 const OPTIONS_KEY = "options";
@@ -77,7 +72,7 @@ export function toPulumiNames(values: Record<string, unknown>): Record<string, u
     }
     const declarable: Record<string, unknown> = {};
     for (const [field, inner] of Object.entries(value)) {
-      if (READ_ONLY_FIELDS.has(field)) out[camelCase(field)] = inner;
+      if (READ_ONLY_DEPLOYMENT_FIELDS.has(field)) out[camelCase(field)] = inner;
       else declarable[field] = inner;
     }
     out.deployment = renameDeployment(declarable, "toCamel");

@@ -124,7 +124,7 @@ describe("dynamic Source: host names moving between Sources in one up", () => {
       // The preview warns as the engine ends the provider: the dynamic host asks for no preview write to fail.
       let warned = "";
       const preview = await countWrites(server, async () => (warned = (await program.stack.preview()).stdout), before);
-      expect(warned).toContain(`"Outside.ho.example": ${heldBy}: the update will refuse it`);
+      expect(warned).toContain(`"Outside.ho.example": ${heldBy}: this update will refuse it`);
       expect(preview.posts + Object.values(preview.patches).reduce((a, b) => a + b, 0)).toBe(0);
       let output = "";
       const writes = await countWrites(server, async () => (output = await failedUp()), before);

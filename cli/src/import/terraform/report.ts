@@ -5,7 +5,7 @@
 // without destroying them).
 import { intervalName, printable, type RateTable, type Source } from "@asset-delivery/sdk";
 import { hourlyEstimate } from "@asset-delivery/provider/core";
-import { TRUSTED_SECRETS_KEY } from "@asset-delivery/provider";
+import { PULUMI_INSTRUCTIONS, TRUSTED_SECRETS_KEY } from "@asset-delivery/provider";
 import type { CarriedSettings } from "./settings";
 import type { TerraformSource } from "./state";
 import { removedBlocks, stateRmCommands } from "./forget";
@@ -190,7 +190,7 @@ function firstUp(sources: number, report: TerraformReport): string[] {
   const { limits } = report;
   const estimate = !limits
     ? `${updates}: pacing is off, all sent at once (the service's hourly budget may refuse some)`
-    : (hourlyEstimate({ createSource: 0, updateSource: sources }, limits) ??
+    : (hourlyEstimate({ createSource: 0, updateSource: sources }, limits, PULUMI_INSTRUCTIONS) ??
       `${updates}: within the budget (${limits.updateSource.limit} updates per ${intervalName(limits.updateSource.intervalMs)}), no wait`);
   return [
     `The first \`pulumi up\` sends one update per Source with secrets: ${estimate}.`,

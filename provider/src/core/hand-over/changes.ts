@@ -3,14 +3,8 @@
 import { HOSTNAME_FIELDS } from "@asset-delivery/sdk";
 import type { SourceInputs, SourceState, UncheckedInputs } from "../codec";
 import { isUnknown } from "../unknowns";
-import { carriesMark, type Creator } from "../create-mark";
-import { handOverOf, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type Holder, type HostnameLists } from "./plan";
-
-/** What a create knows of its resource: who creates it (its create mark), and the Source it replaces, if it is a replacement. */
-export interface NewSource {
-  creator?: Creator;
-  replaces?: string;
-}
+import { handOverOf, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type HostnameLists } from "./plan";
+import { isOwnSource, type NewSource } from "./take-over";
 
 /** The deployment's host name lists when every one is known (a preview may not know them yet). */
 export function knownLists(deployment: unknown): HostnameLists | undefined {
@@ -51,7 +45,7 @@ export function updateChange(id: string, olds: SourceState, news: SourceInputs):
  * interrupted create left, and `replaces`: the Source it replaces (run-replacements.ts), which it
  * takes over when it keeps names that Source holds.
  */
-export function takingChange(news: UncheckedInputs, before?: unknown, { creator, replaces }: NewSource = {}): ChangeFacts | undefined {
+export function takingChange(news: UncheckedInputs, before?: unknown, created: NewSource = {}): ChangeFacts | undefined {
   const after = knownLists(news.deployment);
   const held = before === undefined ? {} : knownLists(before);
   if (!after || !held) return undefined;
@@ -64,10 +58,7 @@ export function takingChange(news: UncheckedInputs, before?: unknown, { creator,
     takes: handOverOf(held, after).takes,
     declares: new Set(hostnamesOf(after).keys()),
     canReleaseFirst: false,
-    ...((creator !== undefined || replaces !== undefined) && {
-      takesOver: (holder: Holder) =>
-        holder.id === replaces || (creator !== undefined && holder.source !== undefined && carriesMark(holder.source, creator)),
-    }),
+    ...((created.creator !== undefined || created.replaces !== undefined) && { isOwn: isOwnSource(created) }),
     progress: {},
   };
 }

@@ -22,7 +22,7 @@ import type { Source } from "@asset-delivery/sdk";
 import { EngineActivity } from "./activity";
 import { HolderListing } from "./listing";
 import { refusalMessage, waitMessage } from "./messages";
-import { hostnameId, planFor, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
+import { hostnameId, planFor, takenOverHolder, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
 import { ChangeRegistry, type ChangeSender, type Declared } from "./registry";
 import { releasesFirstPlanned } from "./simulation";
 
@@ -116,15 +116,14 @@ export class HandOvers<Sent> {
     return plan.kind === "refused" ? plan.refusals : [];
   }
 
-  /** The Sources holding names the target takes that it takes over (a create: lifecycle/create.ts), as check listed them. */
+  /** The resource's own Source holding names the target takes, which it takes over (take-over.ts), as check listed them. */
   async takenOver(target: ChangeFacts): Promise<string[]> {
-    if (target.takes.length === 0 || target.takesOver === undefined) return [];
+    const isOwn = target.isOwn;
+    if (target.takes.length === 0 || isOwn === undefined) return [];
     const holders = await this.listing.get();
-    const ids = target.takes.flatMap((hostname) => {
-      const holder = holders.get(hostnameId(hostname));
-      return holder !== undefined && target.takesOver!(holder) ? [holder.id] : [];
-    });
-    return [...new Set(ids)];
+    const held = target.takes.flatMap((hostname) => holders.get(hostnameId(hostname)) ?? []);
+    const holder = takenOverHolder(held, isOwn);
+    return holder && isOwn(holder) ? [holder.id] : [];
   }
 
   /**

@@ -17,6 +17,16 @@ function holderOf(holder: Holder): string {
   return `Source ${printable(holder.id)} ("${printable(holder.name)}"${holder.enabled ? "" : ", retired"})`;
 }
 
+/** Why a create does not take a holder over (take-over.ts), and how to. */
+const NOT_TAKEN_OVER =
+  "not a Source created for this resource by an interrupted run, nor one retired Source holding every declared hostname that is held: " +
+  "to take it over, set adoptSourceId to its id";
+
+/** A create's refused POST (lifecycle/adopt.ts): a holder of its names that the take-over rule does not let it take. */
+export function holdsMessage(holder: Holder, names: readonly string[]): string {
+  return `${holderOf(holder)} holds ${names.map((name) => `"${printable(name)}"`).join(", ")}: ${NOT_TAKEN_OVER}`;
+}
+
 /** When the refused take is another change's, which the target waits for: that chain, named. */
 function via(by: ChangeFacts, target: ChangeFacts): string {
   return by === target ? "" : ` (${who(target)} waits for ${who(by)}, which releases what it takes)`;
@@ -50,11 +60,8 @@ export function refusalMessage(refusal: Refusal, target: ChangeFacts): string {
 export function waitMessage(wait: Wait, target: ChangeFacts, seconds?: number): string {
   const when =
     seconds === undefined ? "" : ` (none was shown in the ${seconds} s this write waited: the holder's change may not have been shown yet)`;
-  // A create takes over only the Source its own interrupted create left (its create mark) or a retired one.
-  const notOurs =
-    wait.by === target && target.creates
-      ? "; it is not a Source created for this resource by an interrupted run, nor a retired one: to take it over, set adoptSourceId to its id"
-      : "";
+  // A create takes over only its own Source or a retired one, when that Source holds every name held (take-over.ts).
+  const notOurs = wait.by === target && target.creates ? `; it is ${NOT_TAKEN_OVER}` : "";
   return (
     `${who(wait.by)} cannot take ${named(wait.hostname)}: it is held by ${holderOf(wait.holder)}, and no change of this run ` +
     `releases it${when}${via(wait.by, target)}${notOurs}`

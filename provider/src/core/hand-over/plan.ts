@@ -87,11 +87,8 @@ export interface ChangeFacts {
   declares: ReadonlySet<string>;
   /** Whether its release-only part can be sent alone (see releaseOnlyDeployment; the Source is enabled). */
   canReleaseFirst: boolean;
-  /**
-   * A create's: whether it takes over a Source holding its names (one its interrupted create left:
-   * lifecycle/create.ts decides, after the refused POST). A retired holder always may be.
-   */
-  takesOver?: (holder: Holder) => boolean;
+  /** A create's: whether a holder is its resource's own Source (take-over.ts `isOwnSource`), which it may take over. */
+  isOwn?: (holder: Holder) => boolean;
   progress: Progress;
 }
 
@@ -100,7 +97,7 @@ export interface Holder {
   id: string;
   name: string;
   enabled: boolean;
-  /** The Source as listed (for `takesOver`). */
+  /** The Source as listed (for `isOwn`). */
   source?: Source;
 }
 
@@ -129,9 +126,17 @@ export type Plan =
  * of `changes` (an update) or not (a create).
  */
 export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], holders: ReadonlyMap<string, Holder>): Plan {
-  const releaserOf = new Map<string, ChangeFacts>();
-  for (const change of changes) for (const hostname of change.releases) releaserOf.set(hostnameId(hostname), change);
+  const releasing = new Map<string, ChangeFacts>();
+  for (const change of changes) for (const hostname of change.releases) releasing.set(hostnameId(hostname), change);
   const byId = new Map(changes.flatMap((change) => (change.id === undefined ? [] : [[change.id, change] as const])));
+  /**
+   * The change that frees a name: the one whose diff releases it, or the holder's, when its
+   * declaration drops a name the server shows on it (a PATCH replaces the list whole).
+   */
+  const releaserOf = (id: string): ChangeFacts | undefined => {
+    const holderChange = byId.get(holders.get(id)?.id ?? "");
+    return releasing.get(id) ?? (holderChange && !holderChange.declares.has(id) ? holderChange : undefined);
+  };
   const releasedFirst: ChangeFacts[] = changes.filter((change) => change.progress.releasing && !change.progress.released);
 
   // Each pass orders the changes the target depends on (post-order); a cycle found picks one of its
@@ -148,13 +153,17 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
 
     const visit = (change: ChangeFacts): void => {
       visiting.push(change);
+      // The names no change releases: a create takes their holder over when the rule lets it (takenOverHolder below).
+      const kept = change.takes.flatMap((hostname) => {
+        const holder = holders.get(hostnameId(hostname));
+        return holder && !releaserOf(hostnameId(hostname)) ? [holder] : [];
+      });
+      const takenOver = change.creates ? takenOverHolder(kept, change.isOwn ?? (() => false)) : undefined;
       for (const hostname of change.takes) {
         const id = hostnameId(hostname);
         const holder = holders.get(id);
         const holderChange = holder && byId.get(holder.id);
-        // The change that frees the name: the one whose diff releases it, or the holder's, when its
-        // declaration drops a name the server shows on it (a PATCH replaces the list whole).
-        const releaser = releaserOf.get(id) ?? (holderChange && !holderChange.declares.has(id) ? holderChange : undefined);
+        const releaser = releaserOf(id);
         if (releaser && releaser !== change) {
           if (releaser.progress.failed !== undefined) {
             refusals.push({ kind: "failed", hostname, releaser, error: releaser.progress.failed, by: change });
@@ -174,9 +183,8 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
           continue;
         }
         if (!holder || holder.id === change.id) continue;
-        // A create finding its names on a retired Source, or on one its interrupted create left,
-        // takes it over (lifecycle/create.ts).
-        if (change.creates && (!holder.enabled || change.takesOver?.(holder))) continue;
+        // A create takes this holder over (takenOverHolder; lifecycle/create.ts does, after its refused POST).
+        if (holder.id === takenOver?.id) continue;
         if (holderChange) refusals.push({ kind: "kept", hostname, holder, by: change });
         else waits.push({ hostname, holder, by: change });
       }
@@ -201,6 +209,21 @@ export function planFor(target: ChangeFacts, changes: readonly ChangeFacts[], ho
       .map((change) => ({ kind: "release-first", change }));
     return { kind: "ready", steps: [...firsts, ...steps] };
   }
+}
+
+/**
+ * The take-over rule, once (the plan's, before a create is sent; the create's after the API refused its POST: lifecycle/adopt.ts).
+ * The Source a create takes over, given the holders of the names it declares that no change of the
+ * run releases: there must be one such Source (a create becomes one Source, so names held by two
+ * cannot all be its), and it must be the resource's own (`isOwn`) or retired (disabled, as a
+ * retirement leaves it). Same hostnames and same name are no evidence: a copy of a project declares both.
+ */
+export function takenOverHolder(holders: Iterable<Holder>, isOwn: (holder: Holder) => boolean): Holder | undefined {
+  const distinct = new Map<string, Holder>();
+  for (const holder of holders) distinct.set(holder.id, holder);
+  const [only, ...others] = distinct.values();
+  if (!only || others.length > 0) return undefined;
+  return isOwn(only) || !only.enabled ? only : undefined;
 }
 
 /** The change of a cycle that releases first: the target when it can (it is running), else the first that can, by id. */

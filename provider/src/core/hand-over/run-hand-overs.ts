@@ -9,7 +9,8 @@ import { createdInScope, type Creator } from "../create-mark";
 import { isSourceNotReady, SourceNotReadyError } from "../lifecycle/settle";
 import { sendUpdate, type SentUpdate } from "../lifecycle/update";
 import type { Session } from "../session";
-import { knownLists, takingChange, updateChange, type NewSource } from "./changes";
+import { knownLists, takingChange, updateChange } from "./changes";
+import type { NewSource } from "./take-over";
 import { HandOvers, type HandOverOptions } from "./coordinator";
 import { checkRule } from "./messages";
 import { hostnameId, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type Holder } from "./plan";
@@ -109,7 +110,7 @@ export class RunHandOvers {
     });
   }
 
-  /** The Sources a create of `news` takes over (they hold names it declares), as check listed them. */
+  /** The resource's own Source a create of `news` takes over (it holds names the create declares), as check listed it. */
   async takenOver(news: SourceInputs | UncheckedInputs, created: NewSource): Promise<string[]> {
     const target = takingChange(news, undefined, created);
     return target ? this.handOvers.takenOver(target) : [];

@@ -1,11 +1,14 @@
 // Taking over an existing Source and bringing it to the declared state: by id (`adoptSourceId`,
 // the import path), or the Source of this account found holding the declared hostnames when it was
 // created for this resource (create-mark.ts) or is retired.
-import { BadRequestError, HOSTNAME_FIELDS, printable, type Source } from "@asset-delivery/sdk";
+import { BadRequestError, printable, type Source } from "@asset-delivery/sdk";
 import { changedAttributes } from "../diff";
 import type { Session } from "../session";
 import { liveDeclaration, type DeclaredAttributes, type SourceInputs } from "../codec";
-import { carriesMark, type Creator } from "../create-mark";
+import { holdersOf } from "../hand-over/holders";
+import { holdsMessage } from "../hand-over/messages";
+import { hostnamesOf, takenOverHolder, type Holder } from "../hand-over/plan";
+import { isOwnSource, type NewSource } from "../hand-over/take-over";
 import { trustedSecretsOf } from "../trusted-secrets";
 import { planPatches, sendPatches } from "./patch";
 import { deployedBefore, type Written } from "./settle";
@@ -45,41 +48,35 @@ export async function bringToDeclaredState(
 
 /**
  * After a create was refused (400): the Source of this account that holds the declared hostnames,
- * when the evidence says this resource may take it: it carries this resource's create mark
- * (`creator`'s: a create of a run that was killed before it was recorded), or it is the Source this
- * create's resource replaces (`replaces`: run-replacements.ts), or it is retired
- * (disabled, as a retirement leaves it). Same hostnames and same name are no evidence: a copy of a
- * project declares both. The refusal is not read for its cause (the spec promises no member that names the
- * field): every declared hostname is looked up instead, one list call each. When no Source of the
- * account holds one, the refusal had another cause and is raised as it is; when they are held
- * otherwise than by one such Source, the holders are named.
+ * when the take-over rule (hand-over/plan.ts `takenOverHolder`) lets this create take it: its own (its create
+ * mark, or the Source it replaces: run-replacements.ts) or retired, and the only Source holding
+ * them. The refusal is not read for its cause (the spec promises no member that names the field):
+ * the holders are found as the hand-over plan finds them, in a listing of the account. When no
+ * Source holds one, the refusal had another cause and is raised as it is; otherwise the holders are named.
  */
 export async function reclaimableHolder(
   session: Session,
   failure: unknown,
   attributes: DeclaredAttributes,
-  creator: Creator | undefined,
-  replaces?: string,
+  created: NewSource,
 ): Promise<Source> {
   if (!(failure instanceof BadRequestError)) throw failure;
-  const holders = new Map<string, { source: Source; names: string[] }>();
-  for (const field of HOSTNAME_FIELDS) {
-    for (const name of attributes.deployment[field] ?? []) {
-      const holder = await session.client.sources.findByHostname(field, name);
-      if (holder) holders.set(holder.id, { source: holder, names: [...(holders.get(holder.id)?.names ?? []), name] });
-    }
+  const listed = holdersOf(await session.reads.all());
+  const held = new Map<string, { holder: Holder; names: string[] }>();
+  for (const [id, { name }] of hostnamesOf(attributes.deployment)) {
+    const holder = listed.get(id);
+    if (holder) held.set(holder.id, { holder, names: [...(held.get(holder.id)?.names ?? []), name] });
   }
-  const [only, ...others] = [...holders.values()];
-  if (!only) throw failure;
-  const ours = (creator !== undefined && carriesMark(only.source, creator)) || only.source.id === replaces;
-  if (others.length === 0 && (ours || !only.source.attributes.enabled)) return only.source;
-  const owners = [...holders.values()].map(
-    ({ source, names }) =>
-      `Source ${printable(source.id)} ("${printable(source.attributes.name)}", ${source.attributes.enabled ? "enabled" : "retired"}) holds ${names.map((n) => `"${printable(n)}"`).join(", ")}`,
+  if (held.size === 0) throw failure;
+  const taken = takenOverHolder(
+    [...held.values()].map(({ holder }) => holder),
+    isOwnSource(created),
   );
+  if (taken?.source) return taken.source;
   throw new Error(
-    `${failure.message}. In this account, ${owners.join("; ")}: not a Source created for this resource by an interrupted run, ` +
-      `nor one retired Source holding every declared hostname that is taken. To take a Source over, set adoptSourceId to its id.`,
-    { cause: failure },
+    `${failure.message}. In this account, ${[...held.values()].map(({ holder, names }) => holdsMessage(holder, names)).join("; ")}`,
+    {
+      cause: failure,
+    },
   );
 }

@@ -63,7 +63,7 @@ async function createOrReclaim(
     // A new Source has no deployment before its first: any `deployed` read is of this one.
     return { source: await session.client.sources.createParsed(marked), deployedBefore: null };
   } catch (error) {
-    const holder = await reclaimableHolder(session, error, attributes, creator, replaces);
+    const holder = await reclaimableHolder(session, error, attributes, { creator, replaces });
     onTakeOver?.(holder.id);
     return bringToDeclaredState(session, holder, inputs, attributes);
   }

@@ -1,7 +1,7 @@
 // The provider's configuration in the schema: its config variables (`assetdelivery:baseUrl`, ...)
 // and the explicit provider's inputs and outputs: each setting's description, and its secrecy
 // (the core's).
-import { ENV_VARS, SECRET_SETTINGS, SETTING_NAMES, type SettingName } from "../../core/settings";
+import { ENV_VARS, SECRET_SETTINGS, SETTING_NAMES, type SettingName } from "../../core";
 import type { PulumiProperty } from "./format";
 
 /** What each setting is: the one statement of it, which the schema's config variables and provider inputs carry (and docs/reference.md from them). */

@@ -15,7 +15,7 @@ import {
   type FieldDescriptor,
   type SourceType,
 } from "@asset-delivery/sdk";
-import { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema } from "../../core/provider-options";
+import { PROVIDER_OPTION_DESCRIPTORS, providerOptionsSchema } from "../../core";
 import { PACKAGE_NAME, SOURCE_TOKEN, TYPE_TOKENS } from "../../tokens";
 import type { PulumiProperty, SchemaTypes } from "./format";
 import { objectTypeOf, pascalCase, propertyOf } from "./properties";
