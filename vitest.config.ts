@@ -91,8 +91,10 @@ export default defineConfig({
     maxWorkers: 2,
     // Each worker runs its files one after another in one process, so that the modules they share
     // (the server, the sdk, zod, Fastify, the test support) load once a worker, not once a file: the
-    // suite's files spent 224 s importing them, isolated. The tests leave no state behind them (each
-    // closes what it started, restores what it spied on, sets back the env it set); measured
+    // suite's files spent 224 s importing them, isolated. Module state lives on into later files:
+    // the tests close what they start, restore what they spy on and set back the env they set, and
+    // the dynamic runtime's one core per worker starts a new run at each configure (its hand-overs,
+    // write budget and listings: test/provider/core-shape.test.ts shows two files' runs apart); measured
     // 2026-11-29 on test/sdk, server and dashboard (75 files): 454 -> 388 s of CPU, all passing.
     isolate: false,
     // The slowest files start first, so that the two workers end together.

@@ -14,7 +14,7 @@ import { pulumiCreator } from "../../provider/src/engine/creator";
 import type { SourceInputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { configureSourceProvider } from "../support/configured-provider";
-import { startTestServer, type TestServer } from "../support/server";
+import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { createClient, sourceCreateAttributesSchema } from "@asset-delivery/sdk";
 import { NativeProvider } from "../../provider/src/plugin/provider";
 
@@ -30,6 +30,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await core?.close();
   await server?.close();
+  // The runtime's core lives as long as the worker, which runs later files (isolate: false): not left pointing at a closed server.
+  await sourceProvider.configure({ config: { get: () => undefined, require: () => "" } });
 });
 
 const declaration = (subdomain: string, deployment: Record<string, unknown> = {}) => ({
@@ -295,5 +297,103 @@ describe("the core's own files", () => {
         ),
     );
     expect(casts).toEqual([]);
+  });
+});
+
+describe("a run's state ends with the run: the runtime's one core per worker, configured again by each file", () => {
+  it("a second file's configure starts a new run: the account is listed again, not answered from the first file's copy", async () => {
+    const urn = "urn:pulumi:dev::files::pulumi-nodejs:dynamic/assetdelivery:Source::";
+    const { name, deployment } = programDeclaration("file-run");
+    const { password, ...open } = deployment;
+    const declared = (subdomain: string) => ({
+      name,
+      deployment: { ...open, serviceSubdomains: [subdomain] },
+      deploymentSecrets: { password },
+      resourceUrn: `${urn}${subdomain}`,
+    });
+    // The first file: a check lists the account once for its run (the hand-overs' listing, the read coalescer's pages).
+    await configureSourceProvider(server);
+    const first = await sourceProvider.check({}, declared("file-one"));
+    await sourceProvider.create(first.inputs);
+    server.resetRequestCount();
+    await sourceProvider.check({}, declared("file-one-b"));
+    expect(server.requestCount("GET", /^\/api\/v1\/sources$/)).toBe(0); // the run's listing, made by its first check
+    // The second file, in the same worker: its own configure.
+    await configureSourceProvider(server);
+    server.resetRequestCount();
+    await sourceProvider.check({}, declared("file-two"));
+    expect(server.requestCount("GET", /^\/api\/v1\/sources$/)).toBe(1);
+  });
+});
+
+describe("a replacement through the core, against the server: the Source serves throughout", () => {
+  const creator = (resource: string) => pulumiCreator(`urn:pulumi:dev::replace::assetdelivery:index:Source::${resource}`);
+  /** A new run of `core` (as the engine's next command starts one): configured. */
+  const newRun = () => core.configure((name) => ({ baseUrl: server.url, apiKey: server.adminKey })[name as string]);
+  const inputsOf = (declared: Record<string, unknown>) => (core.check(declared, true) as { inputs: SourceInputs }).inputs;
+  const enabledOnServer = async (id: string) => {
+    const client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
+    try {
+      return (await client.sources.get(id)).attributes.enabled;
+    } finally {
+      await client.close();
+    }
+  };
+
+  it("replaceOnChanges (a diff, then a check as new) and --replace (a check as new only), each with the delete after or before the create", async () => {
+    for (const [path, deleteFirst] of [
+      ["replaceOnChanges", false],
+      ["--replace", false],
+      ["--replace", true],
+      ["replaceOnChanges", true],
+    ] as const) {
+      const resource = creator(`${path === "--replace" ? "forced" : "declared"}-${deleteFirst ? "first" : "last"}`);
+      newRun();
+      const subdomain = `r${Math.random().toString(36).slice(2, 10)}`;
+      const created = inputsOf(declaration(subdomain));
+      expect(await core.checkHandOvers(created, undefined, resource)).toEqual([]);
+      const first = await core.create(created, { creator: resource });
+      const id = first.id;
+      // A deployment updated since its create keeps the create mark, by which a forced replacement finds its Source.
+      const inputs = inputsOf(declaration(subdomain, { service_subdomains: [subdomain, `${subdomain}b`] }));
+      const { outs } = await core.update(id, first.outs, inputs);
+
+      newRun();
+      const news = path === "replaceOnChanges" ? inputsOf({ ...declaration(subdomain), name: "Photos renamed" }) : inputs;
+      if (path === "replaceOnChanges") {
+        expect(await core.checkHandOvers(news, { deployment: inputs.deployment }, resource)).toEqual([]);
+        core.diff(id, outs, news, resource);
+      }
+      expect(await core.checkHandOvers(news, undefined, resource)).toEqual([]); // the replacement's own Source: no refusal
+      const { result, requests } = await countedSourceRequests(server, async () => {
+        if (deleteFirst) await core.delete(id);
+        expect(await enabledOnServer(id)).toBe(true);
+        const created = await core.create(news, { creator: resource });
+        if (!deleteFirst) await core.delete(id);
+        return created;
+      });
+      expect(result.id, `${path}, delete ${deleteFirst ? "first" : "last"}`).toBe(id);
+      expect(result.outs).toMatchObject({ enabled: true, name: news.name });
+      expect(await enabledOnServer(id)).toBe(true);
+      // No POST (the API would refuse it: the names are held), the take-over's one PATCH (the declared
+      // secret, which the server never shows, and the new name); no retire.
+      expect(requests, `${path}, delete ${deleteFirst ? "first" : "last"}`).toEqual({ GET: expect.any(Number), PATCH: 1 });
+    }
+  });
+
+  it("a replacement keeping none of the old names: a new Source, and the old one retired", async () => {
+    const resource = creator("moved");
+    newRun();
+    const inputs = inputsOf(declaration(`m${Math.random().toString(36).slice(2, 10)}`));
+    const { id, outs } = await core.create(inputs, { creator: resource });
+    newRun();
+    const moved = inputsOf(declaration(`m${Math.random().toString(36).slice(2, 10)}`));
+    core.diff(id, outs, moved, resource);
+    expect(await core.checkHandOvers(moved, undefined, resource)).toEqual([]);
+    const created = await core.create(moved, { creator: resource });
+    await core.delete(id);
+    expect(created.id).not.toBe(id);
+    expect(await enabledOnServer(id)).toBe(false);
+    expect(await enabledOnServer(created.id)).toBe(true);
   });
 });

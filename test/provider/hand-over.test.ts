@@ -2,7 +2,7 @@
 // (release before take, cycles of 2 and 3 broken by one release-only PATCH, a failed release named)
 // and the coordinator driving it in any engine order, against an in-memory account that refuses a
 // name still held, as the API does.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { HandOverError, HandOvers } from "../../provider/src/core/hand-over/coordinator";
 import { refusalMessage } from "../../provider/src/core/hand-over/messages";
 import {
@@ -18,6 +18,9 @@ import {
   type Step,
 } from "../../provider/src/core/hand-over/plan";
 import { RunHandOvers } from "../../provider/src/core/hand-over/run-hand-overs";
+import { RunReplacements } from "../../provider/src/core/run-replacements";
+import { CancelledError } from "../../provider/src/core/cancellation";
+import { annotationWithMark, createdInScope } from "../../provider/src/core/create-mark";
 import { withOrderHint } from "../../provider/src/engine/rename-hint";
 import { sourceOutputs, type SourceInputs, type SourceState } from "../../provider/src/core/codec";
 import { SourceNotReadyError } from "../../provider/src/core/lifecycle/settle";
@@ -549,3 +552,235 @@ describe("RunHandOvers: what a release-only PATCH leaves recorded", () => {
     expect(waits).toEqual([olds.b!.date_deployed! + 1, olds.a!.date_deployed]);
   });
 });
+
+describe("HandOvers on the engine's other paths", () => {
+  it("Cancel ends a write's wait for a holder at once, and nothing is sent after it, even once the holder's change is shown", async () => {
+    const account = memoryAccount({ web: lists(["web"], ["img.example"]), shop: lists(["shop"]) });
+    const cancel = new AbortController();
+    const handOvers = new HandOvers<void>({ listSources: account.listSources, quietMs: 60_000, signal: cancel.signal });
+    await handOvers.refusalsNow(create("probe", lists(["probe"])));
+    const shopFacts = change("shop", lists(["shop"]), lists(["shop"], ["img.example"]));
+    handOvers.declare(shopFacts, { change: async () => account.write("shop", lists(["shop"], ["img.example"])) });
+    const shop = handOvers.update("shop").then(
+      () => "sent",
+      (error: unknown) => error,
+    );
+    cancel.abort(new CancelledError());
+    expect(await shop).toBeInstanceOf(CancelledError); // no quiet time (60 s) passed: the Cancel ended the wait
+    // The holder's change, shown after the Cancel, would make the waiting write ready: nothing is sent.
+    handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"])), {
+      change: async () => account.write("web", lists(["web"])),
+    });
+    await expect(handOvers.update("web")).rejects.toBeInstanceOf(CancelledError);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(account.writes).toEqual([]);
+  });
+
+  it("a change declared again with its olds and news in another key order is the same change: sent once", async () => {
+    const account = memoryAccount({ web: lists(["web"], ["img.example"]), shop: lists(["shop"]) });
+    const sent: Record<string, number> = {};
+    const session = {
+      reads: { all: account.listSources, remember: () => {} },
+      client: {
+        sources: {
+          update: async (id: string, attributes: { deployment: Lists }) => {
+            sent[id] = (sent[id] ?? 0) + 1;
+            account.write(id, {
+              service_subdomains: attributes.deployment.service_subdomains,
+              custom_domains: attributes.deployment.custom_domains,
+            });
+            return sourceResource({ id, name: id, deployment: { ...WEBFOLDER, ...account.sources.get(id)! } });
+          },
+        },
+      },
+    } as unknown as Session;
+    const run = new RunHandOvers(() => session, { quietMs: 100 });
+    const state = (id: string, held: Lists) =>
+      ({ name: id, enabled: true, deployment: { ...WEBFOLDER, ...held }, options: { waitForDeployment: false } }) as unknown as SourceState;
+    const inputs = (id: string, held: Lists) =>
+      ({
+        name: id,
+        enabled: true,
+        deployment: { ...WEBFOLDER, ...held },
+        options: { waitForDeployment: false },
+      }) as unknown as SourceInputs;
+    const olds = { web: state("web", lists(["web"], ["img.example"])), shop: state("shop", lists(["shop"])) };
+    const news = { web: inputs("web", lists(["web"])), shop: inputs("shop", lists(["shop"], ["img.example"])) };
+    await run.checkFailures(news.shop, { deployment: olds.shop.deployment });
+    run.diffed("web", olds.web, news.web);
+    run.diffed("shop", olds.shop, news.shop);
+    await run.update("shop", olds.shop, news.shop); // sends web's change first
+    // The engine's Update of web hands back the same values, their keys in another order.
+    const reversed = <T extends object>(value: T): T =>
+      JSON.parse(
+        JSON.stringify(value, (_, inner: unknown) => (isPlainRecord(inner) ? Object.fromEntries(Object.entries(inner).reverse()) : inner)),
+      );
+    await run.update("web", reversed(olds.web), reversed(news.web));
+    expect(sent).toEqual({ web: 1, shop: 1 });
+  });
+
+  it("a holder of this stack whose change registers late (it waits on a slow dependency) is waited for past the quiet time: one run converges", async () => {
+    vi.useFakeTimers();
+    try {
+      const stack = "urn:pulumi:dev::site::";
+      const creator = (name: string) => ({ tool: "Pulumi", resource: `${stack}assetdelivery:index:Source::${name}`, scope: stack });
+      const account = memoryAccount({ web: lists(["web"], ["img.example"]), shop: lists(["shop"]) });
+      // web was created by this stack with the default annotation, which names its resource.
+      const listSources = async () =>
+        (await account.listSources()).map((source) =>
+          source.id === "web"
+            ? {
+                ...source,
+                attributes: {
+                  ...source.attributes,
+                  deployment: { ...source.attributes.deployment, annotation: annotationWithMark(undefined, creator("web"))! },
+                },
+              }
+            : source,
+        );
+      const ours = (holder: Holder) => holder.source !== undefined && createdInScope(holder.source, creator("shop"));
+      const handOvers = new HandOvers<void>({ listSources, quietMs: 5_000, comesInThisRun: ours });
+      await handOvers.refusalsNow(create("probe", lists(["probe"])));
+      handOvers.declare(change("shop", lists(["shop"]), lists(["shop"], ["img.example"])), {
+        change: async () => account.write("shop", lists(["shop"], ["img.example"])),
+      });
+      const shop = handOvers.update("shop");
+      await vi.advanceTimersByTimeAsync(60_000); // web's certificate, say: a minute of nothing shown
+      handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"])), {
+        change: async () => account.write("web", lists(["web"])),
+      });
+      await shop;
+      expect(account.writes).toEqual(["web", "shop"]);
+      // A holder not known to be of this stack: the quiet time ends the wait, naming it.
+      const other = new HandOvers<void>({ listSources, quietMs: 5_000, comesInThisRun: () => false });
+      await other.refusalsNow(create("probe", lists(["probe"])));
+      const late = other.create(create("new", lists(["web"])), async () => {});
+      const failure = late.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      await vi.advanceTimersByTimeAsync(6_000);
+      expect(String(await failure)).toMatch(/cannot take deployment.service_subdomains "web": it is held by Source web \("name-web"\)/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("RunHandOvers: which holders the engine will show", () => {
+  it("a holder of the stack is waited for past the quiet time, but not by a create taking all its service subdomains (a rename without aliases)", async () => {
+    vi.useFakeTimers();
+    try {
+      const stack = "urn:pulumi:dev::site::";
+      const creatorOf = (name: string) => ({ tool: "Pulumi", resource: `${stack}assetdelivery:index:Source::${name}`, scope: stack });
+      const annotation = annotationWithMark(undefined, creatorOf("web"))!;
+      const web = sourceResource({
+        id: "web",
+        name: "Web",
+        deployment: { ...WEBFOLDER, service_subdomains: ["web"], custom_domains: ["img.example"] },
+      });
+      web.attributes.deployment.annotation = annotation;
+      const run = new RunHandOvers(() => ({ reads: { all: async () => [web] } }) as unknown as Session, { quietMs: 5_000 });
+      run.noteCreator(creatorOf("shop"));
+      const declared = (subdomains: string[], domains: string[]) =>
+        ({
+          name: "New",
+          enabled: true,
+          deployment: { ...WEBFOLDER, service_subdomains: subdomains, custom_domains: domains },
+        }) as unknown as SourceInputs;
+      const renamed = declared(["web"], ["img.example"]);
+      const taking = declared(["shop"], ["img.example"]);
+      expect(await run.checkFailures(renamed, undefined, { creator: creatorOf("site") })).toEqual([]);
+      const settled = (write: Promise<unknown>) =>
+        write.then(
+          () => "sent",
+          (error: unknown) => String(error),
+        );
+      const rename = settled(run.create(renamed, { creator: creatorOf("site") }, async () => "created"));
+      const move = settled(run.create(taking, { creator: creatorOf("shop") }, async () => "created"));
+      const outcomes: string[] = [];
+      void rename.then((outcome) => outcomes.push(`rename: ${outcome}`));
+      void move.then((outcome) => outcomes.push(`move: ${outcome}`));
+      await vi.advanceTimersByTimeAsync(6_000);
+      expect(outcomes).toEqual([
+        expect.stringMatching(
+          /^rename: HandOverError: Source "New" cannot take deployment.service_subdomains "web": it is held by Source web/,
+        ),
+      ]);
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      expect(outcomes[1]).toMatch(/^move: HandOverError: .*none was shown in the 300 s this write waited/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("a replacement: the engine checks the resource again as new, creates it, then deletes the old one", () => {
+  const creator = { tool: "Pulumi", resource: "urn:pulumi:dev::site::assetdelivery:index:Source::web", scope: "urn:pulumi:dev::site::" };
+  const deployment = { ...WEBFOLDER, service_subdomains: ["web"], custom_domains: ["img.example"] };
+  const state = { name: "Web", enabled: true, deployment } as unknown as SourceState;
+
+  it("takes its own Source: its check passes (the diffed update withdrawn), it takes that Source over, and the old resource's delete keeps it", async () => {
+    const web = sourceResource({ id: "web", name: "Web", deployment });
+    const run = new RunHandOvers(() => ({ reads: { all: async () => [web] } }) as unknown as Session);
+    const replacements = new RunReplacements();
+    const renamed = { ...state, name: "Web 2" } as unknown as SourceInputs;
+    // replaceOnChanges: [name]: the engine diffs (an update, for the provider), then checks again with no olds.
+    run.diffed("web", state, renamed);
+    replacements.noteDiff(creator, "web", state.deployment);
+    const replaces = replacements.replacing(creator, renamed.deployment);
+    expect(replaces).toBe("web");
+    run.replacing(replaces!);
+    expect(await run.checkFailures(renamed, undefined, { creator, replaces })).toEqual([]);
+    expect(await run.takenOver(renamed, { creator, replaces })).toEqual(["web"]);
+    replacements.tookOver("web"); // the create's take-over (lifecycle/create.ts)
+    expect(replacements.created(creator, "web")).toBeUndefined();
+    expect(replacements.keeps("web")).toBe("taken-over");
+  });
+
+  it("a name its old declaration drops, taken by another write: that write waits for the replacement's create, never PATCHing the replaced Source", async () => {
+    const account = memoryAccount({ web: lists(["web"], ["img.example"]), shop: lists(["shop"]) });
+    const handOvers = new HandOvers<void>({ listSources: account.listSources, quietMs: 60_000 });
+    await handOvers.refusalsNow(create("probe", lists(["probe"])));
+    handOvers.declare(change("web", lists(["web"], ["img.example"]), lists(["web"])), {
+      change: async () => account.write("web", lists(["web"])),
+    });
+    handOvers.declare(change("shop", lists(["shop"]), lists(["shop"], ["img.example"])), {
+      change: async () => account.write("shop", lists(["shop"], ["img.example"])),
+    });
+    handOvers.withdraw("web"); // the engine replaces web: its diffed update is not coming
+    const shop = handOvers.update("shop");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(account.writes).toEqual([]);
+    account.write("web", lists(["web"])); // the replacement's create, taking web over
+    handOvers.written({ id: "web", name: "name-web", enabled: true }, hostnamesOf(lists(["web"])).keys());
+    await shop;
+    expect(account.writes).toEqual(["web", "shop"]);
+  });
+
+  it("--replace (no diff): the check finds the Source its create mark names; with deleteBeforeReplace the delete leaves it to the create", () => {
+    const replacements = new RunReplacements();
+    expect(replacements.replacing(creator, deployment)).toBeUndefined(); // no diff: known by the check's listing
+    replacements.takesOver(creator, "web");
+    expect(replacements.keeps("web")).toBe("awaiting-create");
+    expect(replacements.created(creator, "web")).toBeUndefined(); // took it over: nothing to retire
+  });
+
+  it("keeping none of the old names: a new Source, and the old one retired (at its delete; or after the create, when deleted first)", () => {
+    const moved = { ...deployment, service_subdomains: ["web2"], custom_domains: [] };
+    const replacements = new RunReplacements();
+    replacements.noteDiff(creator, "web", deployment);
+    expect(replacements.replacing(creator, moved)).toBe("web");
+    expect(replacements.keeps("web")).toBeUndefined(); // deleted first: retired
+    expect(replacements.created(creator, "web2")).toBeUndefined();
+    const later = new RunReplacements();
+    later.noteDiff(creator, "web", deployment);
+    later.replacing(creator, moved);
+    expect(later.created(creator, "web2")).toBeUndefined();
+    expect(later.keeps("web")).toBeUndefined(); // deleted after: retired
+  });
+});
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

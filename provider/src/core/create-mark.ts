@@ -15,6 +15,12 @@ export interface Creator {
   /** A single word (`Pulumi`): the mark carries it in lower case. */
   tool: string;
   resource: string;
+  /**
+   * What every resource of the same project and stack starts its `resource` with (for Pulumi, the
+   * URN's stack and project): a Source created with the default annotation names its resource,
+   * so a hand-over can know its holder is a resource of this run's stack (hand-over/).
+   */
+  scope?: string;
 }
 
 const MARK = /\s*\[[a-z]+-create:[0-9a-f]{32}\]$/;
@@ -44,4 +50,27 @@ export function carriesMark(source: Source, creator: Creator): boolean {
 /** An annotation without the create mark: what the program declared. */
 export function withoutMark(annotation: string): string {
   return annotation.replace(MARK, "");
+}
+
+/**
+ * Whether the Source was created (with the default annotation, which names its resource) for a
+ * resource of `creator`'s scope. A declared annotation keeps only the mark's digest: not known.
+ */
+export function createdInScope(source: Source, { tool, scope }: Creator): boolean {
+  const { annotation } = source.attributes.deployment;
+  return scope !== undefined && MARK.test(annotation) && annotation.startsWith(`Created by ${tool} for ${scope}`);
+}
+
+/**
+ * The annotation a deployment PATCH sends, so that the Source keeps its create mark (a PATCH
+ * without one gets the server's generated text, and a declared one is sent as declared): the
+ * declared annotation with the mark the live one ends with, or, none declared, the live one.
+ * Undefined (the server's text) when the live annotation carries no mark.
+ */
+export function annotationKeepingMark(declared: string | undefined, live: string | undefined): string | undefined {
+  const mark = live?.match(MARK)?.[0]?.trim();
+  if (mark === undefined) return declared;
+  if (declared === undefined) return live;
+  const annotation = `${declared} ${mark}`;
+  return annotationSchema.safeParse(annotation).success ? annotation : declared;
 }

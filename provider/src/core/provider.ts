@@ -23,6 +23,8 @@ import { readSource, type ReadResult } from "./lifecycle/read";
 import { retireSource } from "./lifecycle/retire";
 import { updateSource } from "./lifecycle/update";
 import { RunHandOvers } from "./hand-over/run-hand-overs";
+import type { NewSource } from "./hand-over/changes";
+import { keptMessage, RunReplacements } from "./run-replacements";
 import type { Session } from "./session";
 import { refuseInsecureBaseUrl, resolveSettings, type ConfigReader, type ProviderSettings } from "./settings";
 import { WriteBudget } from "./write-budget";
@@ -52,16 +54,20 @@ export interface SourceProvider {
   /**
    * Check's failures for host names the declaration takes that another Source holds and no change
    * of this run releases (hand-over/): through the read coalescer's listing of the account, once a
-   * run. `oldInputs`: the earlier inputs (none for a create). None without configuration.
+   * run. `oldInputs`: the earlier inputs (none for a create, or a replacement: run-replacements.ts);
+   * `creator`: the resource's. None without configuration.
    */
-  checkHandOvers(inputs: SourceInputs | UncheckedInputs, oldInputs?: UncheckedInputs): Promise<CheckFailure[]>;
+  checkHandOvers(inputs: SourceInputs | UncheckedInputs, oldInputs?: UncheckedInputs, creator?: Creator): Promise<CheckFailure[]>;
   /**
    * A preview's write (the native plugin's preview Create and Update): refused as the write would
    * be for a host name another Source holds, waiting for the engine to show the holder's change.
    */
   previewHandOvers(news: UncheckedInputs, olds?: UncheckedInputs, id?: string, creator?: Creator): Promise<void>;
-  /** What changes, and whether it replaces the Source (another adopted Source). Needs no configuration. */
-  diff(id: string, olds: SourceState, news: SourceInputs): SourceDiff;
+  /**
+   * What changes, and whether it replaces the Source (another adopted Source). Needs no
+   * configuration. `creator`: the resource's, so that its replacement is known (run-replacements.ts).
+   */
+  diff(id: string, olds: SourceState, news: SourceInputs, creator?: Creator): SourceDiff;
   /** A write (create, update) raced against `cancel`. */
   create(inputs: SourceInputs, options?: WriteOptions): Promise<{ id: string; outs: SourceState }>;
   /** A refresh; an empty id when the Source is gone. */
@@ -69,7 +75,7 @@ export interface SourceProvider {
   /** An import: the Source as the server has it, and the inputs that declare it. */
   import(id: string): Promise<ImportedSource>;
   update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "creator">): Promise<{ outs: SourceState }>;
-  /** Retires the Source (the API cannot delete one). */
+  /** Retires the Source (the API cannot delete one), but one its replacement takes over in this run (run-replacements.ts). */
   delete(id: string): Promise<void>;
   /**
    * The connection of the configured settings, shared with the steps above: for what a shell does
@@ -103,8 +109,6 @@ export function createSourceProvider({
   // The secrets the user declared the server holds (trusted-secrets.ts): from the same configuration.
   let trustedSetting: () => unknown = () => undefined;
   const trustedSecrets = trustedSecretsCache(instructions);
-  const cancellation = new Cancellation();
-  const writes = new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) });
   // One connection per set of settings, for the provider's life, so that reads arriving together
   // share requests and pacing covers every call. The settings are resolved once per configuration,
   // when an operation first needs them (the configuration may come after the first check); one
@@ -129,7 +133,10 @@ export function createSourceProvider({
     const key = JSON.stringify([settings.baseUrl, settings.apiKey, settings.pacing, settings.deliveryDomain, settings.maxWait]);
     let opened = connections.get(key);
     if (!opened) {
-      opened = connect(settings, { onResponse: writes.onResponse, onPacingWait: writes.onPacingWait });
+      opened = connect(settings, {
+        onResponse: (response) => run.writes.onResponse(response),
+        onPacingWait: (wait) => run.writes.onPacingWait(wait),
+      });
       connections.set(key, opened);
     }
     configured = { settings, connection: opened };
@@ -141,18 +148,39 @@ export function createSourceProvider({
   }
 
   function session(): Session {
-    return { ...connection(), warn, instructions, signal: cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
+    return { ...connection(), warn, instructions, signal: run.cancellation.signal, trustedSecrets: () => trustedSecrets(trustedSetting()) };
   }
 
-  // The run's host names moving between its Sources: writes in release-before-take order.
-  const handOvers = new RunHandOvers(session);
+  /**
+   * A run's state, which ends with the run: its Cancel, its write budget's counts, its hand-overs
+   * (the changes it declared, writes in release-before-take order, the account's listing) and its
+   * replacements. A configuration starts a new run: the engine configures a provider process once,
+   * before its first check (a process serving several runs, a test's, starts each clean).
+   */
+  function newRun() {
+    const cancellation = new Cancellation();
+    return {
+      cancellation,
+      writes: new WriteBudget({ warn, info, instructions, limits: () => pacingLimits(settingsOrUndefined()?.pacing) }),
+      handOvers: new RunHandOvers(session, { signal: cancellation.signal }),
+      replacements: new RunReplacements(),
+    };
+  }
+  let run = newRun();
+
+  /** A create's resource: who creates it and, for a replacement, the Source it replaces (its diff's update withdrawn). */
+  function newSource(creator: Creator | undefined, deployment?: unknown): NewSource {
+    const replaces = run.replacements.replacing(creator, deployment);
+    if (replaces !== undefined) run.handOvers.replacing(replaces);
+    return { ...(creator !== undefined && { creator }), ...(replaces !== undefined && { replaces }) };
+  }
 
   /** A write refused under maxWait fails with the budget's own message. */
   async function explained<T>(write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {
-      throw writes.explain(error);
+      throw run.writes.explain(error);
     }
   }
 
@@ -161,41 +189,76 @@ export function createSourceProvider({
       config = reader;
       configured = undefined;
       trustedSetting = () => reader(TRUSTED_SECRETS_NAME);
+      run = newRun();
+      for (const opened of connections.values()) opened.reads.forget();
     },
     check: (news, isNew = false) => {
-      writes.checked(isNew);
-      handOvers.checked();
+      run.writes.checked(isNew);
+      run.handOvers.checked();
       refuseInsecureBaseUrl(config, env, instructions); // before any request: a preview refuses it too
       return checkSource(news);
     },
-    diff: (id, olds, news) => {
+    diff: (id, olds, news, creator) => {
       const diff = diffSource(id, olds, news);
-      writes.diffed(diff.changes, diff.replaces.length > 0);
-      if (diff.replaces.length === 0) handOvers.diffed(id, olds, news);
+      run.writes.diffed(diff.changes, diff.replaces.length > 0);
+      run.handOvers.noteCreator(creator);
+      run.replacements.noteDiff(creator, id, olds.deployment);
+      if (diff.replaces.length === 0) run.handOvers.diffed(id, olds, news);
       return diff;
     },
-    checkHandOvers: async (inputs, oldInputs) => (settingsOrUndefined() ? handOvers.checkFailures(inputs, oldInputs) : []),
-    previewHandOvers: async (news, olds, id, creator) => {
-      if (settingsOrUndefined()) await handOvers.preview(news, olds, id, creator);
+    checkHandOvers: async (inputs, oldInputs, creator) => {
+      run.handOvers.noteCreator(creator);
+      const created = oldInputs === undefined ? newSource(creator, inputs.deployment) : {};
+      if (!settingsOrUndefined()) return [];
+      const failures = await run.handOvers.checkFailures(inputs, oldInputs, created);
+      // A forced replacement has no diff: its check finds its own Source holding its names.
+      if (oldInputs === undefined && failures.length === 0)
+        for (const id of await run.handOvers.takenOver(inputs, created)) run.replacements.takesOver(creator, id);
+      return failures;
     },
-    create: async (inputs, options = {}) =>
-      cancellation.untilCancelled(
-        explained(() => handOvers.create(inputs, options.creator, () => createSource(session(), inputs, options))),
-      ),
+    previewHandOvers: async (news, olds, id, creator) => {
+      const created = olds === undefined ? newSource(creator) : {};
+      if (settingsOrUndefined()) await run.handOvers.preview(news, olds, id, created);
+    },
+    create: async (inputs, options = {}) => {
+      const current = run;
+      const created = newSource(options.creator);
+      return current.cancellation.untilCancelled(
+        explained(async () => {
+          const result = await current.handOvers.create(inputs, created, () =>
+            createSource(session(), inputs, {
+              ...options,
+              ...created,
+              keepsNames: current.replacements.keepsNames(options.creator),
+              onTakeOver: (id) => current.replacements.tookOver(id),
+            }),
+          );
+          if (created.replaces === result.id) current.handOvers.written(result.id, result.outs);
+          // Deleted first for this replacement, which did not take it over: retired now.
+          const retire = current.replacements.created(options.creator, result.id);
+          if (retire !== undefined) await retireSource(session(), retire);
+          return result;
+        }),
+      );
+    },
     read: async (id, state) => readSource(session(), id, state),
     import: async (id) => importSource(session(), id),
     update: async (id, olds, news, options = {}) =>
-      cancellation.untilCancelled(
-        explained(() => updateSource(session(), id, olds, news, { ...options, send: () => handOvers.update(id, olds, news) })),
+      run.cancellation.untilCancelled(
+        explained(() => updateSource(session(), id, olds, news, { ...options, send: () => run.handOvers.update(id, olds, news) })),
       ),
-    delete: async (id) => retireSource(session(), id),
+    delete: async (id) => {
+      const kept = run.replacements.keeps(id);
+      if (kept === undefined) return retireSource(session(), id);
+      await info(keptMessage(id, kept));
+    },
     connection,
     async finalEstimate() {
-      writes.releasesFirst(handOvers.releasesFirstPlanned());
-      await writes.finalEstimate();
-      for (const message of await handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
+      run.writes.releasesFirst(run.handOvers.releasesFirstPlanned());
+      await run.writes.finalEstimate();
+      for (const message of await run.handOvers.unresolved()) await warn(`${message}: the update will refuse it`);
     },
-    cancel: () => cancellation.cancel(),
+    cancel: () => run.cancellation.cancel(),
     async close() {
       const open = [...connections.values()];
       connections.clear();

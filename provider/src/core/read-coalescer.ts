@@ -102,6 +102,11 @@ export class ReadCoalescer {
     return [...listing.sources.values()];
   }
 
+  /** A new run (the provider configured again): no read is answered from an earlier run's listing. */
+  forget(): void {
+    this.listing = undefined;
+  }
+
   /** A Source this process just wrote: the listing's copy, if it has one, is replaced. */
   remember(source: Source): void {
     if (this.listing?.sources.has(source.id)) this.listing.sources.set(source.id, source);

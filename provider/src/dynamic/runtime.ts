@@ -77,12 +77,17 @@ export const sourceProvider = {
     const isNew = Object.keys(olds).length === 0; // a create, for the run's write budget
     const result = core.check(toCore(news, { declared: true }), isNew);
     // A valid declaration's host names, against who holds them (one listing of the account a run).
-    const held =
-      "inputs" in result
-        ? await core.checkHandOvers(result.inputs, isNew ? undefined : uncheckedInputs(toCore(olds as DynamicValues, { declared: true })))
-        : [];
     // The URN is the Source class's (source.ts), never a program's: anything else there is a bug, named.
     const urn = news[URN_KEY];
+    const creator = typeof urn === "string" && !isEngineUnknown(urn) ? pulumiCreator(urn) : undefined;
+    const held =
+      "inputs" in result
+        ? await core.checkHandOvers(
+            result.inputs,
+            isNew ? undefined : uncheckedInputs(toCore(olds as DynamicValues, { declared: true })),
+            creator,
+          )
+        : [];
     const urnFailures =
       urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
@@ -92,7 +97,8 @@ export const sourceProvider = {
     return { inputs, failures: [...urnFailures, ...[...result.failures, ...held].map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
-    const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news));
+    const urn = urnOf(news);
+    const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news), urn === undefined ? undefined : pulumiCreator(urn));
     return { changes, replaces, deleteBeforeReplace: false };
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {

@@ -109,16 +109,21 @@ export class NativeProvider {
   /**
    * Check's failures for host names that another Source holds and no change of this run releases
    * (core/hand-over/), once check passed the declaration: `inputs` are check's, `olds` the earlier
-   * inputs (none for a create).
+   * inputs (none for a create), `urn` the resource's (its create mark; a replacement is known by it).
    */
-  async checkHandOvers(inputs: Properties, olds?: Properties): Promise<{ property: string; reason: string }[]> {
-    const failures = await this.core.checkHandOvers(inputsOf(inputs), olds && toApiNames(olds.values, { declared: true }));
+  async checkHandOvers(inputs: Properties, olds: Properties | undefined, urn: string): Promise<{ property: string; reason: string }[]> {
+    const failures = await this.core.checkHandOvers(
+      inputsOf(inputs),
+      olds && toApiNames(olds.values, { declared: true }),
+      pulumiCreator(urn),
+    );
     return failures.map(pulumiCheckFailure);
   }
 
-  diff(id: string, olds: Properties, news: Properties): NativeDiff {
+  /** `urn`: the resource's, so that its replacement is known (core/run-replacements.ts). */
+  diff(id: string, olds: Properties, news: Properties, urn: string): NativeDiff {
     const [state, inputs] = [stateOf(olds), inputsOf(news)];
-    const diff = this.core.diff(id, state, inputs);
+    const diff = this.core.diff(id, state, inputs, pulumiCreator(urn));
     return { ...diff, detailedDiff: detailedDiff(state, inputs, diff) };
   }
 

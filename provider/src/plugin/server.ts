@@ -96,7 +96,10 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       const isNew = (request.getOlds()?.getFieldsMap().getLength() ?? 0) === 0;
       const { inputs, failures } = provider.check(request.getType(), decodeStruct(request.getNews()), isNew);
       // A valid declaration's host names, against who holds them (one listing of the account a run).
-      const held = failures.length > 0 ? [] : await provider.checkHandOvers(inputs, isNew ? undefined : decodeStruct(request.getOlds()));
+      const held =
+        failures.length > 0
+          ? []
+          : await provider.checkHandOvers(inputs, isNew ? undefined : decodeStruct(request.getOlds()), request.getUrn());
       return checkResponse(inputs, [...failures, ...held]);
     }),
     diff: unary((request: providerPb.DiffRequest) => {
@@ -104,6 +107,7 @@ export function resourceProviderService(provider: NativeProvider, version: strin
         request.getId(),
         decodeStruct(request.getOlds()),
         decodeStruct(request.getNews()),
+        request.getUrn(),
       );
       const response = new pb.DiffResponse()
         .setChanges(changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE)

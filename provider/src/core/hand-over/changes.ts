@@ -6,6 +6,12 @@ import { isUnknown } from "../unknowns";
 import { carriesMark, type Creator } from "../create-mark";
 import { handOverOf, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type Holder, type HostnameLists } from "./plan";
 
+/** What a create knows of its resource: who creates it (its create mark), and the Source it replaces, if it is a replacement. */
+export interface NewSource {
+  creator?: Creator;
+  replaces?: string;
+}
+
 /** The deployment's host name lists when every one is known (a preview may not know them yet). */
 export function knownLists(deployment: unknown): HostnameLists | undefined {
   if (deployment === null || typeof deployment !== "object") return undefined;
@@ -41,10 +47,11 @@ export function updateChange(id: string, olds: SourceState, news: SourceInputs):
  * What a write of `news` takes that the earlier declaration (`before`: the state's or the earlier
  * inputs' deployment; none for a create) did not hold: a create takes every name. An adoption
  * (`adoptSourceId`) is the adopted Source's change, so its own names are no take, and it POSTs no
- * new Source (`creates`). `creator`: a
- * create's, whose create mark lets it take over the Source an interrupted create left.
+ * new Source (`creates`). A create's `creator`, whose create mark lets it take over the Source an
+ * interrupted create left, and `replaces`: the Source it replaces (run-replacements.ts), which it
+ * takes over when it keeps names that Source holds.
  */
-export function takingChange(news: UncheckedInputs, before?: unknown, creator?: Creator): ChangeFacts | undefined {
+export function takingChange(news: UncheckedInputs, before?: unknown, { creator, replaces }: NewSource = {}): ChangeFacts | undefined {
   const after = knownLists(news.deployment);
   const held = before === undefined ? {} : knownLists(before);
   if (!after || !held) return undefined;
@@ -57,7 +64,10 @@ export function takingChange(news: UncheckedInputs, before?: unknown, creator?: 
     takes: handOverOf(held, after).takes,
     declares: new Set(hostnamesOf(after).keys()),
     canReleaseFirst: false,
-    ...(creator !== undefined && { takesOver: (holder: Holder) => holder.source !== undefined && carriesMark(holder.source, creator) }),
+    ...((creator !== undefined || replaces !== undefined) && {
+      takesOver: (holder: Holder) =>
+        holder.id === replaces || (creator !== undefined && holder.source !== undefined && carriesMark(holder.source, creator)),
+    }),
     progress: {},
   };
 }

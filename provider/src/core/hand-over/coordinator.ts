@@ -1,7 +1,7 @@
-// The run's hand-overs of host names, sent in the order plan.ts decides. One per provider object,
-// so one per provider process: the native plugin's process serves every Source of its provider in
-// a run, and the dynamic provider's host loads the runtime once per process (its provider cache),
-// so the Sources of a program share one too.
+// The run's hand-overs of host names, sent in the order plan.ts decides. One per run of a provider
+// object (the provider starts a new one at each configuration): the native plugin's process serves
+// every Source of its provider in a run, and the dynamic provider's host loads the runtime once per
+// process (its provider cache), so the Sources of a program share one too.
 //
 // The engine shows a run's changes one resource at a time (check, then diff: never two at once,
 // and never while waiting: a check or diff that waited would hold up every later one), and runs the
@@ -10,12 +10,23 @@
 // takes a name a diffed change of this run releases sends that change itself (its PATCHes as its own
 // update would, once: when the engine then asks for that update, it gets what was sent), or, in a
 // cycle, that change's release-only PATCH first. A wait is only for what the engine has not shown
-// yet (the holder's diff), and it ends when the engine has shown nothing new for `quietMs`, or after
-// `maxWaitMs`, with the holder named.
+// yet (the holder's diff). When the holder is known to be a resource of this run (`comesInThisRun`:
+// its create mark says so), the engine will show it: the wait lasts up to `maxWaitMs` (a holder
+// waiting on a slow dependency registers late). Otherwise it ends when the engine has shown nothing
+// new for `quietMs`, or after `maxWaitMs`, with the holder named. The engine's Cancel ends every
+// wait at once, and nothing is sent after it.
+//
+// Its parts: the declared changes (registry.ts), the waits (activity.ts), the listing of who holds
+// what (listing.ts), a preview's estimate (simulation.ts), and what a refusal says (messages.ts).
 import type { Source } from "@asset-delivery/sdk";
-import { holdersOf } from "./holders";
+import { EngineActivity } from "./activity";
+import { HolderListing } from "./listing";
 import { refusalMessage, waitMessage } from "./messages";
-import { planFor, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
+import { hostnameId, planFor, type ChangeFacts, type Holder, type Refusal, type Step } from "./plan";
+import { ChangeRegistry, type ChangeSender, type Declared } from "./registry";
+import { releasesFirstPlanned } from "./simulation";
+
+export type { ChangeSender } from "./registry";
 
 /** How long the engine may show nothing new before a wait for a holder's change ends. */
 export const QUIET_MS = 5_000;
@@ -25,15 +36,13 @@ export const MAX_WAIT_MS = 5 * 60_000;
 export interface HandOverOptions {
   /** The account's Sources, for who holds each name: the read coalescer's listing (one pass per run). */
   listSources: () => Promise<Source[]>;
+  /** Whether the holder is a resource of this run, whose change the engine will show to `taker` (waited for up to `maxWaitMs`). */
+  comesInThisRun?: (holder: Holder, taker: ChangeFacts) => boolean;
+  /** The engine's Cancel: every wait ends, and nothing is sent after it. */
+  signal?: AbortSignal;
   quietMs?: number;
   maxWaitMs?: number;
   now?: () => number;
-}
-
-/** How a declared change is sent: its own PATCHes, and its release-only PATCH when it can have one. */
-export interface ChangeSender<Sent> {
-  change: () => Promise<Sent>;
-  releaseFirst?: () => Promise<void>;
 }
 
 /** A write refused for a name another Source holds: the message names both and the name. */
@@ -48,24 +57,13 @@ export class HandOverError extends Error {
   }
 }
 
-interface Declared<Sent> {
-  facts: ChangeFacts;
-  values: string;
-  sender: ChangeSender<Sent>;
-  sent?: Promise<Sent>;
-  releasedFirst?: Promise<void>;
-}
-
 export class HandOvers<Sent> {
-  private readonly changes = new Map<string, Declared<Sent>>();
-  private holders: Promise<Map<string, Holder>> | undefined;
-  /** The listing's answer once it came (a listing still under way is not awaited at the end of a run). */
-  private listedHolders: Map<string, Holder> | undefined;
+  private readonly changes = new ChangeRegistry<Sent>();
+  private readonly listing: HolderListing;
+  private readonly activity: EngineActivity;
   private readonly quietMs: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
-  private lastActivity: number;
-  private readonly wakers = new Set<() => void>();
   /** Check's targets that found a holder whose change was not shown yet. */
   private readonly checkedWaiting: ChangeFacts[] = [];
 
@@ -73,23 +71,38 @@ export class HandOvers<Sent> {
     this.quietMs = options.quietMs ?? QUIET_MS;
     this.maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
     this.now = options.now ?? Date.now;
-    this.lastActivity = this.now();
+    this.listing = new HolderListing(options.listSources);
+    this.activity = new EngineActivity(this.now, options.signal);
   }
 
   /** The engine checked or diffed a resource: it is still showing the run's changes. */
   noteActivity(): void {
-    this.lastActivity = this.now();
-    this.wake();
+    this.activity.note();
   }
 
   /**
    * An update of this run (its diff; its Update again, with the same values): kept once, by Source
-   * id. `values` tells a later change of the same Source (a process serving several operations)
-   * from the same one declared again: a later one replaces it.
+   * id. `values` (the olds and news, compared as values) tells a later change of the same Source
+   * (a process serving several operations) from the same one declared again: a later one replaces it.
    */
-  declare(facts: ChangeFacts & { id: string }, sender: ChangeSender<Sent>, values = ""): void {
-    if (this.changes.get(facts.id)?.values !== values) this.changes.set(facts.id, { facts, sender, values });
+  declare(facts: ChangeFacts & { id: string }, sender: ChangeSender<Sent>, values?: unknown): void {
+    this.changes.declare(facts, sender, values);
     this.noteActivity();
+  }
+
+  /** Source `id` is being replaced: its diff's update is not coming, and releases nothing for another write. */
+  withdraw(id: string): void {
+    this.changes.withdraw(id);
+    this.noteActivity();
+  }
+
+  /**
+   * A replacement's create wrote Source `holder.id` (it took it over): it holds `names` now, so a
+   * write waiting for a name its old declaration held may go (its diffed update was withdrawn).
+   */
+  written(holder: Holder, names: Iterable<string>): void {
+    this.listing.replace(holder, names);
+    this.activity.wake();
   }
 
   /**
@@ -98,9 +111,20 @@ export class HandOvers<Sent> {
    */
   async refusalsNow(target: ChangeFacts): Promise<Refusal[]> {
     if (target.takes.length === 0) return [];
-    const plan = planFor(target, this.facts(), await this.holderMap());
+    const plan = planFor(target, this.changes.facts(), await this.listing.get());
     if (plan.kind === "wait") this.checkedWaiting.push(target);
     return plan.kind === "refused" ? plan.refusals : [];
+  }
+
+  /** The Sources holding names the target takes that it takes over (a create: lifecycle/create.ts), as check listed them. */
+  async takenOver(target: ChangeFacts): Promise<string[]> {
+    if (target.takes.length === 0 || target.takesOver === undefined) return [];
+    const holders = await this.listing.get();
+    const ids = target.takes.flatMap((hostname) => {
+      const holder = holders.get(hostnameId(hostname));
+      return holder !== undefined && target.takesOver!(holder) ? [holder.id] : [];
+    });
+    return [...new Set(ids)];
   }
 
   /**
@@ -109,10 +133,10 @@ export class HandOvers<Sent> {
    */
   async unresolved(): Promise<string[]> {
     if (this.checkedWaiting.length === 0) return [];
-    const holders = await this.holderMap();
+    const holders = await this.listing.get();
     return this.checkedWaiting.flatMap((checked) => {
       const target = this.withOwnId(checked);
-      const plan = planFor(target, this.facts(), holders);
+      const plan = planFor(target, this.changes.facts(), holders);
       if (plan.kind === "wait") return plan.waits.map((wait) => waitMessage(wait, target));
       return plan.kind === "refused" ? plan.refusals.map((refusal) => refusalMessage(refusal, target)) : [];
     });
@@ -127,31 +151,13 @@ export class HandOvers<Sent> {
     if (checked.creates || checked.id !== undefined) return checked;
     const same = (change: ChangeFacts) =>
       change.declares.size === checked.declares.size && [...change.declares].every((id) => checked.declares.has(id));
-    const own = this.facts().find((change) => change.id !== undefined && same(change));
+    const own = this.changes.facts().find((change) => change.id !== undefined && same(change));
     return own ? { ...checked, id: own.id } : checked;
   }
 
-  /**
-   * The release-only PATCHes the declared changes need (one per cycle), for a preview's write
-   * estimate: the writes planned one after another as `update` plans them, on copies, sending nothing.
-   */
+  /** The release-only PATCHes the declared changes need (one per cycle), for a preview's write estimate (simulation.ts). */
   releasesFirstPlanned(): number {
-    const holders = this.listedHolders ?? new Map<string, Holder>();
-    const copies = this.facts()
-      .map((facts) => ({ ...facts, progress: { ...facts.progress } }))
-      .sort((a, b) => (a.id ?? "").localeCompare(b.id ?? ""));
-    let releases = 0;
-    for (const target of copies) {
-      if (target.takes.length === 0) continue; // a change that takes nothing waits for no release
-      const plan = planFor(target, copies, holders);
-      if (plan.kind !== "ready") continue;
-      for (const step of plan.steps) {
-        if (step.kind === "release-first" && !step.change.progress.released) releases++;
-        step.change.progress.released = true;
-      }
-      target.progress.released = true;
-    }
-    return releases;
+    return releasesFirstPlanned(this.changes.facts(), this.listing.settled());
   }
 
   /** A preview's write: refused as the write would be, without sending anything. */
@@ -162,6 +168,7 @@ export class HandOvers<Sent> {
   /** A create: what it takes is released first (sent here if need be), then `send`. */
   async create<Created>(target: ChangeFacts, send: () => Promise<Created>): Promise<Created> {
     await this.ready(target, true);
+    this.activity.throwIfCancelled();
     return send();
   }
 
@@ -178,18 +185,23 @@ export class HandOvers<Sent> {
     if (target.takes.length === 0) return;
     const started = this.now();
     for (;;) {
+      this.activity.throwIfCancelled();
       if (target.progress.failed !== undefined) throw target.progress.failed;
       // Who holds what, as check listed it: a write lists nothing itself (a process whose check did
       // not list, a test's, goes by the changes declared).
-      const plan = planFor(target, this.facts(), (await this.holders?.catch(() => undefined)) ?? new Map<string, Holder>());
+      const plan = planFor(target, this.changes.facts(), await this.listing.known());
       if (plan.kind === "refused") throw new HandOverError(plan.refusals.map((refusal) => refusalMessage(refusal, target)).join("; "));
       if (plan.kind === "wait") {
         const now = this.now();
-        const quietFor = now - this.lastActivity;
         const waited = now - started;
-        if (quietFor >= this.quietMs || waited >= this.maxWaitMs)
+        // A holder of this run will be shown: no quiet time ends that wait, only the longest one.
+        const coming =
+          this.options.comesInThisRun !== undefined && plan.waits.every((wait) => this.options.comesInThisRun!(wait.holder, wait.by));
+        const quietLeft = coming ? Infinity : this.quietMs - (now - this.activity.lastActivity);
+        const left = Math.min(quietLeft, this.maxWaitMs - waited);
+        if (left <= 0)
           throw new HandOverError(plan.waits.map((wait) => waitMessage(wait, target, Math.round(waited / 1000))).join("; "), true);
-        await this.nextActivity(Math.min(this.quietMs - quietFor, this.maxWaitMs - waited));
+        await this.activity.next(left);
         continue;
       }
       if (!send || plan.steps.length === 0) return;
@@ -212,9 +224,10 @@ export class HandOvers<Sent> {
     return step.kind === "change" ? this.sendChange(declared) : this.releaseFirst(declared);
   }
 
-  /** The change's own PATCHes, sent once; what it releases is released when they are accepted. */
+  /** The change's own PATCHes, sent once (none after a Cancel); what it releases is released when they are accepted. */
   private sendChange(declared: Declared<Sent>): Promise<Sent> {
     if (!declared.sent) {
+      this.activity.throwIfCancelled();
       const { progress } = declared.facts;
       progress.sending = true;
       declared.sent = (async () => {
@@ -223,12 +236,12 @@ export class HandOvers<Sent> {
       })().then(
         (sent) => {
           progress.released = true;
-          this.wake();
+          this.activity.wake();
           return sent;
         },
         (error: unknown) => {
           progress.failed = error instanceof Error ? error : new Error(String(error));
-          this.wake();
+          this.activity.wake();
           throw error;
         },
       );
@@ -242,53 +255,21 @@ export class HandOvers<Sent> {
     if (!declared.releasedFirst) {
       const release = declared.sender.releaseFirst;
       if (!release) throw new Error(`Source ${declared.facts.id} has no release-only part to send`);
+      this.activity.throwIfCancelled();
       progress.releasing = true;
       declared.releasedFirst = release().then(
         () => {
           progress.released = true;
-          this.wake();
+          this.activity.wake();
         },
         (error: unknown) => {
           progress.failed = error instanceof Error ? error : new Error(String(error));
-          this.wake();
+          this.activity.wake();
           throw error;
         },
       );
       declared.releasedFirst.catch(() => undefined);
     }
     return declared.releasedFirst;
-  }
-
-  private facts(): ChangeFacts[] {
-    return [...this.changes.values()].map((declared) => declared.facts);
-  }
-
-  /** Who holds each name: one listing of the account per run, made when first needed. */
-  private holderMap(): Promise<Map<string, Holder>> {
-    if (!this.holders) {
-      this.holders = this.options
-        .listSources()
-        .then(holdersOf)
-        .then((holders) => (this.listedHolders = holders));
-      // A failed listing is not kept: the next need lists again.
-      this.holders.catch(() => (this.holders = undefined));
-    }
-    return this.holders;
-  }
-
-  private nextActivity(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      this.wakers.add(done);
-    });
-  }
-
-  private wake(): void {
-    for (const waker of [...this.wakers]) waker();
   }
 }

@@ -5,14 +5,14 @@
 import type { Source } from "@asset-delivery/sdk";
 import type { CheckFailure } from "../check";
 import { sourceOutputs, type SourceInputs, type SourceState, type UncheckedInputs } from "../codec";
-import type { Creator } from "../create-mark";
+import { createdInScope, type Creator } from "../create-mark";
 import { isSourceNotReady, SourceNotReadyError } from "../lifecycle/settle";
 import { sendUpdate, type SentUpdate } from "../lifecycle/update";
 import type { Session } from "../session";
-import { knownLists, takingChange, updateChange } from "./changes";
+import { knownLists, takingChange, updateChange, type NewSource } from "./changes";
 import { HandOvers, type HandOverOptions } from "./coordinator";
 import { checkRule } from "./messages";
-import { hostnameId, releaseOnlyDeployment } from "./plan";
+import { hostnameId, hostnamesOf, releaseOnlyDeployment, type ChangeFacts, type Holder } from "./plan";
 
 export class RunHandOvers {
   private readonly handOvers: HandOvers<SentUpdate>;
@@ -20,12 +20,50 @@ export class RunHandOvers {
   /** What each release-only PATCH returned, by Source id: what the server holds until the change itself is accepted. */
   private readonly released = new Map<string, Source>();
 
+  /** Who creates this run's Sources, as a create's check told it: a holder created for a resource of the same scope comes in this run. */
+  private creator: Creator | undefined;
+
   /** `session`: the provider's, resolved when a request is to be made (check and diff need no configuration). */
   constructor(
     private readonly session: () => Session,
-    options: Omit<HandOverOptions, "listSources"> = {},
+    options: Omit<HandOverOptions, "listSources" | "comesInThisRun"> = {},
   ) {
-    this.handOvers = new HandOvers({ ...options, listSources: () => this.session().reads.all() });
+    this.handOvers = new HandOvers({
+      ...options,
+      listSources: () => this.session().reads.all(),
+      comesInThisRun: (holder, taker) => this.comesInThisRun(holder, taker),
+    });
+  }
+
+  /**
+   * Whether the engine will show the holder's change: it was created for a resource of this run's
+   * stack (its default annotation says so), and the taker is not a create taking every service
+   * subdomain it has, which no giving Source can release (one must stay): that is a resource
+   * renamed without aliases, whose old resource the engine deletes at the end and never diffs.
+   */
+  private comesInThisRun(holder: Holder, taker: ChangeFacts): boolean {
+    if (this.creator === undefined || holder.source === undefined || !createdInScope(holder.source, this.creator)) return false;
+    if (!taker.creates) return true;
+    const taken = new Set(taker.takes.map(hostnameId));
+    return !holder.source.attributes.deployment.service_subdomains.every((name) =>
+      taken.has(hostnameId({ field: "service_subdomains", name })),
+    );
+  }
+
+  /** A resource of this run, as its check or diff names it. */
+  noteCreator(creator: Creator | undefined): void {
+    if (creator?.scope !== undefined) this.creator ??= creator;
+  }
+
+  /** Source `id` is being replaced: its diff's update is not coming (none of its names is released by it). */
+  replacing(id: string): void {
+    this.handOvers.withdraw(id);
+  }
+
+  /** A replacement's create took Source `id` over and wrote `state`: who holds what, as waiting writes plan on. */
+  written(id: string, state: SourceState): void {
+    const lists = knownLists(state.deployment);
+    if (lists) this.handOvers.written({ id, name: state.name, enabled: state.enabled }, hostnamesOf(lists).keys());
   }
 
   /** A check: the engine is still showing the run's changes. */
@@ -37,7 +75,6 @@ export class RunHandOvers {
   diffed(id: string, olds: SourceState, news: SourceInputs): void {
     const change = updateChange(id, olds, news);
     if (!change) return this.handOvers.noteActivity();
-    const values = JSON.stringify([olds, news]);
     this.handOvers.declare(
       change,
       {
@@ -49,7 +86,7 @@ export class RunHandOvers {
           },
         }),
       },
-      values,
+      [olds, news],
     );
   }
 
@@ -58,8 +95,8 @@ export class RunHandOvers {
    * another Source holds and no change this run has shown releases. A holder whose change is not
    * shown yet is no failure: the engine may show it later (the write then waits for it).
    */
-  async checkFailures(news: SourceInputs | UncheckedInputs, oldInputs?: UncheckedInputs): Promise<CheckFailure[]> {
-    const target = takingChange(news, oldInputs === undefined ? undefined : (oldInputs.deployment ?? {}));
+  async checkFailures(news: SourceInputs | UncheckedInputs, oldInputs?: UncheckedInputs, created: NewSource = {}): Promise<CheckFailure[]> {
+    const target = takingChange(news, oldInputs === undefined ? undefined : (oldInputs.deployment ?? {}), created);
     if (!target) return [];
     const refusals = await this.handOvers.refusalsNow(target);
     const places = new Map(target.takes.map((hostname) => [hostnameId(hostname), hostname]));
@@ -72,9 +109,15 @@ export class RunHandOvers {
     });
   }
 
-  /** A preview of a create (no state; `creator`: its resource's) or of Source `id`'s update: refused as its write would be, nothing sent. */
-  async preview(news: UncheckedInputs, olds?: UncheckedInputs, id?: string, creator?: Creator): Promise<void> {
-    const target = takingChange(news, olds === undefined ? undefined : (olds.deployment ?? {}), creator);
+  /** The Sources a create of `news` takes over (they hold names it declares), as check listed them. */
+  async takenOver(news: SourceInputs | UncheckedInputs, created: NewSource): Promise<string[]> {
+    const target = takingChange(news, undefined, created);
+    return target ? this.handOvers.takenOver(target) : [];
+  }
+
+  /** A preview of a create (no state; `created`: its resource's) or of Source `id`'s update: refused as its write would be, nothing sent. */
+  async preview(news: UncheckedInputs, olds?: UncheckedInputs, id?: string, created: NewSource = {}): Promise<void> {
+    const target = takingChange(news, olds === undefined ? undefined : (olds.deployment ?? {}), created);
     if (target) await this.handOvers.preview(id === undefined ? target : { ...target, id });
   }
 
@@ -92,9 +135,9 @@ export class RunHandOvers {
   }
 
   /** A create: what it takes released first. */
-  create<Created>(inputs: SourceInputs, creator: Creator | undefined, send: () => Promise<Created>): Promise<Created> {
+  create<Created>(inputs: SourceInputs, created: NewSource, send: () => Promise<Created>): Promise<Created> {
     this.wrote = true;
-    const target = takingChange(inputs, undefined, creator);
+    const target = takingChange(inputs, undefined, created);
     return target ? this.handOvers.create(target, send) : send();
   }
 

@@ -33,7 +33,12 @@ export async function bringToDeclaredState(
 ): Promise<Written> {
   const live = liveDeclaration(existing);
   const known = { ...live, deployment: { ...live.deployment, ...onServer } };
-  const plan = planPatches(changedAttributes(known, inputs), attributes, existing.attributes.enabled);
+  const plan = planPatches(
+    changedAttributes(known, inputs),
+    attributes,
+    existing.attributes.enabled,
+    existing.attributes.deployment.annotation,
+  );
   const patched = await sendPatches(session, existing.id, plan.patches);
   return { source: patched ?? existing, ...deployedBefore(plan.deploys, existing.attributes.date_deployed) };
 }
@@ -41,7 +46,8 @@ export async function bringToDeclaredState(
 /**
  * After a create was refused (400): the Source of this account that holds the declared hostnames,
  * when the evidence says this resource may take it: it carries this resource's create mark
- * (`creator`'s: a create of a run that was killed before it was recorded), or it is retired
+ * (`creator`'s: a create of a run that was killed before it was recorded), or it is the Source this
+ * create's resource replaces (`replaces`: run-replacements.ts), or it is retired
  * (disabled, as a retirement leaves it). Same hostnames and same name are no evidence: a copy of a
  * project declares both. The refusal is not read for its cause (the spec promises no member that names the
  * field): every declared hostname is looked up instead, one list call each. When no Source of the
@@ -53,6 +59,7 @@ export async function reclaimableHolder(
   failure: unknown,
   attributes: DeclaredAttributes,
   creator: Creator | undefined,
+  replaces?: string,
 ): Promise<Source> {
   if (!(failure instanceof BadRequestError)) throw failure;
   const holders = new Map<string, { source: Source; names: string[] }>();
@@ -64,7 +71,7 @@ export async function reclaimableHolder(
   }
   const [only, ...others] = [...holders.values()];
   if (!only) throw failure;
-  const ours = creator !== undefined && carriesMark(only.source, creator);
+  const ours = (creator !== undefined && carriesMark(only.source, creator)) || only.source.id === replaces;
   if (others.length === 0 && (ours || !only.source.attributes.enabled)) return only.source;
   const owners = [...holders.values()].map(
     ({ source, names }) =>

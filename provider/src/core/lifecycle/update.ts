@@ -31,7 +31,7 @@ export async function sendUpdate(
   news: SourceInputs,
   released?: Source,
 ): Promise<SentUpdate> {
-  const plan = planPatches(diffSource(id, olds, news), declaredAttributes(news), olds.enabled);
+  const plan = planPatches(diffSource(id, olds, news), declaredAttributes(news), olds.enabled, olds.deployment.annotation);
   const deployedBefore = released ? released.attributes.date_deployed : olds.date_deployed;
   return { patched: await sendPatches(session, id, plan.patches), deploys: plan.deploys, deployedBefore };
 }
