@@ -16,7 +16,6 @@ import {
   HAND_OVER_ROUNDS,
   heldOnServer,
   pairsInTurn,
-  totalWrites,
   type SourceArgs,
 } from "../../support/hand-overs";
 import { programStack, removeStacksAndServer, TEST_PROGRAMS, type ProgramStack } from "../../support/program-stack";
@@ -47,7 +46,7 @@ const held = async () => heldOnServer(client, await ids());
 
 async function expectNoChangeAfter(): Promise<void> {
   const preview = await countWrites(server, () => program.stack.preview({ expectNoChanges: true }), ids);
-  expect(totalWrites(preview)).toBe(0);
+  expect(preview).toEqual(noWrites(Object.keys(await ids())));
 }
 
 /** The error of an `up` expected to fail: its output. */
@@ -128,7 +127,7 @@ describe("dynamic Source: host names moving between Sources in one up", () => {
       let warned = "";
       const preview = await countWrites(server, async () => (warned = (await program.stack.preview()).stdout), before);
       expect(warned).toContain(`"Outside.ho.example": ${heldBy}: the update will refuse it`);
-      expect(totalWrites(preview)).toBe(0);
+      expect(preview).toEqual(noWrites(Object.keys(before)));
       let output = "";
       const writes = await countWrites(server, async () => (output = await failedUp()), before);
       expect(output).toContain(`Source ${before.shop} ("Shop") cannot take deployment.custom_domains "Outside.ho.example": ${heldBy}`);
