@@ -3,7 +3,14 @@
 // past the API's limit.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { annotationWithMark as withMark, createMark as markOf, withoutMark } from "../../provider/src/core/create-mark";
+import {
+  annotationKeepingMark,
+  annotationWithMark as withMark,
+  createdInScope,
+  createMark as markOf,
+  withoutMark,
+} from "../../provider/src/core/create-mark";
+import { sourceResource } from "../support/api-documents";
 import { pulumiCreator } from "../../provider/src/engine/creator";
 
 const URN = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::photos";
@@ -35,5 +42,30 @@ describe("the create mark", () => {
     expect(withoutMark(`Managed by the web team ${createMark(URN)}`)).toBe("Managed by the web team");
     expect(withoutMark("Managed [pulumi-create:not-a-mark]")).toBe("Managed [pulumi-create:not-a-mark]");
     expect(withoutMark(`${createMark(URN)} in the middle`)).toBe(`${createMark(URN)} in the middle`);
+  });
+
+  it("lasts through a deployment update: the declared annotation with the live one's mark, else the live one; none when the live one has none", () => {
+    const live = annotationWithMark(undefined, URN)!;
+    expect(annotationKeepingMark(undefined, live)).toBe(live);
+    expect(annotationKeepingMark("Managed by the web team", live)).toBe(`Managed by the web team ${createMark(URN)}`);
+    expect(annotationKeepingMark("Managed by the web team", `Managed by the ops team ${createMark(URN)}`)).toBe(
+      `Managed by the web team ${createMark(URN)}`,
+    );
+    expect(annotationKeepingMark(undefined, "New deployment created for Source by admin")).toBeUndefined();
+    expect(annotationKeepingMark("Managed", "New deployment created for Source by admin")).toBe("Managed");
+    const long = "x".repeat(1000);
+    expect(annotationKeepingMark(long, live)).toBe(long); // no room for the mark: as declared
+  });
+
+  it("tells a Source created with the default annotation for a resource of the same stack", () => {
+    const created = (annotation: string) => {
+      const source = sourceResource();
+      source.attributes.deployment.annotation = annotation;
+      return source;
+    };
+    const photos = created(annotationWithMark(undefined, URN)!);
+    expect(createdInScope(photos, pulumiCreator(URN.replace("photos", "videos")))).toBe(true);
+    expect(createdInScope(photos, pulumiCreator(URN.replace("prod", "staging")))).toBe(false);
+    expect(createdInScope(created(annotationWithMark("Managed by the web team", URN)!), pulumiCreator(URN))).toBe(false); // a digest only
   });
 });
