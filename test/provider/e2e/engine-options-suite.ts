@@ -5,13 +5,10 @@
 // exercising several options on Sources of their own, so that each assertion stays on its Source:
 // the writes the server answered on every Source it holds (the stack's or not), the Source on the
 // server and in the state.
-import { spawn } from "node:child_process";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import type { YamlStack } from "../../plugin/yaml-stack";
 import { countWrites, noWrites, totalWrites, type Writes } from "../../support/hand-overs";
-import { pulumiBinDir } from "../../support/pulumi";
 import { startTestServer, type TestServer, type TestServerOptions } from "../../support/server";
 
 const STEP_TIMEOUT = 300_000;
@@ -521,27 +518,21 @@ function slowStepsSuite(shell: Shell): void {
             taker: { args: { ...taker.args, deployment: { ...taker.args.deployment, customDomains: ["handed.eo.example"] } } },
           });
           server.resetRequestCount();
-          const up = spawn(path.join(pulumiBinDir(), "pulumi"), ["up", "--yes", "--skip-preview", "--stack", STACK, "--non-interactive"], {
-            cwd: stack.workDir,
-            env: { ...process.env, ...stack.env },
-          });
-          let output = "";
-          up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-          up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-          const ended = new Promise<number | null>((resolve) => up.on("close", resolve));
+          const up = stack.start(["up", "--yes", "--skip-preview"]);
           while (server.requestCount("POST", "/api/v1/sources") < 1) await new Promise((resolve) => setTimeout(resolve, 50));
           await new Promise((resolve) => setTimeout(resolve, 1_500)); // slow deploying, taker waiting
           const writes = await countWrites(
             server,
             async () => {
               const interruptedAt = Date.now();
-              up.kill("SIGINT");
-              expect(await ended, output).not.toBe(0);
+              up.interrupt();
+              expect(await up.ended, up.output()).not.toBe(0);
               // The deployment it waits for takes a minute: ending well before shows the wait heard the Cancel.
-              expect(Date.now() - interruptedAt, output).toBeLessThan(30_000);
+              expect(Date.now() - interruptedAt, up.output()).toBeLessThan(30_000);
             },
             ids,
           );
+          const output = up.output();
           expect(output).toMatch(/Source \(taker\):\n\s+error: cancelled: the engine asked the provider to stop/);
           expect(writes, output).toEqual(noWrites(["slow", "giver", "taker"]));
           const live = async (id: string) => (await client.sources.get(id)).attributes.deployment.custom_domains;
