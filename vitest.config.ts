@@ -125,6 +125,7 @@ export default defineConfig({
           exclude: [
             "test/provider/e2e/source-lifecycle*.test.ts",
             "test/provider/e2e/hand-over.test.ts",
+            "test/provider/e2e/engine-options.test.ts", // the engine's options: nothing a profile changes
             "test/drift/drift-*.test.ts",
             "test/provider/examples-types.test.ts", // tsc of the examples: no server, nothing a profile changes
           ],

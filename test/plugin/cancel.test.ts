@@ -2,10 +2,7 @@
 // the plugin, whose wait for a deployment (here one that takes two minutes) ends at once; the run
 // fails saying so, and the Source it had created is in the state, with the cancellation as its
 // initialization error, rather than forgotten.
-import { spawn } from "node:child_process";
-import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { pulumiBinDir } from "../support/pulumi";
 import { startTestServer, type TestServer } from "../support/server";
 import { yamlStack, type YamlStack } from "./yaml-stack";
 
@@ -29,19 +26,13 @@ afterAll(async () => {
 });
 
 it("Ctrl-C ends an up waiting for a deployment at once, and the state records the Source it made", async () => {
-  const up = spawn(path.join(pulumiBinDir(), "pulumi"), ["up", "--yes", "--skip-preview", "--stack", "dev", "--non-interactive"], {
-    cwd: stack.workDir,
-    env: { ...process.env, ...stack.env },
-  });
-  let output = "";
-  up.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  up.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const ended = new Promise<number | null>((resolve) => up.on("close", resolve));
+  const up = stack.start(["up", "--yes", "--skip-preview"]);
   while (server.requestCount("POST", "/api/v1/sources") < 1) await new Promise((resolve) => setTimeout(resolve, 50));
   await new Promise((resolve) => setTimeout(resolve, 1_500)); // waiting for the deployment
   const interruptedAt = Date.now();
-  up.kill("SIGINT");
-  expect(await ended, output).not.toBe(0);
+  up.interrupt();
+  expect(await up.ended, up.output()).not.toBe(0);
+  const output = up.output();
   expect(Date.now() - interruptedAt).toBeLessThan(10_000);
   expect(output).toContain("cancelled: the engine asked the provider to stop");
 

@@ -6,7 +6,7 @@
 // through `plugins.providers[].path` (the package's bin folder); `pluginPath: false` leaves it to
 // PATH or the plugin cache. With `runtime` (`nodejs`, ...) the project is of another language: its
 // Pulumi.yaml is written the same way, the program's files by the caller.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { pulumiBinDir, pulumiEnv, pulumiWorkDir, repoRoot, stackInitArgs, type StackSecrets } from "../support/pulumi";
@@ -26,12 +26,23 @@ export interface CliResult {
   stderr: string;
 }
 
+/** A command started, for a test that interrupts it (`interrupt()`: Ctrl-C, the engine's SIGINT). */
+export interface StartedCli {
+  interrupt(): void;
+  /** What it printed so far, stdout and stderr as they came. */
+  output(): string;
+  /** Its exit code once it ended (null when killed by a signal). */
+  ended: Promise<number | null>;
+}
+
 export interface YamlStack {
   workDir: string;
   /** The environment of every command (the CLI, the stack's file backend): for running the CLI directly. */
   env: Record<string, string>;
   /** Runs `pulumi ARGS --stack NAME` in the program's folder; never throws on a failed command. */
   pulumi(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
+  /** Starts `pulumi ARGS --stack NAME --non-interactive` there, without waiting for it. */
+  start(args: readonly string[]): StartedCli;
   /** Like pulumi(), but throws with the output when the command fails. */
   ok(args: readonly string[], options?: { env?: Record<string, string> }): Promise<CliResult>;
   /**
@@ -159,6 +170,20 @@ export async function yamlStack(name: string, stackName: string, program: YamlPr
     workDir,
     env,
     pulumi: run,
+    start(args) {
+      const child = spawn(path.join(pulumiBinDir(), "pulumi"), [...args, "--stack", stackName, "--non-interactive"], {
+        cwd: workDir,
+        env: { ...process.env, ...env },
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      return {
+        interrupt: () => void child.kill("SIGINT"),
+        output: () => output,
+        ended: new Promise((resolve) => child.on("close", resolve)),
+      };
+    },
     ok,
     write,
     exportState: async () => (await ok(["stack", "export"])).stdout,

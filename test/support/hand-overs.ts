@@ -1,7 +1,7 @@
 // The host names handed over between Sources in one `pulumi up`, as the end-to-end tests of both
 // shells run them (test/plugin/hand-over.test.ts, test/provider/e2e/hand-over.test.ts): the same
 // declarations (a Source's arguments in the resource's names, which a YAML program and the
-// dynamic `Source` share), and the writes each Source got, counted by the server.
+// dynamic `Source` share), and the writes the server answered, on every Source it holds (the stack's or not) and its purges.
 import { expect } from "vitest";
 import type { AssetDeliveryClient, Source } from "@asset-delivery/sdk";
 import type { TestServer } from "./server";
@@ -87,15 +87,34 @@ export function pairsInTurn(groups: string[][]): Record<string, string[]> {
   return Object.fromEntries(groups.flatMap((group, i) => (i === 0 ? [] : group.map((name) => [name, groups[i - 1]!]))));
 }
 
-/** The writes an `up` sent: PATCHes per resource name (by the ids after it), and the creates. */
+/**
+ * The writes a step sent, as the server answered them (refused ones too), on every Source of the
+ * server and beyond: a wrongful write to a Source outside the stack is as visible as one inside.
+ */
 export interface Writes {
+  /** PATCHes per Source: each of the step's `ids` by resource name (0 when none), any other as `Name (id)`. */
   patches: Record<string, number>;
+  /** Creates (POST /api/v1/sources). */
   posts: number;
+  /** Purges (POST /api/v1/purge). */
+  purges: number;
+  /** The Sources a PATCH turned off (`enabled: false`), named as in `patches`, once per such PATCH. */
+  disabled: string[];
+  /** Any other write, as "METHOD path": a provider sends none. */
+  others: string[];
 }
 
+/** No write at all, with `names` (the step's resource names) at 0 PATCHes: what a step that must write nothing expects. */
+export function noWrites(names: readonly string[]): Writes {
+  return { patches: Object.fromEntries(names.map((name) => [name, 0])), posts: 0, purges: 0, disabled: [], others: [] };
+}
+
+const SOURCE_PATH = /^\/api\/v1\/sources\/([^/]+)$/;
+
 /**
- * Runs `step` and counts the writes the server answered, per Source: `ids` (resource name -> id)
- * as given, or read after the step (a successful `up` creates some).
+ * Runs `step` and counts every write the server answered meanwhile: `ids` (resource name -> id),
+ * as given or read after the step (a successful `up` creates some), name the stack's Sources; any
+ * other Source written is named by the server's record.
  */
 export async function countWrites(
   server: TestServer,
@@ -105,20 +124,40 @@ export async function countWrites(
   server.resetRequestCount();
   await step();
   const byName = typeof ids === "function" ? await ids() : ids;
-  const patches = Object.fromEntries(
-    Object.entries(byName).map(([name, id]) => [name, server.requestCount("PATCH", new RegExp(`^/api/v1/sources/${id}$`))]),
-  );
-  return { patches, posts: server.requestCount("POST", /^\/api\/v1\/sources$/) };
+  const nameOf = new Map(Object.entries(byName).map(([name, id]) => [id, name]));
+  const labelOf = (id: string) => {
+    const record = server.db.prepare("SELECT name FROM sources WHERE id = ?").get(id) as { name: string } | undefined;
+    return nameOf.get(id) ?? `${record?.name ?? "no such Source"} (${id})`;
+  };
+  const writes = noWrites(Object.keys(byName));
+  for (const { method, path, body } of server.answered()) {
+    if (method === "GET" || method === "HEAD") continue;
+    const id = method === "PATCH" ? SOURCE_PATH.exec(path)?.[1] : undefined;
+    if (id !== undefined) {
+      const label = labelOf(id);
+      writes.patches[label] = (writes.patches[label] ?? 0) + 1;
+      if ((body as { data?: { attributes?: { enabled?: unknown } } } | undefined)?.data?.attributes?.enabled === false)
+        writes.disabled.push(label);
+    } else if (method === "POST" && path === "/api/v1/sources") writes.posts++;
+    else if (method === "POST" && path === "/api/v1/purge") writes.purges++;
+    else writes.others.push(`${method} ${path}`);
+  }
+  return writes;
+}
+
+/** How many writes of any kind `writes` holds. */
+export function totalWrites({ patches, posts, purges, others }: Writes): number {
+  return Object.values(patches).reduce((a, b) => a + b, 0) + posts + purges + others.length;
 }
 
 /**
  * Rounds 1 and 2: each moved name's giver and taker got one PATCH, the swap three between its two
  * Sources (the planned two and one release-only PATCH: at most two for either), the new Source one
- * POST and no PATCH, every other Source nothing.
+ * POST and no PATCH, every other Source (of the stack or not) nothing, and nothing was purged or turned off.
  */
-export function expectHandOverWrites({ patches, posts }: Writes, round: 1 | 2): void {
+export function expectHandOverWrites({ patches, posts, purges, disabled, others }: Writes, round: 1 | 2): void {
   const created = round === 1 ? "created1" : "created2";
-  expect(posts).toBe(1);
+  expect({ posts, purges, disabled, others }).toEqual({ posts: 1, purges: 0, disabled: [], others: [] });
   expect({ ...patches, swapA: undefined, swapB: undefined }).toEqual({
     shop: 1,
     web: 1,

@@ -27,6 +27,8 @@ export interface TestServer {
   app: RunningServer["app"];
   /** Responses sent, optionally only those of a method and/or a path (without query; a RegExp matches the path). */
   requestCount(method?: string, path?: string | RegExp): number;
+  /** The requests answered since the last reset, in order of their answers. */
+  answered(): readonly AnsweredRequest[];
   /**
    * Requests that succeeded (the handler ran and committed, status below 400) and whose answer was
    * then dropped with the connection, by the random faults or `dropCommittedAnswer`; filtered as requestCount.
@@ -35,6 +37,14 @@ export interface TestServer {
   resetRequestCount(): void;
   /** Stops the server; removes the temporary folder unless `keepData` (to restart on the same database). */
   close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/** A request the server answered: its method, path (without query), status and parsed body (for what a write sent). */
+export interface AnsweredRequest {
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
 }
 
 export interface TestServerOptions extends Partial<ServerOptions> {
@@ -64,7 +74,7 @@ function profileFromEnv(): Profile | undefined {
 export async function startTestServer({ dropCommittedAnswer, ...options }: TestServerOptions = {}): Promise<TestServer> {
   const ownDir = options.dbPath === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), "asset-delivery-test-")) : undefined;
   const dbPath = options.dbPath ?? path.join(ownDir!, "asset-delivery.db");
-  const responses: { method: string; path: string }[] = [];
+  const responses: AnsweredRequest[] = [];
   const dropped: { method: string; path: string }[] = [];
   let toDrop = dropCommittedAnswer;
   const server = await startServer({
@@ -76,8 +86,8 @@ export async function startTestServer({ dropCommittedAnswer, ...options }: TestS
     ...options,
     dbPath,
     configure(app) {
-      app.addHook("onResponse", (request, _reply, done) => {
-        responses.push({ method: request.method, path: request.url.split("?")[0]! });
+      app.addHook("onResponse", (request, reply, done) => {
+        responses.push({ method: request.method, path: request.url.split("?")[0]!, status: reply.statusCode, body: request.body });
         done();
       });
       // After the faults plugin's preHandler (which marks the requests it will drop) and the handler.
@@ -109,6 +119,7 @@ export async function startTestServer({ dropCommittedAnswer, ...options }: TestS
     db: server.db,
     app: server.app,
     requestCount: (method, pathFilter) => matching(responses, method, pathFilter),
+    answered: () => [...responses],
     droppedAfterCommit: (method, pathFilter) => matching(dropped, method, pathFilter),
     resetRequestCount() {
       responses.length = 0;
