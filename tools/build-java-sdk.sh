@@ -11,14 +11,14 @@
 #
 # Maven's repository is .tools/maven/repository (CI keeps it as it keeps Go's module cache). The
 # first build downloads the SDK's dependencies and Maven's plugins from Maven Central (~1 min), and
-# the Java programs' packaging plugin with them; after that Maven runs offline (-o): ~20 s on 2 cores.
+# the plugin that runs the Java programs with them; after that Maven runs offline (-o): ~20 s on 2 cores.
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MAVEN_REPO="${REPO_ROOT}/.tools/maven/repository"
-# The plugin that packs a Java program with its dependencies into one jar (test/sdks/java-project.ts):
-# downloaded here with the rest, so that the tests' Maven runs offline too.
-ASSEMBLY_PLUGIN="org.apache.maven.plugins:maven-assembly-plugin:3.6.0"
+# The plugin through which Pulumi's Java host runs a Maven program (`mvn compile exec:java`; pinned in
+# examples/java/pom.xml): downloaded here with the rest, so that the Java programs' Maven runs offline too.
+EXEC_PLUGIN="org.codehaus.mojo:exec-maven-plugin:3.6.4"
 log() { printf '[build-java-sdk] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
@@ -29,7 +29,7 @@ OUT="$(mkdir -p "$1" && cd "$1" && pwd)"
 start=${SECONDS}
 
 # Offline once this pom's plugins and dependencies are in the repository: the stamp names a hash of it.
-stamp="${MAVEN_REPO}/.asset-delivery-$(cat "${REPO_ROOT}/sdks/java/pom.xml" <(echo "$ASSEMBLY_PLUGIN") | sha256sum | cut -c1-12)"
+stamp="${MAVEN_REPO}/.asset-delivery-$(cat "${REPO_ROOT}/sdks/java/pom.xml" <(echo "$EXEC_PLUGIN") | sha256sum | cut -c1-12)"
 offline=()
 [ -f "$stamp" ] && offline=(-o)
 mvn_() { mvn -B -q "${offline[@]}" -Dmaven.repo.local="$MAVEN_REPO" "$@"; }
@@ -41,7 +41,7 @@ cp -r "${REPO_ROOT}/sdks/java" "${work}/java"
 rm -rf "${work}/java/target"
 (cd "${work}/java" && mvn_ package) >"${work}/mvn.log" 2>&1 || die "mvn package failed:$(printf '\n')$(cat "${work}/mvn.log")"
 if [ ${#offline[@]} -eq 0 ]; then
-  (cd "${work}/java" && mvn_ "${ASSEMBLY_PLUGIN}:help") >"${work}/mvn.log" 2>&1 || die "fetching ${ASSEMBLY_PLUGIN} failed:$(printf '\n')$(cat "${work}/mvn.log")"
+  (cd "${work}/java" && mvn_ "${EXEC_PLUGIN}:help") >"${work}/mvn.log" 2>&1 || die "fetching ${EXEC_PLUGIN} failed:$(printf '\n')$(cat "${work}/mvn.log")"
   touch "$stamp"
 fi
 

@@ -76,9 +76,14 @@ export function pomXml(schema) {
   const { groupId, artifactId, version } = coordinates(schema);
   const dependencies = Object.entries(schema.language?.java?.dependencies ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const jarGoal = (id, goal) =>
-    [`        <executions>`, `          <execution>`, `            <id>${id}</id>`, `            <goals><goal>${goal}</goal></goals>`, `          </execution>`, `        </executions>`].join(
-      "\n",
-    );
+    [
+      `        <executions>`,
+      `          <execution>`,
+      `            <id>${id}</id>`,
+      `            <goals><goal>${goal}</goal></goals>`,
+      `          </execution>`,
+      `        </executions>`,
+    ].join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!-- Written by tools/java-sdk-pom.mjs (tools/generate-sdks.sh java) from the package schema: do not edit. -->
 <project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"

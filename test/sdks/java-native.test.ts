@@ -136,7 +136,7 @@ describe("a Java program on the released Java SDK (io.github.asset-delivery:asse
   );
 
   it(
-    "`pulumi import` prints Java for a hand-made Source; added to the program, it compiles and preview --expect-no-changes passes",
+    "`pulumi import` prints Java for a hand-made Source; added to the program (with the one import it lacks), it compiles and preview --expect-no-changes passes",
     async () => {
       const handMade = await client.sources.create({
         name: "Hand made",
@@ -153,9 +153,17 @@ describe("a Java program on the released Java SDK (io.github.asset-delivery:asse
       expect(code).toContain("WebproxyDeploymentArgs.builder()");
       expect(code).toContain('"java-hand-made"');
       expect(code).toContain(".protect(true)");
-      // As a user adds it: the printed class in a file of its own in the program's package, its
-      // stack(ctx) called by the program.
-      const added = code.replace(/^package generated_program;$/m, "package myproject;").replace(/\bclass App\b/, "class Imported");
+      // Pulumi's Java generator (pulumi-java v1.16) imports the classes of the resource's own
+      // input types only, not those of a union-typed input's members: the deployment's builder is
+      // used unimported, and the printed code does not compile until its import is added.
+      const deploymentArgs = "import com.github.assetdelivery.assetdelivery.inputs.WebproxyDeploymentArgs;";
+      expect(code).not.toContain(deploymentArgs);
+      // As a user adds it: the printed class in a file of its own in the program's package, that
+      // one import added, its stack(ctx) called by the program.
+      const added = code
+        .replace(/^package generated_program;$/m, `package myproject;\n\n${deploymentArgs}`)
+        .replace(/\bclass App\b/, "class Imported")
+        .replace(/\bApp::stack\b/, "Imported::stack");
       expect(added).toContain("class Imported");
       stack.writeClass("Imported", added);
       stack.writeClass("App", program("            Imported.stack(ctx);\n"));

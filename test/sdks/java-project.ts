@@ -5,11 +5,13 @@
 // is examples/java's (its pinned plugins are the ones tools/build-java-sdk.sh downloads), the program
 // a folder outside the repo.
 //
-// Building: Maven packs the program and its dependencies into one jar, which Pulumi.yaml names as the
-// program's `binary`, so that a Pulumi command runs `java -jar` and never Maven (the host's default
-// runs `mvn compile exec:java` on every command, twice for an update). A test packs it once, and
-// again only when it changes the code. Maven runs offline (-o) on the repository in .tools/maven,
-// with file: repositories allowed (aether.offline.protocols), and quiet (-q).
+// Building: Pulumi's Java host runs a Maven program with `mvn compile exec:java` (and the same for
+// the plugins the program needs), so Maven starts on every command, but compiles only what changed:
+// the test compiles the program once in its set-up, and again only when it changes the code. (The
+// host's `binary` option, a prebuilt jar that would spare Maven, reaches v1.16's host only as a
+// command-line flag, which Pulumi's CLI no longer passes.) The program's .mvn/maven.config makes every
+// Maven run, the host's too, offline (-o) on the repository in .tools/maven, with file: repositories
+// allowed (aether.offline.protocols), and quiet (-q); its .mvn/jvm.config shortens Maven's start.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -24,8 +26,17 @@ export const MAVEN_REPO = path.join(root, ".tools", "maven", "repository");
 const EXAMPLE_POM = path.join(root, "examples", "java", "pom.xml");
 /** The SDK's coordinates' folder in a Maven repository. */
 const SDK_PATH = path.join("io", "github", "asset-delivery", "assetdelivery");
-/** Where `mvn package` writes the program's jar (examples/java's pom: <finalName>). */
-const PROGRAM_JAR = path.join("target", "java-native.jar");
+/**
+ * Maven's JVM (.mvn/jvm.config): a Maven run is mostly start-up, which the JIT's first tier and the
+ * serial collector shorten (the program itself mostly waits on the engine).
+ */
+const MAVEN_JVM = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
+/**
+ * Maven's options for every run in the program's folder (.mvn/maven.config, one a line). Not -B:
+ * Maven 3.8 in batch mode starts its output with an escape sequence (ESC[0m), and the host reads the
+ * plugin list from that output as JSON (it then finds no plugin, and Pulumi downloads none).
+ */
+const MAVEN_CONFIG = ["-q", "-o", "-Daether.offline.protocols=file", `-Dmaven.repo.local=${MAVEN_REPO}`];
 
 /**
  * Builds the SDK into `dir` in a Maven repository's layout (~30 s on 2 cores once Maven's
@@ -46,12 +57,11 @@ export function programPom(repository: string): string {
   return pom.slice(0, at) + repositories + pom.slice(at);
 }
 
-/** `mvn -o -q package` in `dir`: the program's jar (throws with Maven's output when it fails). */
-export async function mavenPackage(dir: string): Promise<void> {
-  const args = ["-B", "-q", "-o", "-Daether.offline.protocols=file", `-Dmaven.repo.local=${MAVEN_REPO}`, "package"];
-  await run("mvn", args, { cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }).catch(
+/** `mvn compile` in `dir` (offline and quiet: .mvn/maven.config); throws with Maven's output when it fails. */
+export async function mavenCompile(dir: string): Promise<void> {
+  await run("mvn", ["compile"], { cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }).catch(
     (error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`mvn package failed in ${dir}: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
+      throw new Error(`mvn compile failed in ${dir}: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
     },
   );
 }
@@ -59,11 +69,11 @@ export async function mavenPackage(dir: string): Promise<void> {
 export interface JavaStack extends YamlStack {
   /** Writes a class of the program (package myproject): src/main/java/myproject/NAME.java. */
   writeClass(name: string, source: string): void;
-  /** Packs the program again (after writeClass). */
+  /** Compiles the program again (after writeClass). */
   build(): Promise<void>;
 }
 
-/** A Java program in `workDir` (outside the repo) on the SDK in the Maven repository at `repository`, packed once. */
+/** A Java program in `workDir` (outside the repo) on the SDK in the Maven repository at `repository`, compiled once. */
 export async function javaStack(
   name: string,
   stackName: string,
@@ -74,10 +84,12 @@ export async function javaStack(
   const sources = path.join(workDir, "src", "main", "java", "myproject");
   fs.mkdirSync(sources, { recursive: true });
   fs.writeFileSync(path.join(workDir, "pom.xml"), programPom(repository));
+  fs.mkdirSync(path.join(workDir, ".mvn"));
+  fs.writeFileSync(path.join(workDir, ".mvn", "maven.config"), `${MAVEN_CONFIG.join("\n")}\n`);
+  fs.writeFileSync(path.join(workDir, ".mvn", "jvm.config"), `${MAVEN_JVM.join(" ")}\n`);
   const writeClass = (className: string, source: string) => fs.writeFileSync(path.join(sources, `${className}.java`), source);
   writeClass("App", app);
-  await mavenPackage(workDir);
-  const runtime = { name: "java", options: { binary: PROGRAM_JAR } };
-  const stack = await yamlStack(name, stackName, {}, { workDir, credentials, runtime });
-  return { ...stack, writeClass, build: () => mavenPackage(workDir) };
+  await mavenCompile(workDir);
+  const stack = await yamlStack(name, stackName, {}, { workDir, credentials, runtime: "java" });
+  return { ...stack, writeClass, build: () => mavenCompile(workDir) };
 }
