@@ -182,11 +182,11 @@ yamlhost_current() {
 
 # check_starts HOST: a language host started without an engine prints the port it serves on.
 check_starts() {
-  local host="$1" out pid port="" i
+  local host="$1" out pid port=""
   out="$(mktemp)"
   "$host" >"$out" 2>&1 &
   pid=$!
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     port="$(head -n1 "$out")"
     [ -z "$port" ] || break
     sleep 0.1
