@@ -39,13 +39,17 @@ const MAVEN_JVM = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"];
 const MAVEN_CONFIG = ["-q", "-o", "-Daether.offline.protocols=file", `-Dmaven.repo.local=${MAVEN_REPO}`];
 
 /**
- * Builds the SDK into `dir` in a Maven repository's layout (~30 s on 2 cores once Maven's
- * repository is warm), and forgets the SDK in Maven's own repository: Maven keeps an artifact by
- * coordinates, so a rerun at the same version would otherwise get an earlier run's jar.
+ * Forgets the SDK in Maven's own repository: Maven keeps an artifact by coordinates, so a rerun at
+ * the same version would otherwise get an earlier run's jar rather than the one just built.
  */
+export function forgetJavaSdk(): void {
+  fs.rmSync(path.join(MAVEN_REPO, SDK_PATH), { recursive: true, force: true });
+}
+
+/** Builds the SDK into `dir` in a Maven repository's layout (~30 s on 2 cores once Maven's repository is warm). */
 export async function releaseJavaSdk(dir: string): Promise<void> {
   await run("bash", [path.join(root, "tools", "build-java-sdk.sh"), dir], { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 });
-  fs.rmSync(path.join(MAVEN_REPO, SDK_PATH), { recursive: true, force: true });
+  forgetJavaSdk();
 }
 
 /** examples/java's pom, reading the SDK from the Maven repository at `repository`. */
@@ -57,13 +61,26 @@ export function programPom(repository: string): string {
   return pom.slice(0, at) + repositories + pom.slice(at);
 }
 
-/** `mvn compile` in `dir` (offline and quiet: .mvn/maven.config); throws with Maven's output when it fails. */
-export async function mavenCompile(dir: string): Promise<void> {
-  await run("mvn", ["compile"], { cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }).catch(
+/** `mvn compile` in `dir` (offline and quiet: .mvn/maven.config), in `env` if given; throws with Maven's output when it fails. */
+export async function mavenCompile(dir: string, env?: Record<string, string>): Promise<void> {
+  await run("mvn", ["compile"], { cwd: dir, env: env ?? process.env, maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }).catch(
     (error: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`mvn compile failed in ${dir}: ${error.message}\n${error.stdout ?? ""}\n${error.stderr ?? ""}`);
     },
   );
+}
+
+/** The program's package's folder (package myproject, examples/java's). */
+const CLASSES = path.join("src", "main", "java", "myproject");
+
+/** A Maven program in `workDir`: the pom reading the SDK from `repository`, .mvn's settings, and `app` as myproject.App. */
+export function writeJavaProgram(workDir: string, repository: string, app: string): void {
+  fs.mkdirSync(path.join(workDir, CLASSES), { recursive: true });
+  fs.mkdirSync(path.join(workDir, ".mvn"), { recursive: true });
+  fs.writeFileSync(path.join(workDir, "pom.xml"), programPom(repository));
+  fs.writeFileSync(path.join(workDir, ".mvn", "maven.config"), `${MAVEN_CONFIG.join("\n")}\n`);
+  fs.writeFileSync(path.join(workDir, ".mvn", "jvm.config"), `${MAVEN_JVM.join(" ")}\n`);
+  fs.writeFileSync(path.join(workDir, CLASSES, "App.java"), app);
 }
 
 export interface JavaStack extends YamlStack {
@@ -81,14 +98,8 @@ export async function javaStack(
   options: { workDir: string; repository: string; credentials: { baseUrl: string; apiKey: string } },
 ): Promise<JavaStack> {
   const { workDir, repository, credentials } = options;
-  const sources = path.join(workDir, "src", "main", "java", "myproject");
-  fs.mkdirSync(sources, { recursive: true });
-  fs.writeFileSync(path.join(workDir, "pom.xml"), programPom(repository));
-  fs.mkdirSync(path.join(workDir, ".mvn"));
-  fs.writeFileSync(path.join(workDir, ".mvn", "maven.config"), `${MAVEN_CONFIG.join("\n")}\n`);
-  fs.writeFileSync(path.join(workDir, ".mvn", "jvm.config"), `${MAVEN_JVM.join(" ")}\n`);
-  const writeClass = (className: string, source: string) => fs.writeFileSync(path.join(sources, `${className}.java`), source);
-  writeClass("App", app);
+  writeJavaProgram(workDir, repository, app);
+  const writeClass = (className: string, source: string) => fs.writeFileSync(path.join(workDir, CLASSES, `${className}.java`), source);
   await mavenCompile(workDir);
   const stack = await yamlStack(name, stackName, {}, { workDir, credentials, runtime: "java" });
   return { ...stack, writeClass, build: () => mavenCompile(workDir) };
