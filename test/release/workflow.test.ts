@@ -101,7 +101,7 @@ describe(".github/workflows/release.yml", () => {
   it("installs each language's SDK from the real registries after publishing, on Linux, macOS and Windows", () => {
     const after = workflow.jobs["after-publish"]!;
     expect(needs(after).sort()).toEqual(["go-tag", "maven-central", "npm", "pypi"]);
-    expect(after.strategy!.matrix.language).toEqual(["typescript", "python", "go", "yaml"]);
+    expect(after.strategy!.matrix.language).toEqual(["typescript", "python", "go", "java", "yaml"]);
     expect(after.strategy!.matrix.runner).toEqual(["ubuntu-latest", "macos-14", "windows-latest"]);
     expect(after.steps.map((step) => step.run ?? "").join("\n")).toContain('bash tools/verify/published.sh "${{ matrix.language }}"');
   });
