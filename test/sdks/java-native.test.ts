@@ -11,7 +11,8 @@ import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
 import { countedSourceRequests, startTestServer, type TestServer } from "../support/server";
 import { expectCreatedWithSecretsHidden, expectNoChangeThenOnePatch, expectRefreshUndoesDrift } from "../plugin/source-lifecycle-suite";
 import { exportedSource } from "../plugin/yaml-stack";
-import { javaStack, releaseJavaSdk, type JavaStack } from "./java-project";
+import { repoRoot } from "../support/pulumi";
+import { javaStack, mavenCompile, releaseJavaSdk, writeJavaProgram, type JavaStack } from "./java-project";
 
 const STEP_TIMEOUT = 300_000;
 const PROJECT = "java-native-e2e";
@@ -77,9 +78,9 @@ let server: TestServer;
 let client: AssetDeliveryClient;
 let stack: JavaStack;
 let ids: { photos: string; assets: string };
+const repository = path.join(scratch, "maven");
 
 beforeAll(async () => {
-  const repository = path.join(scratch, "maven");
   await releaseJavaSdk(repository);
   server = await startTestServer({ deployDelayMs: 0, deployLagMs: 0 });
   client = createClient({ baseUrl: server.url, apiKey: server.adminKey, pacing: false });
@@ -101,6 +102,20 @@ afterAll(async () => {
 }, STEP_TIMEOUT);
 
 const counted = <T>(step: () => Promise<T>) => countedSourceRequests(server, step);
+
+describe("examples/java", () => {
+  it(
+    "compiles on the released SDK with its own pom (its program as it is, in a copy outside the repo)",
+    async () => {
+      const example = path.join(scratch, "example");
+      const app = fs.readFileSync(path.join(repoRoot(), "examples", "java", "src", "main", "java", "myproject", "App.java"), "utf8");
+      writeJavaProgram(example, repository, app);
+      await mavenCompile(example);
+      expect(fs.existsSync(path.join(example, "target", "classes", "myproject", "App.class"))).toBe(true);
+    },
+    STEP_TIMEOUT,
+  );
+});
 
 describe("a Java program on the released Java SDK (io.github.asset-delivery:assetdelivery), through Pulumi's Java host", () => {
   it(
