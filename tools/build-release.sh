@@ -9,6 +9,8 @@
 #   DIR/python/   pulumi_assetdelivery's wheel and sdist (`python -m build`), checked by `twine check --strict`
 #   DIR/go/       the Go SDK module in the Go module proxy's layout (a GOPROXY=file://DIR/go folder):
 #                 <module>/@v/list, vX.Y.Z.info, .mod, .zip; the release tags sdks/go/vX.Y.Z instead
+#   DIR/maven/    the Java SDK in a Maven repository's layout (tools/build-java-sdk.sh): jar, sources and
+#                 javadoc jars and .pom, each with its checksums; the release signs and uploads it to Maven Central
 #   DIR/plugin/   the plugin's tarballs for every platform and SHA256SUMS (tools/package-plugin.sh)
 #
 # Python's build tools (build, twine) are in .tools/release-venv (tools/install-release-tools.sh).
@@ -26,8 +28,8 @@ OUT="$(mkdir -p "$1" && cd "$1" && pwd)"
 VERSION="$(node -p 'require("./provider/package.json").version')"
 GO_MODULE="$(sed -n 's/^module //p' sdks/go/go.mod)"
 [ -f sdks/nodejs/bin/index.js ] && [ -f provider/dist/plugin/main.js ] || die "not built: run npm run build first"
-rm -rf "${OUT:?}"/{npm,python,go,plugin}
-mkdir -p "${OUT}"/{npm,python,go,plugin}
+rm -rf "${OUT:?}"/{npm,python,go,maven,plugin}
+mkdir -p "${OUT}"/{npm,python,go,maven,plugin}
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 start=${SECONDS}
@@ -71,6 +73,10 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
             z.writestr(info, open(f"{src}/{name}", "rb").read())
 PY
 log "go: ${GO_MODULE}@${gover}"
+
+# Java: the SDK's jars and pom in a Maven repository's layout.
+bash tools/build-java-sdk.sh "${OUT}/maven"
+log "maven: $(cd "${OUT}/maven" && find . -name '*.jar' | sort | tr '\n' ' ')"
 
 # The plugin: every platform (built once per content: .tools/plugin-binaries).
 bash tools/package-plugin.sh --out "${OUT}/plugin" >/dev/null

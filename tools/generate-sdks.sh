@@ -6,7 +6,7 @@
 # `language.<lang>`) and run this again. The output depends only on the schema and the generator's
 # version, so running it twice gives the same files (test/sdks/regenerate.test.ts holds it to that).
 #
-#   bash tools/generate-sdks.sh                 # every language whose host is installed: nodejs, python, go
+#   bash tools/generate-sdks.sh                 # every language whose host is installed: nodejs, python, go, java
 #   bash tools/generate-sdks.sh nodejs          # only these
 #   bash tools/generate-sdks.sh --out DIR ...   # into DIR/<language> instead of sdks/ (nothing built)
 #   bash tools/generate-sdks.sh --build         # only build the committed Node.js SDK (npm run build does)
@@ -25,12 +25,12 @@ set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
 
-ALL_LANGUAGES=(nodejs python go)
+ALL_LANGUAGES=(nodejs python go java)
 PLUGIN="./provider/bin/pulumi-resource-assetdelivery" # `./`: a path, not a package name for the registry
 
 log() { printf '[generate-sdks] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
-usage() { die "usage: bash tools/generate-sdks.sh [--out DIR] [nodejs|python|go ...] | --build"; }
+usage() { die "usage: bash tools/generate-sdks.sh [--out DIR] [nodejs|python|go|java ...] | --build"; }
 
 # Per language, two optional steps after `gen-sdk`, each given the language's folder:
 # after_generate_<lang> belongs to generation itself (it runs for --out too, so the regeneration check
@@ -38,6 +38,10 @@ usage() { die "usage: bash tools/generate-sdks.sh [--out DIR] [nodejs|python|go 
 
 # after_generate_go DIR: makes the generated Go SDK a module of its own (go.mod, go.sum; branch golang).
 after_generate_go() { bash "${REPO_ROOT}/tools/go-sdk-module.sh" "$1"; }
+
+# after_generate_java DIR: the Maven build beside the generated sources (pom.xml, and version.txt and
+# plugin.json on the class path), from the schema the plugin serves (tools/java-sdk-pom.mjs).
+after_generate_java() { node "${REPO_ROOT}/tools/java-sdk-pom.mjs" "${WORK}/schema.json" "$1"; }
 
 # build_nodejs DIR: compiles the generated TypeScript in DIR into DIR/bin, a publishable package.
 build_nodejs() {
@@ -56,7 +60,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --out) [ $# -ge 2 ] || usage; OUT="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
     --build) BUILD_ONLY=yes; shift ;;
-    nodejs | python | go) LANGUAGES+=("$1"); shift ;;
+    nodejs | python | go | java) LANGUAGES+=("$1"); shift ;;
     *) usage ;;
   esac
 done
@@ -82,6 +86,8 @@ command -v pulumi >/dev/null 2>&1 || die "no Pulumi CLI: run bash tools/install-
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/generate-sdks.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
+pulumi package get-schema "$PLUGIN" >"${WORK}/schema.json" 2>"${WORK}/schema.log" ||
+  die "pulumi package get-schema failed:$(printf '\n')$(cat "${WORK}/schema.log")"
 
 for lang in "${LANGUAGES[@]}"; do
   # gen-sdk empties and writes <out>/<lang>; a scratch folder keeps a failed run from touching sdks/.
@@ -92,7 +98,8 @@ for lang in "${LANGUAGES[@]}"; do
   mkdir -p "$(dirname "$dest")"
   mv "${WORK}/${lang}" "$dest"
   # Every SDK ships the project's license (Apache-2.0 asks for a copy with each distribution): the
-  # npm package, the wheel and sdist (setuptools takes LICENSE by default), the Go module.
+  # npm package, the wheel and sdist (setuptools takes LICENSE by default), the Go module, the jars
+  # (the pom puts it in META-INF).
   cp "${REPO_ROOT}/LICENSE" "${dest}/LICENSE"
   if [ "$(type -t "after_generate_${lang}")" = function ]; then "after_generate_${lang}" "$dest"; fi
   log "generated ${dest#"$REPO_ROOT"/} ($(find "$dest" -type f | wc -l) files)"

@@ -20,7 +20,10 @@
 #   serve both CLIs; the Node.js one also starts Node.js policy packs, `--policy-pack`, through its
 #   RunPlugin), and, for the newest CLI only,
 #   Pulumi YAML's language host (github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml: the YAML
-#   programs of the native plugin's tests and examples).
+#   programs of the native plugin's tests and examples), and Pulumi's own Java language host
+#   (github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java, pinned by tools/pulumi-cli/java: Java
+#   programs, and the Java code generator behind `gen-sdk --language java` and `pulumi import`),
+#   checked to start.
 #   Measured on 2 cores: fresh machine (empty module and build caches) ~1 min of downloads plus
 #   ~6-7 min of compiling when the machine is otherwise idle (16 min when it was busy); ~20 s when
 #   only .tools/ is missing (Go caches warm); under a second when .tools/ is current.
@@ -56,6 +59,13 @@ YAML_VERSION="$(sed -n 's#^require github.com/pulumi/pulumi-yaml v\([0-9.]*\)$#\
 # The YAML host has no version flag: a hash of what it was built from is kept beside it.
 YAML_STAMP="${BIN_DIR}/.pulumi-language-yaml.build-id"
 yaml_build_id() { (cd "$YAML_MODULE_DIR" && cat go.mod go.sum tools.go) | sha256sum | cut -c1-12; }
+JAVA_HOST_PKG="github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java"
+JAVA_MODULE_DIR="${MODULE_DIR}/java" # its own module, as the YAML host's (pulumi-java pins its own pkg/v3)
+JAVA_VERSION="$(sed -n 's#^require github.com/pulumi/pulumi-java/pkg v\([0-9.]*\)$#\1#p' "${JAVA_MODULE_DIR}/go.mod")"
+[ -n "$JAVA_VERSION" ] || { echo "no github.com/pulumi/pulumi-java/pkg requirement in ${JAVA_MODULE_DIR}/go.mod" >&2; exit 1; }
+# Nor has the Java host: a hash of what it was built from is kept beside it, as for the YAML host.
+JAVA_STAMP="${BIN_DIR}/.pulumi-language-java.build-id"
+java_build_id() { (cd "$JAVA_MODULE_DIR" && cat go.mod go.sum tools.go) | sha256sum | cut -c1-12; }
 VERSION_PKG="github.com/pulumi/pulumi/sdk/v3/go/common/version"
 
 # Keep `pulumi version` and friends from touching ~/.pulumi or checking for updates.
@@ -129,8 +139,8 @@ prepare_go() {
   JOBS="$(nproc 2>/dev/null || echo 2)"
   export GOFLAGS="-mod=readonly"
   log "using $("$GO" version) with ${JOBS} parallel jobs; module cache: $("$GO" env GOMODCACHE)"
-  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (and oldest/, yaml/) (first time: ~900 modules, 2-4 min)..."
-  for dir in "$MODULE_DIR" "$CLI_MODULE_DIR" "$YAML_MODULE_DIR"; do
+  log "downloading Go modules pinned by tools/pulumi-cli/go.sum (and oldest/, yaml/, java/) (first time: ~900 modules, 2-4 min)..."
+  for dir in "$MODULE_DIR" "$CLI_MODULE_DIR" "$YAML_MODULE_DIR" "$JAVA_MODULE_DIR"; do
     (cd "$dir" && "$GO" mod download) || die "go mod download failed in ${dir#"$REPO_ROOT"/} (is the Go module proxy reachable?)"
   done
 }
@@ -170,6 +180,39 @@ yamlhost_current() {
   [ -x "$host" ] && [ "$(cat "$YAML_STAMP" 2>/dev/null || true)" = "$(yaml_build_id)" ]
 }
 
+# check_starts HOST: a language host started without an engine prints the port it serves on.
+check_starts() {
+  local host="$1" out pid port=""
+  out="$(mktemp)"
+  "$host" >"$out" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do
+    port="$(head -n1 "$out")"
+    [ -z "$port" ] || break
+    sleep 0.1
+  done
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -f "$out"
+  [[ "$port" =~ ^[0-9]+$ ]] || die "$(basename "$host") did not start (printed '${port}' where a port was expected)"
+}
+
+build_javahost() {
+  log "compiling pulumi-language-java v${JAVA_VERSION} (Pulumi's Java language host; ~4 min on 2 cores the first time)..."
+  go_build "$JAVA_MODULE_DIR" "${BIN_DIR}/pulumi-language-java" "$JAVA_HOST_PKG" \
+    "-s -w -X github.com/pulumi/pulumi-java/pkg/version.Version=${JAVA_VERSION}"
+  check_starts "${BIN_DIR}/pulumi-language-java"
+  java_build_id >"$JAVA_STAMP"
+}
+
+# javahost_current: as yamlhost_current, for the Java host.
+javahost_current() {
+  local host="${BIN_DIR}/pulumi-language-java"
+  [ "$CHANNEL" = newest ] || return 0
+  [ -L "$host" ] && return 0
+  [ -x "$host" ] && [ "$(cat "$JAVA_STAMP" 2>/dev/null || true)" = "$(java_build_id)" ]
+}
+
 build_cli() {
   log "compiling pulumi v${PULUMI_VERSION} (github.com/pulumi/pulumi/pkg/v3; ~5 min on 2 cores the first time, ~20 s when only relinking)..."
   go_build "$CLI_MODULE_DIR" "${BIN_DIR}/pulumi" "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi" \
@@ -189,11 +232,12 @@ if [ -x "$cli" ] && [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ]; then
   if [ ! -L "$cli" ] && [ "$have" = "v${PULUMI_VERSION}" ]; then
     langhost_stale=""
     langhosts_current "$ID" || langhost_stale=yes
-    if [ -n "$langhost_stale" ] || ! yamlhost_current; then
+    if [ -n "$langhost_stale" ] || ! yamlhost_current || ! javahost_current; then
       log "pulumi ${have} is current; a language host is missing or stale"
       prepare_go
       [ -z "$langhost_stale" ] || build_langhosts "$ID"
       yamlhost_current || build_yamlhost
+      javahost_current || build_javahost
     fi
     install_node_plugin
     log "pulumi ${have} is installed in ${BIN_DIR#"$REPO_ROOT"/} (cached; took $((SECONDS - START_SECONDS))s)"
@@ -216,7 +260,7 @@ if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ] && [ "$CHANNEL" = newest ]; then
       ln -sfn "$real" "$cli"
       # Pulumi finds bundled plugins beside the symlink-resolved binary, or on PATH. Link the ones
       # that sit beside it; supply ours for those that do not.
-      for plugin in "${OUR_HOSTS[@]}" pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
+      for plugin in "${OUR_HOSTS[@]}" pulumi-language-yaml pulumi-language-java pulumi-resource-pulumi-nodejs; do
         if [ -x "${real_dir}/${plugin}" ]; then
           ln -sfn "${real_dir}/${plugin}" "${BIN_DIR}/${plugin}"
         else
@@ -236,6 +280,11 @@ if [ -z "${PULUMI_INSTALL_FORCE_BUILD:-}" ] && [ "$CHANNEL" = newest ]; then
         prepare_go
         build_yamlhost
       fi
+      if [ ! -e "${BIN_DIR}/pulumi-language-java" ]; then
+        log "no pulumi-language-java beside ${real}: building ours"
+        prepare_go
+        build_javahost
+      fi
       install_node_plugin
       log "done in $((SECONDS - START_SECONDS))s"
       exit 0
@@ -246,13 +295,14 @@ fi
 
 # ---- 3. build ---------------------------------------------------------------------------------
 # Replace symlinks left by an earlier "use the pulumi on PATH" run.
-for f in pulumi "${OUR_HOSTS[@]}" pulumi-language-yaml pulumi-resource-pulumi-nodejs; do
+for f in pulumi "${OUR_HOSTS[@]}" pulumi-language-yaml pulumi-language-java pulumi-resource-pulumi-nodejs; do
   if [ -L "${BIN_DIR}/${f}" ]; then rm -f "${BIN_DIR}/${f}"; fi
 done
 prepare_go
 build_langhosts "$ID"
 build_cli
 yamlhost_current || build_yamlhost
+javahost_current || build_javahost
 install_node_plugin
 have="$(cli_version "$cli")"
 [ "$have" = "v${PULUMI_VERSION}" ] || die "built pulumi reports version '${have}', expected v${PULUMI_VERSION}"

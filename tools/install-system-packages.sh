@@ -7,7 +7,8 @@
 # on an x86-64 machine (test/release/arm64-plugin.test.ts), postgresql, whose server the
 # shared-backend tests start a private cluster of (test/support/postgres.ts; Debian keeps initdb
 # in /usr/lib/postgresql/<version>/bin, off PATH), and shellcheck, which actionlint runs on the
-# workflows' `run:` scripts (test/support/actionlint.ts).
+# workflows' `run:` scripts (test/support/actionlint.ts), and a JDK (17) and Maven, which build the
+# Java SDK (sdks/java) and the Java programs Pulumi's Java host runs.
 # Used by the quick start and by .ci/run; root, or sudo without a password, when one is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -23,6 +24,8 @@ fi
 # test/support/postgres.ts runs initdb, pg_ctl and psql from there, as the postgres user the package creates.
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
 # The arm64 plugin under emulation: the emulator, and the dynamic loader and C/C++ libraries the
 # official linux-arm64 Node binary links against (only on an x86-64 host: an arm64 one runs it as it is).
 arm64=""

@@ -8,7 +8,8 @@
 # - the sdk's default User-Agent;
 # - the plugin and its schema (both read provider/package.json) and so the generated SDKs,
 #   regenerated (tools/generate-sdks.sh: sdks/nodejs's package.json, sdks/python's pyproject.toml,
-#   the pulumi-plugin.json files) and the registry reference (tools/plugin-reference.sh);
+#   sdks/java's pom.xml and version.txt, the plugin.json files) and the registry reference
+#   (tools/plugin-reference.sh); examples/java's dependency on the Java SDK;
 # - CHANGELOG.md: a `## X.Y.Z (date)` entry on top, listing the commits since the previous version's
 #   tag (vA.B.C), to be edited into notes for users before the commit, and the breaking changes;
 # - test/upgrade/recorded/vX.Y.Z/: this release's stacks, database and schema for the upgrade test
@@ -69,6 +70,9 @@ for (const dir of dirs) {
 JS
 sed -i "s#^export const DEFAULT_USER_AGENT = \"asset-delivery-sdk/${OLD}\";#export const DEFAULT_USER_AGENT = \"asset-delivery-sdk/${NEW}\";#" sdk/src/client/options.ts
 grep -q "asset-delivery-sdk/${NEW}\"" sdk/src/client/options.ts || die "sdk/src/client/options.ts: DEFAULT_USER_AGENT was not asset-delivery-sdk/${OLD}"
+# examples/java's dependency on the Java SDK (the SDK's own pom is regenerated below, from the schema).
+sed -i "/<artifactId>assetdelivery<\/artifactId>/{n;s#<version>${OLD}</version>#<version>${NEW}</version>#}" examples/java/pom.xml
+grep -A1 "<artifactId>assetdelivery</artifactId>" examples/java/pom.xml | grep -q "<version>${NEW}</version>" || die "examples/java/pom.xml: the SDK's version was not ${OLD}"
 npm install --package-lock-only --ignore-scripts --no-audit --no-fund --prefer-offline >/dev/null
 
 log "rebuilding and regenerating the SDKs and the reference at ${NEW}..."

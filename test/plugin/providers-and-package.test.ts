@@ -209,7 +209,7 @@ describe("the native plugin", () => {
         ["getReport", "getReports", "getSource", "getSources", "getVideoJob"].map((f) => `assetdelivery:index:${f}`),
       );
       expect(schema.config.variables.apiKey.secret).toBe(true);
-      expect(Object.keys(schema.language).sort()).toEqual(["go", "nodejs", "python"]);
+      expect(Object.keys(schema.language).sort()).toEqual(["go", "java", "nodejs", "python"]);
     },
     STEP_TIMEOUT,
   );

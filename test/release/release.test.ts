@@ -1,12 +1,13 @@
 // The release, rehearsed as a user meets it: tools/build-release.sh (the script the release workflow
 // runs) builds every artefact; they are published to real registries on 127.0.0.1 (Verdaccio,
 // pypiserver, a GOPROXY folder) and installed back with plain npm install, pip install and go get in
-// projects outside the repo; then a program in each of YAML, Python, Go and TypeScript, in a fresh
+// projects outside the repo (and Maven from the release's Maven repository layout); then a program in
+// each of YAML, Python, Go, Java and TypeScript, in a fresh
 // HOME and PULUMI_HOME (and, for YAML, Python and Go, no `node` on PATH), lets Pulumi download the
 // plugin by itself from a release server on 127.0.0.1 (the schema's pluginDownloadURL, redirected by
 // PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES), and creates a Source, previews no change, changes one field
 // with one PATCH and destroys, against the local server. One suite: the registries, the release
-// server and the build are set up once for all four.
+// server and the build are set up once for all five.
 import { execFile, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -28,6 +29,7 @@ import {
 } from "../support/release-registries";
 import { expectNoChangeThenOnePatch } from "../plugin/source-lifecycle-suite";
 import { runCli, yamlStack, type YamlStack } from "../plugin/yaml-stack";
+import { forgetJavaSdk, mavenCompile, writeJavaProgram } from "../sdks/java-project";
 
 const run = promisify(execFile);
 const STEP_TIMEOUT = 600_000;
@@ -36,6 +38,8 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(root, "provider", "package
 const PLUGIN_DOWNLOAD_URL = "github://api.github.com/asset-delivery/asset-delivery-as-code";
 const GO_MODULE = "github.com/asset-delivery/asset-delivery-as-code/sdks/go";
 const NPM_PACKAGES = ["sdk", "server", "provider", "cli", "policy", "pulumi"].map((name) => `@asset-delivery/${name}`);
+/** The Java SDK's folder in a Maven repository (io.github.asset-delivery:assetdelivery). */
+const JAVA_SDK = "io/github/asset-delivery/assetdelivery";
 const PLUGIN_TARBALL = `pulumi-resource-assetdelivery-v${VERSION}-linux-amd64.tar.gz`;
 
 // Everything of the rehearsal's lives outside the repo, as a user's machine would have it.
@@ -163,7 +167,7 @@ afterAll(async () => {
 }, STEP_TIMEOUT);
 
 describe("the release artefacts", () => {
-  it("are every npm package, the wheel and sdist, the Go module at its version, and a checksummed plugin tarball per platform", () => {
+  it("are every npm package, the wheel and sdist, the Go module at its version, the Java SDK's jars and pom in a Maven layout with checksums, and a checksummed plugin tarball per platform", () => {
     expect(
       fs
         .readFileSync(path.join(release, "npm", "ORDER"), "utf8")
@@ -175,6 +179,17 @@ describe("the release artefacts", () => {
       `pulumi_assetdelivery-${VERSION}.tar.gz`,
     ]);
     expect(fs.readFileSync(path.join(release, "go", GO_MODULE, "@v", "list"), "utf8")).toBe(`v${VERSION}\n`);
+    const maven = path.join(release, "maven", ...JAVA_SDK.split("/"), VERSION);
+    const mavenFiles = ["", "-sources", "-javadoc"]
+      .map((classifier) => `assetdelivery-${VERSION}${classifier}.jar`)
+      .concat(`assetdelivery-${VERSION}.pom`);
+    expect(fs.readdirSync(maven).sort()).toEqual(
+      mavenFiles.flatMap((file) => [file, ...["md5", "sha1", "sha256", "sha512"].map((algo) => `${file}.${algo}`)]).sort(),
+    );
+    for (const file of mavenFiles) {
+      const digest = spawnSync("sha1sum", [path.join(maven, file)], { encoding: "utf8" }).stdout.split(" ")[0];
+      expect(fs.readFileSync(path.join(maven, `${file}.sha1`), "utf8"), file).toBe(digest);
+    }
     const sums = fs.readFileSync(path.join(release, "plugin", "SHA256SUMS"), "utf8");
     for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"]) {
       expect(sums).toContain(`  pulumi-resource-assetdelivery-v${VERSION}-${platform}.tar.gz\n`);
@@ -183,7 +198,7 @@ describe("the release artefacts", () => {
   });
 
   // Reads every artefact through tar and Python (about twenty children), which on CI's two busy cores took 42 s.
-  it("each carry LICENSE: every npm package, the wheel (named in its metadata) and sdist, the Go module, and every plugin tarball with THIRD_PARTY_NOTICES", () => {
+  it("each carry LICENSE: every npm package, the wheel (named in its metadata) and sdist, the Go module, the Java jars, and every plugin tarball with THIRD_PARTY_NOTICES", () => {
     const license = fs.readFileSync(path.join(root, "LICENSE"), "utf8");
     const tarFile = (tarball: string, member: string) => spawnSync("tar", ["-xzOf", tarball, member], { encoding: "utf8" }).stdout;
     for (const tarball of fs.readdirSync(path.join(release, "npm")).filter((file) => file.endsWith(".tgz"))) {
@@ -210,6 +225,10 @@ describe("the release artefacts", () => {
     expect(wheel[`${distInfo}/METADATA`]).toMatch(/^License-File: LICENSE$/m);
     expect(wheel[`${distInfo}/licenses/LICENSE`]).toBe(license);
     expect(zipped(path.join(release, "go", GO_MODULE, "@v", `v${VERSION}.zip`))[`${GO_MODULE}@v${VERSION}/LICENSE`]).toBe(license);
+    for (const classifier of ["", "-sources"]) {
+      const jar = path.join(release, "maven", ...JAVA_SDK.split("/"), VERSION, `assetdelivery-${VERSION}${classifier}.jar`);
+      expect(zipped(jar)["META-INF/LICENSE"], jar).toBe(license);
+    }
     for (const platform of ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"]) {
       const tarball = path.join(release, "plugin", `pulumi-resource-assetdelivery-v${VERSION}-${platform}.tar.gz`);
       const exe = platform.startsWith("windows") ? "pulumi-resource-assetdelivery.exe" : "pulumi-resource-assetdelivery";
@@ -439,6 +458,48 @@ func main() {
       ).toBe(true);
       const stack = await userStack("go", { name: "go", options: { binary: path.join(workDir, "bin", "program") } }, workDir, goEnv);
       await timed("go", () => lifecycle(stack, goEnv));
+    },
+    STEP_TIMEOUT,
+  );
+
+  it(
+    "Java: Maven resolves io.github.asset-delivery:assetdelivery from the release's Maven repository layout",
+    async () => {
+      const { home, env } = pulumiUserEnv("java", ["/usr/bin", "/bin"]);
+      const workDir = path.join(home, "infra");
+      // The machine's Maven repository (.tools/maven, as the machine's Go module cache above) without
+      // the SDK: it can only come from the release folder just built.
+      forgetJavaSdk();
+      writeJavaProgram(
+        workDir,
+        path.join(release, "maven"),
+        `package myproject;
+
+import com.github.assetdelivery.assetdelivery.Source;
+import com.github.assetdelivery.assetdelivery.SourceArgs;
+import com.github.assetdelivery.assetdelivery.inputs.WebproxyDeploymentArgs;
+import com.pulumi.Pulumi;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(ctx -> {
+            var site = new Source("site", SourceArgs.builder()
+                .name("Java user")
+                .deployment(WebproxyDeploymentArgs.builder()
+                    .type("webproxy")
+                    .serviceSubdomains("${SUBDOMAIN("java")}")
+                    .cacheTtlValue(ctx.config().requireInteger("ttl"))
+                    .build())
+                .build());
+            ctx.export("id", site.id());
+        });
+    }
+}
+`,
+      );
+      await timed("mvn compile", () => mavenCompile(workDir, env));
+      const stack = await userStack("java", "java", workDir, env);
+      await timed("java", () => lifecycle(stack, env));
     },
     STEP_TIMEOUT,
   );

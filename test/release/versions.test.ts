@@ -33,5 +33,13 @@ describe("the release version", () => {
     expect(json("sdks/python/pulumi_assetdelivery/pulumi-plugin.json")).toEqual(plugin);
     expect(json("sdks/go/assetdelivery/pulumi-plugin.json")).toEqual(plugin);
     expect(fs.readFileSync(path.join(root, "sdks/python/pyproject.toml"), "utf8")).toContain(`version = "${VERSION}"`);
+    const javaResources = "sdks/java/src/main/resources/com/github/assetdelivery/assetdelivery";
+    expect(json(`${javaResources}/plugin.json`)).toEqual(plugin);
+    expect(fs.readFileSync(path.join(root, javaResources, "version.txt"), "utf8")).toBe(VERSION);
+    // The Java SDK's own coordinates, and examples/java's dependency on it.
+    const sdkPom = fs.readFileSync(path.join(root, "sdks/java/pom.xml"), "utf8");
+    expect(sdkPom).toContain(`<artifactId>assetdelivery</artifactId>\n  <version>${VERSION}</version>`);
+    const examplePom = fs.readFileSync(path.join(root, "examples/java/pom.xml"), "utf8");
+    expect(examplePom).toContain(`<artifactId>assetdelivery</artifactId>\n      <version>${VERSION}</version>`);
   });
 });

@@ -71,6 +71,15 @@ describe(".github/workflows/release.yml", () => {
     expect(text).toContain("dist/release/plugin/SHA256SUMS");
   });
 
+  it("signs each file of the Java SDK's Maven layout and uploads it to Maven Central with the secrets docs/releasing.md names", () => {
+    const runs = workflow.jobs["maven-central"]!.steps.map((step) => step.run ?? "").join("\n");
+    expect(runs).toContain("find dist/release/maven");
+    expect(runs).toContain("--armor --detach-sign");
+    expect(runs).toContain("https://central.sonatype.com/api/v1/publisher/upload");
+    const releasing = fs.readFileSync(path.join(repoRoot(), "docs", "releasing.md"), "utf8");
+    for (const secret of text.match(/secrets\.MAVEN_[A-Z_]+/g)!) expect(releasing).toContain(secret.slice("secrets.".length));
+  });
+
   it("starts every binary not started in the build job on its own platform's runner before anything is published", () => {
     const verify = workflow.jobs.verify!;
     expect(verify.strategy!.matrix.include).toEqual([
@@ -86,13 +95,13 @@ describe(".github/workflows/release.yml", () => {
     );
     // Publishing starts from the GitHub release, and the GitHub release needs verify.
     expect(needs(workflow.jobs["github-release"]!)).toContain("verify");
-    for (const publish of ["npm", "pypi", "go-tag"]) expect(needs(workflow.jobs[publish]!)).toEqual(["github-release"]);
+    for (const publish of ["npm", "pypi", "maven-central", "go-tag"]) expect(needs(workflow.jobs[publish]!)).toEqual(["github-release"]);
   });
 
   it("installs each language's SDK from the real registries after publishing, on Linux, macOS and Windows", () => {
     const after = workflow.jobs["after-publish"]!;
-    expect(needs(after).sort()).toEqual(["go-tag", "npm", "pypi"]);
-    expect(after.strategy!.matrix.language).toEqual(["typescript", "python", "go", "yaml"]);
+    expect(needs(after).sort()).toEqual(["go-tag", "maven-central", "npm", "pypi"]);
+    expect(after.strategy!.matrix.language).toEqual(["typescript", "python", "go", "java", "yaml"]);
     expect(after.strategy!.matrix.runner).toEqual(["ubuntu-latest", "macos-14", "windows-latest"]);
     expect(after.steps.map((step) => step.run ?? "").join("\n")).toContain('bash tools/verify/published.sh "${{ matrix.language }}"');
   });
@@ -114,6 +123,6 @@ describe(".github/workflows/ci.yml", () => {
       "tools/pulumi-cli/go.sum",
     );
     const cached = steps.filter((step) => step.uses?.startsWith("actions/cache@")).map((step) => String(step.with!.path));
-    expect(cached).toEqual(["~/.cache/pip", ".tools/pulumi\n.tools/pulumi-oldest\n"]);
+    expect(cached).toEqual(["~/.cache/pip", ".tools/maven/repository", ".tools/pulumi\n.tools/pulumi-oldest\n"]);
   });
 });

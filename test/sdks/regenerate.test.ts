@@ -11,7 +11,7 @@ import { repoRoot } from "../support/pulumi";
 
 const root = repoRoot();
 const SDKS = path.join(root, "sdks");
-const LANGUAGES = ["nodejs", "python", "go"] as const;
+const LANGUAGES = ["nodejs", "python", "go", "java"] as const;
 const committed = LANGUAGES.filter((lang) => fs.existsSync(path.join(SDKS, lang)));
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "regenerate-sdks-"));
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # After a release is published, the check a user's first program makes: the SDK of LANGUAGE installed
-# from its real registry (npm, PyPI, the Go module proxy; YAML needs none), the plugin downloaded by
+# from its real registry (npm, PyPI, the Go module proxy, Maven Central; YAML needs none), the plugin downloaded by
 # Pulumi itself from the GitHub release the schema's pluginDownloadURL names (into a fresh
 # PULUMI_HOME), then tools/verify/lifecycle.sh's lifecycle against a running server. A registry may
 # take minutes to serve a new version: each install is tried for up to 5 minutes.
 #
-#   ASSET_DELIVERY_BASE_URL=... ASSET_DELIVERY_API_KEY=... bash tools/verify/published.sh typescript|python|go|yaml VERSION
+#   ASSET_DELIVERY_BASE_URL=... ASSET_DELIVERY_API_KEY=... bash tools/verify/published.sh typescript|python|go|java|yaml VERSION
 #
 # The release workflow's `after-publish` job runs it on Linux, macOS and Windows (Git Bash), as
 # pulumi-random's verify-release does. It cannot run here (nothing is published from here): the
@@ -14,7 +14,7 @@ set -euo pipefail
 # shellcheck source=tools/verify/lifecycle.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lifecycle.sh"
 
-[ $# -eq 2 ] || verify_die "usage: bash tools/verify/published.sh typescript|python|go|yaml VERSION"
+[ $# -eq 2 ] || verify_die "usage: bash tools/verify/published.sh typescript|python|go|java|yaml VERSION"
 language="$1"
 version="$2"
 GO_MODULE="github.com/asset-delivery/asset-delivery-as-code/sdks/go"
@@ -118,6 +118,71 @@ func main() {
 GO
     go mod tidy
     ;;
+  java)
+    # A Maven program as Pulumi's Java host runs it (`mvn compile exec:java`, mainClass a property).
+    project "runtime: java"
+    mkdir -p src/main/java/myproject
+    cat >pom.xml <<POM
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>example</groupId>
+  <artifactId>verify-published</artifactId>
+  <version>1.0.0</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+    <mainClass>myproject.App</mainClass>
+    <mainArgs/>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>io.github.asset-delivery</groupId>
+      <artifactId>assetdelivery</artifactId>
+      <version>${version}</version>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.codehaus.mojo</groupId>
+        <artifactId>exec-maven-plugin</artifactId>
+        <version>3.6.4</version>
+        <configuration>
+          <mainClass>\${mainClass}</mainClass>
+          <commandlineArgs>\${mainArgs}</commandlineArgs>
+        </configuration>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+POM
+    cat >src/main/java/myproject/App.java <<JAVA
+package myproject;
+
+import com.github.assetdelivery.assetdelivery.Source;
+import com.github.assetdelivery.assetdelivery.SourceArgs;
+import com.github.assetdelivery.assetdelivery.inputs.WebproxyDeploymentArgs;
+import com.pulumi.Pulumi;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(ctx -> {
+            var site = new Source("site", SourceArgs.builder()
+                .name("Published Java")
+                .deployment(WebproxyDeploymentArgs.builder()
+                    .type("webproxy")
+                    .serviceSubdomains("${subdomain}")
+                    .cacheTtlValue(ctx.config().requireInteger("ttl"))
+                    .build())
+                .build());
+            ctx.export("id", site.id());
+        });
+    }
+}
+JAVA
+    retry mvn -q compile
+    ;;
   yaml)
     project "runtime: yaml"
     cat >>Pulumi.yaml <<YAML
@@ -137,6 +202,6 @@ outputs:
   id: \${site.id}
 YAML
     ;;
-  *) verify_die "unknown language '${language}' (typescript, python, go, yaml)" ;;
+  *) verify_die "unknown language '${language}' (typescript, python, go, java, yaml)" ;;
 esac
 run_lifecycle "$language" "$version"

@@ -50,6 +50,17 @@ export function packageSchema(version: string): Record<string, unknown> {
         generateResourceContainerTypes: true,
         respectSchemaVersion: true,
       },
+      // Java: com.github.assetdelivery, the reverse of the project's home (github.com/asset-delivery;
+      // a Java package cannot hold the hyphen), under com/ because Pulumi's Java SDK looks for a
+      // package's plugin.json only there. Its Maven groupId is io.github.asset-delivery, the namespace
+      // Maven Central grants the GitHub organisation (tools/java-sdk-pom.mjs, which writes the Maven
+      // build: no Gradle files). `deployment` comes out as Object: the generator types a union of
+      // more than two types so (docs/native-sdks.md says why the schema keeps the union).
+      java: {
+        basePackage: "com.github.assetdelivery",
+        buildFiles: "none",
+        dependencies: { "com.pulumi:pulumi": "1.12.0", "com.google.code.gson:gson": "2.8.9", "com.google.code.findbugs:jsr305": "3.0.2" },
+      },
     },
   };
 }
