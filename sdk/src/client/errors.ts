@@ -8,7 +8,9 @@ import { printable } from "../printable";
 export class AssetDeliveryError extends Error {
   override readonly name: string = "AssetDeliveryError";
 
-  constructor(message: string, options?: ErrorOptions) {
+  // `{ cause }`, not lib.es2022's ErrorOptions: this signature is in the package's types, which
+  // projects with Pulumi's ts-node defaults (an older lib) type-check.
+  constructor(message: string, options?: { cause?: unknown }) {
     super(printable(message), options);
   }
 }
