@@ -10,8 +10,8 @@ export class AssetDeliveryError extends Error {
 
   // `{ cause }`, not lib.es2022's ErrorOptions: this signature is in the package's types, which
   // projects with Pulumi's ts-node defaults (an older lib) type-check.
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(printable(message), options);
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message === undefined ? undefined : printable(message), options);
   }
 }
 
