@@ -405,6 +405,33 @@ describe("a replacement through the core, against the server: the Source serves 
     expect(await enabledOnServer(id)).toBe(false);
     expect(await enabledOnServer(created.id)).toBe(true);
   });
+  it("a run interrupted between a replacement's take-over and the old resource's delete: the next run's delete of the leftover keeps the Source; a destroy retires it", async () => {
+    const resource = creator("interrupted");
+    newRun();
+    const subdomain = `i${Math.random().toString(36).slice(2, 10)}`;
+    const created = inputsOf(declaration(subdomain));
+    const { id, outs } = await core.create(created, { creator: resource });
+
+    newRun(); // replaceOnChanges: [name], killed after the create
+    const renamed = inputsOf({ ...declaration(subdomain), name: "Photos renamed" });
+    core.diff(id, outs, renamed, resource);
+    expect(await core.checkHandOvers(renamed, undefined, resource)).toEqual([]);
+    const replacement = await core.create(renamed, { creator: resource });
+    expect(replacement.id).toBe(id);
+
+    // The next up: the engine diffs the program's resource (the replacement, holding the Source),
+    // then deletes the old resource left pending delete, with the same URN and id.
+    newRun();
+    core.diff(id, replacement.outs, renamed, resource);
+    const { requests } = await countedSourceRequests(server, () => core.delete(id, resource));
+    expect(requests).toEqual({});
+    expect(await enabledOnServer(id)).toBe(true);
+
+    // A destroy diffs nothing: its deletes retire the Source (the leftover's, then the resource's).
+    newRun();
+    await core.delete(id, resource);
+    expect(await enabledOnServer(id)).toBe(false);
+  });
 });
 
 describe("the core's surface: its index (provider/src/core/index.ts, `@asset-delivery/provider/core`)", () => {

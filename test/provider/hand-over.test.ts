@@ -842,6 +842,25 @@ describe("a replacement: the engine checks the resource again as new, creates it
     expect(later.created(creator, "web2")).toBeUndefined();
     expect(later.keeps("web")).toBeUndefined(); // deleted after: retired
   });
+
+  it("a run interrupted between the create and the delete: the next run's delete of the leftover keeps the Source its resource, diffed in that run, holds", () => {
+    const next = new RunReplacements();
+    next.noteDiff(creator, "web", deployment); // the replacement, in the state with web's id
+    expect(next.keeps("web", creator)).toBe("held");
+    expect(next.keeps("web")).toBeUndefined(); // a delete that names no resource: retired
+    const other = { ...creator, resource: `${creator.resource}-other` };
+    expect(next.keeps("web", other)).toBeUndefined(); // another resource's Source: retired
+    // A leftover of a replacement that kept none of the names: the resource holds another Source now.
+    const moved = new RunReplacements();
+    moved.noteDiff(creator, "web2", { ...deployment, service_subdomains: ["web2"], custom_domains: [] });
+    expect(moved.keeps("web", creator)).toBeUndefined();
+    // The resource is replaced again in this run, keeping none of the names: its delete retires.
+    const again = new RunReplacements();
+    again.noteDiff(creator, "web", deployment);
+    again.replacing(creator, { ...deployment, service_subdomains: ["web3"], custom_domains: [] });
+    expect(again.created(creator, "web3")).toBeUndefined();
+    expect(again.keeps("web", creator)).toBeUndefined();
+  });
 });
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -276,11 +276,11 @@ describe("read", () => {
 describe("delete", () => {
   it("retires the Source, warns that its subdomains stay reserved, and a new Source with them adopts it", async () => {
     const subdomain = label("retire");
-    const { id } = await sourceProvider.create(webfolder(subdomain));
+    const { id, outs } = await sourceProvider.create(webfolder(subdomain));
     const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     // Restored whatever happens: the files after this one in the worker warn through console.warn too.
     try {
-      await sourceProvider.delete(id);
+      await sourceProvider.delete(id, outs);
       expect(warnings).toHaveBeenCalledWith(
         expect.stringMatching(new RegExp(`Source ${id} \\("Photos"\\) was retired, not deleted.*"${subdomain}" stay reserved`)),
       );

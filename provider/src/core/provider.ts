@@ -76,8 +76,11 @@ export interface SourceProvider {
   /** An import: the Source as the server has it, and the inputs that declare it. */
   import(id: string): Promise<ImportedSource>;
   update(id: string, olds: SourceState, news: SourceInputs, options?: Omit<WriteOptions, "creator">): Promise<{ outs: SourceState }>;
-  /** Retires the Source (the API cannot delete one), but one its replacement takes over in this run (run-replacements.ts). */
-  delete(id: string): Promise<void>;
+  /**
+   * Retires the Source (the API cannot delete one), but one its resource's replacement holds
+   * (run-replacements.ts). `creator`: the resource's, which knows a replacement an interrupted run left.
+   */
+  delete(id: string, creator?: Creator): Promise<void>;
   /**
    * The connection of the configured settings, shared with the steps above: for what a shell does
    * beyond them (the plugin's data-source functions), so a provider has one connection.
@@ -248,8 +251,8 @@ export function createSourceProvider({
       run.cancellation.untilCancelled(
         explained(() => updateSource(session(), id, olds, news, { ...options, send: () => run.handOvers.update(id, olds, news) })),
       ),
-    delete: async (id) => {
-      const kept = run.replacements.keeps(id);
+    delete: async (id, creator) => {
+      const kept = run.replacements.keeps(id, creator);
       if (kept === undefined) return retireSource(session(), id);
       await info(keptMessage(id, kept));
     },

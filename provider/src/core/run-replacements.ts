@@ -7,8 +7,11 @@
 // declaration keeps names X holds, its create takes X over (lifecycle/create.ts), and the engine's
 // delete of the old resource, with X's id, must leave X serving: X is the new resource's now. When
 // it keeps none, the create makes a new Source and the delete retires X. Kept for the run only (a
-// provider process serves one run; configure starts another): a run interrupted between the
-// create and the delete leaves the delete to a run that does not know, and retires X.
+// provider process serves one run; configure starts another). A run interrupted between the
+// create and the delete leaves the old resource in the state, pending delete, with X's id beside
+// the new resource's: the next run's engine diffs the program's resources first and deletes the
+// pending ones last (Pulumi's GenerateDeletes), so a delete of X for a resource whose diff in this
+// run held X, and that this run did not replace, is such a leftover: X is the new resource's.
 import type { Creator } from "./create-mark";
 import { knownLists } from "./hand-over/changes";
 import { hostnamesOf } from "./hand-over/plan";
@@ -89,12 +92,14 @@ export class RunReplacements {
   }
 
   /**
-   * The engine deletes Source `id`: whether it stays as it is, because a create of this run took it
-   * over, or because it is deleted first for a replacement that keeps its names and is still to be
-   * created (which then takes it over; lifecycle/create.ts).
+   * The engine deletes `creator`'s Source `id`: whether it stays as it is, because a create of this
+   * run took it over, because it is deleted first for a replacement that keeps its names and is
+   * still to be created (which then takes it over; lifecycle/create.ts), or because the resource
+   * this run diffed holds it: the delete is an interrupted run's leftover (see above).
    */
-  keeps(id: string): "taken-over" | "awaiting-create" | undefined {
+  keeps(id: string, creator?: Creator): Kept | undefined {
     if (this.takenOver.has(id)) return "taken-over";
+    if (creator !== undefined && !this.replaced.has(creator.resource) && this.diffed.get(creator.resource)?.id === id) return "held";
     for (const [resource, replaced] of this.replaced) {
       if (replaced.id !== id || replaced.created || !replaced.keepsNames) continue;
       this.awaitingCreate.set(id, resource);
@@ -104,9 +109,20 @@ export class RunReplacements {
   }
 }
 
+/** Why the engine's delete of a Source leaves it as it is. */
+export type Kept = "taken-over" | "awaiting-create" | "held";
+
 /** What the delete of a Source this run keeps says (it writes nothing). */
-export function keptMessage(id: string, why: "taken-over" | "awaiting-create"): string {
-  return why === "taken-over"
-    ? `Source ${id} was not retired: its replacement took it over in this run and serves its names (nothing was written)`
-    : `Source ${id} was not retired: its replacement, created next, keeps its names and takes it over (nothing was written)`;
+export function keptMessage(id: string, why: Kept): string {
+  switch (why) {
+    case "taken-over":
+      return `Source ${id} was not retired: its replacement took it over in this run and serves its names (nothing was written)`;
+    case "awaiting-create":
+      return `Source ${id} was not retired: its replacement, created next, keeps its names and takes it over (nothing was written)`;
+    case "held":
+      return (
+        `Source ${id} was not retired: the replacement an interrupted run created took it over, and serves its names ` +
+        `(the interrupted run's delete of the old resource, done now; nothing was written)`
+      );
+  }
 }

@@ -123,7 +123,8 @@ export const sourceProvider = {
       }),
     );
   },
-  async delete(id: string): Promise<void> {
-    await core.delete(id);
+  async delete(id: string, state: DynamicValues = {}): Promise<void> {
+    const urn = urnOf(state);
+    await core.delete(id, urn === undefined ? undefined : pulumiCreator(urn));
   },
 } satisfies pulumi.dynamic.ResourceProvider;

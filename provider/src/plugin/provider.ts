@@ -191,8 +191,9 @@ export class NativeProvider {
     };
   }
 
-  async delete(id: string): Promise<void> {
-    await this.core.delete(id);
+  /** `urn`: the resource's, so that a replacement an interrupted run left is known (core/run-replacements.ts). */
+  async delete(id: string, urn: string): Promise<void> {
+    await this.core.delete(id, pulumiCreator(urn));
   }
 
   /** A data-source function by its token, with the connection of the configured settings (functions/by-token.ts). */

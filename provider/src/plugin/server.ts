@@ -151,7 +151,7 @@ export function resourceProviderService(provider: NativeProvider, version: strin
       return new pb.UpdateResponse().setProperties(encodeStruct(outputs.values, outputs.secrets));
     }),
     delete: unary(async (request: providerPb.DeleteRequest) => {
-      await provider.delete(request.getId());
+      await provider.delete(request.getId(), request.getUrn());
       return empty();
     }),
     invoke: unary(async (request: providerPb.InvokeRequest) => {
