@@ -273,13 +273,17 @@ describe("the core's own files", () => {
     // Any line: prettier wraps a long import, its `} from "../plugin/..."` on a line of its own.
     expect(matching(/\bfrom "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
     // The package's namespace (its tokens, a stack's config keys `assetdelivery:apiKey`) is the shells' (pulumi-names/config-keys.ts).
-    expect(matching(/assetdelivery:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
+    expect(matching(/assetdelivery:|resourceUrn|resourceOptions|deploymentSecrets|urnInRequests/)).toEqual([]);
   });
 
   it("speak no Pulumi: no `pulumi`, no URN, none of its protocol's values, no PropertyDiff kind (a comment may name a shell)", () => {
     const protocolValues = [unknownValue, specialSigKey, specialSecretSig];
     expect(protocolValues.every((value) => /^[0-9a-f-]{32,36}$/.test(value))).toBe(true);
-    expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
+    expect(
+      matching(
+        new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "replaceOnChanges", "PropertyDiff", ...protocolValues].join("|"), "i"),
+      ),
+    ).toEqual([]);
     // Pulumi's operations in a message's words ("a refresh shows", "this update takes"): its Instructions say them (core/instructions.ts).
     expect(matching(/["'`][^"'`]*\b(refresh|this update|the update will)\b/i)).toEqual([]);
     // PropertyDiff's kinds as a type or as the engine's enum.
