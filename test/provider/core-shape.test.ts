@@ -187,6 +187,26 @@ describe("the dynamic shell", () => {
     const output = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, passwordSet: true });
     expect(output.failures).toEqual([{ property: "passwordSet", reason: "passwordSet: not a property of a Source" }]);
   });
+
+  it("carries the resource options the host does not pass (the Source class's input) back in check's inputs, in no output, never to the core", async () => {
+    const urn = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::shape-options";
+    const { name, deployment } = programDeclaration("shape-options");
+    const { password, ...open } = deployment;
+    const resourceOptions = { replaceOnChanges: ["name"], customTimeouts: { create: "5m" } };
+    // The core refuses any property a Source lacks: this check passing shows the options never reached it.
+    const checked = await sourceProvider.check(
+      {},
+      { name, deployment: open, deploymentSecrets: { password }, resourceUrn: urn, resourceOptions },
+    );
+    expect(checked).toMatchObject({ failures: [], inputs: { resourceOptions, resourceUrn: urn } });
+    const { outs } = await sourceProvider.create(checked.inputs);
+    expect(outs).not.toHaveProperty("resourceOptions");
+    expect(outs).toMatchObject({ resourceUrn: urn });
+    const refused = await sourceProvider.check({}, { name, deployment: open, resourceOptions: { replaceOnChanges: ["name["] } });
+    expect(refused.failures).toEqual([
+      { property: "resourceOptions", reason: 'replaceOnChanges[0]: "name[": missing closing bracket in array index' },
+    ]);
+  });
 });
 
 describe("one parse of the create schema per created Source", () => {

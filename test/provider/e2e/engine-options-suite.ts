@@ -491,31 +491,38 @@ function slowStepsSuite(shell: Shell): void {
     });
 
     it(
-      "customTimeouts bounds the wait for the deployment; the Source made is recorded, its error saying how to go on",
+      "customTimeouts bounds the wait for the deployment, a create's and an update's; the Source written is recorded, its error saying how to go on",
       async () => {
-        declareSlow({
-          giver,
-          taker,
-          timed: {
-            args: webfolder("Timed", "eo-timed", [], { deploymentTimeoutSeconds: 4 }),
-            options: { customTimeouts: { create: "2s" } },
-          },
+        const timed = (name: string) => ({
+          args: webfolder(name, "eo-timed", [], { deploymentTimeoutSeconds: 4 }),
+          options: { customTimeouts: { create: "2s", update: "3s" } },
         });
-        let output = "";
-        const writes = await countWrites(
-          server,
-          async () => {
-            const result = await stack.pulumi(["up", "--yes", "--skip-preview"]);
-            output = result.stdout + result.stderr;
-            expect(result.code, output).not.toBe(0);
-          },
-          ids,
-        );
-        expect(output).toContain("raise deploymentTimeoutSeconds (now 2)");
+        /** `up`, failing; its output and writes. */
+        const failingUp = async () => {
+          let output = "";
+          const writes = await countWrites(
+            server,
+            async () => {
+              const result = await stack.pulumi(["up", "--yes", "--skip-preview"]);
+              output = result.stdout + result.stderr;
+              expect(result.code, output).not.toBe(0);
+            },
+            ids,
+          );
+          return { output, writes };
+        };
+        declareSlow({ giver, taker, timed: timed("Timed") });
+        const created = await failingUp();
+        expect(created.output).toContain("raise deploymentTimeoutSeconds (now 2)");
+        expect(created.writes).toEqual({ ...noWrites(["giver", "taker", "timed"]), posts: 1 });
+        // The update's own timeout, not the create's.
+        declareSlow({ giver, taker, timed: timed("Timed again") });
+        const updated = await failingUp();
+        expect(updated.output).toContain("raise deploymentTimeoutSeconds (now 3)");
+        expect(updated.writes).toEqual({ ...noWrites(["giver", "taker", "timed"]), patches: { giver: 0, taker: 0, timed: 1 } });
         const state = await sourcesInState(stack, shell.type);
-        expect(writes).toEqual({ ...noWrites(["giver", "taker", "timed"]), posts: 1 });
         expect(state.timed!.initErrors).toEqual([expect.stringContaining("deploymentTimeoutSeconds")]);
-        expect((await client.sources.get(state.timed!.id)).attributes).toMatchObject({ name: "Timed", enabled: true });
+        expect((await client.sources.get(state.timed!.id)).attributes).toMatchObject({ name: "Timed again", enabled: true });
         // Out of the stack, so that the next step's up does not wait for it again.
         await stack.ok(["state", "delete", urn("timed"), "--yes"]);
         shell.write(stack, { giver, taker }, urn);
