@@ -6,6 +6,9 @@
 // the host's `__provider` taken off, the API's names), and each value going back is put in the dynamic shape once
 // (the host puts `__provider` back on what the core returns, but for a Source not ready in time,
 // whose properties the host reads from the error).
+// The resource options the host does not pass, `replaceOnChanges` and `customTimeouts`, it
+// reads from the Source class's input (resource-options.ts): its diff names the replacements, its
+// create and update pass the timeouts, as the engine does for the native plugin.
 // First, before the other modules load (tsc's CommonJS output keeps this order).
 import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");

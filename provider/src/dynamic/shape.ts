@@ -7,9 +7,9 @@
 // (`deploymentWithSecrets`), which the policy pack and the CLI's drift commands read states with
 // too; the Source class (source.ts) declares the input. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
-// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. So are the
-// resource options the host does not pass (`resourceOptions`: resource-options.ts), but for the
-// state: check's inputs carry them back (`optionsInput`), no output does. A value not known
+// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. The resource
+// options the host does not pass either (`resourceOptions`: resource-options.ts) are taken off the
+// same way; only check's inputs carry them back (`optionsInput`), never an output. A value not known
 // yet is the engine's string in the host's values and the core's own inside (engine/unknowns.ts).
 import { deploymentWithSecrets, DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/source";
@@ -54,9 +54,9 @@ export function nativeShape(values: DynamicValues): Record<string, unknown> {
 
 /**
  * The host's values as the native resource has them (the resource's names): `deploymentSecrets`
- * merged into the deployment, the host's `__provider`, the URN and the resource options taken off. Secrets not known yet
- * as a whole (a preview) are unknown at each write-only field of the type; a deployment that is not
- * an object (check reports it, or not known yet) is kept as it is.
+ * merged into the deployment, the host's `__provider`, the URN and the resource options taken off.
+ * Secrets not known yet as a whole (a preview) are unknown at each write-only field of the type; a
+ * deployment that is not an object (check reports it, or not known yet) is kept as it is.
  */
 export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
   const {
