@@ -1,6 +1,6 @@
 // The detailed diff of the native plugin: each changed leaf by its property path.
 import { describe, expect, it } from "vitest";
-import { leafChanges, type DetailedDiff, type DiffKind } from "../../provider/src/plugin/detailed-diff";
+import { leafChanges, type DetailedDiff, type DiffKind } from "../../provider/src/engine/detailed-diff";
 import { UNKNOWN } from "../../provider/src/plugin/wire";
 
 function changes(olds: unknown, news: unknown): Record<string, DiffKind> {

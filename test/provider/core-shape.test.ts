@@ -187,6 +187,26 @@ describe("the dynamic shell", () => {
     const output = await sourceProvider.check({}, { name, deployment: open, deploymentSecrets: { password }, passwordSet: true });
     expect(output.failures).toEqual([{ property: "passwordSet", reason: "passwordSet: not a property of a Source" }]);
   });
+
+  it("carries the resource options the host does not pass (the Source class's input) back in check's inputs, in no output, never to the core", async () => {
+    const urn = "urn:pulumi:prod::site::pulumi-nodejs:dynamic/assetdelivery:Source::shape-options";
+    const { name, deployment } = programDeclaration("shape-options");
+    const { password, ...open } = deployment;
+    const resourceOptions = { replaceOnChanges: ["name"], customTimeouts: { create: "5m" } };
+    // The core refuses any property a Source lacks: this check passing shows the options never reached it.
+    const checked = await sourceProvider.check(
+      {},
+      { name, deployment: open, deploymentSecrets: { password }, resourceUrn: urn, resourceOptions },
+    );
+    expect(checked).toMatchObject({ failures: [], inputs: { resourceOptions, resourceUrn: urn } });
+    const { outs } = await sourceProvider.create(checked.inputs);
+    expect(outs).not.toHaveProperty("resourceOptions");
+    expect(outs).toMatchObject({ resourceUrn: urn });
+    const refused = await sourceProvider.check({}, { name, deployment: open, resourceOptions: { replaceOnChanges: ["name["] } });
+    expect(refused.failures).toEqual([
+      { property: "resourceOptions", reason: 'replaceOnChanges[0]: "name[": missing closing bracket in array index' },
+    ]);
+  });
 });
 
 describe("one parse of the create schema per created Source", () => {
@@ -273,13 +293,17 @@ describe("the core's own files", () => {
     // Any line: prettier wraps a long import, its `} from "../plugin/..."` on a line of its own.
     expect(matching(/\bfrom "(\.\.\/)+(dynamic|plugin|pulumi-names|engine|tokens)\b/)).toEqual([]);
     // The package's namespace (its tokens, a stack's config keys `assetdelivery:apiKey`) is the shells' (pulumi-names/config-keys.ts).
-    expect(matching(/assetdelivery:|resourceUrn|deploymentSecrets|urnInRequests/)).toEqual([]);
+    expect(matching(/assetdelivery:|resourceUrn|resourceOptions|deploymentSecrets|urnInRequests/)).toEqual([]);
   });
 
   it("speak no Pulumi: no `pulumi`, no URN, none of its protocol's values, no PropertyDiff kind (a comment may name a shell)", () => {
     const protocolValues = [unknownValue, specialSigKey, specialSecretSig];
     expect(protocolValues.every((value) => /^[0-9a-f-]{32,36}$/.test(value))).toBe(true);
-    expect(matching(new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "PropertyDiff", ...protocolValues].join("|"), "i"))).toEqual([]);
+    expect(
+      matching(
+        new RegExp(["pulumi", "\\burns?\\b", "customTimeouts", "replaceOnChanges", "PropertyDiff", ...protocolValues].join("|"), "i"),
+      ),
+    ).toEqual([]);
     // Pulumi's operations in a message's words ("a refresh shows", "this update takes"): its Instructions say them (core/instructions.ts).
     expect(matching(/["'`][^"'`]*\b(refresh|this update|the update will)\b/i)).toEqual([]);
     // PropertyDiff's kinds as a type or as the engine's enum.

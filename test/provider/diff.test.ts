@@ -2,7 +2,7 @@
 // secrets where they live in the deployment); only a switch to another adopted Source replaces.
 import { describe, expect, it } from "vitest";
 import { diffSource } from "../../provider/src/core/diff";
-import { detailedDiff } from "../../provider/src/plugin/detailed-diff";
+import { detailedDiff } from "../../provider/src/engine/detailed-diff";
 import { planPatches } from "../../provider/src/core/lifecycle/patch";
 import { declaredAttributes } from "../../provider/src/core/codec";
 import { sourceOutputs, type SourceInputs } from "../../provider/src/core/codec";

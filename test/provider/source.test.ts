@@ -81,6 +81,32 @@ describe("Source", () => {
     );
   });
 
+  it("passes the replaceOnChanges and customTimeouts the host does not (create and update only), and nothing when they are not given", async () => {
+    const deployment = (subdomain: string) => ({ type: "webproxy" as const, serviceSubdomains: [subdomain] });
+    const sources = [
+      new Source(
+        "optioned",
+        { name: "O", deployment: deployment("optioned") },
+        {
+          replaceOnChanges: ["name", "deployment.customDomains"],
+          customTimeouts: { create: "2m", update: "30s", delete: "1h" },
+        },
+      ),
+      new Source("replacing", { name: "R", deployment: deployment("replacing") }, { replaceOnChanges: ["*"], customTimeouts: {} }),
+      new Source("deleting", { name: "D", deployment: deployment("deleting") }, { customTimeouts: { delete: "1h" }, replaceOnChanges: [] }),
+      new Source("plain", { name: "P", deployment: deployment("plain") }),
+    ];
+    await Promise.all(sources.map((source) => resolved(source.urn)));
+    const inputs = (name: string) => registered.find((r) => r.name === name)!.inputs;
+    expect(inputs("optioned").resourceOptions).toEqual({
+      replaceOnChanges: ["name", "deployment.customDomains"],
+      customTimeouts: { create: "2m", update: "30s" },
+    });
+    expect(inputs("replacing").resourceOptions).toEqual({ replaceOnChanges: ["*"] });
+    expect(inputs("deleting")).not.toHaveProperty("resourceOptions");
+    expect(inputs("plain")).not.toHaveProperty("resourceOptions");
+  });
+
   it("refuses a deployment that is not an object, naming the resource", () => {
     expect(
       () => new Source("broken", { name: "x", deployment: pulumi.output({ type: "webproxy", serviceSubdomains: ["p"] }) as never }),

@@ -6,6 +6,9 @@
 // the host's `__provider` taken off, the API's names), and each value going back is put in the dynamic shape once
 // (the host puts `__provider` back on what the core returns, but for a Source not ready in time,
 // whose properties the host reads from the error).
+// The resource options the host does not pass, `replaceOnChanges` and `customTimeouts`, it
+// reads from the Source class's input (resource-options.ts): its diff names the replacements, its
+// create and update pass the timeouts, as the engine does for the native plugin.
 // First, before the other modules load (tsc's CommonJS output keeps this order).
 import { assertSupportedNode } from "@asset-delivery/sdk/node-version";
 assertSupportedNode("@asset-delivery/provider");
@@ -19,7 +22,9 @@ import { withOrderHint, withRenameHint } from "../engine/rename-hint";
 import { beforeEngineShutdown, guardProviderProcess } from "../engine/engine-guard";
 import { PROVIDER_KEY } from "./serialized-provider";
 import { isEngineUnknown } from "../engine/unknowns";
-import { nativeShape, toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { nativeShape, optionsInput, OPTIONS_KEY, toCore, toDynamic, urnOf, URN_KEY, type DynamicValues } from "./shape";
+import { replacingKeys, resourceOptionsOf } from "./resource-options";
+import { detailedDiff } from "../engine/detailed-diff";
 import { coreInputs, coreState, uncheckedInputs } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 
@@ -91,18 +96,25 @@ export const sourceProvider = {
       urn === undefined || isEngineUnknown(urn) || typeof urn === "string"
         ? []
         : [{ property: URN_KEY, reason: `${URN_KEY}: must be a Pulumi URN` }];
+    const optionFailures = resourceOptionsOf(news).failures.map((reason) => ({ property: OPTIONS_KEY, reason }));
     // Refused: the engine stops, and gets back what it gave.
-    const inputs = "inputs" in result ? toDynamic(result.inputs, news) : news;
-    return { inputs, failures: [...urnFailures, ...[...result.failures, ...held].map(pulumiCheckFailure)] };
+    const inputs = "inputs" in result ? { ...toDynamic(result.inputs, news), ...optionsInput(news) } : news;
+    return { inputs, failures: [...urnFailures, ...optionFailures, ...[...result.failures, ...held].map(pulumiCheckFailure)] };
   },
   async diff(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.DiffResult> {
     const urn = urnOf(news);
-    const { changes, replaces } = core.diff(id, stateOf(olds), inputsOf(news), urn === undefined ? undefined : pulumiCreator(urn));
-    return { changes, replaces, deleteBeforeReplace: false };
+    const [state, inputs] = [stateOf(olds), inputsOf(news)];
+    const diff = core.diff(id, state, inputs, urn === undefined ? undefined : pulumiCreator(urn));
+    // The engine would match replaceOnChanges against a detailed diff, which the host cannot send: matched here.
+    const listed = resourceOptionsOf(news).options.replaceOnChanges;
+    const replaced = diff.changes && listed.length > 0 ? replacingKeys(detailedDiff(state, inputs, diff).keys(), listed) : [];
+    return { changes: diff.changes, replaces: [...new Set([...diff.replaces, ...replaced])], deleteBeforeReplace: false };
   },
   async create(inputs: DynamicValues): Promise<pulumi.dynamic.CreateResult> {
     const urn = urnOf(inputs);
-    const create = core.create(inputsOf(inputs), urn === undefined ? {} : { creator: pulumiCreator(urn) });
+    // The resource's customTimeouts bound the wait, as the engine's timeout bounds the native plugin's.
+    const timeoutSeconds = resourceOptionsOf(inputs).options.timeoutSeconds.create;
+    const create = core.create(inputsOf(inputs), { ...(urn !== undefined && { creator: pulumiCreator(urn) }), timeoutSeconds });
     return written(
       inputs,
       create.catch((error: unknown): never => {
@@ -116,9 +128,10 @@ export const sourceProvider = {
     return { id: result.id, props: toDynamic(result.props, state), ...(result.inputs && { inputs: toDynamic(result.inputs, state) }) };
   },
   async update(id: string, olds: DynamicValues, news: DynamicValues): Promise<pulumi.dynamic.UpdateResult> {
+    const timeoutSeconds = resourceOptionsOf(news).options.timeoutSeconds.update;
     return written(
       news,
-      core.update(id, stateOf(olds), inputsOf(news)).catch((error: unknown): never => {
+      core.update(id, stateOf(olds), inputsOf(news), { timeoutSeconds }).catch((error: unknown): never => {
         throw withOrderHint(error);
       }),
     );

@@ -7,7 +7,9 @@
 // (`deploymentWithSecrets`), which the policy pack and the CLI's drift commands read states with
 // too; the Source class (source.ts) declares the input. The resource's URN, which the host does not pass to a provider, is
 // an input of the dynamic resource (`resourceUrn`, set by the Source class) that the core never
-// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. A value not known
+// sees: `toCore` takes it off, `toDynamic` carries it back from the host's values. The resource
+// options the host does not pass either (`resourceOptions`: resource-options.ts) are taken off the
+// same way; only check's inputs carry them back (`optionsInput`), never an output. A value not known
 // yet is the engine's string in the host's values and the core's own inside (engine/unknowns.ts).
 import { deploymentWithSecrets, DYNAMIC_SECRETS_KEY, isPlainObject } from "@asset-delivery/sdk";
 import { toApiNames, toPulumiNames, WRITE_ONLY_NAMES } from "../pulumi-names/source";
@@ -19,6 +21,17 @@ export type DynamicValues = Record<string, unknown>;
 
 /** The input holding the resource's URN (source.ts), which the create mark derives from (core/create-mark.ts). */
 export const URN_KEY = "resourceUrn";
+
+/**
+ * The input holding the resource options Pulumi's dynamic provider host does not pass a provider
+ * (`replaceOnChanges`, `customTimeouts`), set by the Source class only when given (resource-options.ts).
+ */
+export const OPTIONS_KEY = "resourceOptions";
+
+/** The resource options' input among the host's values, as it came (check's inputs carry it back: the engine hands them to diff, create and update). */
+export function optionsInput(values: DynamicValues): DynamicValues {
+  return OPTIONS_KEY in values ? { [OPTIONS_KEY]: values[OPTIONS_KEY] } : {};
+}
 
 /** The resource's URN among the host's values, when there is one (states written by 0.1.0 have it too). */
 export function urnOf(values: DynamicValues): string | undefined {
@@ -41,12 +54,19 @@ export function nativeShape(values: DynamicValues): Record<string, unknown> {
 
 /**
  * The host's values as the native resource has them (the resource's names): `deploymentSecrets`
- * merged into the deployment, the host's `__provider` and the URN taken off. Secrets not known yet
- * as a whole (a preview) are unknown at each write-only field of the type; a deployment that is not
- * an object (check reports it, or not known yet) is kept as it is.
+ * merged into the deployment, the host's `__provider`, the URN and the resource options taken off.
+ * Secrets not known yet as a whole (a preview) are unknown at each write-only field of the type; a
+ * deployment that is not an object (check reports it, or not known yet) is kept as it is.
  */
 export function withSecretsInPlace(values: DynamicValues): Record<string, unknown> {
-  const { [PROVIDER_KEY]: _serialized, [URN_KEY]: _urn, [DYNAMIC_SECRETS_KEY]: deploymentSecrets, deployment, ...rest } = values;
+  const {
+    [PROVIDER_KEY]: _serialized,
+    [URN_KEY]: _urn,
+    [OPTIONS_KEY]: _options,
+    [DYNAMIC_SECRETS_KEY]: deploymentSecrets,
+    deployment,
+    ...rest
+  } = values;
   return { ...rest, deployment: deploymentWithSecrets(deployment, deploymentSecrets, unknownValue) };
 }
 
@@ -63,6 +83,12 @@ export function toDynamic(values: object, given?: DynamicValues): DynamicValues 
   if (!isPlainObject(deployment)) return { ...rest, deployment, [DYNAMIC_SECRETS_KEY]: declared ?? {}, ...urn };
   const { open, secrets } = secretsApart(deployment);
   return { ...rest, deployment: open, [DYNAMIC_SECRETS_KEY]: isEngineUnknown(declared) ? declared : secrets, ...urn };
+}
+
+/** A path in the native resource's shape (`deployment.password`) as the dynamic resource keeps it (`deploymentSecrets.password`). */
+export function dynamicPath(path: readonly (string | number)[]): readonly (string | number)[] {
+  const [head, field, ...rest] = path;
+  return head === "deployment" && typeof field === "string" && WRITE_ONLY_NAMES.has(field) ? [DYNAMIC_SECRETS_KEY, field, ...rest] : path;
 }
 
 /** A deployment's write-only fields apart from the others: the split the Source class makes of a program's arguments too. */

@@ -12,6 +12,7 @@ import { providerOptions } from "../core";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
 import { SECRET_ATTRIBUTE_NAMES } from "../pulumi-names/secret-paths";
 import { secretsApart, URN_KEY } from "./shape";
+import { resourceOptionsInput } from "./resource-options";
 
 export type { SourceArgs } from "./source-types";
 
@@ -56,6 +57,8 @@ export class Source extends pulumi.CustomResource {
       ...providerOptions(args),
       // The provider cannot learn the URN from the dynamic host: the create mark derives from it.
       [URN_KEY]: pulumi.createUrn(name, SOURCE_RESOURCE_TYPE, opts.parent),
+      // Nor its replaceOnChanges and customTimeouts: passed when given (resource-options.ts).
+      ...resourceOptionsInput(opts),
       // Outputs only: declared here so that the resource has them.
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };

@@ -12,7 +12,7 @@ import { createSourceProvider, isSourceNotReady, isWithin, type SourceDiff, type
 import { coreInputs, coreState, toApiNames, toPulumiNames, uncheckedInputs } from "../pulumi-names/source";
 import { pulumiCheckFailure } from "../pulumi-names/paths";
 import { SECRET_PATHS } from "../pulumi-names/secret-paths";
-import { detailedDiff, type DetailedDiff } from "./detailed-diff";
+import { detailedDiff, type DetailedDiff } from "../engine/detailed-diff";
 import { providerProcessLog } from "../engine/engine-log";
 import { pulumiCreator } from "../engine/creator";
 import { PULUMI_INSTRUCTIONS } from "../pulumi-names/instructions";

@@ -48,10 +48,11 @@ export interface Shell {
   /** Writes the program declaring `sources`, in this order; `urnOf`: a resource name's URN in the stack. */
   write(stack: YamlStack, sources: Record<string, Declared>, urnOf: (name: string) => string): void;
   /**
-   * The native plugin, which the engine gives its Cancel and each call's `customTimeouts`, and
-   * which reads a Source to import. Pulumi's dynamic provider host passes neither to a dynamic
-   * resource, and cannot import one (pulumi/pulumi#3550: it needs the provider from the state):
-   * the dynamic `Source` adopts a Source by `adoptSourceId` instead.
+   * The native plugin, which the engine gives its Cancel, and which reads a Source to import.
+   * Pulumi's dynamic provider host passes no Cancel to a dynamic resource, and cannot import one
+   * (pulumi/pulumi#3550: it needs the provider from the state): the dynamic `Source` adopts a
+   * Source by `adoptSourceId` instead. (Its `replaceOnChanges` and `customTimeouts`, which the host
+   * does not pass either, the Source class does: dynamic/resource-options.ts.)
    */
   native: boolean;
   /**
@@ -108,8 +109,19 @@ export function engineOptionsSuite(shell: Shell): void {
   /** The Sources the server holds, all accounts. */
   const sourceCount = () => (server.db.prepare("SELECT count(*) AS n FROM sources").get() as { n: number }).n;
 
-  /** `up ARGS`, its writes counted, named by the ids in the state after it. */
-  const up = (args: string[]) => countWrites(server, () => stack.ok(["up", "--yes", ...args]), ids);
+  /** The last `up`'s output. */
+  let upOutput = "";
+
+  /** `up ARGS`, its writes counted, named by the ids in the state after it (its output in `upOutput`). */
+  const up = (args: string[]) =>
+    countWrites(
+      server,
+      async () => {
+        const result = await stack.ok(["up", "--yes", ...args]);
+        upOutput = result.stdout + result.stderr;
+      },
+      ids,
+    );
 
   /** The Sources of `names` got no write; the others of `writes` are someone else's to assert. */
   function expectUntouched(writes: Writes, names: readonly string[]): void {
@@ -181,6 +193,9 @@ export function engineOptionsSuite(shell: Shell): void {
         try {
           // With its preview: Check must let a replacement take its own Source's names.
           const writes = await up(["--replace", urn("web"), "--replace", urn("before")]);
+          // relabeled's replaceOnChanges made its change a replacement (not an update in place), in either shell.
+          expect(upOutput).toMatch(/\+-3 replaced/);
+          expect(upOutput).not.toMatch(/~\s*\d+ updated/);
           const state = await inState();
           const replaced = ["web", "relabeled", "before"] as const;
           expect(Object.fromEntries(replaced.map((name) => [name, state[name]!.id]))).toEqual(
@@ -216,10 +231,15 @@ export function engineOptionsSuite(shell: Shell): void {
           deployment: { type: "webproxy", service_subdomains: ["eo-imported"] },
         });
         const before = await ids();
-        const { ignored, old, kept: _kept, ...rest } = declared;
+        const { ignored, old, kept: _kept, relabeled, ...rest } = declared;
         await stack.ok(["config", "set", "--secret", "ignoredPassword", PASSWORDS[1]!]);
         declare({
           ...rest,
+          // Its options alone changed: nothing to write, nothing replaced (the dynamic Source passes them in an input of its own).
+          relabeled: {
+            ...relabeled!,
+            options: { replaceOnChanges: ["deployment.customDomains", "name"], customTimeouts: { update: "1m" } },
+          },
           ignored: {
             ...ignored!,
             args: { ...ignored!.args, deployment: { ...ignored!.args.deployment, customDomains: ["ignored-too.eo.example"] } },
@@ -248,6 +268,8 @@ export function engineOptionsSuite(shell: Shell): void {
         expect(state.imported!.id).toBe(handMade.id);
         expect(writes.patches.imported).toBe(0);
         expect(writes).toEqual(noWrites(Object.keys(state)));
+        expect(state.relabeled!.id).toBe(before.relabeled);
+        expect(upOutput).not.toMatch(/replaced/);
         await expectNoChangeAfterRefresh();
       },
       STEP_TIMEOUT,
@@ -469,33 +491,38 @@ function slowStepsSuite(shell: Shell): void {
     });
 
     it(
-      shell.native
-        ? "customTimeouts bounds the wait for the deployment; the Source made is recorded, its error saying how to go on"
-        : "customTimeouts does not reach a dynamic Source: deploymentTimeoutSeconds bounds the wait; the Source made is recorded",
+      "customTimeouts bounds the wait for the deployment, a create's and an update's; the Source written is recorded, its error saying how to go on",
       async () => {
-        declareSlow({
-          giver,
-          taker,
-          timed: {
-            args: webfolder("Timed", "eo-timed", [], { deploymentTimeoutSeconds: 4 }),
-            options: { customTimeouts: { create: "2s" } },
-          },
+        const timed = (name: string) => ({
+          args: webfolder(name, "eo-timed", [], { deploymentTimeoutSeconds: 4 }),
+          options: { customTimeouts: { create: "2s", update: "3s" } },
         });
-        let output = "";
-        const writes = await countWrites(
-          server,
-          async () => {
-            const result = await stack.pulumi(["up", "--yes", "--skip-preview"]);
-            output = result.stdout + result.stderr;
-            expect(result.code, output).not.toBe(0);
-          },
-          ids,
-        );
-        expect(output).toContain(`raise deploymentTimeoutSeconds (now ${shell.native ? 2 : 4})`);
+        /** `up`, failing; its output and writes. */
+        const failingUp = async () => {
+          let output = "";
+          const writes = await countWrites(
+            server,
+            async () => {
+              const result = await stack.pulumi(["up", "--yes", "--skip-preview"]);
+              output = result.stdout + result.stderr;
+              expect(result.code, output).not.toBe(0);
+            },
+            ids,
+          );
+          return { output, writes };
+        };
+        declareSlow({ giver, taker, timed: timed("Timed") });
+        const created = await failingUp();
+        expect(created.output).toContain("raise deploymentTimeoutSeconds (now 2)");
+        expect(created.writes).toEqual({ ...noWrites(["giver", "taker", "timed"]), posts: 1 });
+        // The update's own timeout, not the create's.
+        declareSlow({ giver, taker, timed: timed("Timed again") });
+        const updated = await failingUp();
+        expect(updated.output).toContain("raise deploymentTimeoutSeconds (now 3)");
+        expect(updated.writes).toEqual({ ...noWrites(["giver", "taker", "timed"]), patches: { giver: 0, taker: 0, timed: 1 } });
         const state = await sourcesInState(stack, shell.type);
-        expect(writes).toEqual({ ...noWrites(["giver", "taker", "timed"]), posts: 1 });
         expect(state.timed!.initErrors).toEqual([expect.stringContaining("deploymentTimeoutSeconds")]);
-        expect((await client.sources.get(state.timed!.id)).attributes).toMatchObject({ name: "Timed", enabled: true });
+        expect((await client.sources.get(state.timed!.id)).attributes).toMatchObject({ name: "Timed again", enabled: true });
         // Out of the stack, so that the next step's up does not wait for it again.
         await stack.ok(["state", "delete", urn("timed"), "--yes"]);
         shell.write(stack, { giver, taker }, urn);

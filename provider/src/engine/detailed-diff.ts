@@ -1,9 +1,10 @@
-// The detailed diff the engine shows the native plugin's resources (`pulumi preview --diff`): each
-// changed leaf of what the core's diff found changed (core/diff.ts decides *whether* an attribute
-// changed: defaults, read-only fields, the server's own annotation, secrets whose presence the
-// server contradicts), by its property path as the program writes it,
-// `deployment.customDomains[1]`, with the kind of change the engine's PropertyDiff names (server.ts
-// writes it). The dynamic resource's host has no detailed diff.
+// The detailed diff of a Source, as the engine reads one: each changed leaf of what the core's diff
+// found changed (core/diff.ts decides *whether* an attribute changed: defaults, read-only fields,
+// the server's own annotation, secrets whose presence the server contradicts), by its property path
+// as the program writes it, `deployment.customDomains[1]`, with the kind of change the engine's
+// PropertyDiff names. The native plugin sends it (plugin/server.ts writes the kinds); the dynamic
+// resource's host has no detailed diff, so the dynamic shell matches the resource's
+// `replaceOnChanges` against its paths itself, as the engine would (replace-on-changes.ts).
 import deepEqual from "fast-deep-equal";
 import { isPlainObject } from "@asset-delivery/sdk";
 import {
