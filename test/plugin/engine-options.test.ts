@@ -30,6 +30,5 @@ engineOptionsSuite({
   type: "assetdelivery:index:Source",
   createStack: (project, credentials) => yamlStack(project, "e2e", {}, { credentials }),
   write: (stack, sources, urnOf) => stack.write(program(sources, urnOf)),
-  secretInputPath: (field) => `deployment.${field}`,
   native: true,
 });

@@ -4,12 +4,12 @@
 // engine's ParsePropertyPath and Contains), `customTimeouts` read as Go durations
 // (engine/custom-timeouts.ts). The diff is the runtime's own, on values as the host hands them; no server.
 import { describe, expect, it } from "vitest";
-import { containsPath, parsePulumiPath } from "../../provider/src/engine/replace-on-changes";
+import { containsPath, formatPulumiPath, parsePulumiPath } from "../../provider/src/engine/replace-on-changes";
 import { durationSeconds } from "../../provider/src/engine/custom-timeouts";
 import { sourceOutputs } from "../../provider/src/core/codec";
 import { sourceProvider } from "../../provider/src/dynamic/runtime";
 import { toDynamic, withSecretsInPlace } from "../../provider/src/dynamic/shape";
-import { resourceOptionsOf } from "../../provider/src/dynamic/resource-options";
+import { dynamicIgnoreChanges, resourceOptionsOf } from "../../provider/src/dynamic/resource-options";
 import { sourceResource } from "../support/api-documents";
 import { checkedSource } from "../support/checked-source";
 
@@ -183,5 +183,34 @@ describe("the options' input, as check reads it", () => {
       'customTimeouts.create: "5 minutes": not a duration ("90s", "5m", "1h30m")',
       "customTimeouts.delete: bounds no wait of a Source",
     ]);
+  });
+});
+
+describe("ignoreChanges on the dynamic Source: a write-only field's path names where the resource keeps it too", () => {
+  it("adds deploymentSecrets' path beside each path to a write-only field, or to all of them", () => {
+    expect(dynamicIgnoreChanges(["deployment.password", "deployment.customDomains"])).toEqual([
+      "deployment.password",
+      "deployment.customDomains",
+      "deploymentSecrets.password",
+    ]);
+    expect(dynamicIgnoreChanges(['deployment["s3SecretKey"]'])).toEqual(['deployment["s3SecretKey"]', "deploymentSecrets.s3SecretKey"]);
+    expect(dynamicIgnoreChanges(["deployment"])).toEqual(["deployment", "deploymentSecrets"]);
+    expect(dynamicIgnoreChanges(["deployment.*"])).toEqual(["deployment.*", "deploymentSecrets[*]"]);
+    // Already the dynamic path, another field, or a path the engine refuses (left for it to say): unchanged.
+    expect(dynamicIgnoreChanges(["deploymentSecrets.password", "name", "deployment.customDomains[0]", ".bad"])).toEqual([
+      "deploymentSecrets.password",
+      "name",
+      "deployment.customDomains[0]",
+      ".bad",
+    ]);
+  });
+
+  it("writes paths the engine parses back to the same path", () => {
+    for (const path of [
+      ["deploymentSecrets", "password"],
+      ["a", 0, "*", "b"],
+      ["a", "key with a .", "txt-font"],
+    ] as const)
+      expect(parsePulumiPath(formatPulumiPath(path))).toEqual(path);
   });
 });

@@ -8,11 +8,14 @@
 // nothing), and reads it here, at its edge: the diff matches its changed paths against
 // `replaceOnChanges` as the engine would (engine/replace-on-changes.ts), and a create or an update
 // is bounded by its timeout as the plugin's (engine/custom-timeouts.ts). Options a transform sets
-// after the constructor are not seen.
+// after the constructor are not seen. `ignoreChanges`, which the engine applies to the inputs
+// itself, needs no input: the Source class adds, for each listed write-only field, the path where
+// the dynamic resource keeps it (`deploymentSecrets.password` for `deployment.password`).
 import type * as pulumi from "@pulumi/pulumi";
 import { isPlainObject } from "@asset-delivery/sdk";
 import { durationSeconds } from "../engine/custom-timeouts";
-import { containsPath, parsePulumiPath, type PulumiPath } from "../engine/replace-on-changes";
+import { containsPath, formatPulumiPath, parsePulumiPath, type PulumiPath } from "../engine/replace-on-changes";
+import { DYNAMIC_SECRETS_KEY } from "@asset-delivery/sdk";
 import { dynamicPath, OPTIONS_KEY, type DynamicValues } from "./shape";
 
 /** The timeouts that bound a write's wait (the others, `delete`, `read`, bound no wait of ours). */
@@ -83,4 +86,27 @@ export function replacingKeys(changed: Iterable<string>, listed: readonly Pulumi
     if (listed.some((path) => containsPath(path, native) || containsPath(path, dynamic))) keys.add(String(dynamic[0]));
   }
   return [...keys];
+}
+
+/**
+ * `ignoreChanges` as the program wrote it, with the dynamic resource's path beside each one that
+ * names a write-only field (or all of them: `deployment`, `deployment.*`), so that a path means
+ * on the dynamic `Source` what it means on the native plugin. A path the engine would refuse is
+ * left for the engine to refuse.
+ */
+export function dynamicIgnoreChanges(paths: readonly string[]): string[] {
+  const added = paths.flatMap((text) => {
+    let path: PulumiPath;
+    try {
+      path = parsePulumiPath(text);
+    } catch {
+      return [];
+    }
+    const [head, field, ...rest] = path;
+    if (head !== "deployment") return [];
+    if (field === undefined || field === "*") return [formatPulumiPath([DYNAMIC_SECRETS_KEY, ...path.slice(1)])];
+    const dynamic = dynamicPath([head, field, ...rest]);
+    return dynamic[0] === DYNAMIC_SECRETS_KEY ? [formatPulumiPath(dynamic)] : [];
+  });
+  return [...new Set([...paths, ...added])];
 }

@@ -12,7 +12,7 @@ import { providerOptions } from "../core";
 import { READ_ONLY_ATTRIBUTE_NAMES, READ_ONLY_NAMES, WRITABLE_ATTRIBUTE_NAMES } from "../pulumi-names/source";
 import { SECRET_ATTRIBUTE_NAMES } from "../pulumi-names/secret-paths";
 import { secretsApart, URN_KEY } from "./shape";
-import { resourceOptionsInput } from "./resource-options";
+import { dynamicIgnoreChanges, resourceOptionsInput } from "./resource-options";
 
 export type { SourceArgs } from "./source-types";
 
@@ -63,6 +63,8 @@ export class Source extends pulumi.CustomResource {
       ...Object.fromEntries([...READ_ONLY_ATTRIBUTE_NAMES, ...READ_ONLY_NAMES].map((key) => [key, undefined])),
     };
     const additionalSecretOutputs = [...(opts.additionalSecretOutputs ?? []), ...SECRET_ATTRIBUTE_NAMES, DYNAMIC_SECRETS_KEY];
-    super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs });
+    // A write-only field's path, as on the native plugin, names where this resource keeps it too.
+    const ignoreChanges = opts.ignoreChanges && dynamicIgnoreChanges(opts.ignoreChanges);
+    super(SOURCE_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs, ...(ignoreChanges && { ignoreChanges }) });
   }
 }

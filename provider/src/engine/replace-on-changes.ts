@@ -67,3 +67,14 @@ export function containsPath(listed: PulumiPath, changed: PulumiPath): boolean {
   if (changed.length < listed.length) return false;
   return listed.every((segment, i) => segment === "*" || segment === changed[i]);
 }
+
+/** A path as the engine parses it back: names after dots (quoted when not plain), indexes and `*` in brackets. */
+export function formatPulumiPath(path: PulumiPath): string {
+  return path
+    .map((segment, i) => {
+      if (typeof segment === "number" || segment === "*") return `[${segment}]`;
+      if (/^[A-Za-z_$][\w$-]*$/.test(segment)) return i === 0 ? segment : `.${segment}`;
+      return `[${JSON.stringify(segment)}]`;
+    })
+    .join("");
+}

@@ -55,12 +55,6 @@ export interface Shell {
    * does not pass either, the Source class does: dynamic/resource-options.ts.)
    */
   native: boolean;
-  /**
-   * Where the resource's inputs keep a write-only deployment field, as `ignoreChanges` names it:
-   * `deployment.password` on the native plugin; `deploymentSecrets.password` on the dynamic
-   * `Source`, which keeps its write-only fields apart so that they stay secret.
-   */
-  secretInputPath(field: string): string;
 }
 
 /** A webfolder Source's arguments; `more`: its other arguments (`waitForDeployment`, ...). */
@@ -68,15 +62,19 @@ function webfolder(name: string, subdomain: string, customDomains: string[] = []
   return { name, ...more, deployment: { type: "webfolder", webfolderBaseUrl: ORIGIN, serviceSubdomains: [subdomain], customDomains } };
 }
 
-/** The first declaration: a Source per option, named after it; `ignored`'s secret path is the shell's. */
-const first = (shell: Shell): Record<string, Declared> => ({
+/**
+ * The first declaration: a Source per option, named after it. `ignored`'s secret is named as on the
+ * native plugin: the dynamic `Source` keeps it apart (`deploymentSecrets.password`), and its class
+ * adds that path (dynamic/resource-options.ts).
+ */
+const first = (): Record<string, Declared> => ({
   web: { args: webfolder("Web", "eo-web", ["web.eo.example"]) },
   relabeled: { args: webfolder("Relabeled", "eo-relabeled", ["relabeled.eo.example"]), options: { replaceOnChanges: ["name"] } },
   before: { args: webfolder("Before", "eo-before", ["before.eo.example"]), options: { deleteBeforeReplace: true } },
   ignored: {
     args: webfolder("Ignored", "eo-ignored", ["ignored.eo.example"]),
     secrets: { password: "ignoredPassword" },
-    options: { ignoreChanges: ["deployment.customDomains", shell.secretInputPath("password")] },
+    options: { ignoreChanges: ["deployment.customDomains", "deployment.password"] },
   },
   guarded: { args: webfolder("Guarded", "eo-guarded"), options: { protect: true } },
   kept: { args: webfolder("Kept", "eo-kept"), options: { retainOnDelete: true } },
@@ -179,7 +177,7 @@ export function engineOptionsSuite(shell: Shell): void {
     stackOnServer(shell, project, { deployDelayMs: 0, deployLagMs: 0 }, async (made) => {
       ({ server, client, stack } = made);
       await stack.ok(["config", "set", "--secret", "ignoredPassword", PASSWORDS[0]!]);
-      declare(first(shell));
+      declare(first());
       await stack.ok(["up", "--yes", "--skip-preview"]);
     });
 

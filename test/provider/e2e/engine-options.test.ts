@@ -33,6 +33,5 @@ engineOptionsSuite({
     // Type checking is `tsc -p test`'s job for the repo's programs; this one is only transpiled.
     yamlStack(project, "e2e", {}, { runtime: "nodejs", credentials, env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } }),
   write: (stack, sources) => fs.writeFileSync(path.join(stack.workDir, "index.ts"), program(sources)),
-  secretInputPath: (field) => `deploymentSecrets.${field}`,
   native: false,
 });
