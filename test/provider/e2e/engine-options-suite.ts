@@ -208,6 +208,64 @@ export function engineOptionsSuite(shell: Shell): void {
     );
 
     it(
+      "`up --target-replace` keeps the Source serving, never disabled, writing no other Source; no Source made",
+      async () => {
+        const before = await ids();
+        const writes = await up(["--skip-preview", "--target-replace", urn("web")]);
+        const state = await inState();
+        expect(state.web!.id).toBe(before.web);
+        expect(writes).toEqual(noWrites(Object.keys(state)));
+        await expectServing("web", state);
+        await expectNoChangeAfterRefresh();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      "a replacement whose run stops after its create: the next up's delete of the pending-delete leftover leaves the Source the replacement took over serving, writing nothing",
+      async () => {
+        const before = await ids();
+        // The run fails after web's replacement took its Source over (broken waits for it, and its
+        // check refuses it): the engine then never runs the deletes, as when a run is killed there.
+        const broken = webfolder("Broken", "eo-broken");
+        declare({ ...declared, broken: { args: { ...broken, deployment: { ...broken.deployment, serviceSubdomains: [] } }, options: { dependsOn: ["web"] } } });
+        let failed = "";
+        const interrupted = await countWrites(
+          server,
+          async () => {
+            const result = await stack.pulumi(["up", "--yes", "--skip-preview", "--replace", urn("web")]);
+            failed = result.stdout + result.stderr;
+            expect(result.code, failed).not.toBe(0);
+          },
+          ids,
+        );
+        expect(failed).toContain("must name at least one subdomain");
+        expect(interrupted, failed).toEqual(noWrites(Object.keys(before)));
+        expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([
+          { id: before.web, delete: false },
+          { id: before.web, delete: true },
+        ]);
+        const { broken: _broken, ...rest } = declared;
+        declare(rest);
+        let output = "";
+        const writes = await countWrites(
+          server,
+          async () => {
+            const result = await stack.ok(["up", "--yes", "--skip-preview"]);
+            output = result.stdout + result.stderr;
+          },
+          ids,
+        );
+        expect(writes, output).toEqual(noWrites(Object.keys(before)));
+        expect(output).toContain(`Source ${before.web} was not retired: the replacement an interrupted run created took it over`);
+        expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([{ id: before.web, delete: false }]);
+        await expectServing("web");
+        await expectNoChangeAfterRefresh();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
       "in one up: ignoreChanges on a nested list and a secret sends nothing; an alias renames; retainOnDelete leaves the Source; `import` (the dynamic Source: adoptSourceId) takes one made by hand",
       async () => {
         const handMadeArgs = { name: "Hand made", deployment: { type: "webproxy", serviceSubdomains: ["eo-imported"] } };
@@ -443,6 +501,12 @@ async function sourcesInState(
   return Object.fromEntries(
     exported.deployment.resources.filter((r) => r.type === type).map((r) => [r.urn.split("::").pop()!, r] as const),
   );
+}
+
+/** The state's entries of `urn` in their order: the live one and any left pending delete (`"delete": true`). */
+async function entriesOf(stack: YamlStack, urn: string): Promise<{ id: string; delete: boolean }[]> {
+  const exported = JSON.parse(await stack.exportState()) as { deployment: { resources: { urn: string; id: string; delete?: boolean }[] } };
+  return exported.deployment.resources.filter((r) => r.urn === urn).map((r) => ({ id: r.id, delete: r.delete === true }));
 }
 
 /**
