@@ -7,7 +7,7 @@
 // server and in the state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import type { YamlStack } from "../../plugin/yaml-stack";
+import type { StartedCli, YamlStack } from "../../plugin/yaml-stack";
 import { countWrites, noWrites, totalWrites, type Writes } from "../../support/hand-overs";
 import { startTestServer, type TestServer, type TestServerOptions } from "../../support/server";
 
@@ -226,41 +226,50 @@ export function engineOptionsSuite(shell: Shell): void {
       async () => {
         const before = await ids();
         // The run fails after web's replacement took its Source over (broken waits for it, and its
-        // check refuses it): the engine then never runs the deletes, as when a run is killed there.
+        // check refuses it): the engine never runs the deletes then, and leaves the old web pending
+        // delete after the replacement, with the same id, as a run killed there does.
         const broken = webfolder("Broken", "eo-broken");
-        declare({ ...declared, broken: { args: { ...broken, deployment: { ...broken.deployment, serviceSubdomains: [] } }, options: { dependsOn: ["web"] } } });
-        let failed = "";
-        const interrupted = await countWrites(
-          server,
-          async () => {
-            const result = await stack.pulumi(["up", "--yes", "--skip-preview", "--replace", urn("web")]);
-            failed = result.stdout + result.stderr;
-            expect(result.code, failed).not.toBe(0);
-          },
-          ids,
-        );
-        expect(failed).toContain("must name at least one subdomain");
-        expect(interrupted, failed).toEqual(noWrites(Object.keys(before)));
-        expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([
-          { id: before.web, delete: false },
-          { id: before.web, delete: true },
-        ]);
-        const { broken: _broken, ...rest } = declared;
-        declare(rest);
-        let output = "";
-        const writes = await countWrites(
-          server,
-          async () => {
-            const result = await stack.ok(["up", "--yes", "--skip-preview"]);
-            output = result.stdout + result.stderr;
-          },
-          ids,
-        );
-        expect(writes, output).toEqual(noWrites(Object.keys(before)));
-        expect(output).toContain(`Source ${before.web} was not retired: the replacement an interrupted run created took it over`);
-        expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([{ id: before.web, delete: false }]);
-        await expectServing("web");
-        await expectNoChangeAfterRefresh();
+        const withoutBroken = () => Object.fromEntries(Object.entries(declared).filter(([name]) => name !== "broken"));
+        declare({
+          ...declared,
+          broken: { args: { ...broken, deployment: { ...broken.deployment, serviceSubdomains: [] } }, options: { dependsOn: ["web"] } },
+        });
+        try {
+          let failed = "";
+          const interrupted = await countWrites(
+            server,
+            async () => {
+              const result = await stack.pulumi(["up", "--yes", "--skip-preview", "--replace", urn("web")]);
+              failed = result.stdout + result.stderr;
+              expect(result.code, failed).not.toBe(0);
+            },
+            ids,
+          );
+          expect(failed).toContain("must name at least one subdomain");
+          expect(interrupted, failed).toEqual(noWrites(Object.keys(before)));
+          expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([
+            { id: before.web, delete: false },
+            { id: before.web, delete: true },
+          ]);
+          declare(withoutBroken());
+          let output = "";
+          const writes = await countWrites(
+            server,
+            async () => {
+              const result = await stack.ok(["up", "--yes", "--skip-preview"]);
+              output = result.stdout + result.stderr;
+            },
+            ids,
+          );
+          expect(writes, output).toEqual(noWrites(Object.keys(before)));
+          expect(output).toContain(`Source ${before.web} was not retired: the replacement an interrupted run created took it over`);
+          expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([{ id: before.web, delete: false }]);
+          await expectServing("web");
+          await expectNoChangeAfterRefresh();
+        } finally {
+          declare(withoutBroken());
+          await reEnable(["web"]);
+        }
       },
       STEP_TIMEOUT,
     );
@@ -511,7 +520,7 @@ async function entriesOf(stack: YamlStack, urn: string): Promise<{ id: string; d
 
 /**
  * The steps that need a deployment that takes its time (a minute, on a server of their own):
- * `customTimeouts` bounding the wait, and Ctrl-C (the engine's Cancel) during a hand-over wait.
+ * `customTimeouts` bounding the wait, and Ctrl-C (the engine's Cancel) and `pulumi cancel` during a hand-over wait.
  */
 function slowStepsSuite(shell: Shell): void {
   let server: TestServer;
@@ -524,6 +533,15 @@ function slowStepsSuite(shell: Shell): void {
   const taker = { args: webfolder("Taker", "eo-taker", [], quick) };
   const ids = async () => Object.fromEntries(Object.entries(await sourcesInState(stack, shell.type)).map(([name, { id }]) => [name, id]));
   const declareSlow = (sources: Record<string, Declared>) => shell.write(stack, sources, urn);
+  /** giver hands `handed.eo.example` to taker once slow, which it depends on, is deployed. */
+  const handedBehindSlow: Record<string, Declared> = {
+    slow: { args: webfolder("Slow", "eo-slow", [], { deploymentTimeoutSeconds: 120 }) },
+    giver: {
+      args: { ...giver.args, deployment: { ...giver.args.deployment, customDomains: [] } },
+      options: { dependsOn: ["slow"] },
+    },
+    taker: { args: { ...taker.args, deployment: { ...taker.args.deployment, customDomains: ["handed.eo.example"] } } },
+  };
 
   describe(`${shell.label}: options and flags around a deployment that takes a minute`, () => {
     stackOnServer(shell, project, { deployDelayMs: 60_000, deployLagMs: 0 }, async (made) => {
@@ -573,14 +591,7 @@ function slowStepsSuite(shell: Shell): void {
         async () => {
           const before = await ids();
           // taker's write waits for giver's release, which waits for slow's deployment (a minute).
-          declareSlow({
-            slow: { args: webfolder("Slow", "eo-slow", [], { deploymentTimeoutSeconds: 120 }) },
-            giver: {
-              args: { ...giver.args, deployment: { ...giver.args.deployment, customDomains: [] } },
-              options: { dependsOn: ["slow"] },
-            },
-            taker: { args: { ...taker.args, deployment: { ...taker.args.deployment, customDomains: ["handed.eo.example"] } } },
-          });
+          declareSlow(handedBehindSlow);
           server.resetRequestCount();
           const up = stack.start(["up", "--yes", "--skip-preview"]);
           while (server.requestCount("POST", "/api/v1/sources") < 1) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -610,5 +621,84 @@ function slowStepsSuite(shell: Shell): void {
         },
         STEP_TIMEOUT,
       );
+
+    it(
+      "`pulumi cancel` while a write waits for the change that releases its domain only removes the stack's lock (a self-managed backend): the update goes on and converges when the wait ends",
+      async () => {
+        // slow's write (a new origin: on the native plugin a PATCH of the Source the Ctrl-C step
+        // made, on the dynamic Source its create) starts a deployment of a minute, which the test
+        // holds once answered, and ends after the cancel.
+        const { slow } = handedBehindSlow;
+        declareSlow({
+          ...handedBehindSlow,
+          slow: { ...slow!, args: { ...slow!.args, deployment: { ...slow!.args.deployment, webfolderBaseUrl: `${ORIGIN}slow/` } } },
+        });
+        const slowId = () => (server.db.prepare("SELECT id FROM sources WHERE name = 'Slow'").get() as { id: string } | undefined)?.id;
+        /** slow's write answered (the dynamic Source's create, the native plugin's PATCH): its deployment started. */
+        const slowWritten = (id: string) =>
+          server
+            .answered()
+            .some(({ method, path }) => `${method} ${path}` === (shell.native ? `PATCH /api/v1/sources/${id}` : "POST /api/v1/sources"));
+        const deployedAt = (id: string, at: number) => server.db.prepare("UPDATE sources SET deploy_ready_at = ? WHERE id = ?").run(at, id);
+        let cancelled = { code: -1, output: "", writes: [] as string[], updateEnded: true };
+        let up: StartedCli | undefined;
+        const writes = await countWrites(
+          server,
+          async () => {
+            up = stack.start(["up", "--yes", "--skip-preview"]);
+            let ended = false;
+            void up.ended.then(() => (ended = true));
+            let slowSource: string | undefined;
+            while (
+              (slowSource = slowId()) === undefined ||
+              !slowWritten(slowSource) ||
+              !up.output().includes(`${shell.type} taker updating`)
+            )
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            deployedAt(slowSource, Number.MAX_SAFE_INTEGER);
+            const cancel = await stack.pulumi(["cancel", "--yes"]);
+            cancelled = {
+              code: cancel.code,
+              output: cancel.stdout + cancel.stderr,
+              writes: server.answered().flatMap(({ method, path }) => (method === "GET" ? [] : [`${method} ${path}`])),
+              updateEnded: ended,
+            };
+            deployedAt(slowSource, Date.now());
+            expect(await up.ended, up.output()).toBe(0);
+          },
+          ids,
+        );
+        const output = up!.output();
+        // The cancel succeeds and says so, but only removes the lock: the update, still waiting, had written slow alone.
+        expect(cancelled.code, cancelled.output).toBe(0);
+        expect(cancelled.output).toContain("The currently running update for 'e2e' has been canceled!");
+        expect({ updateEnded: cancelled.updateEnded, writes: cancelled.writes.length }, output).toEqual({ updateEnded: false, writes: 1 });
+        // It converged once slow was deployed; at its end it finds its lock gone, says so, and still succeeds.
+        expect(output).toMatch(/error: there was a problem deleting the lock at .*, manual clean up may be required/);
+        expect(writes, output).toEqual({
+          ...noWrites(["slow", "giver", "taker"]),
+          patches: { slow: shell.native ? 1 : 0, giver: 1, taker: 1 },
+          posts: shell.native ? 0 : 1,
+        });
+        const state = await sourcesInState(stack, shell.type);
+        const live = async (name: string) => (await client.sources.get(state[name]!.id)).attributes.deployment;
+        for (const name of ["slow", "giver", "taker"]) {
+          const recorded = state[name]!;
+          expect(recorded.initErrors ?? [], name).toEqual([]);
+          expect(
+            { customDomains: recorded.outputs.deployment.customDomains ?? [], origin: recorded.outputs.deployment.webfolderBaseUrl },
+            name,
+          ).toEqual({
+            customDomains: (await live(name)).custom_domains,
+            origin: (await live(name)).webfolder_base_url,
+          });
+        }
+        expect({ giver: (await live("giver")).custom_domains, taker: (await live("taker")).custom_domains }).toEqual({
+          giver: [],
+          taker: ["handed.eo.example"],
+        });
+      },
+      STEP_TIMEOUT,
+    );
   });
 }
