@@ -7,7 +7,7 @@
 // server and in the state.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, type AssetDeliveryClient } from "@asset-delivery/sdk";
-import type { YamlStack } from "../../plugin/yaml-stack";
+import type { StartedCli, YamlStack } from "../../plugin/yaml-stack";
 import { countWrites, noWrites, totalWrites, type Writes } from "../../support/hand-overs";
 import { startTestServer, type TestServer, type TestServerOptions } from "../../support/server";
 
@@ -215,6 +215,73 @@ export function engineOptionsSuite(shell: Shell): void {
           // The name the state records, so that the steps after it replace nothing.
           const recorded = (await inState()).relabeled!.outputs.name as string;
           declare({ ...declared, relabeled: { ...relabeled!, args: { ...relabeled!.args, name: recorded } } });
+        }
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      "`up --target-replace` keeps the Source serving, never disabled, writing no other Source; no Source made",
+      async () => {
+        const before = await ids();
+        const writes = await up(["--skip-preview", "--target-replace", urn("web")]);
+        const state = await inState();
+        expect(state.web!.id).toBe(before.web);
+        expect(writes).toEqual(noWrites(Object.keys(state)));
+        await expectServing("web", state);
+        await expectNoChangeAfterRefresh();
+      },
+      STEP_TIMEOUT,
+    );
+
+    it(
+      "a replacement whose run stops after its create: the next up's delete of the pending-delete leftover leaves the Source the replacement took over serving, writing nothing",
+      async () => {
+        const before = await ids();
+        // The run fails after web's replacement took its Source over (broken waits for it, and its
+        // check refuses it): the engine never runs the deletes then, and leaves the old web pending
+        // delete after the replacement, with the same id, as a run killed there does.
+        const broken = webfolder("Broken", "eo-broken");
+        const withoutBroken = () => Object.fromEntries(Object.entries(declared).filter(([name]) => name !== "broken"));
+        declare({
+          ...declared,
+          broken: { args: { ...broken, deployment: { ...broken.deployment, serviceSubdomains: [] } }, options: { dependsOn: ["web"] } },
+        });
+        try {
+          let failed = "";
+          const interrupted = await countWrites(
+            server,
+            async () => {
+              const result = await stack.pulumi(["up", "--yes", "--skip-preview", "--replace", urn("web")]);
+              failed = result.stdout + result.stderr;
+              expect(result.code, failed).not.toBe(0);
+            },
+            ids,
+          );
+          expect(failed).toContain("must name at least one subdomain");
+          expect(interrupted, failed).toEqual(noWrites(Object.keys(before)));
+          expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([
+            { id: before.web, delete: false },
+            { id: before.web, delete: true },
+          ]);
+          declare(withoutBroken());
+          let output = "";
+          const writes = await countWrites(
+            server,
+            async () => {
+              const result = await stack.ok(["up", "--yes", "--skip-preview"]);
+              output = result.stdout + result.stderr;
+            },
+            ids,
+          );
+          expect(writes, output).toEqual(noWrites(Object.keys(before)));
+          expect(output).toContain(`Source ${before.web} was not retired: the replacement an interrupted run created took it over`);
+          expect(await entriesOf(stack, urn("web")), "web in the state").toEqual([{ id: before.web, delete: false }]);
+          await expectServing("web");
+          await expectNoChangeAfterRefresh();
+        } finally {
+          declare(withoutBroken());
+          await reEnable(["web"]);
         }
       },
       STEP_TIMEOUT,
@@ -465,9 +532,15 @@ async function sourcesInState(
   );
 }
 
+/** The state's entries of `urn` in their order: the live one and any left pending delete (`"delete": true`). */
+async function entriesOf(stack: YamlStack, urn: string): Promise<{ id: string; delete: boolean }[]> {
+  const exported = JSON.parse(await stack.exportState()) as { deployment: { resources: { urn: string; id: string; delete?: boolean }[] } };
+  return exported.deployment.resources.filter((r) => r.urn === urn).map((r) => ({ id: r.id, delete: r.delete === true }));
+}
+
 /**
  * The steps that need a deployment that takes its time (a minute, on a server of their own):
- * `customTimeouts` bounding the wait, and Ctrl-C (the engine's Cancel) during a hand-over wait.
+ * `customTimeouts` bounding the wait, and Ctrl-C (the engine's Cancel) and `pulumi cancel` during a hand-over wait.
  */
 function slowStepsSuite(shell: Shell): void {
   let server: TestServer;
@@ -480,6 +553,15 @@ function slowStepsSuite(shell: Shell): void {
   const taker = { args: webfolder("Taker", "eo-taker", [], quick) };
   const ids = async () => Object.fromEntries(Object.entries(await sourcesInState(stack, shell.type)).map(([name, { id }]) => [name, id]));
   const declareSlow = (sources: Record<string, Declared>) => shell.write(stack, sources, urn);
+  /** giver hands `handed.eo.example` to taker once slow, which it depends on, is deployed. */
+  const handedBehindSlow: Record<string, Declared> = {
+    slow: { args: webfolder("Slow", "eo-slow", [], { deploymentTimeoutSeconds: 120 }) },
+    giver: {
+      args: { ...giver.args, deployment: { ...giver.args.deployment, customDomains: [] } },
+      options: { dependsOn: ["slow"] },
+    },
+    taker: { args: { ...taker.args, deployment: { ...taker.args.deployment, customDomains: ["handed.eo.example"] } } },
+  };
 
   describe(`${shell.label}: options and flags around a deployment that takes a minute`, () => {
     stackOnServer(shell, project, { deployDelayMs: 60_000, deployLagMs: 0 }, async (made) => {
@@ -534,14 +616,7 @@ function slowStepsSuite(shell: Shell): void {
         async () => {
           const before = await ids();
           // taker's write waits for giver's release, which waits for slow's deployment (a minute).
-          declareSlow({
-            slow: { args: webfolder("Slow", "eo-slow", [], { deploymentTimeoutSeconds: 120 }) },
-            giver: {
-              args: { ...giver.args, deployment: { ...giver.args.deployment, customDomains: [] } },
-              options: { dependsOn: ["slow"] },
-            },
-            taker: { args: { ...taker.args, deployment: { ...taker.args.deployment, customDomains: ["handed.eo.example"] } } },
-          });
+          declareSlow(handedBehindSlow);
           server.resetRequestCount();
           const up = stack.start(["up", "--yes", "--skip-preview"]);
           while (server.requestCount("POST", "/api/v1/sources") < 1) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -571,5 +646,86 @@ function slowStepsSuite(shell: Shell): void {
         },
         STEP_TIMEOUT,
       );
+
+    it(
+      "`pulumi cancel` while a write waits for the change that releases its domain only removes the stack's lock (a self-managed backend): the update goes on and converges when the wait ends",
+      async () => {
+        // slow's write (a new origin: on the native plugin a PATCH of the Source the Ctrl-C step
+        // made, on the dynamic Source its create) starts a deployment of a minute, which the test
+        // holds once answered, and ends after the cancel.
+        const { slow } = handedBehindSlow;
+        declareSlow({
+          ...handedBehindSlow,
+          slow: { ...slow!, args: { ...slow!.args, deployment: { ...slow!.args.deployment, webfolderBaseUrl: `${ORIGIN}slow/` } } },
+        });
+        const slowId = () => (server.db.prepare("SELECT id FROM sources WHERE name = 'Slow'").get() as { id: string } | undefined)?.id;
+        /** slow's write answered (the dynamic Source's create, the native plugin's PATCH): its deployment started. */
+        const slowWritten = (id: string) =>
+          server
+            .answered()
+            .some(({ method, path }) => `${method} ${path}` === (shell.native ? `PATCH /api/v1/sources/${id}` : "POST /api/v1/sources"));
+        const deployedAt = (id: string, at: number) => server.db.prepare("UPDATE sources SET deploy_ready_at = ? WHERE id = ?").run(at, id);
+        let cancelled = { code: -1, output: "", writes: [] as string[], updateEnded: true };
+        let up: StartedCli | undefined;
+        const writes = await countWrites(
+          server,
+          async () => {
+            up = stack.start(["up", "--yes", "--skip-preview"]);
+            let ended = false;
+            void up.ended.then(() => (ended = true));
+            let slowSource: string | undefined;
+            while (
+              (slowSource = slowId()) === undefined ||
+              !slowWritten(slowSource) ||
+              !up.output().includes(`${shell.type} taker updating`)
+            )
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            deployedAt(slowSource, Number.MAX_SAFE_INTEGER);
+            const cancel = await stack.pulumi(["cancel", "--yes"]);
+            cancelled = {
+              code: cancel.code,
+              output: cancel.stdout + cancel.stderr,
+              writes: server.answered().flatMap(({ method, path }) => (method === "GET" ? [] : [`${method} ${path}`])),
+              updateEnded: ended,
+            };
+            deployedAt(slowSource, Date.now());
+            expect(await up.ended, up.output()).toBe(0);
+          },
+          ids,
+        );
+        const output = up!.output();
+        // The cancel succeeds and says so, but only removes the lock: the update, still waiting, had written slow alone.
+        expect(cancelled.code, cancelled.output).toBe(0);
+        expect(cancelled.output).toContain("The currently running update for 'e2e' has been canceled!");
+        expect({ updateEnded: cancelled.updateEnded, writes: cancelled.writes.length }, output).toEqual({ updateEnded: false, writes: 1 });
+        // It converged once slow was deployed; at its end it finds its lock gone, says so, and still succeeds.
+        expect(output).toMatch(/error: there was a problem deleting the lock at .*, manual clean up may be required/);
+        expect(writes, output).toEqual({
+          ...noWrites(["slow", "giver", "taker"]),
+          patches: { slow: shell.native ? 1 : 0, giver: 1, taker: 1 },
+          posts: shell.native ? 0 : 1,
+        });
+        const state = await sourcesInState(stack, shell.type);
+        // The state and the server agree: the domain handed over, slow's new origin, no error left.
+        const onServer: Record<string, { customDomains: string[]; origin?: string }> = {};
+        const inState: typeof onServer = {};
+        for (const [name, recorded] of Object.entries(state)) {
+          const live = (await client.sources.get(recorded.id)).attributes.deployment;
+          onServer[name] = { customDomains: live.custom_domains, origin: live.type === "webfolder" ? live.webfolder_base_url : undefined };
+          inState[name] = {
+            customDomains: recorded.outputs.deployment.customDomains ?? [],
+            origin: recorded.outputs.deployment.webfolderBaseUrl,
+          };
+          expect(recorded.initErrors ?? [], name).toEqual([]);
+        }
+        expect(inState).toEqual(onServer);
+        expect(onServer).toEqual({
+          slow: { customDomains: [], origin: `${ORIGIN}slow/` },
+          giver: { customDomains: [], origin: ORIGIN },
+          taker: { customDomains: ["handed.eo.example"], origin: ORIGIN },
+        });
+      },
+      STEP_TIMEOUT,
+    );
   });
 }
